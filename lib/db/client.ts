@@ -1,0 +1,104 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { rowsOf } from "./rows";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type DbKind = "pglite" | "postgres";
+
+export interface Database {
+  db: Db;
+  kind: DbKind;
+  /** pgvector is installed in this database. */
+  vector: boolean;
+  close(): Promise<void>;
+}
+
+export interface DatabaseConfig {
+  /** postgres://… for a server; unset for embedded PGlite. */
+  url?: string;
+  /** PGlite data folder, or "memory://" for a throw-away database. */
+  dataDir?: string;
+}
+
+const migrationsFolder = path.join(process.cwd(), "drizzle");
+
+export function configFromEnv(env = process.env): DatabaseConfig {
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL };
+  return { dataDir: env.VIGIL_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite") };
+}
+
+/** Connects and applies every pending migration; safe to call on an up-to-date database. */
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  const database = config.url ? await openPostgres(config.url) : await openPglite(config.dataDir ?? "memory://");
+  try {
+    const rows = await database.db.execute<{ present: boolean }>(
+      sql`select exists (select 1 from pg_extension where extname = 'vector') as present`,
+    );
+    database.vector = Boolean(rowsOf<{ present: boolean }>(rows)[0]?.present);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir, { extensions: { vector, pgcrypto } });
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  try {
+    await migratePglite(db as never, { migrationsFolder });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return { db, kind: "pglite", vector: false, close: () => client.close() };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  // Migrations run on their own single connection so their notices and locks stay out of the pool.
+  const migrator = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await migratePostgres(drizzlePostgres(migrator) as never, { migrationsFolder });
+  } finally {
+    await migrator.end();
+  }
+  const client = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  return { db, kind: "postgres", vector: false, close: () => client.end() };
+}
+
+// One database per process (PGlite is a single connection), kept on globalThis so Next.js
+// module reloads share it. A failed start is not cached: the next call tries again.
+const holder = globalThis as unknown as { __vigilDb?: Map<string, Promise<Database>> };
+
+export function getDatabase(config: DatabaseConfig = configFromEnv()): Promise<Database> {
+  holder.__vigilDb ??= new Map();
+  const key = JSON.stringify(config);
+  let pending = holder.__vigilDb.get(key);
+  if (!pending) {
+    pending = openDatabase(config);
+    holder.__vigilDb.set(key, pending);
+    pending.catch(() => holder.__vigilDb?.delete(key));
+  }
+  return override ?? pending;
+}
+
+let override: Promise<Database> | undefined;
+
+/** Points every lib call at one database (tests that run the same suite on two drivers). */
+export function useDatabase(database: Database | undefined): void {
+  override = database ? Promise.resolve(database) : undefined;
+}

@@ -1,0 +1,6 @@
+export type { Database, DatabaseConfig, Db, DbKind } from "./client";
+export { configFromEnv, getDatabase, openDatabase, useDatabase } from "./client";
+export { rowsOf } from "./rows";
+export * as schema from "./schema";
+export type { TenantScope, Tx } from "./tenant";
+export { withAppRole, withTenant } from "./tenant";

@@ -1,0 +1,41 @@
+import { sql } from "drizzle-orm";
+import { check, index, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { tenants } from "./tenancy";
+
+export const SAFETY_LEVELS = ["low", "medium", "high"] as const;
+export type SafetyLevel = (typeof SAFETY_LEVELS)[number];
+export const AGENT_STATUSES = ["active", "draft", "archived"] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+// The expert catalog. `model` overrides the deployment's default model when set.
+export const agents = pgTable(
+  "agents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "restrict" }),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    domain: text("domain").notNull(),
+    description: text("description").notNull(),
+    avatar: text("avatar").notNull(),
+    systemPrompt: text("system_prompt").notNull(),
+    model: text("model"),
+    temperature: real("temperature").notNull().default(0.2),
+    skills: jsonb("skills").$type<string[]>().notNull().default([]),
+    tools: jsonb("tools").$type<string[]>().notNull().default([]),
+    knowledgeDomains: jsonb("knowledge_domains").$type<string[]>().notNull().default([]),
+    defaultSafetyLevel: text("default_safety_level").$type<SafetyLevel>().notNull().default("medium"),
+    status: text("status").$type<AgentStatus>().notNull().default("active"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("agents_tenant_slug_idx").on(t.tenantId, t.slug),
+    index("agents_tenant_name_idx").on(t.tenantId, t.name),
+    check("agents_safety_check", sql`${t.defaultSafetyLevel} in ('low', 'medium', 'high')`),
+    check("agents_status_check", sql`${t.status} in ('active', 'draft', 'archived')`),
+    check("agents_temperature_check", sql`${t.temperature} >= 0 and ${t.temperature} <= 2`),
+  ],
+);

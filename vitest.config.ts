@@ -1,0 +1,16 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["lib/**/*.test.ts", "tests/**/*.test.ts"],
+    // The checkpoint validation suite registers its cases through Vitest globals.
+    globals: true,
+    pool: "forks",
+    // Starting PGlite compiles its WASM (seconds on a small machine); migrations add more.
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    env: { VIGIL_DATA_DIR: "memory://", BETTER_AUTH_SECRET: "vigil-test-secret-vigil-test-secret" },
+  },
+});
