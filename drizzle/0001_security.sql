@@ -77,14 +77,15 @@ GRANT EXECUTE ON FUNCTION vigil_memberships_of(text) TO vigil_app;
 -- An API key names its tenant only through its hash. last_used_at is refreshed at most once a
 -- minute so that a busy key does not turn every read into a write.
 CREATE OR REPLACE FUNCTION vigil_resolve_api_key(p_key_hash text)
-RETURNS TABLE (key_id uuid, tenant_id uuid, role text, created_by text)
+RETURNS TABLE (key_id uuid, key_name text, tenant_id uuid, tenant_slug text, tenant_name text, role text, created_by text)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
   UPDATE api_keys k SET last_used_at = now()
   WHERE k.key_hash = p_key_hash AND k.revoked_at IS NULL
     AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute');
   RETURN QUERY
-    SELECT k.id, k.tenant_id, k.role, k.created_by FROM api_keys k
+    SELECT k.id, k.name, k.tenant_id, t.slug, t.name, k.role, k.created_by
+    FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
     WHERE k.key_hash = p_key_hash AND k.revoked_at IS NULL;
 END
 $$;
@@ -92,3 +93,33 @@ $$;
 REVOKE ALL ON FUNCTION vigil_resolve_api_key(text) FROM PUBLIC;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION vigil_resolve_api_key(text) TO vigil_app;
+--> statement-breakpoint
+-- Operator tools (the API key command) name a tenant by its slug.
+CREATE OR REPLACE FUNCTION vigil_tenant_by_slug(p_slug text)
+RETURNS TABLE (tenant_id uuid, tenant_name text)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+  SELECT t.id, t.name FROM tenants t WHERE t.slug = p_slug
+$$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION vigil_tenant_by_slug(text) FROM PUBLIC;
+--> statement-breakpoint
+GRANT EXECUTE ON FUNCTION vigil_tenant_by_slug(text) TO vigil_app;
+--> statement-breakpoint
+-- Supabase mode: people are invited by email (user_id 'invite:<email>') and claim their
+-- memberships the first time they sign in with a confirmed address.
+CREATE OR REPLACE FUNCTION vigil_claim_invitations(p_user_id text, p_email text)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE claimed integer;
+BEGIN
+  UPDATE memberships m SET user_id = p_user_id
+  WHERE m.user_id = 'invite:' || lower(p_email)
+    AND NOT EXISTS (SELECT 1 FROM memberships o WHERE o.user_id = p_user_id AND o.tenant_id = m.tenant_id);
+  GET DIAGNOSTICS claimed = ROW_COUNT;
+  RETURN claimed;
+END
+$$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION vigil_claim_invitations(text, text) FROM PUBLIC;
+--> statement-breakpoint
+GRANT EXECUTE ON FUNCTION vigil_claim_invitations(text, text) TO vigil_app;

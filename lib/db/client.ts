@@ -12,6 +12,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { rowsOf } from "./rows";
 import * as schema from "./schema";
+import { seedDemo } from "./seed";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -89,7 +90,7 @@ export function getDatabase(config: DatabaseConfig = configFromEnv()): Promise<D
   const key = JSON.stringify(config);
   let pending = holder.__vigilDb.get(key);
   if (!pending) {
-    pending = openDatabase(config);
+    pending = openDatabase(config).then(seedIfEmbedded);
     holder.__vigilDb.set(key, pending);
     pending.catch(() => holder.__vigilDb?.delete(key));
   }
@@ -97,6 +98,19 @@ export function getDatabase(config: DatabaseConfig = configFromEnv()): Promise<D
 }
 
 let override: Promise<Database> | undefined;
+
+// The embedded database is the zero-configuration demo: an empty one gets the demo tenants.
+async function seedIfEmbedded(database: Database): Promise<Database> {
+  if (database.kind === "pglite" && process.env.VIGIL_SEED !== "off") {
+    try {
+      await seedDemo(database, { force: true, identity: process.env.AUTH_MODE === "supabase" ? "supabase" : "local" });
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+  return database;
+}
 
 /** Points every lib call at one database (tests that run the same suite on two drivers). */
 export function useDatabase(database: Database | undefined): void {

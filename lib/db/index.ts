@@ -4,3 +4,5 @@ export { rowsOf } from "./rows";
 export * as schema from "./schema";
 export type { TenantScope, Tx } from "./tenant";
 export { withAppRole, withTenant } from "./tenant";
+export { type SeedOptions, seedDemo } from "./seed";
+export { DEMO_PASSWORD, SEED_TENANTS } from "./seed-data";

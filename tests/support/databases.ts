@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { type Database, openDatabase } from "@/lib/db";
 
+export type TestDatabase = Database & { /** Set for a server database. */ url?: string };
+
 export interface TestTarget {
   name: "pglite" | "postgres";
   /** A new, migrated, empty database; `close()` drops it again. */
-  open(): Promise<Database>;
+  open(): Promise<TestDatabase>;
 }
 
 /** PGlite always; the real PostgreSQL too when TEST_DATABASE_URL points at a server. */
@@ -16,7 +18,7 @@ export function testTargets(): TestTarget[] {
   return targets;
 }
 
-async function openFreshServerDatabase(serverUrl: string): Promise<Database> {
+async function openFreshServerDatabase(serverUrl: string): Promise<TestDatabase> {
   const name = `vigil_test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
@@ -26,6 +28,7 @@ async function openFreshServerDatabase(serverUrl: string): Promise<Database> {
   const database = await openDatabase({ url: url.toString() });
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close();
       const dropper = postgres(serverUrl, { max: 1, onnotice: () => {} });

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { check, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
-export const ROLES = ["member", "reviewer", "admin"] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role } from "../../access";
+
+export type { Role };
 
 export const tenants = pgTable("tenants", {
   id: uuid("id").primaryKey().defaultRandom(),

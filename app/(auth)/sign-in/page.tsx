@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { SignInForm } from "@/components/auth/SignInForm";
+import { SEED_TENANTS } from "@/lib/db";
+
+export const metadata: Metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+// The demo accounts are listed only where they exist: the embedded, seeded database.
+function demoAccounts(): string[] {
+  if (process.env.DATABASE_URL) return [];
+  return SEED_TENANTS.flatMap((t) => t.people.map((p) => p.email));
+}
+
+export default function SignInPage() {
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <h1 className="text-2xl font-semibold">Vigil</h1>
+        <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">Sign in to consult your experts.</p>
+        <Suspense>
+          <SignInForm demoAccounts={demoAccounts()} />
+        </Suspense>
+      </div>
+    </main>
+  );
+}

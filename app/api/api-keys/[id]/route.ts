@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { requireRole } from "@/lib/auth";
+import { errors, json, route } from "@/lib/http";
+import { revokeApiKey } from "@/lib/tenancy";
+
+const Id = z.uuid();
+
+export const DELETE = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
+  const session = await requireRole(req, "admin");
+  const id = Id.safeParse((await params).id);
+  if (!id.success) throw errors.validation(id.error.issues);
+  return json({ status: "success", key: await revokeApiKey(session, id.data) });
+});

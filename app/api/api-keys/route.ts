@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { requireRole } from "@/lib/auth";
+import { json, parseBody, route } from "@/lib/http";
+import { createApiKey, listApiKeys } from "@/lib/tenancy";
+
+const CreateKey = z.object({
+  name: z.string().trim().min(1).max(100),
+  role: z.enum(["member", "reviewer", "admin"]),
+});
+
+export const GET = route(async (req) => {
+  const session = await requireRole(req, "admin");
+  const items = await listApiKeys(session);
+  return json({ status: "success", count: items.length, items });
+});
+
+export const POST = route(async (req) => {
+  const session = await requireRole(req, "admin");
+  const input = await parseBody(req, CreateKey, 4 * 1024);
+  const key = await createApiKey(session, { ...input, createdBy: session.userId });
+  return json({ status: "success", key }, { status: 201 });
+});

@@ -1,0 +1,15 @@
+import { authMode, getLocalAuth } from "@/lib/auth";
+import { errorResponse, NotFoundError } from "@/lib/http";
+
+// better-auth's own endpoints (sign-in/email, sign-out, get-session) in local mode only.
+async function handle(req: Request): Promise<Response> {
+  if (authMode() !== "local") return errorResponse(new NotFoundError("Route"));
+  try {
+    return await (await getLocalAuth()).handler(req);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export const GET = handle;
+export const POST = handle;

@@ -1,0 +1,91 @@
+"use client";
+
+import { useRouter, useSearchParams } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { apiFetch } from "@/components/ui/api";
+
+export function SignInForm({ demoAccounts }: { demoAccounts: string[] }) {
+  const router = useRouter();
+  const next = useSearchParams().get("next");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    try {
+      await apiFetch("/api/session", { method: "POST", body: JSON.stringify({ email, password }) });
+      // Only same-site paths: an open redirect would let a link send people elsewhere after sign-in.
+      router.replace(next?.startsWith("/") && !next.startsWith("//") ? next : "/experts");
+      router.refresh();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "Sign-in failed.");
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4" aria-label="Sign in">
+      <label className="block">
+        <span className="text-sm font-medium">Email</span>
+        <input
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
+        />
+      </label>
+      <label className="block">
+        <span className="text-sm font-medium">Password</span>
+        <input
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
+        />
+      </label>
+      {error && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded-md bg-brand-600 px-3 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+      >
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
+      {demoAccounts.length > 0 && (
+        <div className="rounded-md border border-dashed border-slate-300 p-3 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-400">
+          <p className="font-medium">Demo accounts (password vigil-demo)</p>
+          <ul className="mt-1 space-y-0.5">
+            {demoAccounts.map((a) => (
+              <li key={a}>
+                <button
+                  type="button"
+                  className="underline decoration-dotted hover:text-brand-600"
+                  onClick={() => {
+                    setEmail(a);
+                    setPassword("vigil-demo");
+                  }}
+                >
+                  {a}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </form>
+  );
+}

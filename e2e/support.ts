@@ -1,0 +1,15 @@
+import { expect, type Page } from "@playwright/test";
+
+export const PASSWORD = "vigil-demo";
+
+export async function signIn(page: Page, email: string) {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/experts$/);
+}
+
+export async function navLabels(page: Page): Promise<string[]> {
+  return page.getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts();
+}

@@ -1,0 +1,154 @@
+import type { Role, SafetyLevel } from "./schema";
+
+export const DEMO_PASSWORD = "vigil-demo";
+
+export interface SeedTenant {
+  slug: string;
+  name: string;
+  people: { email: string; name: string; role: Role }[];
+  agents: SeedAgent[];
+}
+
+export interface SeedAgent {
+  slug: string;
+  name: string;
+  domain: string;
+  description: string;
+  avatar: string;
+  systemPrompt: string;
+  skills: string[];
+  tools: string[];
+  knowledgeDomains: string[];
+  defaultSafetyLevel: SafetyLevel;
+  temperature: number;
+}
+
+const cite = "Answer only from the retrieved sources, cite each claim as [n], and say plainly when the sources are silent.";
+
+export const SEED_TENANTS: SeedTenant[] = [
+  {
+    slug: "demo",
+    name: "Demo Pharma",
+    people: [
+      { email: "expert@demo.local", name: "Erin Expert", role: "member" },
+      { email: "reviewer@demo.local", name: "Riley Reviewer", role: "reviewer" },
+      { email: "admin@demo.local", name: "Avery Admin", role: "admin" },
+    ],
+    agents: [
+      {
+        slug: "fda-regulatory",
+        name: "FDA Regulatory Specialist",
+        domain: "Regulatory affairs",
+        description: "Submission pathways (IND, NDA, BLA, 510(k), De Novo), expedited programs and FDA meeting strategy.",
+        avatar: "⚖️",
+        systemPrompt: `You are an FDA regulatory specialist. ${cite}`,
+        skills: ["Pathway selection", "Expedited programs", "Meeting preparation"],
+        tools: [],
+        knowledgeDomains: ["regulatory"],
+        defaultSafetyLevel: "high",
+        temperature: 0.1,
+      },
+      {
+        slug: "clinical-trial-designer",
+        name: "Clinical Trial Designer",
+        domain: "Clinical development",
+        description: "Protocol design, endpoints, randomisation, sample size and adaptive designs.",
+        avatar: "🧪",
+        systemPrompt: `You design clinical trials. ${cite}`,
+        skills: ["Endpoint selection", "Sample size", "Adaptive designs"],
+        tools: [],
+        knowledgeDomains: ["clinical"],
+        defaultSafetyLevel: "medium",
+        temperature: 0.2,
+      },
+      {
+        slug: "health-economist",
+        name: "Health Economist (HEOR)",
+        domain: "Health economics & outcomes research",
+        description: "Cost-effectiveness, budget impact, QALYs and payer evidence dossiers.",
+        avatar: "📈",
+        systemPrompt: `You are a health economist. ${cite}`,
+        skills: ["Cost-effectiveness", "Budget impact", "Value dossiers"],
+        tools: [],
+        knowledgeDomains: ["heor"],
+        defaultSafetyLevel: "medium",
+        temperature: 0.2,
+      },
+      {
+        slug: "pharmacovigilance",
+        name: "Pharmacovigilance Expert",
+        domain: "Drug safety",
+        description: "Adverse event reporting, signal detection, PSURs/PBRERs and risk management plans.",
+        avatar: "🛡️",
+        systemPrompt: `You are a pharmacovigilance expert. ${cite}`,
+        skills: ["Case processing", "Signal detection", "Periodic reports"],
+        tools: [],
+        knowledgeDomains: ["safety"],
+        defaultSafetyLevel: "high",
+        temperature: 0.1,
+      },
+      {
+        slug: "data-analyst",
+        name: "Data Analyst (SQL)",
+        domain: "Analytics",
+        description: "Answers questions about the tenant's data by writing validated, read-only SQL.",
+        avatar: "🗄️",
+        systemPrompt: "You answer data questions by writing read-only SQL over the approved views.",
+        skills: ["SQL", "Join planning", "Charts"],
+        tools: ["sql_query"],
+        knowledgeDomains: ["analytics"],
+        defaultSafetyLevel: "medium",
+        temperature: 0,
+      },
+      {
+        slug: "research-analyst",
+        name: "Research Analyst",
+        domain: "Deep research",
+        description: "Clarifies the question, agrees a research plan with you, gathers tiered evidence and writes a cited synthesis.",
+        avatar: "🔎",
+        systemPrompt: `You are a research analyst. ${cite}`,
+        skills: ["Research planning", "Evidence grading", "Synthesis"],
+        tools: ["knowledge_search"],
+        knowledgeDomains: ["regulatory", "clinical", "heor", "safety"],
+        defaultSafetyLevel: "medium",
+        temperature: 0.3,
+      },
+    ],
+  },
+  {
+    slug: "acme",
+    name: "Acme Devices",
+    people: [
+      { email: "expert@acme.local", name: "Eli Engineer", role: "member" },
+      { email: "admin@acme.local", name: "Ada Admin", role: "admin" },
+    ],
+    agents: [
+      {
+        slug: "device-quality",
+        name: "Device Quality Engineer",
+        domain: "Quality systems",
+        description: "ISO 13485 quality management, CAPA and design controls for medical devices.",
+        avatar: "🔧",
+        systemPrompt: `You are a medical-device quality engineer. ${cite}`,
+        skills: ["CAPA", "Design controls", "Audits"],
+        tools: [],
+        knowledgeDomains: ["quality"],
+        defaultSafetyLevel: "medium",
+        temperature: 0.2,
+      },
+      {
+        slug: "cybersecurity-advisor",
+        name: "Device Cybersecurity Advisor",
+        domain: "Cybersecurity",
+        description: "Premarket cybersecurity documentation, SBOMs and threat modelling for connected devices.",
+        avatar: "🔐",
+        systemPrompt: `You advise on medical-device cybersecurity. ${cite}`,
+        skills: ["Threat modelling", "SBOM", "Premarket guidance"],
+        tools: [],
+        knowledgeDomains: ["cyber"],
+        defaultSafetyLevel: "high",
+        temperature: 0.1,
+      },
+    ],
+  },
+];

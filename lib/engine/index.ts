@@ -1,0 +1,1 @@
+export { configuredEngine, type EngineName } from "./provider-config";

@@ -1,0 +1,1 @@
+export { type Agent, type AgentCard, getAgentBySlug, listAgents } from "./catalog";

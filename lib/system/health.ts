@@ -1,0 +1,25 @@
+import { sql } from "drizzle-orm";
+import { getDatabase } from "@/lib/db";
+import { configuredEngine } from "@/lib/engine";
+import packageJson from "@/package.json";
+
+export interface Health {
+  status: "ok" | "degraded";
+  db: "pglite" | "postgres";
+  engine: string;
+  version: string;
+  retrieval: "hybrid" | "lexical";
+}
+
+/** Liveness plus what this instance runs on; answers without auth, so it names no secrets. */
+export async function health(): Promise<Health> {
+  const database = await getDatabase();
+  await database.db.execute(sql`select 1`);
+  return {
+    status: "ok",
+    db: database.kind,
+    engine: configuredEngine(),
+    version: packageJson.version,
+    retrieval: database.vector ? "hybrid" : "lexical",
+  };
+}

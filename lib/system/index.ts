@@ -1,0 +1,1 @@
+export { type Health, health } from "./health";

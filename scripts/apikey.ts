@@ -1,0 +1,37 @@
+// Prints a new API key for a tenant: npm run apikey -- --tenant demo --role reviewer [--name ci]
+import { parseArgs } from "node:util";
+import { ROLES, type Role } from "@/lib/access";
+import { getDatabase } from "@/lib/db";
+import { createApiKey, tenantBySlug } from "@/lib/tenancy";
+
+const { values } = parseArgs({
+  options: { tenant: { type: "string" }, role: { type: "string", default: "member" }, name: { type: "string" } },
+});
+
+async function main(): Promise<number> {
+  if (!values.tenant) {
+    console.error("Usage: npm run apikey -- --tenant <slug> [--role member|reviewer|admin] [--name <label>]");
+    return 2;
+  }
+  if (!ROLES.includes(values.role as Role)) {
+    console.error(`--role must be one of ${ROLES.join(", ")}.`);
+    return 2;
+  }
+  const tenant = await tenantBySlug(values.tenant);
+  if (!tenant) {
+    console.error(`No tenant with slug "${values.tenant}".`);
+    return 1;
+  }
+  const key = await createApiKey(tenant, {
+    name: values.name ?? `${values.role} key (command line)`,
+    role: values.role as Role,
+    createdBy: "cli",
+  });
+  console.log(key.key);
+  console.error(`Created ${key.role} key ${key.prefix}… for ${tenant.tenantName}. It is shown only once.`);
+  return 0;
+}
+
+const code = await main();
+await (await getDatabase()).close();
+process.exit(code);

@@ -1,0 +1,15 @@
+// Seeds the demo tenants. Refuses under NODE_ENV=production unless --force is given.
+import { configFromEnv, openDatabase, seedDemo } from "@/lib/db";
+
+const force = process.argv.includes("--force");
+const database = await openDatabase(configFromEnv());
+try {
+  const identity = process.env.AUTH_MODE === "supabase" ? "supabase" : "local";
+  const { created } = await seedDemo(database, { force, identity });
+  console.log(created ? "Seeded tenants demo and acme." : "Already seeded; nothing changed.");
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await database.close();
+}

@@ -1,0 +1,77 @@
+// `npm test`: every check the project has, in order, ending with one summary line
+// `N passed, N failed, N skipped` summed over all suites (from their JSON reports).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+
+const results = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+mkdirSync("test-results", { recursive: true });
+
+function run(label, command, args, env = {}) {
+  console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
+  const started = Date.now();
+  const child = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  console.log(`=== ${label} finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${child.status})`);
+  return child.status === 0;
+}
+
+function check(label, ok) {
+  if (ok) results.passed += 1;
+  else {
+    results.failed += 1;
+    failures.push(label);
+  }
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+// 1. Types and lint count as one check each.
+check("typecheck", run("typecheck", "npx", ["tsc", "--noEmit"]));
+check("lint", run("lint", "npx", ["biome", "check", "."]));
+
+// 2. Unit and integration tests (PGlite, plus the server Postgres when TEST_DATABASE_URL is set).
+rmSync("test-results/vitest.json", { force: true });
+const vitestOk = run("vitest", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile=test-results/vitest.json"]);
+const vitest = readJson("test-results/vitest.json");
+if (vitest) {
+  results.passed += vitest.numPassedTests;
+  results.failed += vitest.numFailedTests;
+  results.skipped += vitest.numPendingTests + vitest.numTodoTests;
+  // A suite that fails to load has no failed test to count; count it.
+  const brokenFiles = vitest.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0);
+  results.failed += brokenFiles.length;
+  for (const f of brokenFiles) failures.push(`vitest file ${f.name}`);
+  if (vitest.numFailedTests > 0) failures.push("vitest");
+} else {
+  check("vitest (no report)", false);
+}
+if (!vitestOk && vitest && vitest.numFailedTests === 0 && results.failed === 0) check("vitest exit code", false);
+
+// 3. End-to-end tests in Debian Chromium against a production build.
+if (run("build", "npx", ["next", "build"])) {
+  rmSync("test-results/e2e.json", { force: true });
+  run("e2e", "npx", ["playwright", "test"]);
+  const e2e = readJson("test-results/e2e.json");
+  if (e2e) {
+    results.passed += e2e.stats.expected + e2e.stats.flaky;
+    results.failed += e2e.stats.unexpected;
+    results.skipped += e2e.stats.skipped;
+    if (e2e.stats.unexpected > 0) failures.push("e2e");
+    if ((e2e.errors ?? []).length > 0 && e2e.stats.expected + e2e.stats.unexpected === 0) check("e2e (did not run)", false);
+  } else {
+    check("e2e (no report)", false);
+  }
+} else {
+  check("next build", false);
+}
+
+if (failures.length > 0) console.log(`\nFailed: ${failures.join(", ")}`);
+if (!existsSync("test-results")) mkdirSync("test-results");
+console.log(`\n${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped`);
+process.exit(results.failed > 0 ? 1 : 0);

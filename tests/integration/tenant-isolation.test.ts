@@ -1,0 +1,143 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, rowsOf, schema, useDatabase, withTenant } from "@/lib/db";
+import { testTargets } from "../support/databases";
+import { dbErrorOf } from "../support/errors";
+import { type SeededTenants, seedTenants } from "../support/seeded";
+
+// Tables this test fills for both tenants; the others are checked for leaks all the same.
+const POPULATED = ["agents", "api_keys", "chat_messages", "chat_sessions", "memberships"];
+
+for (const target of testTargets()) {
+  describe(`tenant isolation on ${target.name}`, () => {
+    let database: Database;
+    let tenants: SeededTenants;
+    let scoped: string[];
+
+    beforeAll(async () => {
+      database = await target.open();
+      useDatabase(database);
+      tenants = await seedTenants(database);
+      // Give every tenant-scoped table at least one row per tenant, written as the owner.
+      for (const tenantId of [tenants.demo, tenants.acme]) {
+        const [agent] = await database.db
+          .select()
+          .from(schema.agents)
+          .where(sql`${schema.agents.tenantId} = ${tenantId}`)
+          .limit(1);
+        const [session] = await database.db
+          .insert(schema.chatSessions)
+          .values({ tenantId, userId: "someone", agentId: agent.id, title: "hello" })
+          .returning();
+        await database.db
+          .insert(schema.chatMessages)
+          .values({ tenantId, sessionId: session.id, role: "user", content: "hi" });
+        await database.db
+          .insert(schema.apiKeys)
+          .values({ tenantId, name: "k", prefix: "vk_x", keyHash: `hash-${tenantId}`, role: "member", createdBy: "t" });
+      }
+      // The tables come from the catalog, so a table added later cannot escape this test.
+      const result = await database.db.execute(
+        sql`select c.table_name as name from information_schema.columns c
+            join information_schema.tables t on t.table_name = c.table_name and t.table_schema = c.table_schema
+            where c.table_schema = 'public' and c.column_name = 'tenant_id' and t.table_type = 'BASE TABLE'
+            order by 1`,
+      );
+      scoped = rowsOf<{ name: string }>(result).map((r) => r.name);
+    });
+
+    afterAll(async () => {
+      useDatabase(undefined);
+      await database.close();
+    });
+
+    it("finds the tenant-scoped tables", () => {
+      expect(scoped).toEqual(expect.arrayContaining(["agents", "api_keys", "chat_messages", "chat_sessions", "memberships"]));
+    });
+
+    it("enables and forces row-level security on every tenant-scoped table", async () => {
+      const result = await database.db.execute(
+        sql`select relname, relrowsecurity, relforcerowsecurity from pg_class
+            where relnamespace = 'public'::regnamespace and relkind = 'r'`,
+      );
+      const flags = new Map(rowsOf<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>(result).map((r) => [r.relname, r]));
+      for (const table of [...scoped, "tenants"]) {
+        expect(flags.get(table), table).toMatchObject({ relrowsecurity: true, relforcerowsecurity: true });
+      }
+    });
+
+    it("shows demo no row of acme in any tenant-scoped table", async () => {
+      for (const table of scoped) {
+        const counts = await withTenant({ tenantId: tenants.demo }, async (tx) => {
+          const r = await tx.execute(
+            sql`select count(*)::int as total, count(*) filter (where tenant_id = ${tenants.acme})::int as foreign
+                from ${sql.identifier(table)}`,
+          );
+          return rowsOf<{ total: number; foreign: number }>(r)[0];
+        });
+        const owner = rowsOf<{ n: number }>(
+          await database.db.execute(
+            sql`select count(*)::int as n from ${sql.identifier(table)} where tenant_id = ${tenants.demo}`,
+          ),
+        )[0];
+        expect(counts.foreign, table).toBe(0);
+        expect(counts.total, table).toBe(owner.n);
+        if (POPULATED.includes(table)) expect(owner.n, `${table} has demo rows to see`).toBeGreaterThan(0);
+      }
+    });
+
+    it("sees only its own tenant row", async () => {
+      const rows = await withTenant({ tenantId: tenants.demo }, (tx) => tx.select().from(schema.tenants));
+      expect(rows.map((r) => r.slug)).toEqual(["demo"]);
+    });
+
+    it("cannot insert a row for acme while acting for demo", async () => {
+      const [acmeAgent] = await database.db.select().from(schema.agents).where(sql`tenant_id = ${tenants.acme}`);
+      const message = await dbErrorOf(
+        withTenant({ tenantId: tenants.demo }, (tx) =>
+          tx
+            .insert(schema.chatSessions)
+            .values({ tenantId: tenants.acme, userId: "intruder", agentId: acmeAgent.id, title: "x" }),
+        ),
+      );
+      expect(message).toMatch(/row-level security/i);
+      const after = rowsOf<{ n: number }>(
+        await database.db.execute(sql`select count(*)::int as n from chat_sessions where user_id = 'intruder'`),
+      )[0];
+      expect(after.n).toBe(0);
+    });
+
+    it("touches 0 acme rows with UPDATE and DELETE across tenants", async () => {
+      for (const table of scoped) {
+        const { updated, deleted } = await withTenant({ tenantId: tenants.demo }, async (tx) => {
+          const u = await tx.execute(
+            sql`update ${sql.identifier(table)} set tenant_id = tenant_id where tenant_id = ${tenants.acme} returning 1`,
+          );
+          const d = await tx.execute(sql`delete from ${sql.identifier(table)} where tenant_id = ${tenants.acme} returning 1`);
+          return { updated: rowsOf(u).length, deleted: rowsOf(d).length };
+        });
+        expect({ table, updated, deleted }).toEqual({ table, updated: 0, deleted: 0 });
+      }
+      const acmeAgents = await database.db.select().from(schema.agents).where(sql`tenant_id = ${tenants.acme}`);
+      expect(acmeAgents).toHaveLength(2);
+    });
+
+    it("does not let the app role create tenants or read password hashes", async () => {
+      const insertTenant = await dbErrorOf(
+        withTenant({ tenantId: tenants.demo }, (tx) => tx.insert(schema.tenants).values({ slug: "evil", name: "Evil" })),
+      );
+      expect(insertTenant).toMatch(/permission denied/i);
+      const readAccounts = await dbErrorOf(withTenant({ tenantId: tenants.demo }, (tx) => tx.select().from(schema.account)));
+      expect(readAccounts).toMatch(/permission denied/i);
+    });
+
+    it("sees nothing at all when no tenant is set", async () => {
+      const { db } = database;
+      const n = await db.transaction(async (tx) => {
+        await tx.execute(sql`set local role vigil_app`);
+        return rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from agents`))[0].n;
+      });
+      expect(n).toBe(0);
+    });
+  });
+}
