@@ -1,0 +1,2 @@
+export type { DrizzleCheckpointSaverOptions, PruneResult } from "./saver";
+export { DrizzleCheckpointSaver } from "./saver";

@@ -1,0 +1,71 @@
+import {
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointMetadata,
+  type PendingWrite,
+  type SerializerProtocol,
+  WRITES_IDX_MAP,
+} from "@langchain/langgraph-checkpoint";
+import type { BlobRow, WriteRow } from "./save-sql";
+
+const utf8 = new TextDecoder();
+
+/** Serialized values of the channels named in `newVersions`; a channel without a value is "empty". */
+export function dumpBlobs(
+  serde: SerializerProtocol,
+  values: Record<string, unknown>,
+  newVersions: ChannelVersions,
+): Promise<BlobRow[]> {
+  return Promise.all(
+    Object.entries(newVersions).map(async ([channel, version]): Promise<BlobRow> => {
+      if (!(channel in values)) return { channel, version: String(version), type: "empty", blob: null };
+      const [type, bytes] = await serde.dumpsTyped(values[channel]);
+      return { channel, version: String(version), type, blob: base64(bytes) };
+    }),
+  );
+}
+
+/** The checkpoint without its channel values, which live in checkpoint_blobs. */
+export function dumpCheckpoint(checkpoint: Checkpoint): string {
+  const { channel_values: _values, ...rest } = checkpoint;
+  return JSON.stringify(rest);
+}
+
+/**
+ * Metadata as JSON text for the jsonb column (list filters match against it), produced by the
+ * serializer so that what it revives on load is what it wrote.
+ */
+export async function dumpMetadata(
+  serde: SerializerProtocol,
+  metadata: CheckpointMetadata,
+): Promise<{ json: string; parsed: Record<string, unknown> }> {
+  const [, bytes] = await serde.dumpsTyped(metadata);
+  const json = utf8.decode(bytes);
+  const parsed = JSON.parse(json) as Record<string, unknown>;
+  // jsonb refuses \u0000 in strings, which JSON text may carry.
+  if (!json.includes("\\u0000")) return { json, parsed };
+  const cleaned = JSON.stringify(parsed, (_key, value) =>
+    typeof value === "string" ? value.replaceAll("\0", "") : value,
+  );
+  return { json: cleaned, parsed: JSON.parse(cleaned) };
+}
+
+export async function dumpWrites(
+  serde: SerializerProtocol,
+  writes: PendingWrite[],
+  taskId: string,
+  taskPath: string,
+): Promise<WriteRow[]> {
+  return Promise.all(
+    writes.map(async ([channel, value], index): Promise<WriteRow> => {
+      const [type, bytes] = await serde.dumpsTyped(value);
+      return { taskId, taskPath, idx: WRITES_IDX_MAP[channel] ?? index, channel, type, blob: base64(bytes) };
+    }),
+  );
+}
+
+// Values travel as base64 text both ways: drivers encode bytea in JavaScript loops (PGlite) or as
+// hex (postgres-js, twice the bytes), while Buffer's base64 is native and a third larger at most.
+function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
