@@ -60,7 +60,9 @@ test("a wrong password shows an error and stays on sign-in", async ({ page }) =>
   await page.getByLabel("Email").fill("expert@demo.local");
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Email or password" })).toContainText("Email or password is not right");
+  await expect(page.getByRole("alert").filter({ hasText: "Email or password" })).toContainText(
+    "Email or password is not right",
+  );
   await expect(page).toHaveURL(/\/sign-in/);
 });
 
@@ -87,7 +89,7 @@ test("an admin creates an API key that works, then revokes it", async ({ page, p
   await page.getByLabel("Name").fill("e2e pipeline");
   await page.getByLabel("Role").selectOption("reviewer");
   await page.getByRole("button", { name: "Create key" }).click();
-  const key = (await page.getByTestId("new-api-key").innerText()).trim();
+  const key = ((await page.getByTestId("new-api-key").textContent()) ?? "").trim();
   expect(key).toMatch(/^vk_/);
 
   const anonymous = await playwright.request.newContext({ baseURL: page.url() });

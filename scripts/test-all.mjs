@@ -37,7 +37,13 @@ check("lint", run("lint", "npx", ["biome", "check", "."]));
 
 // 2. Unit and integration tests (PGlite, plus the server Postgres when TEST_DATABASE_URL is set).
 rmSync("test-results/vitest.json", { force: true });
-const vitestOk = run("vitest", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile=test-results/vitest.json"]);
+const vitestOk = run("vitest", "npx", [
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile=test-results/vitest.json",
+]);
 const vitest = readJson("test-results/vitest.json");
 if (vitest) {
   results.passed += vitest.numPassedTests;
@@ -63,7 +69,8 @@ if (run("build", "npx", ["next", "build"])) {
     results.failed += e2e.stats.unexpected;
     results.skipped += e2e.stats.skipped;
     if (e2e.stats.unexpected > 0) failures.push("e2e");
-    if ((e2e.errors ?? []).length > 0 && e2e.stats.expected + e2e.stats.unexpected === 0) check("e2e (did not run)", false);
+    if ((e2e.errors ?? []).length > 0 && e2e.stats.expected + e2e.stats.unexpected === 0)
+      check("e2e (did not run)", false);
   } else {
     check("e2e (no report)", false);
   }

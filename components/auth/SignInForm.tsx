@@ -54,7 +54,10 @@ export function SignInForm({ demoAccounts }: { demoAccounts: string[] }) {
         />
       </label>
       {error && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+        <p
+          role="alert"
+          className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+        >
           {error}
         </p>
       )}

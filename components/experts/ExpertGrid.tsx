@@ -49,7 +49,10 @@ export function ExpertGrid() {
         {isFetching && <span className="text-xs text-slate-500">Searching…</span>}
       </div>
       {error ? (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+        <p
+          role="alert"
+          className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+        >
           Could not load the experts: {error.message}
         </p>
       ) : isPending ? (

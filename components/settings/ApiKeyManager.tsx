@@ -122,7 +122,8 @@ export function ApiKeyManager() {
                       className="text-sm text-red-600 underline disabled:opacity-50"
                       disabled={revoke.isPending}
                       onClick={() => {
-                        if (window.confirm(`Revoke “${k.name}”? Programs using it will stop working.`)) revoke.mutate(k.id);
+                        if (window.confirm(`Revoke “${k.name}”? Programs using it will stop working.`))
+                          revoke.mutate(k.id);
                       }}
                     >
                       Revoke

@@ -27,7 +27,10 @@ export function TenantSwitcher({ current, tenants }: { current: string; tenants:
         onChange={async (e) => {
           setError(null);
           try {
-            await apiFetch("/api/session/tenant", { method: "POST", body: JSON.stringify({ tenantId: e.target.value }) });
+            await apiFetch("/api/session/tenant", {
+              method: "POST",
+              body: JSON.stringify({ tenantId: e.target.value }),
+            });
             // Everything cached belongs to the old tenant.
             queryClient.clear();
             router.refresh();

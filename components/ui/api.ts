@@ -14,6 +14,7 @@ export async function apiFetch<T>(url: string, init: RequestInit = {}): Promise<
   if (init.body && !headers.has("content-type")) headers.set("content-type", "application/json");
   const res = await fetch(url, { ...init, headers, credentials: "same-origin" });
   const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
-  if (!res.ok) throw new ApiError(res.status, body.code ?? "HTTP_ERROR", body.message ?? `Request failed (${res.status}).`);
+  if (!res.ok)
+    throw new ApiError(res.status, body.code ?? "HTTP_ERROR", body.message ?? `Request failed (${res.status}).`);
   return body as T;
 }

@@ -1,5 +1,5 @@
-import { AppError, errors } from "@/lib/http";
 import { type Role, roleAtLeast } from "@/lib/access";
+import { AppError, errors } from "@/lib/http";
 import { claimInvitations, looksLikeApiKey, type Membership, membershipsOf, resolveApiKey } from "@/lib/tenancy";
 import { authMode, TENANT_COOKIE } from "./config";
 import { localIdentity } from "./local";

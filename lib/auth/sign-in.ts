@@ -1,8 +1,8 @@
 import { AppError } from "@/lib/http";
 import { authMode, TENANT_COOKIE } from "./config";
 import { getLocalAuth } from "./local";
-import { setCookieHeaders, supabaseSignIn, supabaseSignOut } from "./supabase";
 import { tenantsOf } from "./session";
+import { setCookieHeaders, supabaseSignIn, supabaseSignOut } from "./supabase";
 import type { Identity, Session } from "./types";
 
 const invalidCredentials = () => new AppError(401, "INVALID_CREDENTIALS", "Email or password is not right.");
@@ -20,7 +20,9 @@ export async function signIn(headers: Headers, email: string, password: string):
     const auth = await getLocalAuth();
     const res = await auth.api.signInEmail({ body: { email, password }, headers, asResponse: true });
     if (!res.ok) throw invalidCredentials();
-    const { user } = (await res.json()) as { user: { id: string; email: string; name: string; emailVerified: boolean } };
+    const { user } = (await res.json()) as {
+      user: { id: string; email: string; name: string; emailVerified: boolean };
+    };
     identity = { userId: user.id, email: user.email, name: user.name, emailConfirmed: user.emailVerified };
     cookies = res.headers.getSetCookie();
   }

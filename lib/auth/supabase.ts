@@ -25,8 +25,7 @@ export function supabaseServerClient(headers: Headers, onSetCookies: (cookies: C
     // supabase-js builds a realtime client eagerly, and Node 20 has no global WebSocket.
     realtime: { transport: WebSocket as never },
     cookies: {
-      getAll: () =>
-        parseCookieHeader(headers.get("cookie") ?? "").map((c) => ({ name: c.name, value: c.value ?? "" })),
+      getAll: () => parseCookieHeader(headers.get("cookie") ?? "").map((c) => ({ name: c.name, value: c.value ?? "" })),
       setAll: (cookies) => onSetCookies(cookies as CookieToSet[]),
     },
   });

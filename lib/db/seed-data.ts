@@ -23,7 +23,8 @@ export interface SeedAgent {
   temperature: number;
 }
 
-const cite = "Answer only from the retrieved sources, cite each claim as [n], and say plainly when the sources are silent.";
+const cite =
+  "Answer only from the retrieved sources, cite each claim as [n], and say plainly when the sources are silent.";
 
 export const SEED_TENANTS: SeedTenant[] = [
   {
@@ -39,7 +40,8 @@ export const SEED_TENANTS: SeedTenant[] = [
         slug: "fda-regulatory",
         name: "FDA Regulatory Specialist",
         domain: "Regulatory affairs",
-        description: "Submission pathways (IND, NDA, BLA, 510(k), De Novo), expedited programs and FDA meeting strategy.",
+        description:
+          "Submission pathways (IND, NDA, BLA, 510(k), De Novo), expedited programs and FDA meeting strategy.",
         avatar: "⚖️",
         systemPrompt: `You are an FDA regulatory specialist. ${cite}`,
         skills: ["Pathway selection", "Expedited programs", "Meeting preparation"],
@@ -104,7 +106,8 @@ export const SEED_TENANTS: SeedTenant[] = [
         slug: "research-analyst",
         name: "Research Analyst",
         domain: "Deep research",
-        description: "Clarifies the question, agrees a research plan with you, gathers tiered evidence and writes a cited synthesis.",
+        description:
+          "Clarifies the question, agrees a research plan with you, gathers tiered evidence and writes a cited synthesis.",
         avatar: "🔎",
         systemPrompt: `You are a research analyst. ${cite}`,
         skills: ["Research planning", "Evidence grading", "Synthesis"],

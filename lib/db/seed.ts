@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { eq } from "drizzle-orm";
 import type { Database } from "./client";
-import { agents, account, memberships, tenants, user } from "./schema";
+import { account, agents, memberships, tenants, user } from "./schema";
 import { DEMO_PASSWORD, SEED_TENANTS } from "./seed-data";
 
 export interface SeedOptions {
@@ -28,7 +28,10 @@ export async function seedDemo(database: Database, options: SeedOptions = {}): P
     for (const t of SEED_TENANTS) {
       const [tenant] = await tx.insert(tenants).values({ slug: t.slug, name: t.name }).returning();
       for (const person of t.people) {
-        const userId = options.identity === "supabase" ? `invite:${person.email.toLowerCase()}` : await ensureLocalUser(tx, person, passwordHash);
+        const userId =
+          options.identity === "supabase"
+            ? `invite:${person.email.toLowerCase()}`
+            : await ensureLocalUser(tx, person, passwordHash);
         await tx.insert(memberships).values({
           tenantId: tenant.id,
           userId,

@@ -47,7 +47,9 @@ describe("parseBody", () => {
   });
 
   it("refuses non-JSON content types with 415", async () => {
-    const error = await errorOf(parseBody(request("name=a", { "content-type": "application/x-www-form-urlencoded" }), Shape));
+    const error = await errorOf(
+      parseBody(request("name=a", { "content-type": "application/x-www-form-urlencoded" }), Shape),
+    );
     expect([error.status, error.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
   });
 

@@ -33,6 +33,8 @@ export const errors = {
       "The request does not match the expected shape.",
       issues.map((i) => ({ path: i.path.join("."), message: i.message })),
     ),
+  invalidField: (path: string, message: string) =>
+    new AppError(400, "VALIDATION_FAILED", "The request does not match the expected shape.", [{ path, message }]),
   tooLarge: (limit: number) =>
     new AppError(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${limit} bytes.`, { limit }),
   unsupportedMediaType: (expected: string) =>

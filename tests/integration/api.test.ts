@@ -48,7 +48,11 @@ for (const target of testTargets()) {
     });
 
     it("answers 401 in the error shape without identity, and for a bad or malformed key", async () => {
-      for (const headers of [{}, { authorization: "Bearer vk_not_a_real_key_at_all_123456" }, { authorization: "Basic x" }]) {
+      for (const headers of [
+        {},
+        { authorization: "Bearer vk_not_a_real_key_at_all_123456" },
+        { authorization: "Basic x" },
+      ]) {
         const res = await call(agentsRoute.GET, { path: "/api/agents", headers });
         expect(res.status).toBe(401);
         expect(res.body).toEqual({ status: "error", code: "UNAUTHENTICATED", message: expect.any(String) });
@@ -56,10 +60,16 @@ for (const target of testTargets()) {
     });
 
     it("signs in and lists only the signed-in tenant's agents", async () => {
-      const demo = await call(agentsRoute.GET, { path: "/api/agents", headers: { cookie: await signIn("expert@demo.local") } });
+      const demo = await call(agentsRoute.GET, {
+        path: "/api/agents",
+        headers: { cookie: await signIn("expert@demo.local") },
+      });
       expect(demo.status).toBe(200);
       expect(demo.body.count).toBe(6);
-      const acme = await call(agentsRoute.GET, { path: "/api/agents", headers: { cookie: await signIn("expert@acme.local") } });
+      const acme = await call(agentsRoute.GET, {
+        path: "/api/agents",
+        headers: { cookie: await signIn("expert@acme.local") },
+      });
       const names = (acme.body.items as { name: string }[]).map((a) => a.name).sort();
       expect(names).toEqual(["Device Cybersecurity Advisor", "Device Quality Engineer"]);
       expect(JSON.stringify(acme.body)).not.toContain("system_prompt");
@@ -106,10 +116,18 @@ for (const target of testTargets()) {
       expect(list.status).toBe(403);
       expect(list.body).toMatchObject({ status: "error", code: "FORBIDDEN" });
       const before = await count("api_keys");
-      const create = await call(keysRoute.POST, { method: "POST", body: { name: "x", role: "admin" }, headers: { cookie } });
+      const create = await call(keysRoute.POST, {
+        method: "POST",
+        body: { name: "x", role: "admin" },
+        headers: { cookie },
+      });
       expect(create.status).toBe(403);
       const reviewer = await signIn("reviewer@demo.local");
-      const asReviewer = await call(keysRoute.POST, { method: "POST", body: { name: "x", role: "admin" }, headers: { cookie: reviewer } });
+      const asReviewer = await call(keysRoute.POST, {
+        method: "POST",
+        body: { name: "x", role: "admin" },
+        headers: { cookie: reviewer },
+      });
       expect(asReviewer.status).toBe(403);
       expect(await count("api_keys")).toBe(before);
     });
@@ -130,21 +148,30 @@ for (const target of testTargets()) {
       }
       expect(await count("api_keys")).toBe(before);
 
-      const created = await call(keysRoute.POST, { method: "POST", body: { name: "ci", role: "reviewer" }, headers: { cookie } });
+      const created = await call(keysRoute.POST, {
+        method: "POST",
+        body: { name: "ci", role: "reviewer" },
+        headers: { cookie },
+      });
       expect(created.status).toBe(201);
       const key = created.body.key as { id: string; key: string; role: string };
       expect(key.key).toMatch(/^vk_/);
       const stored = await database.db.select().from(schema.apiKeys).where(sql`id = ${key.id}`);
       expect(stored[0].keyHash).not.toContain(key.key.slice(3));
 
-      const viaKey = await call(agentsRoute.GET, { path: "/api/agents", headers: { authorization: `Bearer ${key.key}` } });
+      const viaKey = await call(agentsRoute.GET, {
+        path: "/api/agents",
+        headers: { authorization: `Bearer ${key.key}` },
+      });
       expect(viaKey.status).toBe(200);
       expect(viaKey.body.count).toBe(6);
       const adminOnly = await call(keysRoute.GET, { headers: { authorization: `Bearer ${key.key}` } });
       expect(adminOnly.status).toBe(403);
 
       const listed = await call(keysRoute.GET, { headers: { cookie } });
-      expect((listed.body.items as { id: string; lastUsedAt: string | null }[]).find((k) => k.id === key.id)?.lastUsedAt).not.toBeNull();
+      expect(
+        (listed.body.items as { id: string; lastUsedAt: string | null }[]).find((k) => k.id === key.id)?.lastUsedAt,
+      ).not.toBeNull();
 
       const revoked = await call(keyRoute.DELETE, { method: "DELETE", params: { id: key.id }, headers: { cookie } });
       expect(revoked.status).toBe(200);
@@ -160,7 +187,11 @@ for (const target of testTargets()) {
 
     it("does not let an acme admin revoke a demo key", async () => {
       const demoAdmin = await signIn("admin@demo.local");
-      const created = await call(keysRoute.POST, { method: "POST", body: { name: "d", role: "member" }, headers: { cookie: demoAdmin } });
+      const created = await call(keysRoute.POST, {
+        method: "POST",
+        body: { name: "d", role: "member" },
+        headers: { cookie: demoAdmin },
+      });
       const id = (created.body.key as { id: string }).id;
       const acmeAdmin = await signIn("admin@acme.local");
       const res = await call(keyRoute.DELETE, { method: "DELETE", params: { id }, headers: { cookie: acmeAdmin } });
@@ -192,7 +223,11 @@ for (const target of testTargets()) {
         expect(res.headers.getSetCookie()).toEqual([]);
       }
 
-      const switched = await call(tenantRoute.POST, { method: "POST", body: { tenantId: tenants.acme }, headers: { cookie } });
+      const switched = await call(tenantRoute.POST, {
+        method: "POST",
+        body: { tenantId: tenants.acme },
+        headers: { cookie },
+      });
       expect(switched.status).toBe(200);
       cookie = cookieHeader(switched, cookie);
       const acme = await call(agentsRoute.GET, { headers: { cookie } });

@@ -69,7 +69,13 @@ describe("AUTH_MODE=supabase against a local stub of Supabase Auth", () => {
 
   it("answers 401 for a forged session cookie", async () => {
     const forged = Buffer.from(
-      JSON.stringify({ access_token: "forged", refresh_token: "r", expires_at: Math.floor(Date.now() / 1000) + 3600, token_type: "bearer", user: { id: "x" } }),
+      JSON.stringify({
+        access_token: "forged",
+        refresh_token: "r",
+        expires_at: Math.floor(Date.now() / 1000) + 3600,
+        token_type: "bearer",
+        user: { id: "x" },
+      }),
     ).toString("base64url");
     const host = new URL(stub.url).hostname.split(".")[0];
     const res = await call(agentsRoute.GET, { headers: { cookie: `sb-${host}-auth-token=base64-${forged}` } });

@@ -52,7 +52,9 @@ for (const target of testTargets()) {
     });
 
     it("finds the tenant-scoped tables", () => {
-      expect(scoped).toEqual(expect.arrayContaining(["agents", "api_keys", "chat_messages", "chat_sessions", "memberships"]));
+      expect(scoped).toEqual(
+        expect.arrayContaining(["agents", "api_keys", "chat_messages", "chat_sessions", "memberships"]),
+      );
     });
 
     it("enables and forces row-level security on every tenant-scoped table", async () => {
@@ -60,7 +62,12 @@ for (const target of testTargets()) {
         sql`select relname, relrowsecurity, relforcerowsecurity from pg_class
             where relnamespace = 'public'::regnamespace and relkind = 'r'`,
       );
-      const flags = new Map(rowsOf<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>(result).map((r) => [r.relname, r]));
+      const flags = new Map(
+        rowsOf<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>(result).map((r) => [
+          r.relname,
+          r,
+        ]),
+      );
       for (const table of [...scoped, "tenants"]) {
         expect(flags.get(table), table).toMatchObject({ relrowsecurity: true, relforcerowsecurity: true });
       }
@@ -113,7 +120,9 @@ for (const target of testTargets()) {
           const u = await tx.execute(
             sql`update ${sql.identifier(table)} set tenant_id = tenant_id where tenant_id = ${tenants.acme} returning 1`,
           );
-          const d = await tx.execute(sql`delete from ${sql.identifier(table)} where tenant_id = ${tenants.acme} returning 1`);
+          const d = await tx.execute(
+            sql`delete from ${sql.identifier(table)} where tenant_id = ${tenants.acme} returning 1`,
+          );
           return { updated: rowsOf(u).length, deleted: rowsOf(d).length };
         });
         expect({ table, updated, deleted }).toEqual({ table, updated: 0, deleted: 0 });
@@ -124,10 +133,14 @@ for (const target of testTargets()) {
 
     it("does not let the app role create tenants or read password hashes", async () => {
       const insertTenant = await dbErrorOf(
-        withTenant({ tenantId: tenants.demo }, (tx) => tx.insert(schema.tenants).values({ slug: "evil", name: "Evil" })),
+        withTenant({ tenantId: tenants.demo }, (tx) =>
+          tx.insert(schema.tenants).values({ slug: "evil", name: "Evil" }),
+        ),
       );
       expect(insertTenant).toMatch(/permission denied/i);
-      const readAccounts = await dbErrorOf(withTenant({ tenantId: tenants.demo }, (tx) => tx.select().from(schema.account)));
+      const readAccounts = await dbErrorOf(
+        withTenant({ tenantId: tenants.demo }, (tx) => tx.select().from(schema.account)),
+      );
       expect(readAccounts).toMatch(/permission denied/i);
     });
 

@@ -13,7 +13,9 @@ export interface StubUser {
  * A local stand-in for the Supabase Auth endpoints our supabase mode calls: password grant,
  * get user, logout. Tokens are opaque to us, so unknown ones are simply refused.
  */
-export async function startSupabaseStub(users: StubUser[]): Promise<{ url: string; calls: string[]; close(): Promise<void> }> {
+export async function startSupabaseStub(
+  users: StubUser[],
+): Promise<{ url: string; calls: string[]; close(): Promise<void> }> {
   const ids = new Map(users.map((u) => [u.email, randomUUID()]));
   const tokens = new Map<string, StubUser>();
   const calls: string[] = [];
@@ -36,7 +38,11 @@ export async function startSupabaseStub(users: StubUser[]): Promise<{ url: strin
       res.writeHead(status, { "content-type": "application/json" });
       res.end(body === undefined ? "" : JSON.stringify(body));
     };
-    if (req.method === "POST" && url.pathname === "/auth/v1/token" && url.searchParams.get("grant_type") === "password") {
+    if (
+      req.method === "POST" &&
+      url.pathname === "/auth/v1/token" &&
+      url.searchParams.get("grant_type") === "password"
+    ) {
       const body = JSON.parse(await readBody(req)) as { email: string; password: string };
       const user = users.find((u) => u.email === body.email && u.password === body.password);
       if (!user) return send(400, { code: 400, error_code: "invalid_credentials", msg: "Invalid login credentials" });

@@ -12,9 +12,9 @@ export default async function AuditPage() {
     <RoleGate role={result.session.role} needs="admin">
       <h1 className="mb-6 text-2xl font-semibold">Audit trail</h1>
       <EmptyState title="The audit trail is coming">
-        Every step of every run — node starts and completions, model calls with tokens and cost, tool invocations,
-        human decisions and escalations — will be listed here from a hash-chained, append-only log that can be verified
-        for tampering.
+        Every step of every run — node starts and completions, model calls with tokens and cost, tool invocations, human
+        decisions and escalations — will be listed here from a hash-chained, append-only log that can be verified for
+        tampering.
       </EmptyState>
     </RoleGate>
   );

@@ -1,5 +1,7 @@
 export * from "./agents";
+export * from "./audit";
 export * from "./auth";
 export * from "./chat";
 export * from "./checkpoints";
+export * from "./runs";
 export * from "./tenancy";

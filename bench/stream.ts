@@ -1,0 +1,218 @@
+// npm run bench:stream — concurrent run streams of the demo graph against `next start`.
+// Needs a production build (`npm run build`). Measures, per server database: time to the
+// first streamed event and to the end of the stream, errors, and the server's peak RSS.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import postgres from "postgres";
+import { fmt, machineRows, percentile } from "./support/machine";
+
+const CONCURRENCY = Number(process.env.BENCH_STREAMS ?? 200);
+const WORDS = 20;
+const DELAY_MS = 10;
+const serverUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+interface Result {
+  ttfe: number[];
+  total: number[];
+  errors: number;
+  errorSamples: string[];
+  peakRssMb: number;
+  wallMs: number;
+}
+
+async function main() {
+  const sections: string[] = [];
+  const results: [string, Result][] = [];
+  results.push([
+    "embedded PGlite",
+    await benchAgainst({ VIGIL_DATA_DIR: ".data/bench-stream", DATABASE_URL: "" }, 3301),
+  ]);
+  const dbName = `vigil_bench_${Date.now()}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  let serverReady = false;
+  try {
+    await admin.unsafe(`create database ${dbName}`);
+    serverReady = true;
+  } catch (error) {
+    sections.push(`Server PostgreSQL not measured: ${(error as Error).message}`);
+  }
+  if (serverReady) {
+    const url = new URL(serverUrl);
+    url.pathname = `/${dbName}`;
+    await seedServer(url.toString());
+    results.push(["server PostgreSQL", await benchAgainst({ DATABASE_URL: url.toString() }, 3302)]);
+    await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+  }
+  await admin.end();
+
+  const version = JSON.parse(readFileSync("node_modules/next/package.json", "utf8")).version;
+  const table = [
+    "| database | streams | errors | time to first event p50 ms | p95 ms | stream complete p50 ms | p95 ms | wall s | peak server RSS MiB |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...results.map(
+      ([name, r]) =>
+        `| ${name} | ${CONCURRENCY} | ${r.errors} | ${fmt(percentile(r.ttfe, 50))} | ${fmt(percentile(r.ttfe, 95))} | ${fmt(percentile(r.total, 50))} | ${fmt(percentile(r.total, 95))} | ${fmt(r.wallMs / 1000, 2)} | ${fmt(r.peakRssMb, 0)} |`,
+    ),
+  ].join("\n");
+  const out = [
+    "# Run stream benchmark",
+    "",
+    `Run ${new Date().toISOString()} with \`npm run bench:stream\`.`,
+    "",
+    machineRows([["Next.js", `${version} (\`next start\`, production build)`]]),
+    "",
+    `Workload: ${CONCURRENCY} clients at once, each starts a \`demo-echo\` run (${WORDS} words, ${DELAY_MS} ms between words, no approval) with \`POST /api/runs\` and reads \`GET /api/runs/{id}/stream\` to \`[DONE]\`. Time to first event is measured from the start request to the first SSE event; an error is any non-2xx answer, a stream without \`[DONE]\`, or streamed text that differs from the message.`,
+    "",
+    table,
+    ...sections.map((s) => `\n${s}`),
+    ...results.flatMap(([name, r]) =>
+      r.errorSamples.length ? [`\nErrors on ${name}: ${r.errorSamples.join("; ")}`] : [],
+    ),
+    "",
+  ].join("\n");
+  console.log(out);
+  writeFileSync(path.join("bench", "results", "stream.md"), out);
+}
+
+async function seedServer(url: string) {
+  // Opening the database migrates it; the demo seed gives the bench its signed-in user.
+  const child = spawn("npx", ["tsx", "scripts/db-seed.ts"], {
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: "inherit",
+  });
+  await new Promise((resolve) => child.on("exit", resolve));
+}
+
+async function benchAgainst(env: Record<string, string>, port: number): Promise<Result> {
+  rmSync(".data/bench-stream", { recursive: true, force: true });
+  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
+    env: {
+      ...process.env,
+      ...env,
+      BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+      NODE_ENV: "production",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitHealthy(base);
+    const cookie = await signIn(base);
+    let peak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssOfTree(server));
+    }, 50);
+    const started = performance.now();
+    const outcomes = await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => oneStream(base, cookie, i)));
+    const wallMs = performance.now() - started;
+    clearInterval(sampler);
+    const ok = outcomes.filter((o) => !o.error);
+    return {
+      ttfe: ok.map((o) => o.ttfe),
+      total: ok.map((o) => o.total),
+      errors: outcomes.length - ok.length,
+      errorSamples: [...new Set(outcomes.filter((o) => o.error).map((o) => o.error as string))].slice(0, 3),
+      peakRssMb: peak / 1024,
+      wallMs,
+    };
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.on("exit", resolve));
+  }
+}
+
+async function oneStream(base: string, cookie: string, i: number) {
+  const message = Array.from({ length: WORDS }, (_, w) => `s${i}w${w}`).join(" ");
+  const t0 = performance.now();
+  try {
+    const start = await fetch(`${base}/api/runs`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ workflow: "demo-echo", input: { message, requireApproval: false, delayMs: DELAY_MS } }),
+    });
+    if (start.status !== 202) return { error: `start ${start.status}`, ttfe: 0, total: 0 };
+    const { runId } = (await start.json()) as { runId: string };
+    const res = await fetch(`${base}/api/runs/${runId}/stream`, { headers: { cookie } });
+    if (res.status !== 200 || !res.body) return { error: `stream ${res.status}`, ttfe: 0, total: 0 };
+    let ttfe = 0;
+    let buffer = "";
+    let text = "";
+    let done = false;
+    const decoder = new TextDecoder();
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done: ended, value: bytes } = await reader.read();
+      if (ended) break;
+      if (!ttfe) ttfe = performance.now() - t0;
+      buffer += decoder.decode(bytes, { stream: true });
+      let end = buffer.indexOf("\n\n");
+      while (end >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = frame.slice(frame.indexOf("data: ") + 6);
+        if (data === "[DONE]") done = true;
+        else {
+          const chunk = JSON.parse(data) as { type: string; delta?: string };
+          if (chunk.type === "text-delta") text += chunk.delta;
+        }
+        end = buffer.indexOf("\n\n");
+      }
+    }
+    if (!done) return { error: "no [DONE]", ttfe, total: 0 };
+    if (text !== message) return { error: "text differs", ttfe, total: 0 };
+    return { error: null, ttfe, total: performance.now() - t0 };
+  } catch (error) {
+    return { error: (error as Error).message, ttfe: 0, total: 0 };
+  }
+}
+
+async function waitHealthy(base: string) {
+  for (let i = 0; i < 240; i++) {
+    try {
+      const res = await fetch(`${base}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("server did not become healthy");
+}
+
+async function signIn(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "expert@demo.local", password: "vigil-demo" }),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+/** Resident memory of the server process and its children, in KiB (Linux /proc). */
+function rssOfTree(child: ChildProcess): number {
+  const pids = [child.pid as number];
+  try {
+    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim();
+    if (children) pids.push(...children.split(/\s+/).map(Number));
+  } catch {
+    // process gone
+  }
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      total += match ? Number(match[1]) : 0;
+    } catch {
+      // exited
+    }
+  }
+  return total;
+}
+
+await main();

@@ -1,0 +1,10 @@
+// Runs once when a server process starts: migrate and warm the database, register the
+// workflows, and begin the recovery sweep that continues runs a dead process left behind.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { getDatabase } = await import("@/lib/db");
+  await getDatabase();
+  await import("@/lib/agents");
+  const { startRecoveryLoop } = await import("@/lib/runs");
+  startRecoveryLoop();
+}

@@ -1,0 +1,10 @@
+import { registerWorkflow } from "@/lib/runs";
+import { demoEcho } from "./demo-echo/graph";
+import { DemoEchoInput } from "./demo-echo/state";
+
+// Every workflow this deployment can run, registered once on import. Input schemas validate a
+// run's input before it is stored.
+registerWorkflow(demoEcho);
+
+export const WORKFLOW_INPUTS = { "demo-echo": DemoEchoInput } as const;
+export type WorkflowName = keyof typeof WORKFLOW_INPUTS;

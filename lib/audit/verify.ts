@@ -1,0 +1,38 @@
+import { asc, gt } from "drizzle-orm";
+import { schema, type TenantScope, withTenant } from "@/lib/db";
+import { chainHash, GENESIS_HASH } from "./chain";
+import type { VerifyResult } from "./types";
+
+const PAGE = 2000;
+
+/** Walks the tenant's chain from the start and names the first row that does not hold. */
+export async function verifyChain(scope: TenantScope): Promise<VerifyResult> {
+  const t = schema.executionTrace;
+  let prevHash = GENESIS_HASH;
+  let expectedSeq = 1;
+  let checked = 0;
+  for (;;) {
+    const page = await withTenant(scope, (tx) =>
+      tx
+        .select()
+        .from(t)
+        .where(gt(t.seq, expectedSeq - 1))
+        .orderBy(asc(t.seq))
+        .limit(PAGE),
+    );
+    for (const row of page) {
+      const broken = (reason: "hash_mismatch" | "prev_hash_mismatch" | "sequence_gap"): VerifyResult => ({
+        status: "broken",
+        checked,
+        firstBroken: { id: row.id, seq: row.seq, reason },
+      });
+      if (row.seq !== expectedSeq) return broken("sequence_gap");
+      if (row.prevHash !== prevHash) return broken("prev_hash_mismatch");
+      if (chainHash(prevHash, row) !== row.hash) return broken("hash_mismatch");
+      prevHash = row.hash;
+      expectedSeq += 1;
+      checked += 1;
+    }
+    if (page.length < PAGE) return { status: "ok", checked, head: prevHash };
+  }
+}

@@ -1,0 +1,13 @@
+import { EventEmitter } from "node:events";
+
+// Wakes the streams of this process when a run's log grows. Streams of other processes
+// notice by polling the log (see stream.ts), so this is a latency shortcut, not a necessity.
+const holder = globalThis as unknown as { __vigilRunBus?: EventEmitter };
+
+export function runBus(): EventEmitter {
+  if (!holder.__vigilRunBus) {
+    holder.__vigilRunBus = new EventEmitter();
+    holder.__vigilRunBus.setMaxListeners(0);
+  }
+  return holder.__vigilRunBus;
+}

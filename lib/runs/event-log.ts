@@ -1,0 +1,144 @@
+import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { runBus } from "./bus";
+import type { RunEvent, RunEventBody } from "./protocol";
+
+/** The executor no longer holds the run (cancelled, or taken over after a stall). */
+export class LeaseLostError extends Error {
+  constructor(runId: string) {
+    super(`run ${runId} is no longer held by this process`);
+    this.name = "LeaseLostError";
+  }
+}
+
+/**
+ * Appends events in one transaction. Sequence numbers are allocated on the run row itself, so
+ * any writer (the executor, a cancel from another instance) gets contiguous, unique numbers.
+ * With `owner`, the append happens only while that process holds the run's lease: a cancelled
+ * or taken-over execution can never add to the log.
+ */
+export async function appendEvents(
+  scope: TenantScope,
+  runId: string,
+  bodies: RunEventBody[],
+  owner?: string,
+): Promise<number> {
+  if (bodies.length === 0) return 0;
+  const last = await withTenant(scope, (tx) => appendEventsIn(tx, scope, runId, bodies, owner));
+  runBus().emit(runId, last);
+  return last;
+}
+
+/** The same inside a caller's transaction (the caller emits on the bus after commit). */
+export async function appendEventsIn(
+  tx: Tx,
+  scope: TenantScope,
+  runId: string,
+  bodies: RunEventBody[],
+  owner?: string,
+) {
+  const r = schema.runs;
+  const [row] = await tx
+    .update(r)
+    .set({ lastSeq: sql`${r.lastSeq} + ${bodies.length}`, updatedAt: new Date() })
+    .where(owner ? and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")) : eq(r.id, runId))
+    .returning({ lastSeq: r.lastSeq });
+  if (!row && owner) throw new LeaseLostError(runId);
+  if (!row) throw new Error(`run ${runId} not found while appending events`);
+  const first = row.lastSeq - bodies.length + 1;
+  await tx.insert(schema.runEvents).values(
+    bodies.map((b, i) => ({
+      tenantId: scope.tenantId,
+      runId,
+      seq: first + i,
+      type: b.type,
+      payload: b.payload as Record<string, unknown>,
+    })),
+  );
+  return row.lastSeq;
+}
+
+export async function readEvents(
+  scope: TenantScope,
+  runId: string,
+  afterSeq: number,
+  limit = 500,
+): Promise<RunEvent[]> {
+  const e = schema.runEvents;
+  const rows = await withTenant(scope, (tx) =>
+    tx
+      .select({ seq: e.seq, type: e.type, payload: e.payload })
+      .from(e)
+      .where(and(eq(e.runId, runId), gt(e.seq, afterSeq)))
+      .orderBy(asc(e.seq))
+      .limit(limit),
+  );
+  return rows as RunEvent[];
+}
+
+const FLUSH_MS = 50;
+const FLUSH_TOKENS = 64;
+
+/**
+ * The executor's buffered writer: consecutive text deltas of one part coalesce into one event,
+ * and the buffer is written every 50 ms or 64 deltas, whichever comes first.
+ */
+export class BufferedEventWriter {
+  private buffer: RunEventBody[] = [];
+  private tokens = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+  private failure: unknown = null;
+
+  constructor(
+    private readonly scope: TenantScope,
+    private readonly runId: string,
+    private readonly owner: string,
+  ) {}
+
+  push(body: RunEventBody): void {
+    const last = this.buffer.at(-1);
+    if (
+      last &&
+      (body.type === "text" || body.type === "reasoning") &&
+      last.type === body.type &&
+      last.payload.partId === body.payload.partId
+    ) {
+      last.payload.delta += body.payload.delta;
+    } else {
+      this.buffer.push(structuredClone(body));
+    }
+    if (body.type === "text" || body.type === "reasoning") this.tokens += 1;
+    if (this.tokens >= FLUSH_TOKENS) void this.flush();
+    else if (!this.timer) this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
+  }
+
+  /** Writes what is buffered; rejects if any earlier write failed. */
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const batch = this.buffer;
+    this.buffer = [];
+    this.tokens = 0;
+    this.chain = this.chain.then(async () => {
+      if (batch.length === 0 || this.failure) return;
+      try {
+        await appendEvents(this.scope, this.runId, batch, this.owner);
+      } catch (error) {
+        this.failure = error;
+      }
+    });
+    await this.chain;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Forgets what is buffered (the run was cancelled or lost its lease). */
+  discard(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.buffer = [];
+    this.tokens = 0;
+  }
+}

@@ -1,0 +1,258 @@
+import { randomBytes } from "node:crypto";
+import { Command } from "@langchain/langgraph";
+import { recordTrace } from "@/lib/audit";
+import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
+import type { TenantScope } from "@/lib/db";
+import { ThinkingFilter } from "@/lib/engine";
+import { AppError } from "@/lib/http";
+import { BufferedEventWriter, LeaseLostError } from "./event-log";
+import { instanceId, leaseMs } from "./instance";
+import type { NodeOutput, PendingInterrupt, RunEventBody } from "./protocol";
+import { findWorkflow, type RunnableGraph, type Workflow } from "./registry";
+import { type RunRow, renewLease, settleRun } from "./store";
+
+export type ExecutionMode = { kind: "start" } | { kind: "resume"; value: unknown } | { kind: "recover" };
+
+const MAX_RECOVERIES = 3;
+
+interface Registry {
+  controllers: Map<string, AbortController>;
+  completions: Map<string, Promise<void>>;
+}
+const holder = globalThis as unknown as { __vigilRuns?: Registry };
+function registry(): Registry {
+  holder.__vigilRuns ??= { controllers: new Map(), completions: new Map() };
+  return holder.__vigilRuns;
+}
+
+/** Executes a run in the background of this process; the caller does not wait for it. */
+export function executeInBackground(scope: TenantScope, run: RunRow, mode: ExecutionMode): void {
+  const done = execute(scope, run, mode)
+    .catch((error) => console.error(`[vigil] run ${run.id} executor crashed`, error))
+    .finally(() => registry().completions.delete(run.id));
+  registry().completions.set(run.id, done);
+}
+
+/** Resolves when this process stops executing the run (tests, graceful shutdown). */
+export function executionSettled(runId: string): Promise<void> {
+  return registry().completions.get(runId) ?? Promise.resolve();
+}
+
+/** Stops this process's execution of a run at once (cancel). */
+export function abortExecution(runId: string): void {
+  registry().controllers.get(runId)?.abort();
+}
+
+async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Promise<void> {
+  const owner = instanceId();
+  const workflow = findWorkflow(run.workflow);
+  if (!workflow) {
+    await settleRun(scope, run.id, owner, { status: "failed", error: "Unknown workflow." }, [
+      { type: "status", payload: { status: "failed", error: "Unknown workflow." } },
+    ]);
+    return;
+  }
+  const saver = new DrizzleCheckpointSaver({ tenantId: scope.tenantId });
+  const graph = workflow.build(saver);
+  const config = { configurable: { thread_id: run.threadId } };
+  const events = new BufferedEventWriter(scope, run.id, owner);
+  const abort = new AbortController();
+  registry().controllers.set(run.id, abort);
+  let leaseLost = false;
+  const heartbeat = setInterval(
+    () =>
+      void renewLease(scope, run.id, owner)
+        .then((held) => {
+          if (!held) {
+            leaseLost = true;
+            abort.abort();
+          }
+        })
+        // A failed heartbeat is not a lost lease; the next one tries again.
+        .catch(() => undefined),
+    Math.max(200, Math.floor(leaseMs() / 3)),
+  );
+  const trace = (eventType: Parameters<typeof recordTrace>[0]["eventType"], extra: Record<string, unknown> = {}) =>
+    recordTrace({ tenantId: scope.tenantId, runId: run.id, eventType, ...extra });
+
+  try {
+    const input = await inputFor(mode, run, graph, saver, config, events);
+    if ("settle" in input) {
+      await events.flush();
+      await settleRun(scope, run.id, owner, input.settle, input.events);
+      return;
+    }
+    const stream = await graph.stream(input.value, {
+      ...config,
+      streamMode: ["tasks", "custom"],
+      signal: abort.signal,
+    });
+    const parts = new TextParts(events);
+    const startedAt = new Map<string, number>();
+    for await (const item of stream) {
+      const [kind, chunk] = item as [string, Record<string, unknown>];
+      if (kind === "custom") {
+        parts.output(chunk as unknown as NodeOutput);
+        continue;
+      }
+      const task = chunk as { id: string; name: string; input?: unknown; error?: unknown; interrupts?: unknown[] };
+      if ("input" in task) {
+        parts.closeAll();
+        parts.nextPart();
+        startedAt.set(task.id, Date.now());
+        events.push({ type: "step", payload: { node: task.name, status: "running", message: humanise(task.name) } });
+        trace("node_start", { node: task.name });
+        continue;
+      }
+      parts.closeAll();
+      const durationMs = Date.now() - (startedAt.get(task.id) ?? Date.now());
+      if (task.error) {
+        events.push({
+          type: "step",
+          payload: { node: task.name, status: "error", message: `${humanise(task.name)} failed` },
+        });
+        trace("node_error", { node: task.name, durationMs, payload: { error: describeError(task.error) } });
+      } else if (!task.interrupts?.length) {
+        events.push({ type: "step", payload: { node: task.name, status: "done", message: humanise(task.name) } });
+        trace("node_complete", { node: task.name, durationMs });
+      }
+    }
+    parts.closeAll();
+    await events.flush();
+    const state = await graph.getState(config);
+    const pending = interruptsOf(state);
+    if (pending.length > 0) {
+      const settled = await settleRun(scope, run.id, owner, { status: "interrupted", pendingInterrupts: pending }, [
+        { type: "interrupt", payload: { interrupts: pending } },
+        { type: "status", payload: { status: "interrupted" } },
+      ]);
+      if (settled) for (const p of pending) trace("hitl_request", { node: p.node, payload: { interruptId: p.id } });
+      return;
+    }
+    await settleRun(scope, run.id, owner, { status: "completed" }, finishEvents(workflow, run.id, state.values));
+    trace("run_complete");
+  } catch (error) {
+    if (abort.signal.aborted || error instanceof LeaseLostError) {
+      // Cancelled (the cancel wrote its own event) or taken over by another process.
+      events.discard();
+      abort.abort();
+      if (leaseLost || error instanceof LeaseLostError)
+        console.warn(`[vigil] run ${run.id}: lease lost; this process stopped executing it`);
+      return;
+    }
+    const message = error instanceof AppError ? error.message : "The run failed unexpectedly.";
+    console.error(`[vigil] run ${run.id} failed`, error);
+    await events.flush().catch(() => undefined);
+    await settleRun(scope, run.id, owner, { status: "failed", error: message }, [
+      { type: "status", payload: { status: "failed", error: message } },
+    ]);
+    trace("run_failed", { payload: { error: describeError(error) } });
+  } finally {
+    clearInterval(heartbeat);
+    registry().controllers.delete(run.id);
+  }
+}
+
+type Input = { value: unknown } | { settle: Parameters<typeof settleRun>[3]; events: RunEventBody[] };
+
+/** What to feed the graph: the run's input, a resume command, or what recovery decides. */
+async function inputFor(
+  mode: ExecutionMode,
+  run: RunRow,
+  graph: RunnableGraph,
+  saver: DrizzleCheckpointSaver,
+  config: { configurable: { thread_id: string } },
+  events: BufferedEventWriter,
+): Promise<Input> {
+  if (mode.kind === "start") return { value: run.input };
+  if (mode.kind === "resume") return { value: new Command({ resume: mode.value }) };
+
+  if (run.recoveryAttempts > MAX_RECOVERIES) {
+    const error = `The run did not recover after ${MAX_RECOVERIES} attempts.`;
+    return { settle: { status: "failed", error }, events: [{ type: "status", payload: { status: "failed", error } }] };
+  }
+  // No checkpoint yet: the process died before the first step finished. Start over.
+  if (!(await saver.getTuple(config))) return { value: run.input };
+  const state = await graph.getState(config);
+  const pending = interruptsOf(state);
+  if (pending.length > 0) {
+    // Resume only with a decision stored for an interrupt that is still pending; a stale
+    // decision must never answer a newer question.
+    if (run.resumeInterruptId && pending.some((p) => p.id === run.resumeInterruptId)) {
+      return { value: new Command({ resume: run.resumeValue }) };
+    }
+    return {
+      settle: { status: "interrupted", pendingInterrupts: pending },
+      events: [
+        { type: "interrupt", payload: { interrupts: pending } },
+        { type: "status", payload: { status: "interrupted" } },
+      ],
+    };
+  }
+  // Otherwise let the graph continue from its last checkpoint and the writes saved since: a
+  // step whose writes were saved is not run again; a finished graph simply ends.
+  events.push({
+    type: "step",
+    payload: { node: "recovery", status: "done", message: "Resumed from the last checkpoint after a server restart" },
+  });
+  return { value: null };
+}
+
+function finishEvents(workflow: Workflow | undefined, runId: string, values: unknown): RunEventBody[] {
+  const metadata = { runId, status: "completed", ...(workflow?.finishMetadata?.(values) ?? {}) };
+  return [
+    { type: "finish", payload: { metadata } },
+    { type: "status", payload: { status: "completed" } },
+  ];
+}
+
+function interruptsOf(state: Awaited<ReturnType<RunnableGraph["getState"]>>): PendingInterrupt[] {
+  return state.tasks.flatMap((task) =>
+    (task.interrupts ?? []).map((i) => ({ id: String(i.id ?? ""), node: task.name, value: i.value ?? null })),
+  );
+}
+
+/**
+ * Routes what nodes write: text through the <thinking> filter into text and reasoning parts
+ * (a new part per task, so a re-executed node never appends to a part it did not open).
+ */
+class TextParts {
+  private readonly exec = randomBytes(3).toString("hex");
+  private counter = 0;
+  private filter = new ThinkingFilter();
+
+  constructor(private readonly events: BufferedEventWriter) {}
+
+  nextPart(): void {
+    this.counter += 1;
+  }
+
+  output(out: NodeOutput): void {
+    if (out.kind === "text") this.emit(this.filter.push(out.delta));
+    else if (out.kind === "data")
+      this.events.push({ type: "data", payload: { name: out.name, id: out.id, data: out.data } });
+    else if (out.kind === "source") this.events.push({ type: "source", payload: out.source });
+    else if (out.kind === "step")
+      this.events.push({ type: "step", payload: { node: "progress", status: "running", message: out.message } });
+  }
+
+  closeAll(): void {
+    this.emit(this.filter.end());
+  }
+
+  private emit({ text, reasoning }: { text: string; reasoning: string }): void {
+    const partId = `${this.exec}-${this.counter}`;
+    if (reasoning) this.events.push({ type: "reasoning", payload: { partId: `r-${partId}`, delta: reasoning } });
+    if (text) this.events.push({ type: "text", payload: { partId: `t-${partId}`, delta: text } });
+  }
+}
+
+function humanise(node: string): string {
+  const words = node.replace(/[_-]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
+  return String(error).slice(0, 500);
+}

@@ -1,0 +1,22 @@
+export { appendEvents, readEvents } from "./event-log";
+export { executionSettled } from "./executor";
+export { instanceId } from "./instance";
+export { cancelRun, getRun, type RunActor, type RunView, resumeRun, startRun, visibleRun } from "./lifecycle";
+export type {
+  DataPartName,
+  DataParts,
+  NodeOutput,
+  PendingInterrupt,
+  RunEvent,
+  RunEventBody,
+  RunStatus,
+  SourcePayload,
+  StepStatus,
+} from "./protocol";
+export { TERMINAL_STATUSES } from "./protocol";
+export { recoverStaleRuns, startRecoveryLoop } from "./recovery";
+export { findWorkflow, type RunnableGraph, registerWorkflow, type Workflow, workflowNames } from "./registry";
+export { claimStaleRuns, renewLease } from "./store";
+export { runEventStream, sseHeaders } from "./stream";
+export { UIChunkAdapter } from "./ui-stream";
+export { emit } from "./writer";

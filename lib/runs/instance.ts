@@ -1,0 +1,15 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+
+const holder = globalThis as unknown as { __vigilInstance?: string };
+
+/** This process's name in run leases: host, pid and a random part (pids are reused). */
+export function instanceId(): string {
+  holder.__vigilInstance ??= `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  return holder.__vigilInstance;
+}
+
+/** How long a lease lasts without a heartbeat; a dead process's runs are recovered after it. */
+export function leaseMs(): number {
+  return Number(process.env.VIGIL_RUN_LEASE_MS ?? 30_000);
+}

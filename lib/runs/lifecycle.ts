@@ -1,0 +1,122 @@
+import { randomUUID } from "node:crypto";
+import { type Role, roleAtLeast } from "@/lib/access";
+import { recordTrace } from "@/lib/audit";
+import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
+import type { TenantScope } from "@/lib/db";
+import { AppError, NotFoundError } from "@/lib/http";
+import { abortExecution, executeInBackground } from "./executor";
+import { instanceId } from "./instance";
+import type { PendingInterrupt, RunStatus } from "./protocol";
+import { findWorkflow } from "./registry";
+import { getRunRow, insertRun, markCancelled, type RunRow, storeResume } from "./store";
+
+/** Who acts on a run: the principal, its tenant and role (from the session, never the body). */
+export interface RunActor extends TenantScope {
+  userId: string;
+  role: Role;
+}
+
+export interface RunView {
+  id: string;
+  workflow: string;
+  threadId: string;
+  status: RunStatus;
+  error: string | null;
+  pendingInterrupts: PendingInterrupt[];
+  state: Record<string, unknown>;
+  lastSeq: number;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+/** Starts a workflow run in the background and returns at once with its id. */
+export async function startRun(
+  actor: RunActor,
+  request: { workflow: string; input: unknown; threadId?: string },
+): Promise<{ runId: string; threadId: string }> {
+  if (!findWorkflow(request.workflow)) {
+    throw new AppError(404, "UNKNOWN_WORKFLOW", `There is no workflow named "${request.workflow}".`);
+  }
+  const run = await insertRun(actor, {
+    workflow: request.workflow,
+    threadId: request.threadId ?? randomUUID(),
+    input: request.input,
+    createdBy: actor.userId,
+    owner: instanceId(),
+  });
+  recordTrace({
+    tenantId: actor.tenantId,
+    runId: run.id,
+    eventType: "run_start",
+    actorId: actor.userId,
+    payload: { workflow: run.workflow },
+  });
+  executeInBackground(actor, run, { kind: "start" });
+  return { runId: run.id, threadId: run.threadId };
+}
+
+/**
+ * Answers a run's pending interrupt: the decision is stored (and the run claimed) first, then
+ * the run continues here. A crash in between is healed by the recovery sweep.
+ */
+export async function resumeRun(
+  actor: RunActor,
+  runId: string,
+  decision: { value: unknown; interruptId?: string },
+): Promise<{ runId: string; status: RunStatus }> {
+  await visibleRun(actor, runId);
+  const { run, interruptId } = await storeResume(actor, runId, { ...decision, actorId: actor.userId }, instanceId());
+  recordTrace({
+    tenantId: actor.tenantId,
+    runId,
+    eventType: "hitl_response",
+    actorId: actor.userId,
+    payload: { interruptId },
+  });
+  executeInBackground(actor, run, { kind: "resume", value: decision.value });
+  return { runId, status: "running" };
+}
+
+export async function cancelRun(actor: RunActor, runId: string): Promise<{ runId: string; status: RunStatus }> {
+  await visibleRun(actor, runId);
+  await markCancelled(actor, runId);
+  abortExecution(runId);
+  recordTrace({ tenantId: actor.tenantId, runId, eventType: "run_cancelled", actorId: actor.userId });
+  return { runId, status: "cancelled" };
+}
+
+export async function getRun(actor: RunActor, runId: string): Promise<RunView> {
+  const run = await visibleRun(actor, runId);
+  const workflow = findWorkflow(run.workflow);
+  let state: Record<string, unknown> = {};
+  if (workflow) {
+    const graph = workflow.build(new DrizzleCheckpointSaver({ tenantId: actor.tenantId }));
+    const snapshot = await graph.getState({ configurable: { thread_id: run.threadId } });
+    state = workflow.publicState(snapshot.values);
+  }
+  return {
+    id: run.id,
+    workflow: run.workflow,
+    threadId: run.threadId,
+    status: run.status,
+    error: run.error,
+    pendingInterrupts: run.pendingInterrupts as PendingInterrupt[],
+    state,
+    lastSeq: run.lastSeq,
+    createdBy: run.createdBy,
+    createdAt: run.createdAt.toISOString(),
+    updatedAt: run.updatedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** A run of the tenant that this actor may see: their own, or any for reviewers and admins. */
+export async function visibleRun(actor: RunActor, runId: string): Promise<RunRow> {
+  const run = await getRunRow(actor, runId);
+  if (run.createdBy !== actor.userId && !roleAtLeast(actor.role, "reviewer")) {
+    throw new NotFoundError("Run", { run_id: runId });
+  }
+  return run;
+}

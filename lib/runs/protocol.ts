@@ -1,0 +1,53 @@
+// What crosses the wire about runs: the event log's entries and the custom data parts of the
+// UI message stream. Imported by the server and by the UI, so the two cannot drift.
+
+export type StepStatus = "running" | "done" | "error";
+export type RunStatus = "running" | "interrupted" | "completed" | "failed" | "cancelled";
+
+export interface PendingInterrupt {
+  id: string;
+  node: string;
+  value: unknown;
+}
+
+/** One entry of a run's event log; `seq` orders a run's events from 1 without gaps. */
+export type RunEvent = { seq: number } & RunEventBody;
+
+export type RunEventBody =
+  | { type: "run-start"; payload: { runId: string; workflow: string } }
+  | { type: "step"; payload: { node: string; status: StepStatus; message: string } }
+  | { type: "text"; payload: { partId: string; delta: string } }
+  | { type: "reasoning"; payload: { partId: string; delta: string } }
+  | { type: "data"; payload: { name: DataPartName; id?: string; data: unknown } }
+  | { type: "source"; payload: SourcePayload }
+  | { type: "interrupt"; payload: { interrupts: PendingInterrupt[] } }
+  | { type: "resume"; payload: { interruptId: string; actorId: string } }
+  | { type: "status"; payload: { status: RunStatus; error?: string } }
+  | { type: "finish"; payload: { metadata: Record<string, unknown> } };
+
+export type RunEventType = RunEventBody["type"];
+
+export type DataPartName = "step" | "route" | "tool" | "checkpoint" | "todo" | "interrupt";
+
+export type SourcePayload =
+  | { kind: "document"; sourceId: string; title: string; mediaType: string; filename?: string }
+  | { kind: "url"; sourceId: string; url: string; title?: string };
+
+/** What a workflow node may send to the run's stream through `config.writer`. */
+export type NodeOutput =
+  | { kind: "text"; delta: string }
+  | { kind: "step"; message: string }
+  | { kind: "data"; name: DataPartName; id?: string; data: unknown }
+  | { kind: "source"; source: SourcePayload };
+
+/** The payloads of the custom data parts (DESIGN.md, Stream protocol). */
+export interface DataParts {
+  step: { node: string; status: StepStatus; message: string };
+  route: { route: "rag" | "sql" | "general" | "research" | "autonomous" };
+  tool: { tool: string; status: "start" | "end" | "error"; input?: unknown; output?: unknown };
+  checkpoint: { caseId: string; type: string; number: number; status: string; request: unknown };
+  todo: { items: { id: string; task: string; status: string }[] };
+  interrupt: { interrupts: PendingInterrupt[] };
+}
+
+export const TERMINAL_STATUSES: RunStatus[] = ["completed", "failed", "cancelled"];

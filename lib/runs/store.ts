@@ -1,0 +1,198 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { rowsOf, schema, type TenantScope, withAppRole, withTenant } from "@/lib/db";
+import { AppError, NotFoundError } from "@/lib/http";
+import { runBus } from "./bus";
+import { appendEventsIn } from "./event-log";
+import { leaseMs } from "./instance";
+import type { PendingInterrupt, RunEventBody, RunStatus } from "./protocol";
+
+export type RunRow = typeof schema.runs.$inferSelect;
+const r = schema.runs;
+
+function leaseUntil(): Date {
+  return new Date(Date.now() + leaseMs());
+}
+
+export async function insertRun(
+  scope: TenantScope,
+  input: { workflow: string; threadId: string; input: unknown; createdBy: string; owner: string },
+): Promise<RunRow> {
+  const row = await withTenant(scope, async (tx) => {
+    const [created] = await tx
+      .insert(r)
+      .values({
+        tenantId: scope.tenantId,
+        workflow: input.workflow,
+        threadId: input.threadId,
+        input: input.input,
+        createdBy: input.createdBy,
+        status: "running",
+        leaseOwner: input.owner,
+        leaseExpiresAt: leaseUntil(),
+      })
+      .returning();
+    await appendEventsIn(tx, scope, created.id, [
+      { type: "run-start", payload: { runId: created.id, workflow: input.workflow } },
+    ]);
+    return created;
+  });
+  return row;
+}
+
+export async function getRunRow(scope: TenantScope, runId: string): Promise<RunRow> {
+  const [row] = await withTenant(scope, (tx) => tx.select().from(r).where(eq(r.id, runId)));
+  if (!row) throw new NotFoundError("Run", { run_id: runId });
+  return row;
+}
+
+/** Extends this process's lease; false when the run was cancelled or taken over. */
+export async function renewLease(scope: TenantScope, runId: string, owner: string): Promise<boolean> {
+  const rows = await withTenant(scope, (tx) =>
+    tx
+      .update(r)
+      .set({ leaseExpiresAt: leaseUntil() })
+      .where(and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")))
+      .returning({ id: r.id }),
+  );
+  return rows.length === 1;
+}
+
+/**
+ * Ends an execution: the new status and its events in one transaction, only if this process
+ * still holds the lease (otherwise someone else decided the run's fate: keep out).
+ */
+export async function settleRun(
+  scope: TenantScope,
+  runId: string,
+  owner: string,
+  outcome: { status: RunStatus; error?: string; pendingInterrupts?: PendingInterrupt[] },
+  events: RunEventBody[],
+): Promise<boolean> {
+  const settled = await withTenant(scope, async (tx) => {
+    const rows = await tx
+      .update(r)
+      .set({
+        status: outcome.status,
+        error: outcome.error ?? null,
+        pendingInterrupts: outcome.pendingInterrupts ?? [],
+        resumeValue: null,
+        resumeInterruptId: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        finishedAt: outcome.status === "interrupted" ? null : new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")))
+      .returning({ id: r.id });
+    if (rows.length === 0) return null;
+    return appendEventsIn(tx, scope, runId, events);
+  });
+  if (settled !== null) runBus().emit(runId, settled);
+  return settled !== null;
+}
+
+/**
+ * Stores a decision for the run's pending interrupt and claims the run to resume it, in one
+ * transaction: once this commits, the decision survives any crash (the recovery sweep resumes).
+ */
+export async function storeResume(
+  scope: TenantScope,
+  runId: string,
+  decision: { value: unknown; interruptId?: string; actorId: string },
+  owner: string,
+): Promise<{ run: RunRow; interruptId: string }> {
+  const result = await withTenant(scope, async (tx) => {
+    const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("update");
+    if (!run) throw new NotFoundError("Run", { run_id: runId });
+    if (run.status !== "interrupted") {
+      throw new AppError(
+        409,
+        "RUN_NOT_INTERRUPTED",
+        `The run is ${run.status}; only an interrupted run can be resumed.`,
+        {
+          status: run.status,
+        },
+      );
+    }
+    const pending = run.pendingInterrupts as PendingInterrupt[];
+    const target = decision.interruptId
+      ? pending.find((p) => p.id === decision.interruptId)
+      : pending.length === 1
+        ? pending[0]
+        : undefined;
+    if (!target) {
+      throw new AppError(409, "INTERRUPT_NOT_PENDING", "Name one of the run's pending interrupts.", {
+        pending: pending.map((p) => p.id),
+      });
+    }
+    const [claimed] = await tx
+      .update(r)
+      .set({
+        status: "running",
+        resumeValue: decision.value ?? null,
+        resumeInterruptId: target.id,
+        leaseOwner: owner,
+        leaseExpiresAt: leaseUntil(),
+        updatedAt: new Date(),
+      })
+      .where(eq(r.id, runId))
+      .returning();
+    const last = await appendEventsIn(tx, scope, runId, [
+      { type: "resume", payload: { interruptId: target.id, actorId: decision.actorId } },
+      { type: "status", payload: { status: "running" } },
+    ]);
+    return { run: claimed, interruptId: target.id, last };
+  });
+  runBus().emit(runId, result.last);
+  return { run: result.run, interruptId: result.interruptId };
+}
+
+/** Cancels a running or interrupted run; its executor notices at its next heartbeat or sooner. */
+export async function markCancelled(scope: TenantScope, runId: string): Promise<RunRow> {
+  const result = await withTenant(scope, async (tx) => {
+    const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("update");
+    if (!run) throw new NotFoundError("Run", { run_id: runId });
+    if (run.status !== "running" && run.status !== "interrupted") {
+      throw new AppError(409, "RUN_FINISHED", `The run is already ${run.status}.`, { status: run.status });
+    }
+    const [updated] = await tx
+      .update(r)
+      .set({
+        status: "cancelled",
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        resumeValue: null,
+        resumeInterruptId: null,
+        pendingInterrupts: [],
+        finishedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(r.id, runId))
+      .returning();
+    const last = await appendEventsIn(tx, scope, runId, [{ type: "status", payload: { status: "cancelled" } }]);
+    return { updated, last };
+  });
+  runBus().emit(runId, result.last);
+  return result.updated;
+}
+
+/** Claims runs whose executor died (lease expired), across tenants, for this process. */
+export async function claimStaleRuns(owner: string, limit: number): Promise<{ runId: string; tenantId: string }[]> {
+  const result = await withAppRole((tx) =>
+    tx.execute(sql`select * from vigil_claim_stale_runs(${owner}, ${leaseMs()}, ${limit})`),
+  );
+  return rowsOf<{ run_id: string; tenant_id: string }>(result).map((row) => ({
+    runId: row.run_id,
+    tenantId: row.tenant_id,
+  }));
+}
+
+/** Runs of a tenant that are not finished (for tests and the admin view). */
+export async function unfinishedRuns(scope: TenantScope): Promise<RunRow[]> {
+  return withTenant(scope, (tx) =>
+    tx
+      .select()
+      .from(r)
+      .where(inArray(r.status, ["running", "interrupted"])),
+  );
+}

@@ -1,0 +1,108 @@
+import type { UIMessageChunk } from "ai";
+import type { RunEvent, RunStatus } from "./protocol";
+
+/**
+ * Turns a run's events into AI SDK UI message chunks. Deterministic: feeding the same events
+ * always yields the same chunks, so a reconnecting client can be brought to the exact point it
+ * left by replaying the earlier events silently.
+ */
+export class UIChunkAdapter {
+  private openText: string | null = null;
+  private openReasoning: string | null = null;
+  status: RunStatus | null = null;
+
+  toChunks(event: RunEvent): UIMessageChunk[] {
+    const out: UIMessageChunk[] = [];
+    switch (event.type) {
+      case "run-start":
+        out.push({ type: "start", messageId: event.payload.runId, messageMetadata: { runId: event.payload.runId } });
+        this.status = "running";
+        break;
+      case "step":
+        out.push({ type: "data-step", id: event.payload.node, data: event.payload });
+        break;
+      case "text":
+        if (this.openText !== event.payload.partId) {
+          out.push(...this.closeText());
+          out.push({ type: "text-start", id: event.payload.partId });
+          this.openText = event.payload.partId;
+        }
+        out.push({ type: "text-delta", id: event.payload.partId, delta: event.payload.delta });
+        break;
+      case "reasoning":
+        if (this.openReasoning !== event.payload.partId) {
+          out.push(...this.closeReasoning());
+          out.push({ type: "reasoning-start", id: event.payload.partId });
+          this.openReasoning = event.payload.partId;
+        }
+        out.push({ type: "reasoning-delta", id: event.payload.partId, delta: event.payload.delta });
+        break;
+      case "data":
+        out.push({ type: `data-${event.payload.name}`, id: event.payload.id, data: event.payload.data });
+        break;
+      case "source": {
+        const s = event.payload;
+        out.push(
+          s.kind === "url"
+            ? { type: "source-url", sourceId: s.sourceId, url: s.url, title: s.title }
+            : {
+                type: "source-document",
+                sourceId: s.sourceId,
+                mediaType: s.mediaType,
+                title: s.title,
+                filename: s.filename,
+              },
+        );
+        break;
+      }
+      case "interrupt":
+        out.push(...this.closeAll());
+        out.push({ type: "data-interrupt", data: { interrupts: event.payload.interrupts } });
+        break;
+      case "resume":
+        out.push({
+          type: "data-step",
+          id: "decision",
+          data: { node: "decision", status: "done", message: "Decision received" },
+        });
+        break;
+      case "finish":
+        out.push(...this.closeAll());
+        out.push({ type: "message-metadata", messageMetadata: event.payload.metadata });
+        break;
+      case "status":
+        this.status = event.payload.status;
+        if (event.payload.status === "running") break;
+        out.push(...this.closeAll());
+        if (event.payload.status === "failed")
+          out.push({ type: "error", errorText: event.payload.error ?? "The run failed." });
+        if (event.payload.status === "cancelled") out.push({ type: "abort" });
+        out.push({ type: "finish", messageMetadata: { status: event.payload.status } });
+        break;
+    }
+    return out;
+  }
+
+  /** The run is waiting for a human or finished: the stream has nothing more to say for now. */
+  get settled(): boolean {
+    return this.status !== null && this.status !== "running";
+  }
+
+  private closeAll(): UIMessageChunk[] {
+    return [...this.closeReasoning(), ...this.closeText()];
+  }
+
+  private closeText(): UIMessageChunk[] {
+    if (!this.openText) return [];
+    const id = this.openText;
+    this.openText = null;
+    return [{ type: "text-end", id }];
+  }
+
+  private closeReasoning(): UIMessageChunk[] {
+    if (!this.openReasoning) return [];
+    const id = this.openReasoning;
+    this.openReasoning = null;
+    return [{ type: "reasoning-end", id }];
+  }
+}

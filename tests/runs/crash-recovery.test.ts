@@ -1,0 +1,175 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import "@/lib/agents";
+import { type Database, openDatabase, useDatabase } from "@/lib/db";
+import { getRun } from "@/lib/runs";
+import { testTargets } from "../support/databases";
+import { allEvents, expectContiguous, visibleText } from "../support/runs";
+import { seedTenants } from "../support/seeded";
+
+const LEASE_MS = 1500;
+
+/** Where a child process finds the database: a server URL or an embedded data folder. */
+interface Location {
+  env: Record<string, string>;
+  open(): Promise<Database>;
+}
+
+function worker(location: Location, args: string[]): { child: ChildProcess; line: Promise<Record<string, unknown>> } {
+  const child = spawn("npx", ["tsx", "tests/support/run-worker.ts", ...args], {
+    env: { ...process.env, ...location.env, VIGIL_RUN_LEASE_MS: String(LEASE_MS), VIGIL_SEED: "off" },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so SIGKILL reaches npx and the node process it started.
+    detached: true,
+  });
+  let stderr = "";
+  child.stderr?.on("data", (d) => {
+    stderr += d;
+  });
+  const line = new Promise<Record<string, unknown>>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (d) => {
+      out += d;
+      const first = out.split("\n").find((l) => l.startsWith("{"));
+      if (first) resolve(JSON.parse(first));
+    });
+    child.on("exit", (code) => reject(new Error(`worker exited ${code} before reporting: ${stderr.slice(-2000)}`)));
+  });
+  return { child, line };
+}
+
+function kill9(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.on("exit", () => resolve());
+    // npx starts node as a child: kill the whole process group the hard way.
+    process.kill(-(child.pid as number), "SIGKILL");
+  });
+}
+
+/** Where the crash tests keep their database: an embedded folder, and the server when there is one. */
+function locations(): { name: string; prepare(): Promise<Location>; cleanup(): Promise<void> }[] {
+  const dir = mkdtempSync(path.join(tmpdir(), "vigil-crash-"));
+  const dataDir = path.join(dir, "pglite");
+  const out = [
+    {
+      name: "pglite",
+      prepare: async (): Promise<Location> => ({
+        env: { VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" },
+        open: () => openDatabase({ dataDir }),
+      }),
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+    },
+  ];
+  const server = testTargets().find((t) => t.name === "postgres");
+  if (server) {
+    let handle: Database | undefined;
+    out.push({
+      name: "postgres",
+      prepare: async () => {
+        // The handle stays open for the test's life: closing it drops the database.
+        const db = await server.open();
+        handle = db;
+        const url = db.url as string;
+        return { env: { DATABASE_URL: url }, open: () => openDatabase({ url }) };
+      },
+      cleanup: async () => {
+        await handle?.close();
+      },
+    });
+  }
+  return out;
+}
+
+for (const target of locations()) {
+  describe(`a server on ${target.name} killed with SIGKILL`, () => {
+    const name = target.name;
+    let location: Location;
+    beforeAll(async () => {
+      location = await target.prepare();
+    });
+    afterAll(async () => {
+      useDatabase(undefined);
+      await target.cleanup();
+    });
+
+    it(`on ${name}: interrupted run resumes after a restart with no lost or duplicated events`, async () => {
+      // Seed, then let go of the database: an embedded one admits one process at a time.
+      let database = await location.open();
+      const tenants = await seedTenants(database);
+      await database.close();
+
+      const message = "resume me after the crash please";
+      const a = worker(location, [
+        "start-and-wait-interrupt",
+        tenants.demo,
+        JSON.stringify({ message, requireApproval: true, delayMs: 0 }),
+      ]);
+      const { runId } = (await a.line) as { runId: string };
+      await kill9(a.child);
+
+      const b = worker(location, ["resume", tenants.demo, runId]);
+      expect(await b.line).toMatchObject({ runId, status: "completed" });
+      await new Promise((r) => b.child.on("exit", r));
+
+      database = await location.open();
+      useDatabase(database);
+      const actor = { tenantId: tenants.demo, userId: "crash-test", role: "member" as const };
+      const run = await getRun(actor, runId);
+      expect(run.status).toBe("completed");
+      const events = await allEvents(actor, runId);
+      expectContiguous(events);
+      expect(visibleText(events)).toBe(message);
+      expect(events.filter((e) => e.type === "interrupt")).toHaveLength(1);
+      expect(events.filter((e) => e.type === "resume")).toHaveLength(1);
+      expect(events.filter((e) => e.type === "finish")).toHaveLength(1);
+      const steps = events
+        .filter((e) => e.type === "step")
+        .map(
+          (e) => `${(e.payload as { node: string; status: string }).node}:${(e.payload as { status: string }).status}`,
+        );
+      expect(steps.filter((s) => s === "prepare:done")).toHaveLength(1);
+      expect(steps.filter((s) => s === "respond:done")).toHaveLength(1);
+      useDatabase(undefined);
+      await database.close();
+    });
+
+    it(`on ${name}: a run killed mid-stream is recovered from its last checkpoint and completes`, async () => {
+      let database = await location.open();
+      const tenants = await seedTenants(database);
+      await database.close();
+
+      const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+      const a = worker(location, [
+        "start-and-wait-text",
+        tenants.demo,
+        JSON.stringify({ message: words, requireApproval: false, delayMs: 30 }),
+      ]);
+      const { runId } = (await a.line) as { runId: string };
+      await kill9(a.child);
+
+      const b = worker(location, ["recover", tenants.demo, runId]);
+      expect(await b.line).toMatchObject({ runId, status: "completed" });
+      await new Promise((r) => b.child.on("exit", r));
+
+      database = await location.open();
+      useDatabase(database);
+      const actor = { tenantId: tenants.demo, userId: "crash-test", role: "member" as const };
+      const run = await getRun(actor, runId);
+      expect(run.status).toBe("completed");
+      expect(run.state.output).toBe(words);
+      const events = await allEvents(actor, runId);
+      expectContiguous(events);
+      const recovery = events.find((e) => e.type === "step" && (e.payload as { node: string }).node === "recovery");
+      expect(recovery).toBeDefined();
+      // The re-executed node streams into a new part, which holds the whole answer once.
+      const afterRecovery = events.filter((e) => e.seq > (recovery?.seq ?? 0));
+      expect(visibleText(afterRecovery)).toBe(words);
+      useDatabase(undefined);
+      await database.close();
+    });
+  });
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, schema, useDatabase } from "@/lib/db";
+import { claimStaleRuns, renewLease } from "@/lib/runs";
+import { testTargets } from "../support/databases";
+import { type SeededTenants, seedTenants } from "../support/seeded";
+
+for (const target of testTargets()) {
+  describe(`run leases on ${target.name}`, () => {
+    let database: Database;
+    let tenants: SeededTenants;
+
+    beforeAll(async () => {
+      database = await target.open();
+      useDatabase(database);
+      tenants = await seedTenants(database);
+    });
+
+    afterAll(async () => {
+      useDatabase(undefined);
+      await database.close();
+    });
+
+    async function insertRuns(count: number, leaseOffsetMs: number, tenantId: string) {
+      const rows = await database.db
+        .insert(schema.runs)
+        .values(
+          Array.from({ length: count }, (_, i) => ({
+            tenantId,
+            workflow: "demo-echo",
+            threadId: `lease-${leaseOffsetMs}-${i}-${Math.random()}`,
+            createdBy: "t",
+            status: "running" as const,
+            leaseOwner: "some-process",
+            leaseExpiresAt: new Date(Date.now() + leaseOffsetMs),
+          })),
+        )
+        .returning({ id: schema.runs.id });
+      return rows.map((r) => r.id);
+    }
+
+    it("hands each orphaned run to exactly one of several concurrent sweepers, across tenants", async () => {
+      const orphans = [
+        ...(await insertRuns(15, -60_000, tenants.demo)),
+        ...(await insertRuns(15, -60_000, tenants.acme)),
+      ];
+      const alive = await insertRuns(5, 60_000, tenants.demo);
+      const claims = await Promise.all(["a", "b", "c", "d"].map((owner) => claimStaleRuns(`sweeper-${owner}`, 100)));
+      const claimed = claims.flat().map((c) => c.runId);
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(claimed.sort()).toEqual([...orphans].sort());
+      for (const id of alive) expect(claimed).not.toContain(id);
+      // A second sweep finds nothing: the claims hold fresh leases now.
+      expect(await claimStaleRuns("sweeper-e", 100)).toEqual([]);
+    });
+
+    it("renews a lease only for its holder", async () => {
+      const [id] = await insertRuns(1, 60_000, tenants.demo);
+      expect(await renewLease({ tenantId: tenants.demo }, id, "some-process")).toBe(true);
+      expect(await renewLease({ tenantId: tenants.demo }, id, "intruder")).toBe(false);
+      expect(await renewLease({ tenantId: tenants.acme }, id, "some-process")).toBe(false);
+    });
+  });
+}

@@ -1,0 +1,61 @@
+// A stand-in server process for the crash tests: it opens the database from its environment
+// (DATABASE_URL or VIGIL_DATA_DIR), does one thing with a run, reports on stdout, and either
+// exits or waits to be killed.
+import "@/lib/agents";
+import { flushTrace } from "@/lib/audit";
+import { getDatabase } from "@/lib/db";
+import { executionSettled, getRun, readEvents, recoverStaleRuns, resumeRun, startRun } from "@/lib/runs";
+
+const [command, tenantId, arg] = process.argv.slice(2);
+const actor = { tenantId, userId: "crash-test", role: "member" as const };
+const say = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(runId: string, test: (status: string) => boolean) {
+  for (;;) {
+    const run = await getRun(actor, runId);
+    if (test(run.status)) return run;
+    await sleep(50);
+  }
+}
+
+await getDatabase();
+if (command === "start-and-wait-interrupt") {
+  const { runId } = await startRun(actor, { workflow: "demo-echo", input: JSON.parse(arg) });
+  await waitFor(runId, (s) => s === "interrupted");
+  await flushTrace();
+  say({ runId, status: "interrupted" });
+  setInterval(() => {}, 1000); // stay up until killed
+} else if (command === "start-and-wait-text") {
+  const { runId } = await startRun(actor, { workflow: "demo-echo", input: JSON.parse(arg) });
+  for (;;) {
+    const events = await readEvents(actor, runId, 0);
+    if (events.some((e) => e.type === "text")) break;
+    await sleep(20);
+  }
+  say({ runId, status: "streaming" });
+  setInterval(() => {}, 1000);
+} else if (command === "resume") {
+  await resumeRun(actor, arg, { value: { approved: true } });
+  await executionSettled(arg);
+  const run = await waitFor(arg, (s) => s !== "running");
+  await flushTrace();
+  say({ runId: arg, status: run.status });
+  process.exit(0);
+} else if (command === "recover") {
+  for (;;) {
+    await recoverStaleRuns();
+    const run = await getRun(actor, arg);
+    if (run.status !== "running") {
+      await executionSettled(arg);
+      await flushTrace();
+      say({ runId: arg, status: run.status });
+      process.exit(0);
+    }
+    await executionSettled(arg);
+    await sleep(200);
+  }
+} else {
+  console.error(`unknown command ${command}`);
+  process.exit(2);
+}

@@ -1,0 +1,52 @@
+import { sql } from "drizzle-orm";
+import { expect } from "vitest";
+import type { Role } from "@/lib/access";
+import { type Database, rowsOf } from "@/lib/db";
+import { executionSettled, getRun, type RunActor, type RunEvent, readEvents } from "@/lib/runs";
+import type { SeededTenants } from "./seeded";
+
+export function actorFor(
+  tenants: SeededTenants,
+  role: Role = "member",
+  userId = `user-${role}`,
+  tenant: keyof SeededTenants = "demo",
+): RunActor {
+  return { tenantId: tenants[tenant], userId, role };
+}
+
+/** Waits until the run leaves `running` in this process (or the deadline passes). */
+export async function settled(actor: RunActor, runId: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await executionSettled(runId);
+    const run = await getRun(actor, runId);
+    if (run.status !== "running" || Date.now() > deadline) return run;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function allEvents(actor: RunActor, runId: string): Promise<RunEvent[]> {
+  const out: RunEvent[] = [];
+  for (;;) {
+    const page = await readEvents(actor, runId, out.at(-1)?.seq ?? 0, 500);
+    out.push(...page);
+    if (page.length < 500) return out;
+  }
+}
+
+/** Every event once, numbered 1..n without gaps. */
+export function expectContiguous(events: RunEvent[]) {
+  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+}
+
+export function visibleText(events: RunEvent[]): string {
+  return events
+    .filter((e): e is Extract<RunEvent, { type: "text" }> => e.type === "text")
+    .map((e) => e.payload.delta)
+    .join("");
+}
+
+export async function traceTypes(database: Database, runId: string): Promise<string[]> {
+  const r = await database.db.execute(sql`select event_type from execution_trace where run_id = ${runId} order by seq`);
+  return rowsOf<{ event_type: string }>(r).map((x) => x.event_type);
+}
