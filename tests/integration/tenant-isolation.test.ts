@@ -6,7 +6,18 @@ import { dbErrorOf } from "../support/errors";
 import { type SeededTenants, seedTenants } from "../support/seeded";
 
 // Tables this test fills for both tenants; the others are checked for leaks all the same.
-const POPULATED = ["agents", "api_keys", "chat_messages", "chat_sessions", "memberships"];
+const POPULATED = [
+  "agents",
+  "api_keys",
+  "chat_messages",
+  "chat_sessions",
+  "memberships",
+  "runs",
+  "run_events",
+  "execution_trace",
+];
+// Logs the app role may only append to: UPDATE and DELETE are refused outright.
+const APPEND_ONLY = ["run_events", "execution_trace"];
 
 for (const target of testTargets()) {
   describe(`tenant isolation on ${target.name}`, () => {
@@ -35,6 +46,28 @@ for (const target of testTargets()) {
         await database.db
           .insert(schema.apiKeys)
           .values({ tenantId, name: "k", prefix: "vk_x", keyHash: `hash-${tenantId}`, role: "member", createdBy: "t" });
+        const [run] = await database.db
+          .insert(schema.runs)
+          .values({
+            tenantId,
+            workflow: "demo-echo",
+            threadId: `t-${tenantId}`,
+            createdBy: "someone",
+            status: "completed",
+          })
+          .returning();
+        await database.db
+          .insert(schema.runEvents)
+          .values({ tenantId, runId: run.id, seq: 1, type: "run-start", payload: {} });
+        await database.db.insert(schema.executionTrace).values({
+          tenantId,
+          seq: 1,
+          eventType: "run_start",
+          payload: {},
+          occurredAt: new Date(),
+          prevHash: "0",
+          hash: "1",
+        });
       }
       // The tables come from the catalog, so a table added later cannot escape this test.
       const result = await database.db.execute(
@@ -115,20 +148,30 @@ for (const target of testTargets()) {
     });
 
     it("touches 0 acme rows with UPDATE and DELETE across tenants", async () => {
+      const asDemo = (statement: ReturnType<typeof sql>) =>
+        withTenant({ tenantId: tenants.demo }, async (tx) => rowsOf(await tx.execute(statement)).length);
       for (const table of scoped) {
-        const { updated, deleted } = await withTenant({ tenantId: tenants.demo }, async (tx) => {
-          const u = await tx.execute(
-            sql`update ${sql.identifier(table)} set tenant_id = tenant_id where tenant_id = ${tenants.acme} returning 1`,
-          );
-          const d = await tx.execute(
-            sql`delete from ${sql.identifier(table)} where tenant_id = ${tenants.acme} returning 1`,
-          );
-          return { updated: rowsOf(u).length, deleted: rowsOf(d).length };
-        });
-        expect({ table, updated, deleted }).toEqual({ table, updated: 0, deleted: 0 });
+        const update = sql`update ${sql.identifier(table)} set tenant_id = tenant_id where tenant_id = ${tenants.acme} returning 1`;
+        const del = sql`delete from ${sql.identifier(table)} where tenant_id = ${tenants.acme} returning 1`;
+        if (APPEND_ONLY.includes(table)) {
+          expect(await dbErrorOf(asDemo(update)), table).toMatch(/permission denied/i);
+          expect(await dbErrorOf(asDemo(del)), table).toMatch(/permission denied/i);
+        } else {
+          expect({ table, updated: await asDemo(update), deleted: await asDemo(del) }).toEqual({
+            table,
+            updated: 0,
+            deleted: 0,
+          });
+        }
       }
-      const acmeAgents = await database.db.select().from(schema.agents).where(sql`tenant_id = ${tenants.acme}`);
-      expect(acmeAgents).toHaveLength(2);
+      for (const table of POPULATED) {
+        const left = rowsOf<{ n: number }>(
+          await database.db.execute(
+            sql`select count(*)::int as n from ${sql.identifier(table)} where tenant_id = ${tenants.acme}`,
+          ),
+        )[0];
+        expect(left.n, `${table} keeps its acme rows`).toBeGreaterThan(0);
+      }
     });
 
     it("does not let the app role create tenants or read password hashes", async () => {
