@@ -7,13 +7,14 @@ import path from "node:path";
 import postgres from "postgres";
 import { fmt, machineRows, percentile } from "./support/machine";
 
-const CONCURRENCY = Number(process.env.BENCH_STREAMS ?? 200);
+const LEVELS = (process.env.BENCH_STREAMS ?? "1,32,200").split(",").map(Number);
 const WORDS = 20;
 const DELAY_MS = 10;
 const serverUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 interface Result {
+  concurrency: number;
   ttfe: number[];
   total: number[];
   errors: number;
@@ -25,10 +26,9 @@ interface Result {
 async function main() {
   const sections: string[] = [];
   const results: [string, Result][] = [];
-  results.push([
-    "embedded PGlite",
-    await benchAgainst({ VIGIL_DATA_DIR: ".data/bench-stream", DATABASE_URL: "" }, 3301),
-  ]);
+  for (const r of await benchAgainst({ VIGIL_DATA_DIR: ".data/bench-stream", DATABASE_URL: "" }, 3301)) {
+    results.push(["embedded PGlite", r]);
+  }
   const dbName = `vigil_bench_${Date.now()}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   let serverReady = false;
@@ -42,18 +42,18 @@ async function main() {
     const url = new URL(serverUrl);
     url.pathname = `/${dbName}`;
     await seedServer(url.toString());
-    results.push(["server PostgreSQL", await benchAgainst({ DATABASE_URL: url.toString() }, 3302)]);
+    for (const r of await benchAgainst({ DATABASE_URL: url.toString() }, 3302)) results.push(["server PostgreSQL", r]);
     await admin.unsafe(`drop database if exists ${dbName} with (force)`);
   }
   await admin.end();
 
   const version = JSON.parse(readFileSync("node_modules/next/package.json", "utf8")).version;
   const table = [
-    "| database | streams | errors | time to first event p50 ms | p95 ms | stream complete p50 ms | p95 ms | wall s | peak server RSS MiB |",
+    "| database | concurrent streams | errors | time to first event p50 ms | p95 ms | stream complete p50 ms | p95 ms | wall s | peak server RSS MiB |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...results.map(
       ([name, r]) =>
-        `| ${name} | ${CONCURRENCY} | ${r.errors} | ${fmt(percentile(r.ttfe, 50))} | ${fmt(percentile(r.ttfe, 95))} | ${fmt(percentile(r.total, 50))} | ${fmt(percentile(r.total, 95))} | ${fmt(r.wallMs / 1000, 2)} | ${fmt(r.peakRssMb, 0)} |`,
+        `| ${name} | ${r.concurrency} | ${r.errors} | ${fmt(percentile(r.ttfe, 50))} | ${fmt(percentile(r.ttfe, 95))} | ${fmt(percentile(r.total, 50))} | ${fmt(percentile(r.total, 95))} | ${fmt(r.wallMs / 1000, 2)} | ${fmt(r.peakRssMb, 0)} |`,
     ),
   ].join("\n");
   const out = [
@@ -63,7 +63,7 @@ async function main() {
     "",
     machineRows([["Next.js", `${version} (\`next start\`, production build)`]]),
     "",
-    `Workload: ${CONCURRENCY} clients at once, each starts a \`demo-echo\` run (${WORDS} words, ${DELAY_MS} ms between words, no approval) with \`POST /api/runs\` and reads \`GET /api/runs/{id}/stream\` to \`[DONE]\`. Time to first event is measured from the start request to the first SSE event; an error is any non-2xx answer, a stream without \`[DONE]\`, or streamed text that differs from the message.`,
+    `Workload: ${LEVELS.join(", then ")} clients at once (one server per database, levels run one after another), each starts a \`demo-echo\` run (${WORDS} words, ${DELAY_MS} ms between words, no approval) with \`POST /api/runs\` and reads \`GET /api/runs/{id}/stream\` to \`[DONE]\`. Time to first event is measured from the start request to the first SSE event; an error is any non-2xx answer, a stream without \`[DONE]\`, or streamed text that differs from the message.`,
     "",
     table,
     ...sections.map((s) => `\n${s}`),
@@ -85,7 +85,7 @@ async function seedServer(url: string) {
   await new Promise((resolve) => child.on("exit", resolve));
 }
 
-async function benchAgainst(env: Record<string, string>, port: number): Promise<Result> {
+async function benchAgainst(env: Record<string, string>, port: number): Promise<Result[]> {
   rmSync(".data/bench-stream", { recursive: true, force: true });
   const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
     env: {
@@ -100,23 +100,28 @@ async function benchAgainst(env: Record<string, string>, port: number): Promise<
   try {
     await waitHealthy(base);
     const cookie = await signIn(base);
-    let peak = 0;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssOfTree(server));
-    }, 50);
-    const started = performance.now();
-    const outcomes = await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => oneStream(base, cookie, i)));
-    const wallMs = performance.now() - started;
-    clearInterval(sampler);
-    const ok = outcomes.filter((o) => !o.error);
-    return {
-      ttfe: ok.map((o) => o.ttfe),
-      total: ok.map((o) => o.total),
-      errors: outcomes.length - ok.length,
-      errorSamples: [...new Set(outcomes.filter((o) => o.error).map((o) => o.error as string))].slice(0, 3),
-      peakRssMb: peak / 1024,
-      wallMs,
-    };
+    const out: Result[] = [];
+    for (const concurrency of LEVELS) {
+      let peak = 0;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssOfTree(server));
+      }, 50);
+      const started = performance.now();
+      const outcomes = await Promise.all(Array.from({ length: concurrency }, (_, i) => oneStream(base, cookie, i)));
+      const wallMs = performance.now() - started;
+      clearInterval(sampler);
+      const ok = outcomes.filter((o) => !o.error);
+      out.push({
+        concurrency,
+        ttfe: ok.map((o) => o.ttfe),
+        total: ok.map((o) => o.total),
+        errors: outcomes.length - ok.length,
+        errorSamples: [...new Set(outcomes.filter((o) => o.error).map((o) => o.error as string))].slice(0, 3),
+        peakRssMb: peak / 1024,
+        wallMs,
+      });
+    }
+    return out;
   } finally {
     server.kill("SIGTERM");
     await new Promise((resolve) => server.on("exit", resolve));

@@ -86,6 +86,7 @@ async function openPostgres(url: string): Promise<Database> {
 const holder = globalThis as unknown as { __vigilDb?: Map<string, Promise<Database>> };
 
 export function getDatabase(config: DatabaseConfig = configFromEnv()): Promise<Database> {
+  if (override) return override;
   holder.__vigilDb ??= new Map();
   const key = JSON.stringify(config);
   let pending = holder.__vigilDb.get(key);
@@ -94,7 +95,7 @@ export function getDatabase(config: DatabaseConfig = configFromEnv()): Promise<D
     holder.__vigilDb.set(key, pending);
     pending.catch(() => holder.__vigilDb?.delete(key));
   }
-  return override ?? pending;
+  return pending;
 }
 
 let override: Promise<Database> | undefined;

@@ -88,11 +88,15 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
       signal: abort.signal,
     });
     const parts = new TextParts(events);
+    let currentNode: string | null = null;
     const startedAt = new Map<string, number>();
     for await (const item of stream) {
       const [kind, chunk] = item as [string, Record<string, unknown>];
       if (kind === "custom") {
-        parts.output(chunk as unknown as NodeOutput);
+        const output = chunk as unknown as NodeOutput;
+        if (output.kind === "trace") {
+          trace(output.eventType, { node: currentNode, durationMs: output.durationMs, payload: output.payload });
+        } else parts.output(output);
         continue;
       }
       const task = chunk as { id: string; name: string; input?: unknown; error?: unknown; interrupts?: unknown[] };
@@ -100,6 +104,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
         parts.closeAll();
         parts.nextPart();
         startedAt.set(task.id, Date.now());
+        currentNode = task.name;
         events.push({ type: "step", payload: { node: task.name, status: "running", message: humanise(task.name) } });
         trace("node_start", { node: task.name });
         continue;
@@ -227,7 +232,7 @@ class TextParts {
     this.counter += 1;
   }
 
-  output(out: NodeOutput): void {
+  output(out: Exclude<NodeOutput, { kind: "trace" }>): void {
     if (out.kind === "text") this.emit(this.filter.push(out.delta));
     else if (out.kind === "data")
       this.events.push({ type: "data", payload: { name: out.name, id: out.id, data: out.data } });

@@ -6,6 +6,7 @@ export type {
   DataPartName,
   DataParts,
   NodeOutput,
+  NodeTraceType,
   PendingInterrupt,
   RunEvent,
   RunEventBody,

@@ -33,9 +33,22 @@ export type SourcePayload =
   | { kind: "document"; sourceId: string; title: string; mediaType: string; filename?: string }
   | { kind: "url"; sourceId: string; url: string; title?: string };
 
-/** What a workflow node may send to the run's stream through `config.writer`. */
+/** Trace events a node reports itself (the executor adds run, tenant and node). */
+export type NodeTraceType =
+  | "llm_call"
+  | "tool_invocation"
+  | "tool_result"
+  | "subagent_spawn"
+  | "subagent_complete"
+  | "cache_hit"
+  | "cache_miss"
+  | "constitutional_check"
+  | "escalation";
+
+/** What a workflow node may send to the run's stream (and trace) through `config.writer`. */
 export type NodeOutput =
   | { kind: "text"; delta: string }
+  | { kind: "trace"; eventType: NodeTraceType; durationMs?: number; payload?: Record<string, unknown> }
   | { kind: "step"; message: string }
   | { kind: "data"; name: DataPartName; id?: string; data: unknown }
   | { kind: "source"; source: SourcePayload };

@@ -1,0 +1,86 @@
+import { Annotation, END, type LangGraphRunnableConfig, START, StateGraph } from "@langchain/langgraph";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flushTrace, verifyChain } from "@/lib/audit";
+import { type Database, rowsOf, useDatabase } from "@/lib/db";
+import { emit, type RunnableGraph, registerWorkflow, startRun } from "@/lib/runs";
+import { testTargets } from "../support/databases";
+import { actorFor, settled } from "../support/runs";
+import { type SeededTenants, seedTenants } from "../support/seeded";
+
+// A workflow whose node reports a model call and a tool call, as real agent nodes will.
+const ProbeState = Annotation.Root({ q: Annotation<string>(), a: Annotation<string>() });
+registerWorkflow({
+  name: "trace-probe",
+  build: (checkpointer) =>
+    new StateGraph(ProbeState)
+      .addNode("answer", async (state: typeof ProbeState.State, config: LangGraphRunnableConfig) => {
+        emit(config, { kind: "trace", eventType: "tool_invocation", payload: { tool: "search", input: state.q } });
+        emit(config, { kind: "trace", eventType: "tool_result", durationMs: 7, payload: { tool: "search", hits: 2 } });
+        emit(config, {
+          kind: "trace",
+          eventType: "llm_call",
+          durationMs: 120,
+          payload: { model: "mock-1", tokensIn: 50, tokensOut: 12, costUsd: 0.0003 },
+        });
+        emit(config, { kind: "text", delta: "done" });
+        return { a: "done" };
+      })
+      .addEdge(START, "answer")
+      .addEdge("answer", END)
+      .compile({ checkpointer }) as unknown as RunnableGraph,
+  publicState: (values) => values as Record<string, unknown>,
+});
+
+for (const target of testTargets()) {
+  describe(`node-reported trace events on ${target.name}`, () => {
+    let database: Database;
+    let tenants: SeededTenants;
+
+    beforeAll(async () => {
+      database = await target.open();
+      useDatabase(database);
+      tenants = await seedTenants(database);
+    });
+
+    afterAll(async () => {
+      await flushTrace();
+      useDatabase(undefined);
+      await database.close();
+    });
+
+    it("records llm calls and tool calls with the run, the node and their durations, in the chain", async () => {
+      const actor = actorFor(tenants);
+      const { runId } = await startRun(actor, { workflow: "trace-probe", input: { q: "hello" } });
+      expect((await settled(actor, runId)).status).toBe("completed");
+      await flushTrace();
+      const rows = rowsOf<{
+        event_type: string;
+        node: string | null;
+        duration_ms: number | null;
+        payload: Record<string, unknown>;
+      }>(
+        await database.db.execute(
+          sql`select event_type, node, duration_ms, payload from execution_trace where run_id = ${runId} order by seq`,
+        ),
+      );
+      expect(rows.map((r) => r.event_type)).toEqual([
+        "run_start",
+        "node_start",
+        "tool_invocation",
+        "tool_result",
+        "llm_call",
+        "node_complete",
+        "run_complete",
+      ]);
+      const llm = rows.find((r) => r.event_type === "llm_call");
+      expect(llm).toMatchObject({
+        node: "answer",
+        duration_ms: 120,
+        payload: { model: "mock-1", tokensIn: 50, tokensOut: 12 },
+      });
+      expect(rows.find((r) => r.event_type === "node_complete")?.duration_ms).toEqual(expect.any(Number));
+      expect(await verifyChain(actor)).toMatchObject({ status: "ok" });
+    });
+  });
+}
