@@ -53,7 +53,7 @@ async function main() {
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...results.map(
       ([name, r]) =>
-        `| ${name} | ${r.concurrency} | ${r.errors} | ${fmt(percentile(r.ttfe, 50))} | ${fmt(percentile(r.ttfe, 95))} | ${fmt(percentile(r.total, 50))} | ${fmt(percentile(r.total, 95))} | ${fmt(r.wallMs / 1000, 2)} | ${fmt(r.peakRssMb, 0)} |`,
+        `| ${name} | ${r.concurrency} | ${r.errors}/${r.ttfe.length + r.errors} | ${fmt(percentile(r.ttfe, 50))} | ${fmt(percentile(r.ttfe, 95))} | ${fmt(percentile(r.total, 50))} | ${fmt(percentile(r.total, 95))} | ${fmt(r.wallMs / 1000, 2)} | ${fmt(r.peakRssMb, 0)} |`,
     ),
   ].join("\n");
   const out = [
@@ -63,7 +63,7 @@ async function main() {
     "",
     machineRows([["Next.js", `${version} (\`next start\`, production build)`]]),
     "",
-    `Workload: ${LEVELS.join(", then ")} clients at once (one server per database, levels run one after another), each starts a \`demo-echo\` run (${WORDS} words, ${DELAY_MS} ms between words, no approval) with \`POST /api/runs\` and reads \`GET /api/runs/{id}/stream\` to \`[DONE]\`. Time to first event is measured from the start request to the first SSE event; an error is any non-2xx answer, a stream without \`[DONE]\`, or streamed text that differs from the message.`,
+    `Workload: ${LEVELS.join(", then ")} clients at once (one server per database, warmed up with 5 runs; levels run one after another; a single client is sampled 20 times in a row), each starts a \`demo-echo\` run (${WORDS} words, ${DELAY_MS} ms between words, no approval) with \`POST /api/runs\` and reads \`GET /api/runs/{id}/stream\` to \`[DONE]\`. Time to first event is measured from the start request to the first SSE event; an error is any non-2xx answer, a stream without \`[DONE]\`, or streamed text that differs from the message.`,
     "",
     table,
     ...sections.map((s) => `\n${s}`),
@@ -101,13 +101,19 @@ async function benchAgainst(env: Record<string, string>, port: number): Promise<
     await waitHealthy(base);
     const cookie = await signIn(base);
     const out: Result[] = [];
+    // Warm up: the first requests compile routes and fill caches; they are not measured.
+    for (let i = 0; i < 5; i++) await oneStream(base, cookie, i);
     for (const concurrency of LEVELS) {
       let peak = 0;
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssOfTree(server));
       }, 50);
       const started = performance.now();
-      const outcomes = await Promise.all(Array.from({ length: concurrency }, (_, i) => oneStream(base, cookie, i)));
+      // One client alone is sampled 20 times in a row; higher levels start all clients at once.
+      const outcomes =
+        concurrency === 1
+          ? await sequential(20, (i) => oneStream(base, cookie, i))
+          : await Promise.all(Array.from({ length: concurrency }, (_, i) => oneStream(base, cookie, i)));
       const wallMs = performance.now() - started;
       clearInterval(sampler);
       const ok = outcomes.filter((o) => !o.error);
@@ -126,6 +132,12 @@ async function benchAgainst(env: Record<string, string>, port: number): Promise<
     server.kill("SIGTERM");
     await new Promise((resolve) => server.on("exit", resolve));
   }
+}
+
+async function sequential<T>(count: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < count; i++) out.push(await fn(i));
+  return out;
 }
 
 async function oneStream(base: string, cookie: string, i: number) {

@@ -1,22 +1,21 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as agentsRoute from "@/app/api/agents/route";
 import * as keyRoute from "@/app/api/api-keys/[id]/route";
 import * as keysRoute from "@/app/api/api-keys/route";
 import * as healthRoute from "@/app/api/health/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as tenantRoute from "@/app/api/session/tenant/route";
-import { type Database, rowsOf, schema, useDatabase } from "@/lib/db";
+import { rowsOf, schema } from "@/lib/db";
 import { testTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
-import { type SeededTenants, seedTenants, userIdOf } from "../support/seeded";
+import { seededDatabase, userIdOf } from "../support/seeded";
 
 const PASSWORD = "vigil-demo";
 
 for (const target of testTargets()) {
   describe(`API on ${target.name}`, () => {
-    let database: Database;
-    let tenants: SeededTenants;
+    const suite = seededDatabase(target);
 
     async function signIn(email: string): Promise<string> {
       const res = await call(sessionRoute.POST, { method: "POST", body: { email, password: PASSWORD } });
@@ -26,20 +25,9 @@ for (const target of testTargets()) {
 
     async function count(table: string): Promise<number> {
       return rowsOf<{ n: number }>(
-        await database.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`),
+        await suite.database.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`),
       )[0].n;
     }
-
-    beforeAll(async () => {
-      database = await target.open();
-      useDatabase(database);
-      tenants = await seedTenants(database);
-    });
-
-    afterAll(async () => {
-      useDatabase(undefined);
-      await database.close();
-    });
 
     it("reports health without auth", async () => {
       const res = await call(healthRoute.GET, { path: "/api/health" });
@@ -156,7 +144,7 @@ for (const target of testTargets()) {
       expect(created.status).toBe(201);
       const key = created.body.key as { id: string; key: string; role: string };
       expect(key.key).toMatch(/^vk_/);
-      const stored = await database.db.select().from(schema.apiKeys).where(sql`id = ${key.id}`);
+      const stored = await suite.database.db.select().from(schema.apiKeys).where(sql`id = ${key.id}`);
       expect(stored[0].keyHash).not.toContain(key.key.slice(3));
 
       const viaKey = await call(agentsRoute.GET, {
@@ -196,14 +184,14 @@ for (const target of testTargets()) {
       const acmeAdmin = await signIn("admin@acme.local");
       const res = await call(keyRoute.DELETE, { method: "DELETE", params: { id }, headers: { cookie: acmeAdmin } });
       expect(res.status).toBe(404);
-      const [row] = await database.db.select().from(schema.apiKeys).where(sql`id = ${id}`);
+      const [row] = await suite.database.db.select().from(schema.apiKeys).where(sql`id = ${id}`);
       expect(row.revokedAt).toBeNull();
     });
 
     it("switches tenant only into a tenant the person belongs to", async () => {
-      const userId = await userIdOf(database, "reviewer@demo.local");
-      await database.db.insert(schema.memberships).values({
-        tenantId: tenants.acme,
+      const userId = await userIdOf(suite.database, "reviewer@demo.local");
+      await suite.database.db.insert(schema.memberships).values({
+        tenantId: suite.tenants.acme,
         userId,
         email: "reviewer@demo.local",
         displayName: "Riley at Acme",
@@ -225,7 +213,7 @@ for (const target of testTargets()) {
 
       const switched = await call(tenantRoute.POST, {
         method: "POST",
-        body: { tenantId: tenants.acme },
+        body: { tenantId: suite.tenants.acme },
         headers: { cookie },
       });
       expect(switched.status).toBe(200);
@@ -237,7 +225,7 @@ for (const target of testTargets()) {
     });
 
     it("ignores a forged tenant cookie for a tenant the person does not belong to", async () => {
-      const cookie = `${await signIn("expert@demo.local")}; vigil_tenant=${tenants.acme}`;
+      const cookie = `${await signIn("expert@demo.local")}; vigil_tenant=${suite.tenants.acme}`;
       const res = await call(agentsRoute.GET, { headers: { cookie } });
       expect(res.body.count).toBe(6);
     });

@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, schema, useDatabase } from "@/lib/db";
+import { describe, expect, it } from "vitest";
+import { schema } from "@/lib/db";
 import { claimStaleRuns, renewLease } from "@/lib/runs";
 import { testTargets } from "../support/databases";
-import { type SeededTenants, seedTenants } from "../support/seeded";
+import { seededDatabase } from "../support/seeded";
 
 for (const target of testTargets()) {
   describe(`run leases on ${target.name}`, () => {
-    let database: Database;
-    let tenants: SeededTenants;
-
-    beforeAll(async () => {
-      database = await target.open();
-      useDatabase(database);
-      tenants = await seedTenants(database);
-    });
-
-    afterAll(async () => {
-      useDatabase(undefined);
-      await database.close();
-    });
+    const suite = seededDatabase(target);
 
     async function insertRuns(count: number, leaseOffsetMs: number, tenantId: string) {
-      const rows = await database.db
+      const rows = await suite.database.db
         .insert(schema.runs)
         .values(
           Array.from({ length: count }, (_, i) => ({
@@ -40,10 +28,10 @@ for (const target of testTargets()) {
 
     it("hands each orphaned run to exactly one of several concurrent sweepers, across tenants", async () => {
       const orphans = [
-        ...(await insertRuns(15, -60_000, tenants.demo)),
-        ...(await insertRuns(15, -60_000, tenants.acme)),
+        ...(await insertRuns(15, -60_000, suite.tenants.demo)),
+        ...(await insertRuns(15, -60_000, suite.tenants.acme)),
       ];
-      const alive = await insertRuns(5, 60_000, tenants.demo);
+      const alive = await insertRuns(5, 60_000, suite.tenants.demo);
       const claims = await Promise.all(["a", "b", "c", "d"].map((owner) => claimStaleRuns(`sweeper-${owner}`, 100)));
       const claimed = claims.flat().map((c) => c.runId);
       expect(new Set(claimed).size).toBe(claimed.length);
@@ -54,10 +42,10 @@ for (const target of testTargets()) {
     });
 
     it("renews a lease only for its holder", async () => {
-      const [id] = await insertRuns(1, 60_000, tenants.demo);
-      expect(await renewLease({ tenantId: tenants.demo }, id, "some-process")).toBe(true);
-      expect(await renewLease({ tenantId: tenants.demo }, id, "intruder")).toBe(false);
-      expect(await renewLease({ tenantId: tenants.acme }, id, "some-process")).toBe(false);
+      const [id] = await insertRuns(1, 60_000, suite.tenants.demo);
+      expect(await renewLease({ tenantId: suite.tenants.demo }, id, "some-process")).toBe(true);
+      expect(await renewLease({ tenantId: suite.tenants.demo }, id, "intruder")).toBe(false);
+      expect(await renewLease({ tenantId: suite.tenants.acme }, id, "some-process")).toBe(false);
     });
   });
 }

@@ -1,31 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import "@/lib/agents";
 import { flushTrace } from "@/lib/audit";
-import { type Database, useDatabase } from "@/lib/db";
 import { cancelRun, getRun, resumeRun, startRun } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { actorFor, allEvents, expectContiguous, settled, traceTypes, visibleText } from "../support/runs";
-import { type SeededTenants, seedTenants } from "../support/seeded";
+import { seededDatabase } from "../support/seeded";
 
 for (const target of testTargets()) {
   describe(`run lifecycle on ${target.name}`, () => {
-    let database: Database;
-    let tenants: SeededTenants;
-
-    beforeAll(async () => {
-      database = await target.open();
-      useDatabase(database);
-      tenants = await seedTenants(database);
-    });
-
-    afterAll(async () => {
-      await flushTrace();
-      useDatabase(undefined);
-      await database.close();
-    });
+    const suite = seededDatabase(target);
 
     it("runs to an interrupt, stores the decision, resumes and completes with every event once", async () => {
-      const actor = actorFor(tenants);
+      const actor = actorFor(suite.tenants);
       const message = "the quick brown fox jumps over the lazy dog";
       const { runId } = await startRun(actor, {
         workflow: "demo-echo",
@@ -57,7 +43,7 @@ for (const target of testTargets()) {
       expect(events.filter((e) => e.type === "text").length).toBeLessThan(9);
 
       await flushTrace();
-      const trace = await traceTypes(database, runId);
+      const trace = await traceTypes(suite.database, runId);
       expect(trace[0]).toBe("run_start");
       expect(trace).toEqual(
         expect.arrayContaining(["node_start", "node_complete", "hitl_request", "hitl_response", "run_complete"]),
@@ -66,7 +52,7 @@ for (const target of testTargets()) {
     });
 
     it("refuses a second decision and a decision for a finished run", async () => {
-      const actor = actorFor(tenants);
+      const actor = actorFor(suite.tenants);
       const { runId } = await startRun(actor, {
         workflow: "demo-echo",
         input: { message: "hi", requireApproval: true, delayMs: 0 },
@@ -86,7 +72,7 @@ for (const target of testTargets()) {
     });
 
     it("refuses a decision for an interrupt that is not pending", async () => {
-      const actor = actorFor(tenants);
+      const actor = actorFor(suite.tenants);
       const { runId } = await startRun(actor, {
         workflow: "demo-echo",
         input: { message: "hi", requireApproval: true, delayMs: 0 },
@@ -101,7 +87,7 @@ for (const target of testTargets()) {
     });
 
     it("completes without an interrupt when no approval is required", async () => {
-      const actor = actorFor(tenants);
+      const actor = actorFor(suite.tenants);
       const { runId } = await startRun(actor, {
         workflow: "demo-echo",
         input: { message: "one two", requireApproval: false, delayMs: 0 },
@@ -112,7 +98,7 @@ for (const target of testTargets()) {
     });
 
     it("cancels an interrupted run and a running one", async () => {
-      const actor = actorFor(tenants);
+      const actor = actorFor(suite.tenants);
       const waiting = await startRun(actor, {
         workflow: "demo-echo",
         input: { message: "x", requireApproval: true, delayMs: 0 },
@@ -146,28 +132,28 @@ for (const target of testTargets()) {
     });
 
     it("hides a member's run from another member and from another tenant, not from a reviewer", async () => {
-      const owner = actorFor(tenants, "member", "owner-1");
+      const owner = actorFor(suite.tenants, "member", "owner-1");
       const { runId } = await startRun(owner, {
         workflow: "demo-echo",
         input: { message: "mine", requireApproval: true, delayMs: 0 },
       });
       await settled(owner, runId);
-      await expect(getRun(actorFor(tenants, "member", "someone-else"), runId)).rejects.toMatchObject({
+      await expect(getRun(actorFor(suite.tenants, "member", "someone-else"), runId)).rejects.toMatchObject({
         name: "NotFoundError",
       });
-      await expect(getRun(actorFor(tenants, "admin", "acme-admin", "acme"), runId)).rejects.toMatchObject({
+      await expect(getRun(actorFor(suite.tenants, "admin", "acme-admin", "acme"), runId)).rejects.toMatchObject({
         name: "NotFoundError",
       });
       await expect(
-        resumeRun(actorFor(tenants, "admin", "acme-admin", "acme"), runId, { value: { approved: true } }),
+        resumeRun(actorFor(suite.tenants, "admin", "acme-admin", "acme"), runId, { value: { approved: true } }),
       ).rejects.toMatchObject({
         name: "NotFoundError",
       });
-      expect((await getRun(actorFor(tenants, "reviewer", "rev-1"), runId)).status).toBe("interrupted");
+      expect((await getRun(actorFor(suite.tenants, "reviewer", "rev-1"), runId)).status).toBe("interrupted");
     });
 
     it("refuses an unknown workflow", async () => {
-      await expect(startRun(actorFor(tenants), { workflow: "nope", input: {} })).rejects.toMatchObject({
+      await expect(startRun(actorFor(suite.tenants), { workflow: "nope", input: {} })).rejects.toMatchObject({
         status: 404,
         code: "UNKNOWN_WORKFLOW",
       });

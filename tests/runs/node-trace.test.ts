@@ -1,12 +1,12 @@
 import { Annotation, END, type LangGraphRunnableConfig, START, StateGraph } from "@langchain/langgraph";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { flushTrace, verifyChain } from "@/lib/audit";
-import { type Database, rowsOf, useDatabase } from "@/lib/db";
+import { rowsOf } from "@/lib/db";
 import { emit, type RunnableGraph, registerWorkflow, startRun } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { actorFor, settled } from "../support/runs";
-import { type SeededTenants, seedTenants } from "../support/seeded";
+import { seededDatabase } from "../support/seeded";
 
 // A workflow whose node reports a model call and a tool call, as real agent nodes will.
 const ProbeState = Annotation.Root({ q: Annotation<string>(), a: Annotation<string>() });
@@ -34,23 +34,10 @@ registerWorkflow({
 
 for (const target of testTargets()) {
   describe(`node-reported trace events on ${target.name}`, () => {
-    let database: Database;
-    let tenants: SeededTenants;
-
-    beforeAll(async () => {
-      database = await target.open();
-      useDatabase(database);
-      tenants = await seedTenants(database);
-    });
-
-    afterAll(async () => {
-      await flushTrace();
-      useDatabase(undefined);
-      await database.close();
-    });
+    const suite = seededDatabase(target);
 
     it("records llm calls and tool calls with the run, the node and their durations, in the chain", async () => {
-      const actor = actorFor(tenants);
+      const actor = actorFor(suite.tenants);
       const { runId } = await startRun(actor, { workflow: "trace-probe", input: { q: "hello" } });
       expect((await settled(actor, runId)).status).toBe("completed");
       await flushTrace();
@@ -60,7 +47,7 @@ for (const target of testTargets()) {
         duration_ms: number | null;
         payload: Record<string, unknown>;
       }>(
-        await database.db.execute(
+        await suite.database.db.execute(
           sql`select event_type, node, duration_ms, payload from execution_trace where run_id = ${runId} order by seq`,
         ),
       );

@@ -1,15 +1,13 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as streamRoute from "@/app/api/runs/[id]/stream/route";
 import "@/lib/agents";
-import { flushTrace } from "@/lib/audit";
-import { type Database, useDatabase } from "@/lib/db";
 import { runEventStream, startRun } from "@/lib/runs";
 import { createApiKey } from "@/lib/tenancy";
 import { testTargets } from "../support/databases";
 import { call } from "../support/http";
 import { actorFor, allEvents, settled } from "../support/runs";
-import { type SeededTenants, seedTenants } from "../support/seeded";
+import { seededDatabase } from "../support/seeded";
 
 interface Frame {
   id: number | null;
@@ -58,28 +56,18 @@ async function assemble(chunks: UIMessageChunk[]): Promise<UIMessage> {
 
 for (const target of testTargets()) {
   describe(`run streams on ${target.name}`, () => {
-    let database: Database;
-    let tenants: SeededTenants;
+    const suite = seededDatabase(target);
 
     async function memberKey() {
-      const created = await createApiKey({ tenantId: tenants.demo }, { name: "t", role: "member", createdBy: "test" });
+      const created = await createApiKey(
+        { tenantId: suite.tenants.demo },
+        { name: "t", role: "member", createdBy: "test" },
+      );
       return { key: created.key, userId: `apikey:${created.id}` };
     }
 
-    beforeAll(async () => {
-      database = await target.open();
-      useDatabase(database);
-      tenants = await seedTenants(database);
-    });
-
-    afterAll(async () => {
-      await flushTrace();
-      useDatabase(undefined);
-      await database.close();
-    });
-
     it("replays a finished run as a UI message stream the AI SDK reads back into the answer", async () => {
-      const actor = actorFor(tenants);
+      const actor = actorFor(suite.tenants);
       const { runId } = await startRun(actor, {
         workflow: "demo-echo",
         input: { message: "alpha beta gamma", requireApproval: false, delayMs: 0 },
@@ -105,7 +93,7 @@ for (const target of testTargets()) {
     });
 
     it("gives a reconnecting client every missed part exactly once, from any event", async () => {
-      const actor = actorFor(tenants);
+      const actor = actorFor(suite.tenants);
       const { runId } = await startRun(actor, {
         workflow: "demo-echo",
         input: { message: "one two three four five six seven eight", requireApproval: false, delayMs: 0 },
@@ -122,7 +110,7 @@ for (const target of testTargets()) {
 
     it("follows a live run across a dropped connection without loss or duplication", async () => {
       const { key: apiKey, userId } = await memberKey();
-      const actor = actorFor(tenants, "member", userId);
+      const actor = actorFor(suite.tenants, "member", userId);
       const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(" ");
       const { runId } = await startRun(actor, {
         workflow: "demo-echo",
@@ -157,7 +145,7 @@ for (const target of testTargets()) {
     it("refuses a bad cursor, an unknown run and a stranger in the documented shape", async () => {
       const { key } = await memberKey();
       const auth = { authorization: `Bearer ${key}` };
-      const actor = actorFor(tenants, "member", "someone-else");
+      const actor = actorFor(suite.tenants, "member", "someone-else");
       const { runId } = await startRun(actor, {
         workflow: "demo-echo",
         input: { message: "x", requireApproval: true, delayMs: 0 },
@@ -186,7 +174,7 @@ for (const target of testTargets()) {
     });
 
     it("ends the stream of an interrupted run with the pending interrupt", async () => {
-      const actor = actorFor(tenants);
+      const actor = actorFor(suite.tenants);
       const { runId } = await startRun(actor, {
         workflow: "demo-echo",
         input: { message: "hold", requireApproval: true, delayMs: 0 },

@@ -1,5 +1,8 @@
 import { eq } from "drizzle-orm";
-import { type Database, schema, seedDemo } from "@/lib/db";
+import { afterAll, beforeAll } from "vitest";
+import { flushTrace } from "@/lib/audit";
+import { type Database, schema, seedDemo, useDatabase } from "@/lib/db";
+import type { TestDatabase, TestTarget } from "./databases";
 
 export interface SeededTenants {
   demo: string;
@@ -22,4 +25,23 @@ export async function userIdOf(database: Database, email: string): Promise<strin
   const [row] = await database.db.select().from(schema.user).where(eq(schema.user.email, email));
   if (!row) throw new Error(`no user ${email}`);
   return row.id;
+}
+
+/**
+ * The usual suite setup: a fresh database of the target, seeded, used by every lib call for
+ * the suite's duration; trace writes are flushed before it is closed.
+ */
+export function seededDatabase(target: TestTarget): { database: TestDatabase; tenants: SeededTenants } {
+  const suite = {} as { database: TestDatabase; tenants: SeededTenants };
+  beforeAll(async () => {
+    suite.database = await target.open();
+    useDatabase(suite.database);
+    suite.tenants = await seedTenants(suite.database);
+  });
+  afterAll(async () => {
+    await flushTrace();
+    useDatabase(undefined);
+    await suite.database.close();
+  });
+  return suite;
 }
