@@ -3,8 +3,9 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getDatabase } = await import("@/lib/db");
-  await getDatabase();
+  const database = await getDatabase();
   await import("@/lib/agents");
-  const { startRecoveryLoop } = await import("@/lib/runs");
+  const { instanceId, startRecoveryLoop } = await import("@/lib/runs");
   startRecoveryLoop();
+  console.info(`[vigil] ${database.kind} database ready; run recovery sweep started on ${instanceId()}`);
 }
