@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "@/lib/agents";
 import { type Database, openDatabase, useDatabase } from "@/lib/db";
-import { getRun } from "@/lib/runs";
+import { getRun, type RunActor } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { allEvents, expectContiguous, visibleText } from "../support/runs";
 import { seedTenants } from "../support/seeded";
@@ -48,6 +48,33 @@ function kill9(child: ChildProcess): Promise<void> {
     // npx starts node as a child: kill the whole process group the hard way.
     process.kill(-(child.pid as number), "SIGKILL");
   });
+}
+
+/**
+ * Seeds the database, lets worker A run until it reports, kills it with SIGKILL, lets worker B
+ * finish the run, then opens the database here for the checks. Only one process holds an
+ * embedded database at a time, so each step lets go of it before the next.
+ */
+async function crashAndFinish(
+  location: Location,
+  first: string[],
+  second: "resume" | "recover",
+): Promise<{ runId: string; actor: RunActor; database: Database }> {
+  const seeded = await location.open();
+  const tenants = await seedTenants(seeded);
+  await seeded.close();
+
+  const a = worker(location, [first[0], tenants.demo, ...first.slice(1)]);
+  const { runId } = (await a.line) as { runId: string };
+  await kill9(a.child);
+
+  const b = worker(location, [second, tenants.demo, runId]);
+  expect(await b.line).toMatchObject({ runId, status: "completed" });
+  await new Promise((r) => b.child.on("exit", r));
+
+  const database = await location.open();
+  useDatabase(database);
+  return { runId, database, actor: { tenantId: tenants.demo, userId: "crash-test", role: "member" } };
 }
 
 /** Where the crash tests keep their database: an embedded folder, and the server when there is one. */
@@ -97,27 +124,9 @@ for (const target of locations()) {
     });
 
     it(`on ${name}: interrupted run resumes after a restart with no lost or duplicated events`, async () => {
-      // Seed, then let go of the database: an embedded one admits one process at a time.
-      let database = await location.open();
-      const tenants = await seedTenants(database);
-      await database.close();
-
       const message = "resume me after the crash please";
-      const a = worker(location, [
-        "start-and-wait-interrupt",
-        tenants.demo,
-        JSON.stringify({ message, requireApproval: true, delayMs: 0 }),
-      ]);
-      const { runId } = (await a.line) as { runId: string };
-      await kill9(a.child);
-
-      const b = worker(location, ["resume", tenants.demo, runId]);
-      expect(await b.line).toMatchObject({ runId, status: "completed" });
-      await new Promise((r) => b.child.on("exit", r));
-
-      database = await location.open();
-      useDatabase(database);
-      const actor = { tenantId: tenants.demo, userId: "crash-test", role: "member" as const };
+      const input = JSON.stringify({ message, requireApproval: true, delayMs: 0 });
+      const { runId, actor, database } = await crashAndFinish(location, ["start-and-wait-interrupt", input], "resume");
       const run = await getRun(actor, runId);
       expect(run.status).toBe("completed");
       const events = await allEvents(actor, runId);
@@ -138,26 +147,9 @@ for (const target of locations()) {
     });
 
     it(`on ${name}: a run killed mid-stream is recovered from its last checkpoint and completes`, async () => {
-      let database = await location.open();
-      const tenants = await seedTenants(database);
-      await database.close();
-
       const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
-      const a = worker(location, [
-        "start-and-wait-text",
-        tenants.demo,
-        JSON.stringify({ message: words, requireApproval: false, delayMs: 30 }),
-      ]);
-      const { runId } = (await a.line) as { runId: string };
-      await kill9(a.child);
-
-      const b = worker(location, ["recover", tenants.demo, runId]);
-      expect(await b.line).toMatchObject({ runId, status: "completed" });
-      await new Promise((r) => b.child.on("exit", r));
-
-      database = await location.open();
-      useDatabase(database);
-      const actor = { tenantId: tenants.demo, userId: "crash-test", role: "member" as const };
+      const input = JSON.stringify({ message: words, requireApproval: false, delayMs: 30 });
+      const { runId, actor, database } = await crashAndFinish(location, ["start-and-wait-text", input], "recover");
       const run = await getRun(actor, runId);
       expect(run.status).toBe("completed");
       expect(run.state.output).toBe(words);
