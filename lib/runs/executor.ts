@@ -259,5 +259,9 @@ function humanise(node: string): string {
 
 function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
-  return String(error).slice(0, 500);
+  // The tasks stream hands a failed task's error over as a plain object.
+  const e = error as { name?: unknown; message?: unknown } | null;
+  if (e && typeof e === "object" && typeof e.message === "string")
+    return `${String(e.name ?? "Error")}: ${e.message}`.slice(0, 500);
+  return (typeof error === "string" ? error : (JSON.stringify(error) ?? String(error))).slice(0, 500);
 }

@@ -5,7 +5,7 @@ import { flushTrace, verifyChain } from "@/lib/audit";
 import { rowsOf } from "@/lib/db";
 import { emit, type RunnableGraph, registerWorkflow, startRun } from "@/lib/runs";
 import { testTargets } from "../support/databases";
-import { actorFor, settled } from "../support/runs";
+import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 
 // A workflow whose node reports a model call and a tool call, as real agent nodes will.
@@ -28,6 +28,20 @@ registerWorkflow({
       })
       .addEdge(START, "answer")
       .addEdge("answer", END)
+      .compile({ checkpointer }) as unknown as RunnableGraph,
+  publicState: (values) => values as Record<string, unknown>,
+});
+
+// A workflow whose only node fails, to see how a failure reaches the log, the view and the trace.
+registerWorkflow({
+  name: "failing-probe",
+  build: (checkpointer) =>
+    new StateGraph(ProbeState)
+      .addNode("explode", async () => {
+        throw new Error('secret internal detail: relation "x" does not exist');
+      })
+      .addEdge(START, "explode")
+      .addEdge("explode", END)
       .compile({ checkpointer }) as unknown as RunnableGraph,
   publicState: (values) => values as Record<string, unknown>,
 });
@@ -68,6 +82,29 @@ for (const target of testTargets()) {
       });
       expect(rows.find((r) => r.event_type === "node_complete")?.duration_ms).toEqual(expect.any(Number));
       expect(await verifyChain(actor)).toMatchObject({ status: "ok" });
+    });
+
+    it("fails a run whose node throws, with a generic message and the error kept in the trace", async () => {
+      const actor = actorFor(suite.tenants);
+      const { runId } = await startRun(actor, { workflow: "failing-probe", input: { q: "x" } });
+      const run = await settled(actor, runId);
+      expect(run).toMatchObject({ status: "failed", error: "The run failed unexpectedly." });
+      const events = await allEvents(actor, runId);
+      expect(events.at(-1)).toMatchObject({
+        type: "status",
+        payload: { status: "failed", error: "The run failed unexpectedly." },
+      });
+      expect(JSON.stringify(events)).not.toContain("secret internal detail");
+      await flushTrace();
+      const types = rowsOf<{ event_type: string; payload: Record<string, unknown> }>(
+        await suite.database.db.execute(
+          sql`select event_type, payload from execution_trace where run_id = ${runId} order by seq`,
+        ),
+      );
+      expect(types.map((t) => t.event_type)).toEqual(["run_start", "node_start", "node_error", "run_failed"]);
+      expect(JSON.stringify(types.find((t) => t.event_type === "node_error")?.payload)).toContain(
+        "secret internal detail",
+      );
     });
   });
 }
