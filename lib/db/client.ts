@@ -114,6 +114,6 @@ async function seedIfEmbedded(database: Database): Promise<Database> {
 }
 
 /** Points every lib call at one database (tests that run the same suite on two drivers). */
-export function useDatabase(database: Database | undefined): void {
+export function setActiveDatabase(database: Database | undefined): void {
   override = database ? Promise.resolve(database) : undefined;
 }

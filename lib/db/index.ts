@@ -1,5 +1,5 @@
 export type { Database, DatabaseConfig, Db, DbKind } from "./client";
-export { configFromEnv, getDatabase, openDatabase, useDatabase } from "./client";
+export { configFromEnv, getDatabase, openDatabase, setActiveDatabase } from "./client";
 export { rowsOf } from "./rows";
 export * as schema from "./schema";
 export { type SeedOptions, seedDemo } from "./seed";

@@ -109,8 +109,13 @@ export class BufferedEventWriter {
       this.buffer.push(structuredClone(body));
     }
     if (body.type === "text" || body.type === "reasoning") this.tokens += 1;
-    if (this.tokens >= FLUSH_TOKENS) void this.flush();
-    else if (!this.timer) this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
+    if (this.tokens >= FLUSH_TOKENS) this.flushInBackground();
+    else if (!this.timer) this.timer = setTimeout(() => this.flushInBackground(), FLUSH_MS);
+  }
+
+  // A background write's failure is kept and rethrown by the executor's next explicit flush.
+  private flushInBackground(): void {
+    this.flush().catch(() => undefined);
   }
 
   /** Writes what is buffered; rejects if any earlier write failed. */

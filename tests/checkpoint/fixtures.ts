@@ -3,24 +3,18 @@ import { type Checkpoint, type CheckpointMetadata, uuid6 } from "@langchain/lang
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import type { DrizzleCheckpointSaver } from "@/lib/checkpoint";
-import { type Database, rowsOf, useDatabase } from "@/lib/db";
+import { type Database, rowsOf, setActiveDatabase } from "@/lib/db";
 import type { TestTarget } from "../support/databases";
-
-/** Points every lib call at `database`; `undefined` goes back to the configured one. */
-export function pointLibAt(database: Database | undefined): void {
-  // biome-ignore lint/correctness/useHookAtTopLevel: lib/db's useDatabase is not a React hook.
-  useDatabase(database);
-}
 
 /** Opens a fresh database for the enclosing describe and points lib calls at it. */
 export function databaseFor(target: TestTarget): { readonly database: Database } {
   const holder = {} as { database: Database };
   beforeAll(async () => {
     holder.database = await target.open();
-    pointLibAt(holder.database);
+    setActiveDatabase(holder.database);
   });
   afterAll(async () => {
-    pointLibAt(undefined);
+    setActiveDatabase(undefined);
     await holder.database?.close();
   });
   return holder;

@@ -6,8 +6,8 @@ import {
 import { describe } from "vitest";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import type { Database } from "@/lib/db";
+import { setActiveDatabase } from "@/lib/db";
 import { testTargets } from "../support/databases";
-import { pointLibAt } from "./fixtures";
 import { clearCheckpoints, createTenant } from "./tenants";
 
 // The official conformance suite, run in full against each database: PGlite always, the server
@@ -22,11 +22,11 @@ for (const target of testTargets()) {
       beforeAllTimeout: 180_000,
       async beforeAll() {
         database = await target.open();
-        pointLibAt(database);
+        setActiveDatabase(database);
         tenantId = await createTenant(database, "validation");
       },
       async afterAll() {
-        pointLibAt(undefined);
+        setActiveDatabase(undefined);
         await database?.close();
       },
       async createCheckpointer() {

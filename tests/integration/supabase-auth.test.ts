@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentsRoute from "@/app/api/agents/route";
 import * as authRoute from "@/app/api/auth/[...all]/route";
 import * as sessionRoute from "@/app/api/session/route";
-import { type Database, openDatabase, schema, seedDemo, useDatabase } from "@/lib/db";
+import { type Database, openDatabase, schema, seedDemo, setActiveDatabase } from "@/lib/db";
 import { call, cookieHeader } from "../support/http";
 import { startSupabaseStub } from "../support/supabase-stub";
 
@@ -19,13 +19,13 @@ describe("AUTH_MODE=supabase against a local stub of Supabase Auth", () => {
     ]);
     Object.assign(process.env, { AUTH_MODE: "supabase", SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: "anon-test-key" });
     database = await openDatabase({ dataDir: "memory://" });
-    useDatabase(database);
+    setActiveDatabase(database);
     await seedDemo(database, { force: true, identity: "supabase" });
   });
 
   afterAll(async () => {
     process.env = saved;
-    useDatabase(undefined);
+    setActiveDatabase(undefined);
     await database.close();
     await stub.close();
   });

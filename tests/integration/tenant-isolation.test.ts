@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, rowsOf, schema, useDatabase, withTenant } from "@/lib/db";
+import { type Database, rowsOf, schema, setActiveDatabase, withTenant } from "@/lib/db";
 import { testTargets } from "../support/databases";
 import { dbErrorOf } from "../support/errors";
 import { type SeededTenants, seedTenants } from "../support/seeded";
@@ -16,8 +16,8 @@ const POPULATED = [
   "run_events",
   "execution_trace",
 ];
-// Logs the app role may only append to: UPDATE and DELETE are refused outright.
-const APPEND_ONLY = ["run_events", "execution_trace"];
+// Tables the app role may only append to: UPDATE and DELETE are refused outright.
+const APPEND_ONLY = ["run_events", "execution_trace", "hitl_events", "hitl_cases", "hitl_case_refs"];
 
 for (const target of testTargets()) {
   describe(`tenant isolation on ${target.name}`, () => {
@@ -27,7 +27,7 @@ for (const target of testTargets()) {
 
     beforeAll(async () => {
       database = await target.open();
-      useDatabase(database);
+      setActiveDatabase(database);
       tenants = await seedTenants(database);
       // Give every tenant-scoped table at least one row per tenant, written as the owner.
       for (const tenantId of [tenants.demo, tenants.acme]) {
@@ -80,7 +80,7 @@ for (const target of testTargets()) {
     });
 
     afterAll(async () => {
-      useDatabase(undefined);
+      setActiveDatabase(undefined);
       await database.close();
     });
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "@/lib/agents";
-import { type Database, openDatabase, useDatabase } from "@/lib/db";
+import { type Database, openDatabase, setActiveDatabase } from "@/lib/db";
 import { getRun, type RunActor } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { allEvents, expectContiguous, visibleText } from "../support/runs";
@@ -73,7 +73,7 @@ async function crashAndFinish(
   await new Promise((r) => b.child.on("exit", r));
 
   const database = await location.open();
-  useDatabase(database);
+  setActiveDatabase(database);
   return { runId, database, actor: { tenantId: tenants.demo, userId: "crash-test", role: "member" } };
 }
 
@@ -119,7 +119,7 @@ for (const target of locations()) {
       location = await target.prepare();
     });
     afterAll(async () => {
-      useDatabase(undefined);
+      setActiveDatabase(undefined);
       await target.cleanup();
     });
 
@@ -142,7 +142,7 @@ for (const target of locations()) {
         );
       expect(steps.filter((s) => s === "prepare:done")).toHaveLength(1);
       expect(steps.filter((s) => s === "respond:done")).toHaveLength(1);
-      useDatabase(undefined);
+      setActiveDatabase(undefined);
       await database.close();
     });
 
@@ -160,7 +160,7 @@ for (const target of locations()) {
       // The re-executed node streams into a new part, which holds the whole answer once.
       const afterRecovery = events.filter((e) => e.seq > (recovery?.seq ?? 0));
       expect(visibleText(afterRecovery)).toBe(words);
-      useDatabase(undefined);
+      setActiveDatabase(undefined);
       await database.close();
     });
   });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { flushTrace } from "@/lib/audit";
-import { type Database, schema, seedDemo, useDatabase } from "@/lib/db";
+import { type Database, schema, seedDemo, setActiveDatabase } from "@/lib/db";
 import type { TestDatabase, TestTarget } from "./databases";
 
 export interface SeededTenants {
@@ -35,12 +35,12 @@ export function seededDatabase(target: TestTarget): { database: TestDatabase; te
   const suite = {} as { database: TestDatabase; tenants: SeededTenants };
   beforeAll(async () => {
     suite.database = await target.open();
-    useDatabase(suite.database);
+    setActiveDatabase(suite.database);
     suite.tenants = await seedTenants(suite.database);
   });
   afterAll(async () => {
     await flushTrace();
-    useDatabase(undefined);
+    setActiveDatabase(undefined);
     await suite.database.close();
   });
   return suite;

@@ -1,0 +1,228 @@
+import { and, eq, max, sql } from "drizzle-orm";
+import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { errors, NotFoundError } from "@/lib/http";
+import { compileSchema } from "./validation";
+
+// Adapters: what kind of decision a case asks for. Each has JSON Schemas in the tenant's
+// registry (several versions, one active) and a formatter that turns a payload into the one
+// line a reviewer sees in the inbox.
+
+type JsonSchema = Record<string, unknown>;
+
+const str = (maxLength = 4000) => ({ type: "string", minLength: 1, maxLength });
+const strList = (maxItems = 50) => ({ type: "array", items: str(1000), maxItems });
+
+function objectSchema(title: string, properties: Record<string, unknown>, required: string[]): JsonSchema {
+  return { type: "object", title, properties, required, additionalProperties: false };
+}
+
+export const DEFAULT_ADAPTER_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  lgv_troubleshooting: objectSchema(
+    "LGV troubleshooting: a proposed next action on a laser-guided vehicle",
+    {
+      symptom: str(),
+      site: str(200),
+      lgv_id: str(100),
+      services_checked: strList(),
+      connection_path: str(1000),
+      evidence: {
+        type: "array",
+        maxItems: 50,
+        items: {
+          type: "object",
+          properties: { source: str(500), observation: str(4000), at: str(100) },
+          required: ["source", "observation"],
+          additionalProperties: false,
+        },
+      },
+      missing_data: strList(),
+      proposed_next_action: str(),
+    },
+    ["symptom", "site", "lgv_id", "services_checked", "evidence", "proposed_next_action"],
+  ),
+  plan_approval: objectSchema(
+    "Plan approval: the agent's plan before it runs",
+    {
+      plan: str(20_000),
+      steps: { type: "array", items: str(2000), maxItems: 100 },
+      estimated_cost: { type: "number", minimum: 0 },
+      risk: { enum: ["low", "medium", "high"] },
+    },
+    ["plan"],
+  ),
+  tool_execution: objectSchema(
+    "Tool execution: a tool call that needs consent",
+    {
+      tool: str(200),
+      arguments: { type: "object" },
+      rationale: str(),
+      risk: { enum: ["low", "medium", "high"] },
+    },
+    ["tool", "arguments"],
+  ),
+  subagent_spawn: objectSchema(
+    "Sub-agent spawn: delegating a task to another agent",
+    { agent: str(200), task: str(), rationale: str(), budget: { type: "number", minimum: 0 } },
+    ["agent", "task"],
+  ),
+  critical_decision: objectSchema(
+    "Critical decision: a choice the agent must not make alone",
+    {
+      question: str(),
+      options: { type: "array", items: str(2000), minItems: 1, maxItems: 20 },
+      recommendation: str(2000),
+      rationale: str(),
+      risk: { enum: ["low", "medium", "high"] },
+    },
+    ["question", "options"],
+  ),
+  final_review: objectSchema(
+    "Final review: the output before it is released",
+    { output: str(100_000), sources: strList(200), confidence: { type: "number", minimum: 0, maximum: 1 } },
+    ["output"],
+  ),
+};
+
+export const DEFAULT_ADAPTERS = Object.keys(DEFAULT_ADAPTER_SCHEMAS);
+
+const SUMMARY_CHARS = 280;
+
+function clip(text: string, limit = SUMMARY_CHARS): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
+}
+
+const field = (payload: Record<string, unknown>, key: string): string => {
+  const value = payload[key];
+  return typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value);
+};
+
+type Summarizer = (payload: Record<string, unknown>) => string;
+
+export const SUMMARIZERS: Readonly<Record<string, Summarizer>> = {
+  lgv_troubleshooting: (p) =>
+    `LGV ${field(p, "lgv_id")} at ${field(p, "site")}: ${field(p, "symptom")} → ${field(p, "proposed_next_action")}`,
+  plan_approval: (p) => {
+    const steps = Array.isArray(p.steps) ? ` (${p.steps.length} steps)` : "";
+    return `Plan${steps}: ${field(p, "plan")}`;
+  },
+  tool_execution: (p) => `Run tool ${field(p, "tool")}${p.risk ? ` [${field(p, "risk")} risk]` : ""}`,
+  subagent_spawn: (p) => `Spawn ${field(p, "agent")}: ${field(p, "task")}`,
+  critical_decision: (p) => {
+    const options = Array.isArray(p.options) ? ` (${p.options.length} options)` : "";
+    return `Decide${options}: ${field(p, "question")}`;
+  },
+  final_review: (p) => `Review output: ${field(p, "output")}`,
+};
+
+/** The reviewer's one line for a payload; an adapter without a formatter shows its name. */
+export function summarize(adapter: string, payload: Record<string, unknown>): string {
+  const summarizer = SUMMARIZERS[adapter];
+  return clip(summarizer ? summarizer(payload) : `${adapter} case`);
+}
+
+const reg = schema.hitlSchemaRegistry;
+export type AdapterSchemaRow = typeof reg.$inferSelect;
+
+/**
+ * Adds a schema version for an adapter (the next number) and, with `activate`, makes it the
+ * one new cases are validated against. Returns the stored row.
+ */
+export async function registerAdapterVersion(
+  scope: TenantScope,
+  adapter: string,
+  jsonSchema: JsonSchema,
+  options: { activate?: boolean } = {},
+): Promise<AdapterSchemaRow> {
+  if (!/^[a-z][a-z0-9_]{0,63}$/.test(adapter)) {
+    throw errors.invalidField("adapter", "An adapter name is lower_snake_case, at most 64 characters.");
+  }
+  compileSchema(jsonSchema); // refuse a schema Ajv cannot compile before storing it
+  return withTenant(scope, async (tx) => {
+    // Serialize registrations of one tenant so two never pick the same number.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hitl_registry:${scope.tenantId}`}))`);
+    const [{ latest }] = await tx
+      .select({ latest: max(reg.version) })
+      .from(reg)
+      .where(and(eq(reg.tenantId, scope.tenantId), eq(reg.adapter, adapter)));
+    if (options.activate) {
+      await tx
+        .update(reg)
+        .set({ active: false })
+        .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
+    }
+    const [row] = await tx
+      .insert(reg)
+      .values({
+        tenantId: scope.tenantId,
+        adapter,
+        version: (latest ?? 0) + 1,
+        jsonSchema,
+        active: Boolean(options.activate),
+        createdAt: Date.now(),
+      })
+      .returning();
+    return row;
+  });
+}
+
+/** Makes one stored version the active one. */
+export async function activateAdapterVersion(scope: TenantScope, adapter: string, version: number): Promise<void> {
+  await withTenant(scope, async (tx) => {
+    const [target] = await tx
+      .select({ id: reg.id })
+      .from(reg)
+      .where(and(eq(reg.adapter, adapter), eq(reg.version, version)));
+    if (!target) throw new NotFoundError("Adapter version", { adapter, version });
+    await tx
+      .update(reg)
+      .set({ active: false })
+      .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
+    await tx.update(reg).set({ active: true }).where(eq(reg.id, target.id));
+  });
+}
+
+/**
+ * Seeds the built-in adapters for a tenant: version 1 of each, active, unless the tenant
+ * already has a version of it. Idempotent.
+ */
+export async function registerDefaultAdapters(scope: TenantScope): Promise<{ added: string[] }> {
+  return withTenant(scope, async (tx) => {
+    const existing = await tx.selectDistinct({ adapter: reg.adapter }).from(reg);
+    const have = new Set(existing.map((r) => r.adapter));
+    const missing = DEFAULT_ADAPTERS.filter((a) => !have.has(a));
+    if (missing.length > 0) {
+      const now = Date.now();
+      await tx
+        .insert(reg)
+        .values(
+          missing.map((adapter) => ({
+            tenantId: scope.tenantId,
+            adapter,
+            version: 1,
+            jsonSchema: DEFAULT_ADAPTER_SCHEMAS[adapter],
+            active: true,
+            createdAt: now,
+          })),
+        )
+        .onConflictDoNothing();
+    }
+    return { added: missing };
+  });
+}
+
+export async function activeSchemaIn(tx: Tx, adapter: string): Promise<AdapterSchemaRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(reg)
+    .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
+  return row;
+}
+
+export async function schemaVersionIn(tx: Tx, adapter: string, version: number): Promise<AdapterSchemaRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(reg)
+    .where(and(eq(reg.adapter, adapter), eq(reg.version, version)));
+  return row;
+}

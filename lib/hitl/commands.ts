@@ -1,0 +1,327 @@
+import { createHash, randomUUID } from "node:crypto";
+import canonicalize from "canonicalize";
+import { and, eq } from "drizzle-orm";
+import { roleAtLeast } from "@/lib/access";
+import { schema, type Tx, withTenant } from "@/lib/db";
+import type { HitlEventType, HitlOutcome, HitlRefKind, HitlStateName } from "@/lib/db/schema";
+import { HITL_OUTCOMES, HITL_REF_KINDS } from "@/lib/db/schema";
+import { errors, NotFoundError } from "@/lib/http";
+import { activeSchemaIn, schemaVersionIn, summarize } from "./adapters";
+import { hitlErrors } from "./errors";
+import { HITL_LIMITS, optionalText, requireJsonObject, requireRequestId, requireText } from "./limits";
+import { applyEvent, toProjection } from "./projection";
+import { EVENT_OF_ACTION, type HitlAction, TRANSITIONS } from "./transitions";
+import type { HitlActor, HitlCommandResult, HitlEventView, HitlRef } from "./types";
+import { assertPayload } from "./validation";
+
+// Every command is one transaction that appends an event and updates the projection with the
+// same fold the rebuild uses. The case's projection row is locked first, so concurrent commands
+// on one case run one after the other: the first terminal decision wins, the rest see it.
+
+const cases = schema.hitlCases;
+const events = schema.hitlEvents;
+const state = schema.hitlState;
+const refsTable = schema.hitlCaseRefs;
+type EventRow = typeof events.$inferSelect;
+
+export const newCaseId = () => `HITL-${randomUUID()}`;
+export const newEventId = () => `HEV-${randomUUID()}`;
+
+function intentHash(intent: Record<string, unknown>): string {
+  return createHash("sha256")
+    .update(canonicalize(intent) ?? "")
+    .digest("hex");
+}
+
+export function toEventView(row: EventRow): HitlEventView {
+  return {
+    id: row.id,
+    caseId: row.caseId,
+    seq: row.seq,
+    type: row.type,
+    requestId: row.requestId,
+    fromState: row.fromState ?? null,
+    toState: row.toState,
+    actor: { id: row.actorId, name: row.actorName ?? null, role: row.actorRole },
+    question: row.question ?? null,
+    answer: row.answer ?? null,
+    outcome: row.outcome ?? null,
+    modifications: row.modifications ?? null,
+    reason: row.reason ?? null,
+    createdAt: row.createdAt,
+  };
+}
+
+function resultOf(row: EventRow, replayed: boolean): HitlCommandResult {
+  return { caseId: row.caseId, state: row.toState, event: toEventView(row), replayed };
+}
+
+function actorFields(actor: HitlActor) {
+  if (!actor.userId) throw errors.unauthenticated();
+  return {
+    actorId: actor.userId,
+    actorName: actor.name ? actor.name.slice(0, HITL_LIMITS.actorNameChars) : null,
+    actorRole: actor.role,
+  };
+}
+
+/** Reviewers, admins and the system decide and ask questions; anyone in the tenant answers. */
+const DECIDERS: Record<HitlAction, boolean> = {
+  request_clarification: true,
+  provide_clarification: false,
+  approve: true,
+  reject: true,
+};
+
+function assertMayAct(actor: HitlActor, action: HitlAction): void {
+  if (!DECIDERS[action] || actor.role === "system") return;
+  if (!roleAtLeast(actor.role, "reviewer")) throw hitlErrors.forbidden(action);
+}
+
+function parseRefs(value: unknown): HitlRef[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw errors.invalidField("refs", "refs must be a list.");
+  if (value.length > HITL_LIMITS.refs) throw errors.invalidField("refs", `At most ${HITL_LIMITS.refs} refs.`);
+  return value.map((ref, i) => {
+    const kind = (ref as { kind?: unknown })?.kind;
+    if (!HITL_REF_KINDS.includes(kind as HitlRefKind)) {
+      throw errors.invalidField(`refs.${i}.kind`, `kind is one of ${HITL_REF_KINDS.join(", ")}.`);
+    }
+    const id = requireText(`refs.${i}.id`, (ref as { id?: unknown }).id, HITL_LIMITS.refIdChars);
+    return { kind: kind as HitlRefKind, id };
+  });
+}
+
+export interface SubmitCaseInput {
+  adapter: string;
+  payload: unknown;
+  requestId: string;
+  refs?: HitlRef[];
+}
+
+/** Opens a case (state `pending`) after validating its payload against the adapter's active schema. */
+export async function submitCase(actor: HitlActor, input: SubmitCaseInput): Promise<HitlCommandResult> {
+  const requestId = requireRequestId(input.requestId);
+  const adapter = requireText("adapter", input.adapter, 64);
+  const payload = requireJsonObject("payload", input.payload);
+  const refs = parseRefs(input.refs);
+  const who = actorFields(actor);
+  const hash = intentHash({ action: "submit", actor: who.actorId, adapter, payload, refs });
+
+  return withTenant(actor, async (tx) => {
+    const replay = await submitReplayIn(tx, requestId, hash);
+    if (replay) return replay;
+
+    const registered = await activeSchemaIn(tx, adapter);
+    if (!registered) throw hitlErrors.adapterNotFound(adapter);
+    assertPayload(adapter, registered.version, registered.jsonSchema, payload);
+
+    const now = Date.now();
+    const caseId = newCaseId();
+    const inserted = await tx
+      .insert(cases)
+      .values({
+        id: caseId,
+        tenantId: actor.tenantId,
+        adapter,
+        schemaVersion: registered.version,
+        payload,
+        summary: summarize(adapter, payload),
+        requestId,
+        createdBy: who.actorId,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: [cases.tenantId, cases.requestId] })
+      .returning();
+    if (inserted.length === 0) {
+      // A concurrent submit with the same request_id committed first.
+      const raced = await submitReplayIn(tx, requestId, hash);
+      if (raced) return raced;
+      throw new Error("a case with this request_id exists but has no submission event");
+    }
+    const kase = inserted[0];
+    if (refs.length > 0) {
+      await tx
+        .insert(refsTable)
+        .values(refs.map((r) => ({ tenantId: actor.tenantId, caseId, kind: r.kind, refId: r.id, createdAt: now })))
+        .onConflictDoNothing();
+    }
+    const [event] = await tx
+      .insert(events)
+      .values({
+        id: newEventId(),
+        tenantId: actor.tenantId,
+        caseId,
+        seq: 1,
+        type: "case_submitted",
+        requestId,
+        intentHash: hash,
+        fromState: null,
+        toState: "pending",
+        ...who,
+        createdAt: now,
+      })
+      .returning();
+    await tx.insert(state).values(applyEvent(null, event, kase));
+    return resultOf(event, false);
+  });
+}
+
+async function submitReplayIn(tx: Tx, requestId: string, hash: string): Promise<HitlCommandResult | null> {
+  const [existing] = await tx.select({ id: cases.id }).from(cases).where(eq(cases.requestId, requestId));
+  if (!existing) return null;
+  const [first] = await tx
+    .select()
+    .from(events)
+    .where(and(eq(events.caseId, existing.id), eq(events.type, "case_submitted")));
+  if (!first || first.intentHash !== hash) throw hitlErrors.idempotencyConflict(requestId, existing.id);
+  return resultOf(first, true);
+}
+
+interface Mutation {
+  action: HitlAction;
+  /** Fields of the event besides the envelope. */
+  fields: Partial<Pick<EventRow, "question" | "answer" | "outcome" | "modifications" | "reason">>;
+}
+
+async function mutateCase(
+  actor: HitlActor,
+  caseId: string,
+  rawRequestId: unknown,
+  mutation: Mutation,
+): Promise<HitlCommandResult> {
+  const requestId = requireRequestId(rawRequestId);
+  const who = actorFields(actor);
+  assertMayAct(actor, mutation.action);
+  // What the request asks for; the outcome is part of the action (approve/reject).
+  const hash = intentHash({ action: mutation.action, actor: who.actorId, caseId, ...mutation.fields });
+
+  return withTenant(actor, async (tx) => {
+    const [row] = await tx.select().from(state).where(eq(state.caseId, caseId)).for("update");
+    if (!row) throw new NotFoundError("HITL case", { case_id: caseId });
+
+    const [prior] = await tx
+      .select()
+      .from(events)
+      .where(and(eq(events.caseId, caseId), eq(events.requestId, requestId)));
+    if (prior) {
+      if (prior.intentHash !== hash) throw hitlErrors.idempotencyConflict(requestId, caseId);
+      return resultOf(prior, true);
+    }
+
+    const current = toProjection(row);
+    const to = TRANSITIONS[current.state][mutation.action];
+    if (to === "already_terminal") throw await alreadyTerminal(tx, current.state, current.decisionEventId, caseId);
+    if (to === "invalid") throw hitlErrors.invalidTransition(current.state, mutation.action);
+
+    if (mutation.fields.modifications) {
+      const [kase] = await tx.select().from(cases).where(eq(cases.id, caseId));
+      const registered = await schemaVersionIn(tx, kase.adapter, kase.schemaVersion);
+      if (registered) {
+        assertPayload(kase.adapter, kase.schemaVersion, registered.jsonSchema, {
+          ...kase.payload,
+          ...mutation.fields.modifications,
+        });
+      }
+    }
+
+    const type: HitlEventType = EVENT_OF_ACTION[mutation.action];
+    const [event] = await tx
+      .insert(events)
+      .values({
+        id: newEventId(),
+        tenantId: actor.tenantId,
+        caseId,
+        seq: current.lastSeq + 1,
+        type,
+        requestId,
+        intentHash: hash,
+        fromState: current.state,
+        toState: to,
+        ...who,
+        ...mutation.fields,
+        createdAt: Date.now(),
+      })
+      .returning();
+    const next = applyEvent(current, event, {
+      id: caseId,
+      tenantId: row.tenantId,
+      adapter: row.adapter,
+      createdAt: row.createdAt,
+    });
+    await tx.update(state).set(next).where(eq(state.caseId, caseId));
+    return resultOf(event, false);
+  });
+}
+
+async function alreadyTerminal(tx: Tx, current: HitlStateName, decisionEventId: string | null, caseId: string) {
+  const [decision] = decisionEventId ? await tx.select().from(events).where(eq(events.id, decisionEventId)) : [];
+  return hitlErrors.alreadyTerminal({
+    case_id: caseId,
+    state: current,
+    decision: decision
+      ? {
+          event_id: decision.id,
+          outcome: decision.outcome,
+          actor_id: decision.actorId,
+          actor_name: decision.actorName,
+          actor_role: decision.actorRole,
+          modifications: decision.modifications ?? null,
+          reason: decision.reason ?? null,
+          decided_at: decision.createdAt,
+        }
+      : null,
+  });
+}
+
+/** A reviewer asks the submitter a question; the case waits in `needs_clarification`. */
+export async function requestClarification(
+  actor: HitlActor,
+  caseId: string,
+  input: { requestId: string; question: string },
+): Promise<HitlCommandResult> {
+  const question = requireText("question", input.question, HITL_LIMITS.questionChars);
+  return mutateCase(actor, caseId, input.requestId, { action: "request_clarification", fields: { question } });
+}
+
+/** The answer to the open question; the case is `pending` again. */
+export async function provideClarification(
+  actor: HitlActor,
+  caseId: string,
+  input: { requestId: string; answer: string },
+): Promise<HitlCommandResult> {
+  const answer = requireText("answer", input.answer, HITL_LIMITS.answerChars);
+  return mutateCase(actor, caseId, input.requestId, { action: "provide_clarification", fields: { answer } });
+}
+
+export interface DecisionInput {
+  requestId: string;
+  outcome: HitlOutcome;
+  /** Changes to the payload an approval carries ("approved with modifications"). */
+  modifications?: Record<string, unknown>;
+  reason?: string;
+}
+
+/** The terminal decision: `approved` (optionally with modifications) or `rejected`. First one wins. */
+export async function recordDecision(
+  actor: HitlActor,
+  caseId: string,
+  input: DecisionInput,
+): Promise<HitlCommandResult> {
+  if (!HITL_OUTCOMES.includes(input.outcome)) {
+    throw errors.invalidField("outcome", `outcome is one of ${HITL_OUTCOMES.join(", ")}.`);
+  }
+  let modifications: Record<string, unknown> | null = null;
+  if (input.modifications !== undefined && input.modifications !== null) {
+    if (input.outcome !== "approved") {
+      throw errors.invalidField("modifications", "Only an approval carries modifications.");
+    }
+    modifications = requireJsonObject("modifications", input.modifications);
+  }
+  const reason = optionalText("reason", input.reason, HITL_LIMITS.reasonChars);
+  const action: HitlAction = input.outcome === "approved" ? "approve" : "reject";
+  return mutateCase(actor, caseId, input.requestId, {
+    action,
+    fields: { outcome: input.outcome, modifications, reason },
+  });
+}

@@ -1,0 +1,160 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { asc } from "drizzle-orm";
+import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { actionOfOutcome, EVENT_OF_ACTION, type HitlAction, INITIAL_STATE, TRANSITIONS } from "./transitions";
+import type { HitlProjection } from "./types";
+
+// The projection is a fold of a case's ordered events. Commands and the rebuild use the same
+// fold, so a rebuilt projection equals the live one unless someone edited hitl_state by hand.
+
+type EventRow = typeof schema.hitlEvents.$inferSelect;
+type CaseRow = typeof schema.hitlCases.$inferSelect;
+type StateRow = typeof schema.hitlState.$inferSelect;
+
+function actionOf(event: EventRow): HitlAction {
+  if (event.type === "decision_recorded") {
+    if (!event.outcome) throw new Error(`decision event ${event.id} has no outcome`);
+    return actionOfOutcome(event.outcome);
+  }
+  const action = (Object.keys(EVENT_OF_ACTION) as HitlAction[]).find((a) => EVENT_OF_ACTION[a] === event.type);
+  if (!action) throw new Error(`event ${event.id} of type ${event.type} is not an action`);
+  return action;
+}
+
+/** The projection after one more event; throws on a log the state machine would not write. */
+export function applyEvent(
+  current: HitlProjection | null,
+  event: EventRow,
+  kase: Pick<CaseRow, "id" | "tenantId" | "adapter" | "createdAt">,
+): HitlProjection {
+  if (event.type === "case_submitted") {
+    if (current) throw new Error(`case ${kase.id} is submitted twice`);
+    return {
+      caseId: kase.id,
+      tenantId: kase.tenantId,
+      adapter: kase.adapter,
+      state: INITIAL_STATE,
+      lastSeq: event.seq,
+      lastEventId: event.id,
+      outcome: null,
+      decisionEventId: null,
+      decidedBy: null,
+      decidedAt: null,
+      openQuestion: null,
+      clarificationRounds: 0,
+      createdAt: kase.createdAt,
+      updatedAt: event.createdAt,
+    };
+  }
+  if (!current) throw new Error(`case ${kase.id} has events before its submission`);
+  const to = TRANSITIONS[current.state][actionOf(event)];
+  if (to === "invalid" || to === "already_terminal") {
+    throw new Error(`event ${event.id} (${event.type}) is not allowed from ${current.state}`);
+  }
+  const next: HitlProjection = { ...current, state: to, lastSeq: event.seq, lastEventId: event.id };
+  next.updatedAt = event.createdAt;
+  if (event.type === "needs_clarification") {
+    next.openQuestion = event.question;
+    next.clarificationRounds = current.clarificationRounds + 1;
+  } else if (event.type === "clarification_provided") {
+    next.openQuestion = null;
+  } else if (event.type === "decision_recorded") {
+    next.openQuestion = null;
+    next.outcome = event.outcome;
+    next.decisionEventId = event.id;
+    next.decidedBy = event.actorId;
+    next.decidedAt = event.createdAt;
+  }
+  return next;
+}
+
+export function toProjection(row: StateRow): HitlProjection {
+  return {
+    caseId: row.caseId,
+    tenantId: row.tenantId,
+    adapter: row.adapter,
+    state: row.state,
+    lastSeq: row.lastSeq,
+    lastEventId: row.lastEventId,
+    outcome: row.outcome ?? null,
+    decisionEventId: row.decisionEventId ?? null,
+    decidedBy: row.decidedBy ?? null,
+    decidedAt: row.decidedAt ?? null,
+    openQuestion: row.openQuestion ?? null,
+    clarificationRounds: row.clarificationRounds,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** A stable hash of a set of projections (order-independent). */
+export function projectionHash(rows: HitlProjection[]): string {
+  const sorted = [...rows].sort((a, b) => (a.caseId < b.caseId ? -1 : a.caseId > b.caseId ? 1 : 0));
+  return createHash("sha256")
+    .update(canonicalize(sorted) ?? "[]")
+    .digest("hex");
+}
+
+/** Every case's projection recomputed from its ordered events. */
+async function recomputeIn(tx: Tx): Promise<HitlProjection[]> {
+  const cases = await tx.select().from(schema.hitlCases);
+  const events = await tx
+    .select()
+    .from(schema.hitlEvents)
+    .orderBy(asc(schema.hitlEvents.caseId), asc(schema.hitlEvents.seq));
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const result = new Map<string, HitlProjection>();
+  for (const event of events) {
+    const kase = byId.get(event.caseId);
+    if (!kase) throw new Error(`event ${event.id} names an unknown case`);
+    result.set(event.caseId, applyEvent(result.get(event.caseId) ?? null, event, kase));
+  }
+  return [...result.values()];
+}
+
+async function liveIn(tx: Tx): Promise<HitlProjection[]> {
+  return (await tx.select().from(schema.hitlState)).map(toProjection);
+}
+
+/** Recomputes hitl_state from the events and writes every row that differs. */
+export async function rebuildProjection(scope: TenantScope): Promise<{ cases: number; repaired: string[] }> {
+  return withTenant(scope, async (tx) => {
+    const rebuilt = await recomputeIn(tx);
+    const live = new Map((await liveIn(tx)).map((p) => [p.caseId, p]));
+    const repaired: string[] = [];
+    for (const projection of rebuilt) {
+      const current = live.get(projection.caseId);
+      if (current && canonicalize(current) === canonicalize(projection)) continue;
+      repaired.push(projection.caseId);
+      await tx
+        .insert(schema.hitlState)
+        .values(projection)
+        .onConflictDoUpdate({ target: schema.hitlState.caseId, set: { ...projection } });
+    }
+    return { cases: rebuilt.length, repaired };
+  });
+}
+
+export interface ProjectionDrift {
+  drifted: boolean;
+  liveHash: string;
+  rebuiltHash: string;
+  /** Cases whose live row differs from the recomputed one (or is missing on either side). */
+  cases: string[];
+}
+
+/** Compares the live projection with one recomputed from the events, without writing. */
+export async function projectionDrift(scope: TenantScope): Promise<ProjectionDrift> {
+  return withTenant(scope, async (tx) => {
+    const rebuilt = await recomputeIn(tx);
+    const live = await liveIn(tx);
+    const liveHash = projectionHash(live);
+    const rebuiltHash = projectionHash(rebuilt);
+    const liveById = new Map(live.map((p) => [p.caseId, canonicalize(p)]));
+    const rebuiltById = new Map(rebuilt.map((p) => [p.caseId, canonicalize(p)]));
+    const ids = new Set([...liveById.keys(), ...rebuiltById.keys()]);
+    const cases = [...ids].filter((id) => liveById.get(id) !== rebuiltById.get(id)).sort();
+    return { drifted: liveHash !== rebuiltHash, liveHash, rebuiltHash, cases };
+  });
+}

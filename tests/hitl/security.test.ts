@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { withTenant } from "@/lib/db";
+import { registerDefaultAdapters } from "@/lib/hitl";
+import { testTargets } from "../support/databases";
+import { dbErrorOf } from "../support/errors";
+import { seededDatabase } from "../support/seeded";
+import { actors, submitLgv } from "./support";
+
+for (const target of testTargets()) {
+  describe(`HITL tables' security on ${target.name}`, () => {
+    const suite = seededDatabase(target);
+    const scope = () => ({ tenantId: suite.tenants.demo });
+
+    beforeAll(async () => {
+      await registerDefaultAdapters(scope());
+    });
+
+    it("the app role cannot update or delete events, cases or refs", async () => {
+      const { caseId } = await submitLgv(actors(suite.tenants).member);
+      for (const statement of [
+        sql`update hitl_events set reason = 'edited' where case_id = ${caseId}`,
+        sql`delete from hitl_events where case_id = ${caseId}`,
+        sql`update hitl_cases set payload = '{}' where id = ${caseId}`,
+        sql`delete from hitl_cases where id = ${caseId}`,
+        sql`update hitl_case_refs set ref_id = 'x' where case_id = ${caseId}`,
+        sql`delete from hitl_case_refs where case_id = ${caseId}`,
+      ]) {
+        expect(await dbErrorOf(withTenant(scope(), (tx) => tx.execute(statement)))).toMatch(/permission denied/);
+      }
+    });
+
+    it("every HITL table has forced row-level security", async () => {
+      const rows = await suite.database.db.execute<{
+        relname: string;
+        relrowsecurity: boolean;
+        relforcerowsecurity: boolean;
+      }>(
+        sql`select relname, relrowsecurity, relforcerowsecurity from pg_class where relname like 'hitl_%' and relkind = 'r' order by relname`,
+      );
+      const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as {
+        relname: string;
+        relrowsecurity: boolean;
+        relforcerowsecurity: boolean;
+      }[];
+      expect(list.map((r) => r.relname)).toEqual([
+        "hitl_case_refs",
+        "hitl_cases",
+        "hitl_events",
+        "hitl_schema_registry",
+        "hitl_state",
+      ]);
+      expect(list.every((r) => r.relrowsecurity && r.relforcerowsecurity)).toBe(true);
+    });
+
+    it("the database refuses events the state machine would not write", async () => {
+      const { caseId } = await submitLgv(actors(suite.tenants).member);
+      const insert = (
+        type: string,
+        extra: { question?: string; answer?: string; outcome?: string; to?: string },
+        seq = 2,
+      ) =>
+        withTenant(scope(), (tx) =>
+          tx.execute(sql`insert into hitl_events
+            (id, tenant_id, case_id, seq, type, request_id, intent_hash, from_state, to_state, actor_id, actor_role,
+             question, answer, outcome, created_at)
+            values (${`HEV-${randomUUID()}`}, ${scope().tenantId}, ${caseId}, ${seq}, ${type}, ${randomUUID()}, 'h',
+              'pending', ${extra.to ?? "pending"}, 'u', 'reviewer', ${extra.question ?? null}, ${extra.answer ?? null},
+              ${extra.outcome ?? null}, ${Date.now()})`),
+        );
+      expect(await dbErrorOf(insert("needs_clarification", { to: "needs_clarification" }))).toMatch(
+        /hitl_events_question_check/,
+      );
+      expect(await dbErrorOf(insert("clarification_provided", { answer: "  " }))).toMatch(/hitl_events_answer_check/);
+      expect(await dbErrorOf(insert("decision_recorded", { to: "approved" }))).toMatch(/hitl_events_decision_check/);
+      expect(await dbErrorOf(insert("decision_recorded", { outcome: "modified", to: "modified" }))).toMatch(/check/);
+      expect(await dbErrorOf(insert("escalated", {}))).toMatch(/hitl_events_type_check/);
+      // Two terminal decisions on one case: the partial unique index keeps the first.
+      await insert("decision_recorded", { outcome: "approved", to: "approved" }, 2);
+      expect(await dbErrorOf(insert("decision_recorded", { outcome: "rejected", to: "rejected" }, 3))).toMatch(
+        /hitl_events_one_decision_uq/,
+      );
+    });
+  });
+}

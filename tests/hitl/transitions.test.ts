@@ -1,0 +1,101 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { HitlStateName } from "@/lib/db/schema";
+import { HITL_STATES } from "@/lib/db/schema";
+import {
+  caseHistory,
+  getCase,
+  HITL_ACTIONS,
+  type HitlAction,
+  type HitlActor,
+  provideClarification,
+  recordDecision,
+  registerDefaultAdapters,
+  requestClarification,
+  TRANSITIONS,
+} from "@/lib/hitl";
+import { testTargets } from "../support/databases";
+import { seededDatabase } from "../support/seeded";
+import { actors, refusal, rid, submitLgv } from "./support";
+
+function perform(actor: HitlActor, caseId: string, action: HitlAction, requestId = rid(action)) {
+  switch (action) {
+    case "request_clarification":
+      return requestClarification(actor, caseId, { requestId, question: "Which firmware is LGV-07 on?" });
+    case "provide_clarification":
+      return provideClarification(actor, caseId, { requestId, answer: "4.2.1" });
+    case "approve":
+      return recordDecision(actor, caseId, { requestId, outcome: "approved" });
+    case "reject":
+      return recordDecision(actor, caseId, { requestId, outcome: "rejected", reason: "not enough evidence" });
+  }
+}
+
+/** The shortest path to a state from a fresh submission. */
+const PATH_TO: Record<HitlStateName, HitlAction[]> = {
+  pending: [],
+  needs_clarification: ["request_clarification"],
+  approved: ["approve"],
+  rejected: ["reject"],
+};
+
+describe("the transition matrix as data", () => {
+  it("has a cell for every state and action, and terminal states allow nothing but ALREADY_TERMINAL", () => {
+    for (const from of HITL_STATES) {
+      for (const action of HITL_ACTIONS) expect(TRANSITIONS[from][action]).toBeDefined();
+    }
+    for (const from of ["approved", "rejected"] as const) {
+      expect(Object.values(TRANSITIONS[from]).every((c) => c === "invalid" || c === "already_terminal")).toBe(true);
+    }
+  });
+});
+
+for (const target of testTargets()) {
+  describe(`HITL transitions on ${target.name}`, () => {
+    const suite = seededDatabase(target);
+    const reviewer = () => actors(suite.tenants).reviewer;
+
+    beforeAll(async () => {
+      await registerDefaultAdapters({ tenantId: suite.tenants.demo });
+    });
+
+    for (const from of HITL_STATES) {
+      for (const action of HITL_ACTIONS) {
+        const cell = TRANSITIONS[from][action];
+        it(`${from} × ${action} → ${cell}`, async () => {
+          const { caseId } = await submitLgv(actors(suite.tenants).member);
+          for (const step of PATH_TO[from]) await perform(reviewer(), caseId, step);
+          const before = await getCase(reviewer(), caseId);
+          const historyBefore = await caseHistory(reviewer(), caseId);
+          expect(before.state.state).toBe(from);
+
+          if (cell === "invalid" || cell === "already_terminal") {
+            const error = await refusal(perform(reviewer(), caseId, action));
+            expect(error.status).toBe(409);
+            if (cell === "invalid") {
+              expect(error.code).toBe("INVALID_STATE_TRANSITION");
+              expect(error.details).toEqual({ from_state: from, requested_action: action });
+            } else {
+              expect(error.code).toBe("ALREADY_TERMINAL");
+              expect(error.details).toMatchObject({
+                case_id: caseId,
+                state: from,
+                decision: { outcome: from, event_id: before.state.decisionEventId },
+              });
+            }
+            // Nothing was written.
+            expect(await caseHistory(reviewer(), caseId)).toEqual(historyBefore);
+            expect(await getCase(reviewer(), caseId)).toEqual(before);
+          } else {
+            const result = await perform(reviewer(), caseId, action);
+            expect(result).toMatchObject({ caseId, state: cell, replayed: false });
+            expect(result.event).toMatchObject({ fromState: from, toState: cell, seq: historyBefore.length + 1 });
+            const after = await getCase(reviewer(), caseId);
+            expect(after.state.state).toBe(cell);
+            expect(after.state.lastEventId).toBe(result.event.id);
+            expect(await caseHistory(reviewer(), caseId)).toHaveLength(historyBefore.length + 1);
+          }
+        });
+      }
+    }
+  });
+}
