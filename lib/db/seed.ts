@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "./client";
 import { account, agents, memberships, tenants, user } from "./schema";
 import { DEMO_PASSWORD, SEED_TENANTS } from "./seed-data";
+import type { Tx } from "./tenant";
 
 export interface SeedOptions {
   /** Seed even under NODE_ENV=production (demo accounts have a published password). */
@@ -45,8 +46,6 @@ export async function seedDemo(database: Database, options: SeedOptions = {}): P
   });
   return { created: true };
 }
-
-type Tx = Parameters<Parameters<Database["db"]["transaction"]>[0]>[0];
 
 async function ensureLocalUser(tx: Tx, person: { email: string; name: string }, passwordHash: string) {
   const [found] = await tx.select({ id: user.id }).from(user).where(eq(user.email, person.email));
