@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { tenants } from "./tenancy";
+import { check, index, jsonb, pgTable, real, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, tenantRef, updatedAt } from "./tenancy";
 
 export const SAFETY_LEVELS = ["low", "medium", "high"] as const;
 export type SafetyLevel = (typeof SAFETY_LEVELS)[number];
@@ -12,9 +12,7 @@ export const agents = pgTable(
   "agents",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
     domain: text("domain").notNull(),
@@ -28,8 +26,8 @@ export const agents = pgTable(
     knowledgeDomains: jsonb("knowledge_domains").$type<string[]>().notNull().default([]),
     defaultSafetyLevel: text("default_safety_level").$type<SafetyLevel>().notNull().default("medium"),
     status: text("status").$type<AgentStatus>().notNull().default("active"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("agents_tenant_slug_idx").on(t.tenantId, t.slug),

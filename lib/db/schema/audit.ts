@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { tenants } from "./tenancy";
+import { tenantRef } from "./tenancy";
 
 /**
  * The execution trace: append-only (a trigger refuses UPDATE and DELETE outside the retention
@@ -9,9 +9,7 @@ export const executionTrace = pgTable(
   "execution_trace",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     /** Position in the tenant's chain, from 1 without gaps. */
     seq: bigint("seq", { mode: "number" }).notNull(),
     runId: uuid("run_id"),

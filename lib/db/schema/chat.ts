@@ -1,22 +1,20 @@
 import { sql } from "drizzle-orm";
-import { check, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { check, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { agents } from "./agents";
-import { tenants } from "./tenancy";
+import { createdAt, tenantRef, updatedAt } from "./tenancy";
 
 export const chatSessions = pgTable(
   "chat_sessions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     userId: text("user_id").notNull(),
     agentId: uuid("agent_id")
       .notNull()
       .references(() => agents.id, { onDelete: "restrict" }),
     title: text("title").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [index("chat_sessions_user_idx").on(t.tenantId, t.userId, t.updatedAt)],
 );
@@ -25,9 +23,7 @@ export const chatMessages = pgTable(
   "chat_messages",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     sessionId: uuid("session_id")
       .notNull()
       .references(() => chatSessions.id, { onDelete: "cascade" }),
@@ -36,7 +32,7 @@ export const chatMessages = pgTable(
     citations: jsonb("citations").$type<unknown[]>().notNull().default([]),
     sources: jsonb("sources").$type<unknown[]>().notNull().default([]),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index("chat_messages_session_idx").on(t.sessionId, t.createdAt),

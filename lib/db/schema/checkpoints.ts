@@ -1,5 +1,5 @@
-import { customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { tenants } from "./tenancy";
+import { customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { createdAt, tenantRef } from "./tenancy";
 
 // Serialized values stay opaque bytes: the serializer may emit non-UTF-8 data ("bytes" type).
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
@@ -11,11 +11,9 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataTyp
 export const checkpointThreads = pgTable(
   "checkpoint_threads",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     threadId: text("thread_id").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -27,9 +25,7 @@ export const checkpointThreads = pgTable(
 export const checkpoints = pgTable(
   "checkpoints",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     threadId: text("thread_id").notNull(),
     checkpointNs: text("checkpoint_ns").notNull().default(""),
     checkpointId: text("checkpoint_id").notNull(),
@@ -37,7 +33,7 @@ export const checkpoints = pgTable(
     // The checkpoint without channel_values; channel_versions is joined against checkpoint_blobs.
     checkpoint: jsonb("checkpoint").$type<Record<string, unknown>>().notNull(),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ name: "checkpoints_pkey", columns: [t.tenantId, t.threadId, t.checkpointNs, t.checkpointId] })],
 );
@@ -50,9 +46,7 @@ export const checkpoints = pgTable(
 export const checkpointMetadataTerms = pgTable(
   "checkpoint_metadata_terms",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     term: text("term").notNull(),
     threadId: text("thread_id").notNull(),
     checkpointNs: text("checkpoint_ns").notNull().default(""),
@@ -70,9 +64,7 @@ export const checkpointMetadataTerms = pgTable(
 export const checkpointBlobs = pgTable(
   "checkpoint_blobs",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     threadId: text("thread_id").notNull(),
     checkpointNs: text("checkpoint_ns").notNull().default(""),
     channel: text("channel").notNull(),
@@ -92,9 +84,7 @@ export const checkpointBlobs = pgTable(
 export const checkpointWrites = pgTable(
   "checkpoint_writes",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     threadId: text("thread_id").notNull(),
     checkpointNs: text("checkpoint_ns").notNull().default(""),
     checkpointId: text("checkpoint_id").notNull(),

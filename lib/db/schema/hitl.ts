@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { tenants } from "./tenancy";
+import { tenantRef } from "./tenancy";
 
 // The HITL core: cases, their append-only event log, the state projection rebuilt from it, the
 // adapters' JSON Schemas and links to what a case belongs to (a run, an interrupt, …).
@@ -31,9 +31,7 @@ export const hitlSchemaRegistry = pgTable(
   "hitl_schema_registry",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     adapter: text("adapter").notNull(),
     version: integer("version").notNull(),
     jsonSchema: jsonb("json_schema").$type<Record<string, unknown>>().notNull(),
@@ -53,9 +51,7 @@ export const hitlCases = pgTable(
   "hitl_cases",
   {
     id: text("id").primaryKey(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     adapter: text("adapter").notNull(),
     schemaVersion: integer("schema_version").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
@@ -77,9 +73,7 @@ export const hitlEvents = pgTable(
   "hitl_events",
   {
     id: text("id").primaryKey(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     caseId: text("case_id")
       .notNull()
       .references(() => hitlCases.id, { onDelete: "restrict" }),
@@ -151,9 +145,7 @@ export const hitlState = pgTable(
     caseId: text("case_id")
       .primaryKey()
       .references(() => hitlCases.id, { onDelete: "restrict" }),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     adapter: text("adapter").notNull(),
     state: text("state").$type<HitlStateName>().notNull(),
     lastSeq: integer("last_seq").notNull(),
@@ -179,9 +171,7 @@ export const hitlCaseRefs = pgTable(
   "hitl_case_refs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     caseId: text("case_id")
       .notNull()
       .references(() => hitlCases.id, { onDelete: "restrict" }),

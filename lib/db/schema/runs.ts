@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { tenants } from "./tenancy";
+import { createdAt, tenantRef, updatedAt } from "./tenancy";
 
 export const RUN_STATUSES = ["running", "interrupted", "completed", "failed", "cancelled"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -10,9 +10,7 @@ export const runs = pgTable(
   "runs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     workflow: text("workflow").notNull(),
     threadId: text("thread_id").notNull(),
     status: text("status").$type<RunStatus>().notNull().default("running"),
@@ -29,8 +27,8 @@ export const runs = pgTable(
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
     recoveryAttempts: integer("recovery_attempts").notNull().default(0),
     lastSeq: integer("last_seq").notNull().default(0),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [
@@ -46,16 +44,14 @@ export const runs = pgTable(
 export const runEvents = pgTable(
   "run_events",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     runId: uuid("run_id")
       .notNull()
       .references(() => runs.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
     type: text("type").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );

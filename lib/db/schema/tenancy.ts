@@ -5,11 +5,24 @@ import type { Role } from "../../access";
 
 export type { Role };
 
+/** When a row was made or last changed (timestamptz, set by the database). */
+export const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+export const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * The tenant a row belongs to. Every table with this column must also be secured in its
+ * migration with `vigil_secure_tenant_table` (a test checks that none is missed).
+ */
+export const tenantRef = () =>
+  uuid("tenant_id")
+    .notNull()
+    .references(() => tenants.id, { onDelete: "restrict" });
+
 export const tenants = pgTable("tenants", {
   id: uuid("id").primaryKey().defaultRandom(),
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 // user_id is the principal's id in whichever identity provider is active (better-auth in
@@ -17,14 +30,12 @@ export const tenants = pgTable("tenants", {
 export const memberships = pgTable(
   "memberships",
   {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     userId: text("user_id").notNull(),
     email: text("email").notNull(),
     displayName: text("display_name").notNull(),
     role: text("role").$type<Role>().notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.userId] }),
@@ -37,16 +48,14 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "restrict" }),
+    tenantId: tenantRef(),
     name: text("name").notNull(),
     // The first characters of the key, shown in lists so a person can tell keys apart.
     prefix: text("prefix").notNull(),
     keyHash: text("key_hash").notNull().unique(),
     role: text("role").$type<Role>().notNull(),
     createdBy: text("created_by").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
