@@ -14,9 +14,8 @@ export type {
   SourcePayload,
   StepStatus,
 } from "./protocol";
-export { TERMINAL_STATUSES } from "./protocol";
 export { recoverStaleRuns, startRecoveryLoop } from "./recovery";
-export { findWorkflow, type RunnableGraph, registerWorkflow, type Workflow, workflowNames } from "./registry";
+export { findWorkflow, type RunnableGraph, registerWorkflow, type Workflow } from "./registry";
 export { claimStaleRuns, renewLease } from "./store";
 export { runEventStream, sseHeaders } from "./stream";
 export { UIChunkAdapter } from "./ui-stream";

@@ -66,8 +66,13 @@ export async function resumeRun(
   runId: string,
   decision: { value: unknown; interruptId?: string },
 ): Promise<{ runId: string; status: RunStatus }> {
-  await visibleRun(actor, runId);
-  const { run, interruptId } = await storeResume(actor, runId, { ...decision, actorId: actor.userId }, instanceId());
+  const { run, interruptId } = await storeResume(
+    actor,
+    runId,
+    { ...decision, actorId: actor.userId },
+    instanceId(),
+    (row) => canSee(actor, row),
+  );
   recordTrace({
     tenantId: actor.tenantId,
     runId,
@@ -80,8 +85,7 @@ export async function resumeRun(
 }
 
 export async function cancelRun(actor: RunActor, runId: string): Promise<{ runId: string; status: RunStatus }> {
-  await visibleRun(actor, runId);
-  await markCancelled(actor, runId);
+  await markCancelled(actor, runId, (row) => canSee(actor, row));
   abortExecution(runId);
   recordTrace({ tenantId: actor.tenantId, runId, eventType: "run_cancelled", actorId: actor.userId });
   return { runId, status: "cancelled" };
@@ -115,8 +119,10 @@ export async function getRun(actor: RunActor, runId: string): Promise<RunView> {
 /** A run of the tenant that this actor may see: their own, or any for reviewers and admins. */
 export async function visibleRun(actor: RunActor, runId: string): Promise<RunRow> {
   const run = await getRunRow(actor, runId);
-  if (run.createdBy !== actor.userId && !roleAtLeast(actor.role, "reviewer")) {
-    throw new NotFoundError("Run", { run_id: runId });
-  }
+  if (!canSee(actor, run)) throw new NotFoundError("Run", { run_id: runId });
   return run;
+}
+
+function canSee(actor: RunActor, run: RunRow): boolean {
+  return run.createdBy === actor.userId || roleAtLeast(actor.role, "reviewer");
 }

@@ -62,5 +62,3 @@ export interface DataParts {
   todo: { items: { id: string; task: string; status: string }[] };
   interrupt: { interrupts: PendingInterrupt[] };
 }
-
-export const TERMINAL_STATUSES: RunStatus[] = ["completed", "failed", "cancelled"];

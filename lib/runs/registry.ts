@@ -1,4 +1,3 @@
-import type { Command } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 
 /** The slice of a compiled LangGraph graph that the run executor uses. */
@@ -22,8 +21,6 @@ export interface Workflow {
   finishMetadata?(values: unknown): Record<string, unknown>;
 }
 
-export type ResumeCommand = Command;
-
 const workflows = new Map<string, Workflow>();
 
 export function registerWorkflow(workflow: Workflow): void {
@@ -32,8 +29,4 @@ export function registerWorkflow(workflow: Workflow): void {
 
 export function findWorkflow(name: string): Workflow | undefined {
   return workflows.get(name);
-}
-
-export function workflowNames(): string[] {
-  return [...workflows.keys()];
 }

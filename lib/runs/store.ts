@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { rowsOf, schema, type TenantScope, withAppRole, withTenant } from "@/lib/db";
 import { AppError, NotFoundError } from "@/lib/http";
 import { runBus } from "./bus";
@@ -100,10 +100,11 @@ export async function storeResume(
   runId: string,
   decision: { value: unknown; interruptId?: string; actorId: string },
   owner: string,
+  mayAct: (run: RunRow) => boolean,
 ): Promise<{ run: RunRow; interruptId: string }> {
   const result = await withTenant(scope, async (tx) => {
     const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("update");
-    if (!run) throw new NotFoundError("Run", { run_id: runId });
+    if (!run || !mayAct(run)) throw new NotFoundError("Run", { run_id: runId });
     if (run.status !== "interrupted") {
       throw new AppError(
         409,
@@ -148,10 +149,14 @@ export async function storeResume(
 }
 
 /** Cancels a running or interrupted run; its executor notices at its next heartbeat or sooner. */
-export async function markCancelled(scope: TenantScope, runId: string): Promise<RunRow> {
+export async function markCancelled(
+  scope: TenantScope,
+  runId: string,
+  mayAct: (run: RunRow) => boolean,
+): Promise<RunRow> {
   const result = await withTenant(scope, async (tx) => {
     const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("update");
-    if (!run) throw new NotFoundError("Run", { run_id: runId });
+    if (!run || !mayAct(run)) throw new NotFoundError("Run", { run_id: runId });
     if (run.status !== "running" && run.status !== "interrupted") {
       throw new AppError(409, "RUN_FINISHED", `The run is already ${run.status}.`, { status: run.status });
     }
@@ -185,14 +190,4 @@ export async function claimStaleRuns(owner: string, limit: number): Promise<{ ru
     runId: row.run_id,
     tenantId: row.tenant_id,
   }));
-}
-
-/** Runs of a tenant that are not finished (for tests and the admin view). */
-export async function unfinishedRuns(scope: TenantScope): Promise<RunRow[]> {
-  return withTenant(scope, (tx) =>
-    tx
-      .select()
-      .from(r)
-      .where(inArray(r.status, ["running", "interrupted"])),
-  );
 }
