@@ -9,7 +9,7 @@ export default async function ApiKeysPage() {
   const result = await pageSession();
   if ("problem" in result) return null;
   return (
-    <RoleGate role={result.session.role} needs="admin">
+    <RoleGate needs="admin">
       <h1 className="text-2xl font-semibold">API keys</h1>
       <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
         Send a key as <code>Authorization: Bearer &lt;key&gt;</code>. A key acts in {result.session.tenantName} with the
