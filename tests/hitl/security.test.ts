@@ -49,6 +49,7 @@ for (const target of testTargets()) {
         "hitl_cases",
         "hitl_events",
         "hitl_schema_registry",
+        "hitl_sla_policies",
         "hitl_state",
       ]);
       expect(list.every((r) => r.relrowsecurity && r.relforcerowsecurity)).toBe(true);
@@ -75,7 +76,9 @@ for (const target of testTargets()) {
       expect(await dbErrorOf(insert("clarification_provided", { answer: "  " }))).toMatch(/hitl_events_answer_check/);
       expect(await dbErrorOf(insert("decision_recorded", { to: "approved" }))).toMatch(/hitl_events_decision_check/);
       expect(await dbErrorOf(insert("decision_recorded", { outcome: "modified", to: "modified" }))).toMatch(/check/);
-      expect(await dbErrorOf(insert("escalated", {}))).toMatch(/hitl_events_type_check/);
+      expect(await dbErrorOf(insert("reopened", {}))).toMatch(/hitl_events_type_check/);
+      // An escalation records its level and target, and never moves the case.
+      expect(await dbErrorOf(insert("escalated", {}))).toMatch(/hitl_events_escalation_check/);
       // Two terminal decisions on one case: the partial unique index keeps the first.
       await insert("decision_recorded", { outcome: "approved", to: "approved" }, 2);
       expect(await dbErrorOf(insert("decision_recorded", { outcome: "rejected", to: "rejected" }, 3))).toMatch(

@@ -15,11 +15,27 @@ export const HITL_EVENT_TYPES = [
   "needs_clarification",
   "clarification_provided",
   "decision_recorded",
+  // An SLA passed: the case is flagged for its escalation target. The state does not change.
+  "escalated",
 ] as const;
 export type HitlEventType = (typeof HITL_EVENT_TYPES)[number];
 
 export const HITL_OUTCOMES = ["approved", "rejected"] as const;
 export type HitlOutcome = (typeof HITL_OUTCOMES)[number];
+
+export const HITL_PRIORITIES = ["low", "normal", "high", "urgent"] as const;
+export type HitlPriority = (typeof HITL_PRIORITIES)[number];
+
+export const HITL_SLA_CALENDARS = ["calendar", "business"] as const;
+export type HitlSlaCalendar = (typeof HITL_SLA_CALENDARS)[number];
+
+/** What an `escalated` event records, so the projection can be rebuilt from events alone. */
+export interface HitlEscalationDetails {
+  level: number;
+  target: string;
+  dueAt: number;
+  nextNotifyAt: number | null;
+}
 
 export const HITL_REF_KINDS = ["run", "interrupt", "thread", "chat_session", "external"] as const;
 export type HitlRefKind = (typeof HITL_REF_KINDS)[number];
@@ -59,11 +75,15 @@ export const hitlCases = pgTable(
     summary: text("summary").notNull(),
     /** The submit's idempotency key. */
     requestId: text("request_id").notNull(),
+    priority: text("priority").$type<HitlPriority>().notNull().default("normal"),
+    /** When the adapter's SLA expects a decision, fixed at submission (null: no SLA). */
+    dueAt: epochMs("due_at"),
     createdBy: text("created_by").notNull(),
     createdAt: epochMs("created_at").notNull(),
   },
   (t) => [
     uniqueIndex("hitl_cases_request_uq").on(t.tenantId, t.requestId),
+    check("hitl_cases_priority_check", sql`${t.priority} in ('low', 'normal', 'high', 'urgent')`),
     check("hitl_cases_id_check", sql`${t.id} ~ '^HITL-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`),
   ],
 );
@@ -92,6 +112,7 @@ export const hitlEvents = pgTable(
     outcome: text("outcome").$type<HitlOutcome>(),
     modifications: jsonb("modifications").$type<Record<string, unknown>>(),
     reason: text("reason"),
+    details: jsonb("details").$type<HitlEscalationDetails>(),
     createdAt: epochMs("created_at").notNull(),
   },
   (t) => [
@@ -103,7 +124,7 @@ export const hitlEvents = pgTable(
     check("hitl_events_id_check", sql`${t.id} ~ '^HEV-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`),
     check(
       "hitl_events_type_check",
-      sql`${t.type} in ('case_submitted', 'needs_clarification', 'clarification_provided', 'decision_recorded')`,
+      sql`${t.type} in ('case_submitted', 'needs_clarification', 'clarification_provided', 'decision_recorded', 'escalated')`,
     ),
     check(
       "hitl_events_from_state_check",
@@ -126,6 +147,10 @@ export const hitlEvents = pgTable(
     check(
       "hitl_events_decision_check",
       sql`(${t.type} = 'decision_recorded') = (${t.outcome} is not null and ${t.toState} = ${t.outcome})`,
+    ),
+    check(
+      "hitl_events_escalation_check",
+      sql`(${t.type} = 'escalated') = (${t.details} is not null) and (${t.type} <> 'escalated' or ${t.fromState} = ${t.toState})`,
     ),
     check(
       "hitl_events_modifications_check",
@@ -156,13 +181,46 @@ export const hitlState = pgTable(
     decidedAt: epochMs("decided_at"),
     openQuestion: text("open_question"),
     clarificationRounds: integer("clarification_rounds").notNull().default(0),
+    priority: text("priority").$type<HitlPriority>().notNull().default("normal"),
+    dueAt: epochMs("due_at"),
+    escalationLevel: integer("escalation_level").notNull().default(0),
+    escalatedTo: text("escalated_to"),
+    escalatedAt: epochMs("escalated_at"),
+    /** When the sweep escalates again (re-notify); null when no SLA applies or the case is decided. */
+    nextEscalationAt: epochMs("next_escalation_at"),
     createdAt: epochMs("created_at").notNull(),
     updatedAt: epochMs("updated_at").notNull(),
   },
   (t) => [
     index("hitl_state_queue_idx").on(t.tenantId, t.state, t.createdAt, t.caseId),
+    index("hitl_state_decided_idx").on(t.tenantId, t.decidedAt, t.caseId),
+    index("hitl_state_escalation_idx").on(t.nextEscalationAt).where(sql`${t.nextEscalationAt} is not null`),
     check("hitl_state_state_check", sql`${t.state} in ('pending', 'needs_clarification', 'approved', 'rejected')`),
     check("hitl_state_outcome_check", sql`${t.outcome} is null or ${t.outcome} = ${t.state}`),
+  ],
+);
+
+/** An adapter's service level: how long a decision may take and whom to escalate to. */
+export const hitlSlaPolicies = pgTable(
+  "hitl_sla_policies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    adapter: text("adapter").notNull(),
+    /** Time allowed for a decision, in hours of the chosen calendar. */
+    dueHours: integer("due_hours").notNull(),
+    calendar: text("calendar").$type<HitlSlaCalendar>().notNull().default("calendar"),
+    /** A role (`reviewer`, `admin`) or a user id. */
+    escalateTo: text("escalate_to").notNull(),
+    /** Escalate again this often while the case stays open (null: once). */
+    renotifyHours: integer("renotify_hours"),
+    updatedAt: epochMs("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("hitl_sla_policies_adapter_uq").on(t.tenantId, t.adapter),
+    check("hitl_sla_policies_due_check", sql`${t.dueHours} between 1 and 8760`),
+    check("hitl_sla_policies_renotify_check", sql`${t.renotifyHours} is null or ${t.renotifyHours} between 1 and 8760`),
+    check("hitl_sla_policies_calendar_check", sql`${t.calendar} in ('calendar', 'business')`),
   ],
 );
 
