@@ -1,17 +1,26 @@
 import { createHash, randomUUID } from "node:crypto";
 import canonicalize from "canonicalize";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
 import { schema, type Tx, withTenant } from "@/lib/db";
-import type { HitlEventType, HitlOutcome, HitlRefKind, HitlStateName } from "@/lib/db/schema";
-import { HITL_OUTCOMES, HITL_REF_KINDS } from "@/lib/db/schema";
+import type {
+  HitlEscalationDetails,
+  HitlEventType,
+  HitlOutcome,
+  HitlPriority,
+  HitlRefKind,
+  HitlStateName,
+} from "@/lib/db/schema";
+import { HITL_OUTCOMES, HITL_PRIORITIES, HITL_REF_KINDS } from "@/lib/db/schema";
 import { errors, NotFoundError } from "@/lib/http";
 import { activeSchemaIn, schemaVersionIn, summarize } from "./adapters";
 import { hitlErrors } from "./errors";
 import { HITL_LIMITS, optionalText, requireJsonObject, requireRequestId, requireText } from "./limits";
 import { applyEvent, toProjection } from "./projection";
+import { resumeLinkedRun } from "./run-link";
+import { dueAtFor, slaPolicyIn } from "./sla";
 import { EVENT_OF_ACTION, type HitlAction, TRANSITIONS } from "./transitions";
-import type { HitlActor, HitlCommandResult, HitlEventView, HitlRef } from "./types";
+import type { HitlActor, HitlCommandResult, HitlEventView, HitlProjection, HitlRef } from "./types";
 import { assertPayload } from "./validation";
 
 // Every command is one transaction that appends an event and updates the projection with the
@@ -48,6 +57,7 @@ export function toEventView(row: EventRow): HitlEventView {
     outcome: row.outcome ?? null,
     modifications: row.modifications ?? null,
     reason: row.reason ?? null,
+    escalation: row.details ?? null,
     createdAt: row.createdAt,
   };
 }
@@ -65,12 +75,13 @@ function actorFields(actor: HitlActor) {
   };
 }
 
-/** Reviewers, admins and the system decide and ask questions; anyone in the tenant answers. */
+/** Reviewers, admins and the system decide, ask and escalate; anyone in the tenant answers. */
 const DECIDERS: Record<HitlAction, boolean> = {
   request_clarification: true,
   provide_clarification: false,
   approve: true,
   reject: true,
+  escalate: true,
 };
 
 function assertMayAct(actor: HitlActor, action: HitlAction): void {
@@ -97,6 +108,15 @@ export interface SubmitCaseInput {
   payload: unknown;
   requestId: string;
   refs?: HitlRef[];
+  priority?: HitlPriority;
+}
+
+function parsePriority(value: unknown): HitlPriority {
+  if (value === undefined || value === null) return "normal";
+  if (!HITL_PRIORITIES.includes(value as HitlPriority)) {
+    throw errors.invalidField("priority", `priority is one of ${HITL_PRIORITIES.join(", ")}.`);
+  }
+  return value as HitlPriority;
 }
 
 /** Opens a case (state `pending`) after validating its payload against the adapter's active schema. */
@@ -105,8 +125,17 @@ export async function submitCase(actor: HitlActor, input: SubmitCaseInput): Prom
   const adapter = requireText("adapter", input.adapter, 64);
   const payload = requireJsonObject("payload", input.payload);
   const refs = parseRefs(input.refs);
+  const priority = parsePriority(input.priority);
   const who = actorFields(actor);
-  const hash = intentHash({ action: "submit", actor: who.actorId, adapter, payload, refs });
+  // Priority joins the intent only when set, so replays of submissions made before it existed match.
+  const hash = intentHash({
+    action: "submit",
+    actor: who.actorId,
+    adapter,
+    payload,
+    refs,
+    ...(priority === "normal" ? {} : { priority }),
+  });
 
   return withTenant(actor, async (tx) => {
     const replay = await submitReplayIn(tx, requestId, hash);
@@ -118,6 +147,7 @@ export async function submitCase(actor: HitlActor, input: SubmitCaseInput): Prom
 
     const now = Date.now();
     const caseId = newCaseId();
+    const policy = await slaPolicyIn(tx, adapter);
     const inserted = await tx
       .insert(cases)
       .values({
@@ -128,6 +158,8 @@ export async function submitCase(actor: HitlActor, input: SubmitCaseInput): Prom
         payload,
         summary: summarize(adapter, payload),
         requestId,
+        priority,
+        dueAt: policy ? dueAtFor(now, policy) : null,
         createdBy: who.actorId,
         createdAt: now,
       })
@@ -178,10 +210,14 @@ async function submitReplayIn(tx: Tx, requestId: string, hash: string): Promise<
   return resultOf(first, true);
 }
 
-interface Mutation {
+export interface Mutation {
   action: HitlAction;
   /** Fields of the event besides the envelope. */
   fields: Partial<Pick<EventRow, "question" | "answer" | "outcome" | "modifications" | "reason">>;
+  /** An escalation's record, computed from the case as it is when the lock is held. */
+  details?: (current: HitlProjection, now: number) => HitlEscalationDetails;
+  /** Also report the run (and interrupt) the case belongs to, so a decision can resume it. */
+  withRunLink?: boolean;
 }
 
 async function mutateCase(
@@ -191,16 +227,31 @@ async function mutateCase(
   mutation: Mutation,
 ): Promise<HitlCommandResult> {
   const requestId = requireRequestId(rawRequestId);
-  const who = actorFields(actor);
   assertMayAct(actor, mutation.action);
-  // What the request asks for; the outcome is part of the action (approve/reject).
-  const hash = intentHash({ action: mutation.action, actor: who.actorId, caseId, ...mutation.fields });
-
   return withTenant(actor, async (tx) => {
     const [row] = await tx.select().from(state).where(eq(state.caseId, caseId)).for("update");
     if (!row) throw new NotFoundError("HITL case", { case_id: caseId });
+    return mutateLockedCase(tx, actor, row, requestId, mutation);
+  });
+}
 
-    const [prior] = await tx
+/**
+ * Appends one event to a case whose projection row the caller has locked, and folds it into
+ * the projection. Replays, refusals and the decision check happen here, so every path that
+ * changes a case (commands, the escalation sweep) follows the same rules.
+ */
+export async function mutateLockedCase(
+  tx: Tx,
+  actor: HitlActor,
+  row: typeof state.$inferSelect,
+  requestId: string,
+  mutation: Mutation,
+): Promise<HitlCommandResult> {
+  const caseId = row.caseId;
+  const who = actorFields(actor);
+  // What the request asks for; the outcome is part of the action (approve/reject).
+  const hash = intentHash({ action: mutation.action, actor: who.actorId, caseId, ...mutation.fields });
+  const [prior] = await tx
       .select()
       .from(events)
       .where(and(eq(events.caseId, caseId), eq(events.requestId, requestId)));
@@ -226,6 +277,7 @@ async function mutateCase(
     }
 
     const type: HitlEventType = EVENT_OF_ACTION[mutation.action];
+    const now = Date.now();
     const [event] = await tx
       .insert(events)
       .values({
@@ -240,7 +292,8 @@ async function mutateCase(
         toState: to,
         ...who,
         ...mutation.fields,
-        createdAt: Date.now(),
+        details: mutation.details ? mutation.details(current, now) : null,
+        createdAt: now,
       })
       .returning();
     const next = applyEvent(current, event, {
@@ -248,10 +301,23 @@ async function mutateCase(
       tenantId: row.tenantId,
       adapter: row.adapter,
       createdAt: row.createdAt,
+      priority: row.priority,
+      dueAt: row.dueAt,
     });
     await tx.update(state).set(next).where(eq(state.caseId, caseId));
-    return resultOf(event, false);
-  });
+    return withRunLink(tx, mutation, resultOf(event, false));
+}
+
+async function withRunLink(tx: Tx, mutation: Mutation, result: HitlCommandResult): Promise<HitlCommandResult> {
+  if (!mutation.withRunLink) return result;
+  const links = await tx
+    .select({ kind: refsTable.kind, refId: refsTable.refId })
+    .from(refsTable)
+    .where(and(eq(refsTable.caseId, result.caseId), inArray(refsTable.kind, ["run", "interrupt"])));
+  const run = links.find((l) => l.kind === "run");
+  if (!run) return result;
+  const interrupt = links.find((l) => l.kind === "interrupt");
+  return { ...result, linkedRun: { runId: run.refId, interruptId: interrupt?.refId ?? null } };
 }
 
 async function alreadyTerminal(tx: Tx, current: HitlStateName, decisionEventId: string | null, caseId: string) {
@@ -271,6 +337,29 @@ async function alreadyTerminal(tx: Tx, current: HitlStateName, decisionEventId: 
           decided_at: decision.createdAt,
         }
       : null,
+  });
+}
+
+/**
+ * Flags an open case for someone with more authority (`target`: a role or a user id). The
+ * SLA sweep escalates due cases with it; a reviewer may escalate by hand. The state stays.
+ */
+export async function escalateCase(
+  actor: HitlActor,
+  caseId: string,
+  input: { requestId: string; target: string; reason?: string },
+): Promise<HitlCommandResult> {
+  const target = requireText("target", input.target, 200);
+  const reason = optionalText("reason", input.reason, HITL_LIMITS.reasonChars);
+  return mutateCase(actor, caseId, input.requestId, {
+    action: "escalate",
+    fields: { reason },
+    details: (current) => ({
+      level: current.escalationLevel + 1,
+      target,
+      dueAt: current.dueAt ?? 0,
+      nextNotifyAt: current.nextEscalationAt,
+    }),
   });
 }
 
@@ -302,7 +391,11 @@ export interface DecisionInput {
   reason?: string;
 }
 
-/** The terminal decision: `approved` (optionally with modifications) or `rejected`. First one wins. */
+/**
+ * The terminal decision: `approved` (optionally with modifications) or `rejected`. First one
+ * wins. A case that belongs to a run resumes it with the decision: stored first, resumed
+ * second; if the process dies in between, the resume sweep finishes the job.
+ */
 export async function recordDecision(
   actor: HitlActor,
   caseId: string,
@@ -320,8 +413,11 @@ export async function recordDecision(
   }
   const reason = optionalText("reason", input.reason, HITL_LIMITS.reasonChars);
   const action: HitlAction = input.outcome === "approved" ? "approve" : "reject";
-  return mutateCase(actor, caseId, input.requestId, {
+  const result = await mutateCase(actor, caseId, input.requestId, {
     action,
     fields: { outcome: input.outcome, modifications, reason },
+    withRunLink: true,
   });
+  if (result.linkedRun) result.linkedRun = await resumeLinkedRun(actor, result.event, result.linkedRun);
+  return result;
 }

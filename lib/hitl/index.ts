@@ -10,15 +10,40 @@ export {
 } from "./adapters";
 export {
   type DecisionInput,
+  escalateCase,
   provideClarification,
   recordDecision,
   requestClarification,
   type SubmitCaseInput,
   submitCase,
 } from "./commands";
+export { type EscalationSweepResult, runEscalationSweep } from "./escalation";
 export { HITL_LIMITS } from "./limits";
 export { applyEvent, type ProjectionDrift, projectionDrift, projectionHash, rebuildProjection } from "./projection";
-export { caseHistory, getCase, listReviewQueue, QUEUE_PAGE_MAX } from "./queries";
+export {
+  type BacklogItem,
+  type CaseFilter,
+  caseHistory,
+  clarificationBacklog,
+  type DecisionLogEntry,
+  type DecisionStatsBucket,
+  decisionLog,
+  decisionStats,
+  type EscalationItem,
+  escalationsDue,
+  getCase,
+  listCases,
+  listReviewQueue,
+  OPEN_STATES,
+  type PageOptions,
+  type QueueCounts,
+  QUEUE_PAGE_MAX,
+  reviewQueueCounts,
+  STATS_BUCKETS,
+} from "./queries";
+export { resumeDecidedRuns, resumeValueOf } from "./run-link";
+export { addSlaTime, dueAtFor, listSlaPolicies, type SlaPolicy, setSlaPolicy } from "./sla";
+export { hitlSweepIntervalMs, runHitlSweeps, startHitlSweeps } from "./sweeps";
 export {
   EVENT_OF_ACTION,
   HITL_ACTIONS,
@@ -38,4 +63,7 @@ export type {
   HitlProjection,
   HitlQueueItem,
   HitlRef,
+  HitlResumeValue,
+  LinkedRun,
 } from "./types";
+export { registerUpcaster, upcastPayload } from "./upcasters";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import { asc } from "drizzle-orm";
+import { asc, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { actionOfOutcome, EVENT_OF_ACTION, type HitlAction, INITIAL_STATE, TRANSITIONS } from "./transitions";
 import type { HitlProjection } from "./types";
@@ -26,7 +26,7 @@ function actionOf(event: EventRow): HitlAction {
 export function applyEvent(
   current: HitlProjection | null,
   event: EventRow,
-  kase: Pick<CaseRow, "id" | "tenantId" | "adapter" | "createdAt">,
+  kase: Pick<CaseRow, "id" | "tenantId" | "adapter" | "createdAt" | "priority" | "dueAt">,
 ): HitlProjection {
   if (event.type === "case_submitted") {
     if (current) throw new Error(`case ${kase.id} is submitted twice`);
@@ -43,6 +43,12 @@ export function applyEvent(
       decidedAt: null,
       openQuestion: null,
       clarificationRounds: 0,
+      priority: kase.priority,
+      dueAt: kase.dueAt ?? null,
+      escalationLevel: 0,
+      escalatedTo: null,
+      escalatedAt: null,
+      nextEscalationAt: kase.dueAt ?? null,
       createdAt: kase.createdAt,
       updatedAt: event.createdAt,
     };
@@ -65,6 +71,13 @@ export function applyEvent(
     next.decisionEventId = event.id;
     next.decidedBy = event.actorId;
     next.decidedAt = event.createdAt;
+    next.nextEscalationAt = null;
+  } else if (event.type === "escalated") {
+    if (!event.details) throw new Error(`escalation ${event.id} has no details`);
+    next.escalationLevel = event.details.level;
+    next.escalatedTo = event.details.target;
+    next.escalatedAt = event.createdAt;
+    next.nextEscalationAt = event.details.nextNotifyAt;
   }
   return next;
 }
@@ -83,6 +96,12 @@ export function toProjection(row: StateRow): HitlProjection {
     decidedAt: row.decidedAt ?? null,
     openQuestion: row.openQuestion ?? null,
     clarificationRounds: row.clarificationRounds,
+    priority: row.priority,
+    dueAt: row.dueAt ?? null,
+    escalationLevel: row.escalationLevel,
+    escalatedTo: row.escalatedTo ?? null,
+    escalatedAt: row.escalatedAt ?? null,
+    nextEscalationAt: row.nextEscalationAt ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -117,20 +136,26 @@ async function liveIn(tx: Tx): Promise<HitlProjection[]> {
   return (await tx.select().from(schema.hitlState)).map(toProjection);
 }
 
-/** Recomputes hitl_state from the events and writes every row that differs. */
+const REBUILD_BATCH = 500;
+
+/**
+ * Empties the tenant's hitl_state and recomputes it from the ordered events, in one transaction
+ * (readers see the old projection or the new one, never half). Reports which cases differed.
+ */
 export async function rebuildProjection(scope: TenantScope): Promise<{ cases: number; repaired: string[] }> {
   return withTenant(scope, async (tx) => {
+    // Commands lock the state row; lock the table so none runs between the read and the rewrite.
+    await tx.execute(sql`lock table hitl_state in share row exclusive mode`);
     const rebuilt = await recomputeIn(tx);
-    const live = new Map((await liveIn(tx)).map((p) => [p.caseId, p]));
-    const repaired: string[] = [];
-    for (const projection of rebuilt) {
-      const current = live.get(projection.caseId);
-      if (current && canonicalize(current) === canonicalize(projection)) continue;
-      repaired.push(projection.caseId);
-      await tx
-        .insert(schema.hitlState)
-        .values(projection)
-        .onConflictDoUpdate({ target: schema.hitlState.caseId, set: { ...projection } });
+    const live = new Map((await liveIn(tx)).map((p) => [p.caseId, canonicalize(p)]));
+    const repaired = rebuilt
+      .filter((p) => live.get(p.caseId) !== canonicalize(p))
+      .map((p) => p.caseId)
+      .concat([...live.keys()].filter((id) => !rebuilt.some((p) => p.caseId === id)))
+      .sort();
+    await tx.delete(schema.hitlState);
+    for (let i = 0; i < rebuilt.length; i += REBUILD_BATCH) {
+      await tx.insert(schema.hitlState).values(rebuilt.slice(i, i + REBUILD_BATCH));
     }
     return { cases: rebuilt.length, repaired };
   });

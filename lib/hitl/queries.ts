@@ -1,16 +1,35 @@
-import { and, asc, desc, eq, lt, or } from "drizzle-orm";
-import { schema, type TenantScope, withTenant } from "@/lib/db";
-import { errors, NotFoundError } from "@/lib/http";
+import { and, asc, desc, eq, exists, gt, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import type { HitlOutcome, HitlPriority, HitlRefKind, HitlStateName } from "@/lib/db/schema";
+import { NotFoundError } from "@/lib/http";
 import { toEventView } from "./commands";
+import { decodeCursor, PAGE_MAX, pageSize, toPage } from "./cursor";
 import { toProjection } from "./projection";
 import type { HitlCaseView, HitlEventView, HitlPage, HitlQueueItem } from "./types";
+import { upcastPayload } from "./upcasters";
+
+// The queries of the HITL design, all tenant-scoped and keyset-paginated:
+//  1 pending latest N .................... listReviewQueue
+//  2 by id ............................... getCase (+ caseHistory)
+//  3 reviewed, by decision and date range  listCases({outcome, decidedFrom, decidedTo})
+//  4 by operator and date range .......... listCases({decidedBy, decidedFrom, decidedTo}), decisionLog
+//  5 by adapter or ref ................... listCases({adapter, ref})
+//  6 throughput and approval rates ....... decisionStats
+//  7 who decided what and when ........... decisionLog
+//  8 clarification backlog with age ...... clarificationBacklog
+//  9 escalations due / overdue ........... escalationsDue
+// 10 old schema versions read ............ listCases({oldSchema: true}) (payloads upcast by getCase)
 
 const cases = schema.hitlCases;
 const events = schema.hitlEvents;
 const state = schema.hitlState;
 const refs = schema.hitlCaseRefs;
+const registry = schema.hitlSchemaRegistry;
 
-/** A case with its payload, references and current projection. */
+export const QUEUE_PAGE_MAX = PAGE_MAX;
+export const OPEN_STATES: readonly HitlStateName[] = ["pending", "needs_clarification"];
+
+/** A case with its payload (read as the active schema version), references and projection. */
 export async function getCase(scope: TenantScope, caseId: string): Promise<HitlCaseView> {
   return withTenant(scope, async (tx) => {
     const [row] = await tx
@@ -24,11 +43,23 @@ export async function getCase(scope: TenantScope, caseId: string): Promise<HitlC
       .from(refs)
       .where(eq(refs.caseId, caseId))
       .orderBy(asc(refs.createdAt), asc(refs.id));
+    const [active] = await tx
+      .select({ version: registry.version })
+      .from(registry)
+      .where(and(eq(registry.adapter, row.kase.adapter), eq(registry.active, true)));
+    const read = upcastPayload(
+      row.kase.adapter,
+      row.kase.payload,
+      row.kase.schemaVersion,
+      active?.version ?? row.kase.schemaVersion,
+    );
     return {
       id: row.kase.id,
       adapter: row.kase.adapter,
       schemaVersion: row.kase.schemaVersion,
-      payload: row.kase.payload,
+      payloadVersion: read.version,
+      payload: read.payload,
+      priority: row.kase.priority,
       summary: row.kase.summary,
       createdBy: row.kase.createdBy,
       createdAt: row.kase.createdAt,
@@ -48,60 +79,365 @@ export async function caseHistory(scope: TenantScope, caseId: string): Promise<H
   });
 }
 
-export const QUEUE_PAGE_MAX = 100;
-
-function encodeCursor(createdAt: number, caseId: string): string {
-  return Buffer.from(JSON.stringify([createdAt, caseId]), "utf8").toString("base64url");
+export interface CaseFilter {
+  state?: HitlStateName[];
+  adapter?: string;
+  priority?: HitlPriority;
+  /** Only cases escalated at least once (true) or never (false). */
+  escalated?: boolean;
+  outcome?: HitlOutcome;
+  decidedBy?: string;
+  createdBy?: string;
+  /** Epoch ms, inclusive. */
+  decidedFrom?: number;
+  decidedTo?: number;
+  createdFrom?: number;
+  createdTo?: number;
+  ref?: { kind: HitlRefKind; id: string };
+  /** Only cases submitted under an older schema version than the adapter's active one. */
+  oldSchema?: boolean;
 }
 
-function decodeCursor(cursor: string): { createdAt: number; caseId: string } {
-  try {
-    const [createdAt, caseId] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof createdAt === "number" && Number.isSafeInteger(createdAt) && typeof caseId === "string") {
-      return { createdAt, caseId };
-    }
-  } catch {
-    // falls through to the refusal below
-  }
-  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+export interface PageOptions {
+  limit?: number;
+  cursor?: string | null;
+  /** `created` (newest first, the default) or `decided` (most recent decision first). */
+  sort?: "created" | "decided";
 }
 
-/** Pending cases, newest first, a page at a time (`nextCursor` null on the last page). */
+const queueColumns = {
+  id: cases.id,
+  adapter: cases.adapter,
+  summary: cases.summary,
+  state: state.state,
+  priority: state.priority,
+  outcome: state.outcome,
+  decidedBy: state.decidedBy,
+  decidedAt: state.decidedAt,
+  dueAt: state.dueAt,
+  escalationLevel: state.escalationLevel,
+  escalatedTo: state.escalatedTo,
+  openQuestion: state.openQuestion,
+  createdBy: cases.createdBy,
+  createdAt: state.createdAt,
+  updatedAt: state.updatedAt,
+};
+
+function filterConditions(filter: CaseFilter): (SQL | undefined)[] {
+  return [
+    filter.state && filter.state.length > 0 ? inArray(state.state, filter.state) : undefined,
+    filter.adapter ? eq(state.adapter, filter.adapter) : undefined,
+    filter.priority ? eq(state.priority, filter.priority) : undefined,
+    filter.escalated === undefined
+      ? undefined
+      : filter.escalated
+        ? gt(state.escalationLevel, 0)
+        : eq(state.escalationLevel, 0),
+    filter.outcome ? eq(state.outcome, filter.outcome) : undefined,
+    filter.decidedBy ? eq(state.decidedBy, filter.decidedBy) : undefined,
+    filter.createdBy ? eq(cases.createdBy, filter.createdBy) : undefined,
+    filter.decidedFrom !== undefined ? gte(state.decidedAt, filter.decidedFrom) : undefined,
+    filter.decidedTo !== undefined ? lte(state.decidedAt, filter.decidedTo) : undefined,
+    filter.createdFrom !== undefined ? gte(state.createdAt, filter.createdFrom) : undefined,
+    filter.createdTo !== undefined ? lte(state.createdAt, filter.createdTo) : undefined,
+    filter.ref
+      ? exists(
+          sql`(select 1 from ${refs} where ${refs.caseId} = ${cases.id} and ${refs.kind} = ${filter.ref.kind} and ${refs.refId} = ${filter.ref.id})`,
+        )
+      : undefined,
+    filter.oldSchema
+      ? sql`${cases.schemaVersion} < (select ${registry.version} from ${registry} where ${registry.adapter} = ${cases.adapter} and ${registry.active})`
+      : undefined,
+  ];
+}
+
+async function casePage(
+  tx: Tx,
+  filter: CaseFilter,
+  options: PageOptions,
+): Promise<HitlPage<HitlQueueItem>> {
+  const limit = pageSize(options.limit);
+  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const byDecision = options.sort === "decided";
+  const sortColumn = byDecision ? state.decidedAt : state.createdAt;
+  const rows = await tx
+    .select(queueColumns)
+    .from(state)
+    .innerJoin(cases, eq(cases.id, state.caseId))
+    .where(
+      and(
+        ...filterConditions(filter),
+        byDecision ? sql`${state.decidedAt} is not null` : undefined,
+        after
+          ? or(lt(sortColumn, after.sortValue), and(eq(sortColumn, after.sortValue), lt(state.caseId, after.id)))
+          : undefined,
+      ),
+    )
+    .orderBy(desc(sortColumn), desc(state.caseId))
+    .limit(limit + 1);
+  return toPage(rows, limit, (r) => [(byDecision ? r.decidedAt : r.createdAt) ?? 0, r.id]);
+}
+
+/** Cases matching every given filter, newest first (or most recently decided first). */
+export async function listCases(
+  scope: TenantScope,
+  filter: CaseFilter = {},
+  options: PageOptions = {},
+): Promise<HitlPage<HitlQueueItem>> {
+  return withTenant(scope, (tx) => casePage(tx, filter, options));
+}
+
+/** The review queue: pending cases newest first (or the given open states and filters). */
 export async function listReviewQueue(
   scope: TenantScope,
-  options: { limit?: number; cursor?: string | null; adapter?: string } = {},
+  options: PageOptions & Omit<CaseFilter, "outcome" | "decidedBy" | "decidedFrom" | "decidedTo"> = {},
 ): Promise<HitlPage<HitlQueueItem>> {
-  const requested = Number.isFinite(options.limit) ? Math.trunc(options.limit as number) : 20;
-  const limit = Math.min(Math.max(requested, 1), QUEUE_PAGE_MAX);
-  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const { limit, cursor, state: states, ...filter } = options;
+  return withTenant(scope, (tx) =>
+    casePage(tx, { ...filter, state: states && states.length > 0 ? states : ["pending"] }, { limit, cursor }),
+  );
+}
+
+export interface QueueCounts {
+  pending: number;
+  needsClarification: number;
+  escalated: number;
+  overdue: number;
+  byAdapter: Record<string, number>;
+  byPriority: Record<string, number>;
+}
+
+/** Counts of open cases for the inbox's filters. */
+export async function reviewQueueCounts(scope: TenantScope, now = Date.now()): Promise<QueueCounts> {
   return withTenant(scope, async (tx) => {
     const rows = await tx
       .select({
-        id: cases.id,
-        adapter: cases.adapter,
-        summary: cases.summary,
         state: state.state,
-        createdBy: cases.createdBy,
-        createdAt: state.createdAt,
+        adapter: state.adapter,
+        priority: state.priority,
+        count: sql<number>`count(*)::int`,
+        escalated: sql<number>`count(*) filter (where ${state.escalationLevel} > 0)::int`,
+        overdue: sql<number>`count(*) filter (where ${state.dueAt} <= ${now})::int`,
       })
       .from(state)
-      .innerJoin(cases, eq(cases.id, state.caseId))
+      .where(inArray(state.state, [...OPEN_STATES]))
+      .groupBy(state.state, state.adapter, state.priority);
+    const counts: QueueCounts = {
+      pending: 0,
+      needsClarification: 0,
+      escalated: 0,
+      overdue: 0,
+      byAdapter: {},
+      byPriority: {},
+    };
+    for (const row of rows) {
+      if (row.state === "pending") counts.pending += row.count;
+      else counts.needsClarification += row.count;
+      counts.escalated += row.escalated;
+      counts.overdue += row.overdue;
+      counts.byAdapter[row.adapter] = (counts.byAdapter[row.adapter] ?? 0) + row.count;
+      counts.byPriority[row.priority] = (counts.byPriority[row.priority] ?? 0) + row.count;
+    }
+    return counts;
+  });
+}
+
+export interface DecisionLogEntry {
+  eventId: string;
+  caseId: string;
+  adapter: string;
+  summary: string;
+  outcome: HitlOutcome;
+  actor: { id: string; name: string | null; role: string };
+  modified: boolean;
+  reason: string | null;
+  decidedAt: number;
+}
+
+/** Who decided what and when: decision events, most recent first, optionally by one operator. */
+export async function decisionLog(
+  scope: TenantScope,
+  filter: { actorId?: string; from?: number; to?: number } = {},
+  options: Omit<PageOptions, "sort"> = {},
+): Promise<HitlPage<DecisionLogEntry>> {
+  const limit = pageSize(options.limit);
+  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  return withTenant(scope, async (tx) => {
+    const rows = await tx
+      .select({ event: events, adapter: cases.adapter, summary: cases.summary })
+      .from(events)
+      .innerJoin(cases, eq(cases.id, events.caseId))
       .where(
         and(
-          eq(state.state, "pending"),
-          options.adapter ? eq(state.adapter, options.adapter) : undefined,
+          eq(events.type, "decision_recorded"),
+          filter.actorId ? eq(events.actorId, filter.actorId) : undefined,
+          filter.from !== undefined ? gte(events.createdAt, filter.from) : undefined,
+          filter.to !== undefined ? lte(events.createdAt, filter.to) : undefined,
           after
             ? or(
-                lt(state.createdAt, after.createdAt),
-                and(eq(state.createdAt, after.createdAt), lt(state.caseId, after.caseId)),
+                lt(events.createdAt, after.sortValue),
+                and(eq(events.createdAt, after.sortValue), lt(events.id, after.id)),
               )
             : undefined,
         ),
       )
-      .orderBy(desc(state.createdAt), desc(state.caseId))
+      .orderBy(desc(events.createdAt), desc(events.id))
       .limit(limit + 1);
-    const items = rows.slice(0, limit);
-    const last = items.at(-1);
-    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+    const page = toPage(rows, limit, (r) => [r.event.createdAt, r.event.id]);
+    return {
+      nextCursor: page.nextCursor,
+      items: page.items.map(({ event, adapter, summary }) => ({
+        eventId: event.id,
+        caseId: event.caseId,
+        adapter,
+        summary,
+        outcome: event.outcome as HitlOutcome,
+        actor: { id: event.actorId, name: event.actorName ?? null, role: event.actorRole },
+        modified: event.modifications !== null,
+        reason: event.reason ?? null,
+        decidedAt: event.createdAt,
+      })),
+    };
+  });
+}
+
+export const STATS_BUCKETS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
+
+export interface DecisionStatsBucket {
+  start: number;
+  submitted: number;
+  decided: number;
+  approved: number;
+  rejected: number;
+  /** approved / decided, null when nothing was decided in the bucket. */
+  approvalRate: number | null;
+  rejectionRate: number | null;
+}
+
+/** Throughput and approval/rejection rates per hour, day or week over a time range (UTC). */
+export async function decisionStats(
+  scope: TenantScope,
+  range: { from: number; to: number; bucket: keyof typeof STATS_BUCKETS },
+): Promise<{ bucket: keyof typeof STATS_BUCKETS; buckets: DecisionStatsBucket[]; totals: DecisionStatsBucket }> {
+  const size = STATS_BUCKETS[range.bucket];
+  return withTenant(scope, async (tx) => {
+    const start = sql<number>`(floor(${events.createdAt}::numeric / ${size}) * ${size})::bigint`;
+    const rows = await tx
+      .select({
+        start,
+        submitted: sql<number>`count(*) filter (where ${events.type} = 'case_submitted')::int`,
+        approved: sql<number>`count(*) filter (where ${events.outcome} = 'approved')::int`,
+        rejected: sql<number>`count(*) filter (where ${events.outcome} = 'rejected')::int`,
+      })
+      .from(events)
+      .where(
+        and(
+          inArray(events.type, ["case_submitted", "decision_recorded"]),
+          gte(events.createdAt, range.from),
+          lte(events.createdAt, range.to),
+        ),
+      )
+      .groupBy(start)
+      .orderBy(start);
+    const bucketOf = (b: { start: number; submitted: number; approved: number; rejected: number }) => {
+      const decided = b.approved + b.rejected;
+      return {
+        start: Number(b.start),
+        submitted: b.submitted,
+        decided,
+        approved: b.approved,
+        rejected: b.rejected,
+        approvalRate: decided === 0 ? null : b.approved / decided,
+        rejectionRate: decided === 0 ? null : b.rejected / decided,
+      };
+    };
+    const buckets = rows.map(bucketOf);
+    const sum = (k: "submitted" | "approved" | "rejected") => buckets.reduce((n, b) => n + b[k], 0);
+    return {
+      bucket: range.bucket,
+      buckets,
+      totals: bucketOf({
+        start: range.from,
+        submitted: sum("submitted"),
+        approved: sum("approved"),
+        rejected: sum("rejected"),
+      }),
+    };
+  });
+}
+
+export interface BacklogItem extends HitlQueueItem {
+  /** How long the question has waited for an answer, in ms. */
+  ageMs: number;
+}
+
+/** Cases waiting for the submitter's answer, oldest question first, with their age. */
+export async function clarificationBacklog(
+  scope: TenantScope,
+  options: Omit<PageOptions, "sort"> & { now?: number } = {},
+): Promise<HitlPage<BacklogItem>> {
+  const limit = pageSize(options.limit);
+  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const now = options.now ?? Date.now();
+  return withTenant(scope, async (tx) => {
+    // While a question is open the last event is the question, so updated_at is when it was asked.
+    const rows = await tx
+      .select(queueColumns)
+      .from(state)
+      .innerJoin(cases, eq(cases.id, state.caseId))
+      .where(
+        and(
+          eq(state.state, "needs_clarification"),
+          after
+            ? or(gt(state.updatedAt, after.sortValue), and(eq(state.updatedAt, after.sortValue), gt(state.caseId, after.id)))
+            : undefined,
+        ),
+      )
+      .orderBy(asc(state.updatedAt), asc(state.caseId))
+      .limit(limit + 1);
+    const page = toPage(rows, limit, (r) => [r.updatedAt, r.id]);
+    return { nextCursor: page.nextCursor, items: page.items.map((r) => ({ ...r, ageMs: Math.max(0, now - r.updatedAt) })) };
+  });
+}
+
+export interface EscalationItem extends HitlQueueItem {
+  overdue: boolean;
+  /** Ms until the deadline (negative once overdue). */
+  dueInMs: number;
+}
+
+/** Open cases with a deadline: `overdue` ones (past it) or `due` ones (within `horizonMs`), soonest first. */
+export async function escalationsDue(
+  scope: TenantScope,
+  options: Omit<PageOptions, "sort"> & { which?: "due" | "overdue" | "all"; horizonMs?: number; now?: number } = {},
+): Promise<HitlPage<EscalationItem>> {
+  const limit = pageSize(options.limit);
+  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const now = options.now ?? Date.now();
+  const which = options.which ?? "all";
+  const horizon = now + (options.horizonMs ?? 24 * 3_600_000);
+  return withTenant(scope, async (tx) => {
+    const rows = await tx
+      .select(queueColumns)
+      .from(state)
+      .innerJoin(cases, eq(cases.id, state.caseId))
+      .where(
+        and(
+          inArray(state.state, [...OPEN_STATES]),
+          sql`${state.dueAt} is not null`,
+          which === "overdue" ? lte(state.dueAt, now) : lte(state.dueAt, horizon),
+          which === "due" ? gt(state.dueAt, now) : undefined,
+          after
+            ? or(gt(state.dueAt, after.sortValue), and(eq(state.dueAt, after.sortValue), gt(state.caseId, after.id)))
+            : undefined,
+        ),
+      )
+      .orderBy(asc(state.dueAt), asc(state.caseId))
+      .limit(limit + 1);
+    const page = toPage(rows, limit, (r) => [r.dueAt ?? 0, r.id]);
+    return {
+      nextCursor: page.nextCursor,
+      items: page.items.map((r) => ({ ...r, overdue: (r.dueAt ?? 0) <= now, dueInMs: (r.dueAt ?? 0) - now })),
+    };
   });
 }

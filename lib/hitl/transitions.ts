@@ -5,7 +5,7 @@ import type { HitlEventType, HitlOutcome, HitlStateName } from "@/lib/db/schema"
 // why it is refused: `invalid` answers INVALID_STATE_TRANSITION, `already_terminal` answers
 // ALREADY_TERMINAL with the decision that won. Refusals write nothing.
 
-export const HITL_ACTIONS = ["request_clarification", "provide_clarification", "approve", "reject"] as const;
+export const HITL_ACTIONS = ["request_clarification", "provide_clarification", "approve", "reject", "escalate"] as const;
 export type HitlAction = (typeof HITL_ACTIONS)[number];
 
 export type TransitionCell = HitlStateName | "invalid" | "already_terminal";
@@ -19,24 +19,28 @@ export const TRANSITIONS: Readonly<Record<HitlStateName, Readonly<Record<HitlAct
     provide_clarification: "invalid", // nobody asked anything
     approve: "approved",
     reject: "rejected",
+    escalate: "pending", // flags the case; it stays where it is
   },
   needs_clarification: {
     request_clarification: "invalid", // one open question at a time
     provide_clarification: "pending",
     approve: "approved", // a reviewer (or the system, on timeout) may decide without waiting
     reject: "rejected",
+    escalate: "needs_clarification", // the SLA keeps running while the submitter owes an answer
   },
   approved: {
     request_clarification: "invalid",
     provide_clarification: "invalid",
     approve: "already_terminal",
     reject: "already_terminal",
+    escalate: "invalid", // a decided case has nothing left to chase
   },
   rejected: {
     request_clarification: "invalid",
     provide_clarification: "invalid",
     approve: "already_terminal",
     reject: "already_terminal",
+    escalate: "invalid", // a decided case has nothing left to chase
   },
 };
 
@@ -46,6 +50,7 @@ export const EVENT_OF_ACTION: Readonly<Record<HitlAction, HitlEventType>> = {
   provide_clarification: "clarification_provided",
   approve: "decision_recorded",
   reject: "decision_recorded",
+  escalate: "escalated",
 };
 
 export function actionOfOutcome(outcome: HitlOutcome): HitlAction {

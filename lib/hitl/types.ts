@@ -1,6 +1,13 @@
 import type { Role } from "@/lib/access";
 import type { TenantScope } from "@/lib/db";
-import type { HitlEventType, HitlOutcome, HitlRefKind, HitlStateName } from "@/lib/db/schema";
+import type {
+  HitlEscalationDetails,
+  HitlEventType,
+  HitlOutcome,
+  HitlPriority,
+  HitlRefKind,
+  HitlStateName,
+} from "@/lib/db/schema";
 
 /**
  * Who acts on a case: the principal, its tenant and role, from the session or API key (never
@@ -32,6 +39,8 @@ export interface HitlEventView {
   outcome: HitlOutcome | null;
   modifications: Record<string, unknown> | null;
   reason: string | null;
+  /** What an `escalated` event records (level, target, due time, next re-notification). */
+  escalation: HitlEscalationDetails | null;
   createdAt: number;
 }
 
@@ -49,6 +58,13 @@ export interface HitlProjection {
   decidedAt: number | null;
   openQuestion: string | null;
   clarificationRounds: number;
+  priority: HitlPriority;
+  /** When the adapter's SLA expects a decision (null: no SLA). */
+  dueAt: number | null;
+  escalationLevel: number;
+  escalatedTo: string | null;
+  escalatedAt: number | null;
+  nextEscalationAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -56,7 +72,11 @@ export interface HitlProjection {
 export interface HitlCaseView {
   id: string;
   adapter: string;
+  /** The version the payload was submitted under; `payload` is upcast to the active version. */
   schemaVersion: number;
+  /** The version `payload` reads as after upcasting (the active one when upcasters reach it). */
+  payloadVersion: number;
+  priority: HitlPriority;
   payload: Record<string, unknown>;
   summary: string;
   createdBy: string;
@@ -70,8 +90,17 @@ export interface HitlQueueItem {
   adapter: string;
   summary: string;
   state: HitlStateName;
+  priority: HitlPriority;
+  outcome: HitlOutcome | null;
+  decidedBy: string | null;
+  decidedAt: number | null;
+  dueAt: number | null;
+  escalationLevel: number;
+  escalatedTo: string | null;
+  openQuestion: string | null;
   createdBy: string;
   createdAt: number;
+  updatedAt: number;
 }
 
 export interface HitlPage<T> {
@@ -85,4 +114,23 @@ export interface HitlCommandResult {
   state: HitlStateName;
   event: HitlEventView;
   replayed: boolean;
+  /** For a decision on a case that belongs to a run: the run and what resuming it gave. */
+  linkedRun?: LinkedRun;
+}
+
+export interface LinkedRun {
+  runId: string;
+  interruptId: string | null;
+  /** `resumed`, or why not: already resumed/finished, or deferred to the resume sweep. */
+  resume?: "resumed" | "not_waiting" | "deferred";
+}
+
+/** What a run receives when the case it waited on is decided. */
+export interface HitlResumeValue {
+  caseId: string;
+  outcome: HitlOutcome;
+  modifications: Record<string, unknown> | null;
+  reason: string | null;
+  decidedBy: { id: string; name: string | null; role: string };
+  decidedAt: number;
 }

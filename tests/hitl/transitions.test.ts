@@ -3,6 +3,7 @@ import type { HitlStateName } from "@/lib/db/schema";
 import { HITL_STATES } from "@/lib/db/schema";
 import {
   caseHistory,
+  escalateCase,
   getCase,
   HITL_ACTIONS,
   type HitlAction,
@@ -27,6 +28,8 @@ function perform(actor: HitlActor, caseId: string, action: HitlAction, requestId
       return recordDecision(actor, caseId, { requestId, outcome: "approved" });
     case "reject":
       return recordDecision(actor, caseId, { requestId, outcome: "rejected", reason: "not enough evidence" });
+    case "escalate":
+      return escalateCase(actor, caseId, { requestId, target: "admin", reason: "needs a second opinion" });
   }
 }
 

@@ -1,0 +1,35 @@
+import { errors } from "@/lib/http";
+
+// Keyset pagination: a cursor is the sort value and id of the last row handed out, opaque to
+// clients. Every list in the HITL core pages this way, so pages stay stable under inserts.
+
+export const PAGE_MAX = 100;
+export const PAGE_DEFAULT = 20;
+
+export function pageSize(limit: number | undefined): number {
+  const requested = Number.isFinite(limit) ? Math.trunc(limit as number) : PAGE_DEFAULT;
+  return Math.min(Math.max(requested, 1), PAGE_MAX);
+}
+
+export function encodeCursor(sortValue: number, id: string): string {
+  return Buffer.from(JSON.stringify([sortValue, id]), "utf8").toString("base64url");
+}
+
+export function decodeCursor(cursor: string): { sortValue: number; id: string } {
+  try {
+    const [sortValue, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (typeof sortValue === "number" && Number.isSafeInteger(sortValue) && typeof id === "string") {
+      return { sortValue, id };
+    }
+  } catch {
+    // falls through to the refusal below
+  }
+  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+}
+
+/** The page and the cursor of the next one, from `limit + 1` fetched rows. */
+export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => [number, string]) {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(...keyOf(last)) : null };
+}

@@ -1,0 +1,66 @@
+import { sql } from "drizzle-orm";
+import type { Role } from "@/lib/access";
+import { rowsOf, withAppRole } from "@/lib/db";
+import { AppError } from "@/lib/http";
+import { resumeRun } from "@/lib/runs";
+import { caseHistory, getCase } from "./queries";
+import type { HitlActor, HitlEventView, HitlResumeValue, LinkedRun } from "./types";
+
+// A case may belong to a run waiting in an interrupt. Its decision resumes the run: the
+// decision is committed first (the case is the record), then the run is resumed. A crash in
+// between leaves a decided case and an interrupted run; `resumeDecidedRuns` finds those.
+
+export function resumeValueOf(event: HitlEventView): HitlResumeValue {
+  if (!event.outcome) throw new Error(`event ${event.id} is not a decision`);
+  return {
+    caseId: event.caseId,
+    outcome: event.outcome,
+    modifications: event.modifications,
+    reason: event.reason,
+    decidedBy: event.actor,
+    decidedAt: event.createdAt,
+  };
+}
+
+/** The product acts for the system actor; reviewers and admins act as themselves. */
+function runActor(actor: HitlActor): { tenantId: string; userId: string; role: Role } {
+  return { tenantId: actor.tenantId, userId: actor.userId, role: actor.role === "system" ? "admin" : actor.role };
+}
+
+export async function resumeLinkedRun(actor: HitlActor, decision: HitlEventView, link: LinkedRun): Promise<LinkedRun> {
+  try {
+    await resumeRun(runActor(actor), link.runId, {
+      value: resumeValueOf(decision),
+      interruptId: link.interruptId ?? undefined,
+    });
+    return { ...link, resume: "resumed" };
+  } catch (error) {
+    // Resumed already (a replayed decision, a sweep) or no longer waiting: the decision stands.
+    if (error instanceof AppError && (error.code === "RUN_NOT_INTERRUPTED" || error.code === "INTERRUPT_NOT_PENDING")) {
+      return { ...link, resume: "not_waiting" };
+    }
+    console.error(`[vigil] resuming run ${link.runId} after case ${decision.caseId} failed; the sweep retries`, error);
+    return { ...link, resume: "deferred" };
+  }
+}
+
+/** Resumes runs still waiting on a case that was decided (a crash between store and resume). */
+export async function resumeDecidedRuns(limit = 50): Promise<{ resumed: string[] }> {
+  const result = await withAppRole((tx) => tx.execute(sql`select * from vigil_decided_cases_awaiting_resume(${limit})`));
+  const waiting = rowsOf<{ tenant_id: string; case_id: string; run_id: string }>(result);
+  const resumed: string[] = [];
+  for (const row of waiting) {
+    const scope = { tenantId: row.tenant_id };
+    const [kase, history] = await Promise.all([getCase(scope, row.case_id), caseHistory(scope, row.case_id)]);
+    const decision = history.find((e) => e.id === kase.state.decisionEventId);
+    if (!decision) continue;
+    const interrupt = kase.refs.find((r) => r.kind === "interrupt");
+    const system: HitlActor = { ...scope, userId: "system", role: "system" };
+    const outcome = await resumeLinkedRun(system, decision, {
+      runId: row.run_id,
+      interruptId: interrupt?.id ?? null,
+    });
+    if (outcome.resume === "resumed") resumed.push(row.run_id);
+  }
+  return { resumed };
+}
