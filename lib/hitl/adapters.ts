@@ -141,6 +141,7 @@ export async function registerAdapterVersion(
   return withTenant(scope, async (tx) => {
     // Serialize registrations of one tenant so two never pick the same number.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hitl_registry:${scope.tenantId}`}))`);
+    await materializeDefaultIn(tx, scope.tenantId, adapter);
     const [{ latest }] = await tx
       .select({ latest: max(reg.version) })
       .from(reg)
@@ -211,12 +212,69 @@ export async function registerDefaultAdapters(scope: TenantScope): Promise<{ add
   });
 }
 
-export async function activeSchemaIn(tx: Tx, adapter: string): Promise<AdapterSchemaRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(reg)
-    .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
-  return row;
+/**
+ * A built-in adapter the tenant has never used gets its version 1 on first use, so every
+ * tenant (including ones created after the seed) has them without a provisioning step.
+ */
+async function materializeDefaultIn(tx: Tx, tenantId: string, adapter: string): Promise<void> {
+  const builtIn = DEFAULT_ADAPTER_SCHEMAS[adapter];
+  if (!builtIn) return;
+  const [any] = await tx.select({ id: reg.id }).from(reg).where(eq(reg.adapter, adapter)).limit(1);
+  if (any) return;
+  await tx
+    .insert(reg)
+    .values({ tenantId, adapter, version: 1, jsonSchema: builtIn, active: true, createdAt: Date.now() })
+    .onConflictDoNothing();
+}
+
+export async function activeSchemaIn(tx: Tx, tenantId: string, adapter: string): Promise<AdapterSchemaRow | undefined> {
+  const select = () =>
+    tx
+      .select()
+      .from(reg)
+      .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
+  const [row] = await select();
+  if (row || !DEFAULT_ADAPTER_SCHEMAS[adapter]) return row;
+  await materializeDefaultIn(tx, tenantId, adapter);
+  return (await select())[0];
+}
+
+export interface AdapterInfo {
+  adapter: string;
+  activeVersion: number | null;
+  versions: number[];
+  builtIn: boolean;
+}
+
+/** Every adapter a case can be submitted to: registered ones and the built-ins. */
+export async function listAdapters(scope: TenantScope): Promise<AdapterInfo[]> {
+  return withTenant(scope, async (tx) => {
+    const rows = await tx
+      .select({ adapter: reg.adapter, version: reg.version, active: reg.active })
+      .from(reg)
+      .orderBy(reg.adapter, reg.version);
+    const byName = new Map<string, AdapterInfo>();
+    for (const name of DEFAULT_ADAPTERS)
+      byName.set(name, { adapter: name, activeVersion: 1, versions: [1], builtIn: true });
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const info = byName.get(row.adapter) ?? {
+        adapter: row.adapter,
+        activeVersion: null,
+        versions: [],
+        builtIn: false,
+      };
+      if (!seen.has(row.adapter)) {
+        seen.add(row.adapter);
+        info.versions = [];
+        info.activeVersion = null;
+      }
+      info.versions.push(row.version);
+      if (row.active) info.activeVersion = row.version;
+      byName.set(row.adapter, info);
+    }
+    return [...byName.values()].sort((a, b) => a.adapter.localeCompare(b.adapter));
+  });
 }
 
 export async function schemaVersionIn(tx: Tx, adapter: string, version: number): Promise<AdapterSchemaRow | undefined> {

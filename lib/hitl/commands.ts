@@ -141,7 +141,7 @@ export async function submitCase(actor: HitlActor, input: SubmitCaseInput): Prom
     const replay = await submitReplayIn(tx, requestId, hash);
     if (replay) return replay;
 
-    const registered = await activeSchemaIn(tx, adapter);
+    const registered = await activeSchemaIn(tx, actor.tenantId, adapter);
     if (!registered) throw hitlErrors.adapterNotFound(adapter);
     assertPayload(adapter, registered.version, registered.jsonSchema, payload);
 
@@ -252,60 +252,60 @@ export async function mutateLockedCase(
   // What the request asks for; the outcome is part of the action (approve/reject).
   const hash = intentHash({ action: mutation.action, actor: who.actorId, caseId, ...mutation.fields });
   const [prior] = await tx
-      .select()
-      .from(events)
-      .where(and(eq(events.caseId, caseId), eq(events.requestId, requestId)));
-    if (prior) {
-      if (prior.intentHash !== hash) throw hitlErrors.idempotencyConflict(requestId, caseId);
-      return resultOf(prior, true);
+    .select()
+    .from(events)
+    .where(and(eq(events.caseId, caseId), eq(events.requestId, requestId)));
+  if (prior) {
+    if (prior.intentHash !== hash) throw hitlErrors.idempotencyConflict(requestId, caseId);
+    return withRunLink(tx, mutation, resultOf(prior, true));
+  }
+
+  const current = toProjection(row);
+  const to = TRANSITIONS[current.state][mutation.action];
+  if (to === "already_terminal") throw await alreadyTerminal(tx, current.state, current.decisionEventId, caseId);
+  if (to === "invalid") throw hitlErrors.invalidTransition(current.state, mutation.action);
+
+  if (mutation.fields.modifications) {
+    const [kase] = await tx.select().from(cases).where(eq(cases.id, caseId));
+    const registered = await schemaVersionIn(tx, kase.adapter, kase.schemaVersion);
+    if (registered) {
+      assertPayload(kase.adapter, kase.schemaVersion, registered.jsonSchema, {
+        ...kase.payload,
+        ...mutation.fields.modifications,
+      });
     }
+  }
 
-    const current = toProjection(row);
-    const to = TRANSITIONS[current.state][mutation.action];
-    if (to === "already_terminal") throw await alreadyTerminal(tx, current.state, current.decisionEventId, caseId);
-    if (to === "invalid") throw hitlErrors.invalidTransition(current.state, mutation.action);
-
-    if (mutation.fields.modifications) {
-      const [kase] = await tx.select().from(cases).where(eq(cases.id, caseId));
-      const registered = await schemaVersionIn(tx, kase.adapter, kase.schemaVersion);
-      if (registered) {
-        assertPayload(kase.adapter, kase.schemaVersion, registered.jsonSchema, {
-          ...kase.payload,
-          ...mutation.fields.modifications,
-        });
-      }
-    }
-
-    const type: HitlEventType = EVENT_OF_ACTION[mutation.action];
-    const now = Date.now();
-    const [event] = await tx
-      .insert(events)
-      .values({
-        id: newEventId(),
-        tenantId: actor.tenantId,
-        caseId,
-        seq: current.lastSeq + 1,
-        type,
-        requestId,
-        intentHash: hash,
-        fromState: current.state,
-        toState: to,
-        ...who,
-        ...mutation.fields,
-        details: mutation.details ? mutation.details(current, now) : null,
-        createdAt: now,
-      })
-      .returning();
-    const next = applyEvent(current, event, {
-      id: caseId,
-      tenantId: row.tenantId,
-      adapter: row.adapter,
-      createdAt: row.createdAt,
-      priority: row.priority,
-      dueAt: row.dueAt,
-    });
-    await tx.update(state).set(next).where(eq(state.caseId, caseId));
-    return withRunLink(tx, mutation, resultOf(event, false));
+  const type: HitlEventType = EVENT_OF_ACTION[mutation.action];
+  const now = Date.now();
+  const [event] = await tx
+    .insert(events)
+    .values({
+      id: newEventId(),
+      tenantId: actor.tenantId,
+      caseId,
+      seq: current.lastSeq + 1,
+      type,
+      requestId,
+      intentHash: hash,
+      fromState: current.state,
+      toState: to,
+      ...who,
+      ...mutation.fields,
+      details: mutation.details ? mutation.details(current, now) : null,
+      createdAt: now,
+    })
+    .returning();
+  const next = applyEvent(current, event, {
+    id: caseId,
+    tenantId: row.tenantId,
+    adapter: row.adapter,
+    createdAt: row.createdAt,
+    priority: row.priority,
+    dueAt: row.dueAt,
+  });
+  await tx.update(state).set(next).where(eq(state.caseId, caseId));
+  return withRunLink(tx, mutation, resultOf(event, false));
 }
 
 async function withRunLink(tx: Tx, mutation: Mutation, result: HitlCommandResult): Promise<HitlCommandResult> {

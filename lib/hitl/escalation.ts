@@ -19,7 +19,10 @@ export interface EscalationSweepResult {
 
 async function dueCases(now: number, limit: number): Promise<{ tenantId: string; caseId: string }[]> {
   const result = await withAppRole((tx) => tx.execute(sql`select * from vigil_due_hitl_escalations(${now}, ${limit})`));
-  return rowsOf<{ tenant_id: string; case_id: string }>(result).map((r) => ({ tenantId: r.tenant_id, caseId: r.case_id }));
+  return rowsOf<{ tenant_id: string; case_id: string }>(result).map((r) => ({
+    tenantId: r.tenant_id,
+    caseId: r.case_id,
+  }));
 }
 
 async function escalateIfDue(tenantId: string, caseId: string, now: number) {
@@ -44,11 +47,12 @@ async function escalateIfDue(tenantId: string, caseId: string, now: number) {
             ? `No decision by the SLA deadline; escalated to ${target}.`
             : `Still open ${overdueHours} h after the SLA deadline; ${target} notified again.`,
       },
-      details: (current, at) => ({
+      // Counted from the sweep's clock, the one that decided the case was due.
+      details: (current) => ({
         level: current.escalationLevel + 1,
         target,
         dueAt: current.dueAt ?? deadline,
-        nextNotifyAt: policy?.renotifyHours ? at + policy.renotifyHours * HOUR : null,
+        nextNotifyAt: policy?.renotifyHours ? now + policy.renotifyHours * HOUR : null,
       }),
     });
     return { tenantId, caseId, level: result.event.escalation?.level ?? row.escalationLevel + 1 };

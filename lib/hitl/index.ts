@@ -1,8 +1,10 @@
 // The HITL core: every human decision in the product is a case here (see DESIGN.md, "HITL").
 export {
+  type AdapterInfo,
   activateAdapterVersion,
   DEFAULT_ADAPTER_SCHEMAS,
   DEFAULT_ADAPTERS,
+  listAdapters,
   registerAdapterVersion,
   registerDefaultAdapters,
   SUMMARIZERS,
@@ -36,8 +38,8 @@ export {
   listReviewQueue,
   OPEN_STATES,
   type PageOptions,
-  type QueueCounts,
   QUEUE_PAGE_MAX,
+  type QueueCounts,
   reviewQueueCounts,
   STATS_BUCKETS,
 } from "./queries";

@@ -151,11 +151,7 @@ function filterConditions(filter: CaseFilter): (SQL | undefined)[] {
   ];
 }
 
-async function casePage(
-  tx: Tx,
-  filter: CaseFilter,
-  options: PageOptions,
-): Promise<HitlPage<HitlQueueItem>> {
+async function casePage(tx: Tx, filter: CaseFilter, options: PageOptions): Promise<HitlPage<HitlQueueItem>> {
   const limit = pageSize(options.limit);
   const after = options.cursor ? decodeCursor(options.cursor) : null;
   const byDecision = options.sort === "decided";
@@ -321,7 +317,10 @@ export async function decisionStats(
 ): Promise<{ bucket: keyof typeof STATS_BUCKETS; buckets: DecisionStatsBucket[]; totals: DecisionStatsBucket }> {
   const size = STATS_BUCKETS[range.bucket];
   return withTenant(scope, async (tx) => {
-    const start = sql<number>`(floor(${events.createdAt}::numeric / ${size}) * ${size})::bigint`;
+    // Inlined (a number from STATS_BUCKETS): a bound parameter would make GROUP BY and the
+    // select list different expressions.
+    const width = sql.raw(String(size));
+    const start = sql<number>`(floor(${events.createdAt}::numeric / ${width}) * ${width})::bigint`;
     const rows = await tx
       .select({
         start,
@@ -389,14 +388,20 @@ export async function clarificationBacklog(
         and(
           eq(state.state, "needs_clarification"),
           after
-            ? or(gt(state.updatedAt, after.sortValue), and(eq(state.updatedAt, after.sortValue), gt(state.caseId, after.id)))
+            ? or(
+                gt(state.updatedAt, after.sortValue),
+                and(eq(state.updatedAt, after.sortValue), gt(state.caseId, after.id)),
+              )
             : undefined,
         ),
       )
       .orderBy(asc(state.updatedAt), asc(state.caseId))
       .limit(limit + 1);
     const page = toPage(rows, limit, (r) => [r.updatedAt, r.id]);
-    return { nextCursor: page.nextCursor, items: page.items.map((r) => ({ ...r, ageMs: Math.max(0, now - r.updatedAt) })) };
+    return {
+      nextCursor: page.nextCursor,
+      items: page.items.map((r) => ({ ...r, ageMs: Math.max(0, now - r.updatedAt) })),
+    };
   });
 }
 

@@ -46,7 +46,9 @@ export async function resumeLinkedRun(actor: HitlActor, decision: HitlEventView,
 
 /** Resumes runs still waiting on a case that was decided (a crash between store and resume). */
 export async function resumeDecidedRuns(limit = 50): Promise<{ resumed: string[] }> {
-  const result = await withAppRole((tx) => tx.execute(sql`select * from vigil_decided_cases_awaiting_resume(${limit})`));
+  const result = await withAppRole((tx) =>
+    tx.execute(sql`select * from vigil_decided_cases_awaiting_resume(${limit})`),
+  );
   const waiting = rowsOf<{ tenant_id: string; case_id: string; run_id: string }>(result);
   const resumed: string[] = [];
   for (const row of waiting) {

@@ -3,6 +3,7 @@ import { roleAtLeast } from "@/lib/access";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { HITL_SLA_CALENDARS, type HitlSlaCalendar } from "@/lib/db/schema";
 import { errors } from "@/lib/http";
+import { DEFAULT_ADAPTER_SCHEMAS } from "./adapters";
 import { hitlErrors } from "./errors";
 import type { HitlActor } from "./types";
 
@@ -103,7 +104,7 @@ export async function setSlaPolicy(actor: HitlActor, input: SlaPolicy): Promise<
       .from(schema.hitlSchemaRegistry)
       .where(eq(schema.hitlSchemaRegistry.adapter, input.adapter))
       .limit(1);
-    if (!adapter) throw hitlErrors.adapterNotFound(input.adapter);
+    if (!adapter && !DEFAULT_ADAPTER_SCHEMAS[input.adapter]) throw hitlErrors.adapterNotFound(input.adapter);
     const values = {
       adapter: policy.adapter,
       dueHours,

@@ -5,7 +5,13 @@ import type { HitlEventType, HitlOutcome, HitlStateName } from "@/lib/db/schema"
 // why it is refused: `invalid` answers INVALID_STATE_TRANSITION, `already_terminal` answers
 // ALREADY_TERMINAL with the decision that won. Refusals write nothing.
 
-export const HITL_ACTIONS = ["request_clarification", "provide_clarification", "approve", "reject", "escalate"] as const;
+export const HITL_ACTIONS = [
+  "request_clarification",
+  "provide_clarification",
+  "approve",
+  "reject",
+  "escalate",
+] as const;
 export type HitlAction = (typeof HITL_ACTIONS)[number];
 
 export type TransitionCell = HitlStateName | "invalid" | "already_terminal";

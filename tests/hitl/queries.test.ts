@@ -1,0 +1,180 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  clarificationBacklog,
+  decisionLog,
+  decisionStats,
+  getCase,
+  type HitlQueueItem,
+  listCases,
+  listReviewQueue,
+  provideClarification,
+  recordDecision,
+  registerAdapterVersion,
+  registerUpcaster,
+  requestClarification,
+  reviewQueueCounts,
+  submitCase,
+} from "@/lib/hitl";
+import { testTargets } from "../support/databases";
+import { seededDatabase } from "../support/seeded";
+import { actors, lgvPayload, refusal, rid, submitLgv } from "./support";
+
+async function walk<T extends { id: string }>(
+  fetchPage: (cursor: string | null) => Promise<{ items: T[]; nextCursor: string | null }>,
+): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | null = null;
+  for (let pages = 0; pages < 100; pages++) {
+    const page = await fetchPage(cursor);
+    all.push(...page.items);
+    if (!page.nextCursor) return all;
+    cursor = page.nextCursor;
+  }
+  throw new Error("pagination did not end");
+}
+
+for (const target of testTargets()) {
+  describe(`HITL queries on ${target.name}`, () => {
+    const suite = seededDatabase(target);
+    const demo = () => actors(suite.tenants, "demo");
+    const scope = () => ({ tenantId: suite.tenants.demo });
+    const ids: Record<string, string> = {};
+    let startedAt = 0;
+
+    // One tenant's history, built once: 12 cases in known states.
+    beforeAll(async () => {
+      startedAt = Date.now();
+      const { member, reviewer, admin } = demo();
+      for (let i = 0; i < 6; i++) ids[`pending${i}`] = (await submitLgv(member)).caseId;
+      ids.urgent = (
+        await submitCase(member, {
+          adapter: "lgv_troubleshooting",
+          payload: lgvPayload(),
+          requestId: rid(),
+          priority: "urgent",
+        })
+      ).caseId;
+      ids.asked = (await submitLgv(member)).caseId;
+      await requestClarification(reviewer, ids.asked, { requestId: rid(), question: "Which firmware?" });
+      ids.answered = (await submitLgv(member)).caseId;
+      await requestClarification(reviewer, ids.answered, { requestId: rid(), question: "Which aisle?" });
+      await provideClarification(member, ids.answered, { requestId: rid(), answer: "Aisle 4" });
+      ids.approved = (await submitLgv(member)).caseId;
+      await recordDecision(reviewer, ids.approved, { requestId: rid(), outcome: "approved" });
+      ids.modified = (await submitLgv(member)).caseId;
+      await recordDecision(admin, ids.modified, {
+        requestId: rid(),
+        outcome: "approved",
+        modifications: { proposed_next_action: "Replace the scanner" },
+      });
+      ids.rejected = (
+        await submitCase(member, {
+          adapter: "lgv_troubleshooting",
+          payload: lgvPayload(),
+          requestId: rid(),
+          refs: [{ kind: "external", id: "TICKET-42" }],
+        })
+      ).caseId;
+      await recordDecision(reviewer, ids.rejected, { requestId: rid(), outcome: "rejected", reason: "duplicate" });
+      // Another tenant's case never shows up here.
+      await submitLgv(actors(suite.tenants, "acme").member);
+    });
+
+    it("the review queue lists pending cases newest first and pages through all of them exactly once", async () => {
+      const all = await walk((cursor) => listReviewQueue(scope(), { limit: 3, cursor }));
+      const expected = ["answered", "urgent", "pending5", "pending4", "pending3", "pending2", "pending1", "pending0"];
+      expect(all.map((c) => c.id)).toEqual(expected.map((k) => ids[k]));
+      const createdAt = all.map((c) => c.createdAt);
+      expect(createdAt).toEqual([...createdAt].sort((a, b) => b - a));
+      expect(all.every((c) => c.state === "pending")).toBe(true);
+    });
+
+    it("filters the queue by priority and state, and counts what is open", async () => {
+      const urgent = await listReviewQueue(scope(), { priority: "urgent" });
+      expect(urgent.items.map((c) => c.id)).toEqual([ids.urgent]);
+      const waiting = await listReviewQueue(scope(), { state: ["needs_clarification"] });
+      expect(waiting.items.map((c) => c.id)).toEqual([ids.asked]);
+      expect(waiting.items[0].openQuestion).toBe("Which firmware?");
+      expect(await reviewQueueCounts(scope())).toMatchObject({
+        pending: 8,
+        needsClarification: 1,
+        escalated: 0,
+        byAdapter: { lgv_troubleshooting: 9 },
+        byPriority: { normal: 8, urgent: 1 },
+      });
+    });
+
+    it("finds reviewed cases by decision, by operator and date range, and by reference", async () => {
+      const approved = await listCases(scope(), { outcome: "approved" }, { sort: "decided" });
+      expect(approved.items.map((c) => c.id)).toEqual([ids.modified, ids.approved]);
+      const byReviewer = await listCases(scope(), { decidedBy: demo().reviewer.userId, decidedFrom: startedAt });
+      expect(new Set(byReviewer.items.map((c) => c.id))).toEqual(new Set([ids.approved, ids.rejected]));
+      const future = await listCases(scope(), { decidedFrom: Date.now() + 60_000 });
+      expect(future.items).toEqual([]);
+      const byRef = await listCases(scope(), { ref: { kind: "external", id: "TICKET-42" } });
+      expect(byRef.items.map((c) => c.id)).toEqual([ids.rejected]);
+      const all = await walk<HitlQueueItem>((cursor) => listCases(scope(), {}, { limit: 5, cursor }));
+      expect(all).toHaveLength(12);
+      expect(new Set(all.map((c) => c.id)).size).toBe(12);
+    });
+
+    it("tells who decided what and when", async () => {
+      const log = await decisionLog(scope(), { from: startedAt });
+      expect(log.items.map((d) => [d.caseId, d.outcome, d.actor.id, d.modified])).toEqual([
+        [ids.rejected, "rejected", demo().reviewer.userId, false],
+        [ids.modified, "approved", demo().admin.userId, true],
+        [ids.approved, "approved", demo().reviewer.userId, false],
+      ]);
+      const adminOnly = await decisionLog(scope(), { actorId: demo().admin.userId });
+      expect(adminOnly.items.map((d) => d.caseId)).toEqual([ids.modified]);
+    });
+
+    it("reports throughput and approval rates over time", async () => {
+      const stats = await decisionStats(scope(), { from: startedAt - 1000, to: Date.now() + 1000, bucket: "day" });
+      expect(stats.totals).toMatchObject({ submitted: 12, decided: 3, approved: 2, rejected: 1 });
+      expect(stats.totals.approvalRate).toBeCloseTo(2 / 3);
+      expect(stats.buckets.reduce((n, b) => n + b.submitted, 0)).toBe(12);
+      const empty = await decisionStats(scope(), { from: 0, to: 1000, bucket: "hour" });
+      expect(empty.buckets).toEqual([]);
+      expect(empty.totals.approvalRate).toBeNull();
+    });
+
+    it("lists the clarification backlog with the age of each question", async () => {
+      const now = Date.now() + 5000;
+      const backlog = await clarificationBacklog(scope(), { now });
+      expect(backlog.items.map((c) => c.id)).toEqual([ids.asked]);
+      expect(backlog.items[0].ageMs).toBeGreaterThanOrEqual(5000);
+    });
+
+    it("reads cases of an older schema version through upcasters", async () => {
+      const v2 = {
+        type: "object",
+        properties: { symptom: { type: "string" }, site: { type: "string" }, severity: { type: "string" } },
+        required: ["symptom", "site", "severity"],
+      };
+      registerUpcaster("lgv_troubleshooting", 1, (payload) => ({ ...payload, severity: "unknown" }));
+      await registerAdapterVersion(scope(), "lgv_troubleshooting", v2, { activate: true });
+      const old = await getCase(demo().reviewer, ids.pending0);
+      expect(old.schemaVersion).toBe(1);
+      expect(old.payloadVersion).toBe(2);
+      expect(old.payload).toMatchObject({ severity: "unknown", site: "Lyon DC2" });
+      const onOld = await walk((cursor) => listCases(scope(), { oldSchema: true }, { cursor, limit: 100 }));
+      expect(onOld).toHaveLength(12);
+      // New cases are validated against version 2 and are not "old".
+      const fresh = await submitCase(demo().member, {
+        adapter: "lgv_troubleshooting",
+        payload: { symptom: "Stops", site: "Lyon", severity: "high" },
+        requestId: rid(),
+      });
+      expect((await getCase(demo().reviewer, fresh.caseId)).payloadVersion).toBe(2);
+      expect((await listCases(scope(), { oldSchema: true }, { limit: 100 })).items).toHaveLength(12);
+      const error = await refusal(submitLgv(demo().member));
+      expect(error.code).toBe("PAYLOAD_INVALID");
+    });
+
+    it("refuses a cursor it did not hand out", async () => {
+      const error = await refusal(listCases(scope(), {}, { cursor: "not-a-cursor" }));
+      expect(error).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
+    });
+  });
+}
