@@ -16,9 +16,9 @@ import type { BaseCheckpointSaver, Checkpoint, CheckpointMetadata } from "@langc
 import { uuid6 } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import { type Database, getDatabase, rowsOf, schema } from "@/lib/db";
+import { createServerDatabase } from "./support/server-database";
 
 const THREADS = Number(process.env.BENCH_THREADS ?? 1000);
 const PGLITE_THREADS = Number(process.env.BENCH_PGLITE_THREADS ?? 100);
@@ -27,8 +27,6 @@ const CHANNELS = 10;
 const CHANGED_PER_STEP = 2;
 const VALUE_BYTES = 4096;
 const LIST_LIMIT = 10;
-const SERVER_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 const OPERATIONS = ["put", "putWrites", "getTuple", "list"] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -106,23 +104,6 @@ function summarize(samples: number[]): Summary {
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   const total = sorted.reduce((sum, x) => sum + x, 0);
   return { count: sorted.length, opsPerSecond: (sorted.length / total) * 1000, p50: at(0.5), p95: at(0.95) };
-}
-
-async function createServerDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `${prefix}_${randomBytes(5).toString("hex")}`;
-  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
-      await dropper.unsafe(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
 }
 
 async function drizzleSaverOn(database: Database): Promise<DrizzleCheckpointSaver> {

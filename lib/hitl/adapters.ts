@@ -1,6 +1,7 @@
 import { and, eq, max, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { errors, NotFoundError } from "@/lib/http";
+import { type SlaPolicy, toSlaPolicy } from "./sla";
 import { compileSchema } from "./validation";
 
 // Adapters: what kind of decision a case asks for. Each has JSON Schemas in the tenant's
@@ -237,6 +238,27 @@ export async function activeSchemaIn(tx: Tx, tenantId: string, adapter: string):
   if (row || !DEFAULT_ADAPTER_SCHEMAS[adapter]) return row;
   await materializeDefaultIn(tx, tenantId, adapter);
   return (await select())[0];
+}
+
+/** The active schema of an adapter and its SLA policy, in one read: what a submission needs. */
+export async function adapterForSubmitIn(
+  tx: Tx,
+  tenantId: string,
+  adapter: string,
+): Promise<{ version: number; jsonSchema: JsonSchema; policy: SlaPolicy | null } | null> {
+  const select = () =>
+    tx
+      .select({ version: reg.version, jsonSchema: reg.jsonSchema, policy: schema.hitlSlaPolicies })
+      .from(reg)
+      .leftJoin(schema.hitlSlaPolicies, eq(schema.hitlSlaPolicies.adapter, reg.adapter))
+      .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
+  let [row] = await select();
+  if (!row && DEFAULT_ADAPTER_SCHEMAS[adapter]) {
+    await materializeDefaultIn(tx, tenantId, adapter);
+    [row] = await select();
+  }
+  if (!row) return null;
+  return { version: row.version, jsonSchema: row.jsonSchema, policy: row.policy ? toSlaPolicy(row.policy) : null };
 }
 
 export interface AdapterInfo {

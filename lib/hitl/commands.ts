@@ -1,24 +1,17 @@
 import { createHash, randomUUID } from "node:crypto";
 import canonicalize from "canonicalize";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
 import { schema, type Tx, withTenant } from "@/lib/db";
-import type {
-  HitlEscalationDetails,
-  HitlEventType,
-  HitlOutcome,
-  HitlPriority,
-  HitlRefKind,
-  HitlStateName,
-} from "@/lib/db/schema";
+import type { HitlEscalationDetails, HitlOutcome, HitlPriority, HitlRefKind, HitlStateName } from "@/lib/db/schema";
 import { HITL_OUTCOMES, HITL_PRIORITIES, HITL_REF_KINDS } from "@/lib/db/schema";
 import { errors, NotFoundError } from "@/lib/http";
-import { activeSchemaIn, schemaVersionIn, summarize } from "./adapters";
+import { adapterForSubmitIn, schemaVersionIn, summarize } from "./adapters";
 import { hitlErrors } from "./errors";
 import { HITL_LIMITS, optionalText, requireJsonObject, requireRequestId, requireText } from "./limits";
 import { applyEvent, toProjection } from "./projection";
 import { resumeLinkedRun } from "./run-link";
-import { dueAtFor, slaPolicyIn } from "./sla";
+import { dueAtFor } from "./sla";
 import { EVENT_OF_ACTION, type HitlAction, TRANSITIONS } from "./transitions";
 import type { HitlActor, HitlCommandResult, HitlEventView, HitlProjection, HitlRef } from "./types";
 import { assertPayload } from "./validation";
@@ -32,6 +25,7 @@ const events = schema.hitlEvents;
 const state = schema.hitlState;
 const refsTable = schema.hitlCaseRefs;
 type EventRow = typeof events.$inferSelect;
+type CaseRow = typeof cases.$inferSelect;
 
 export const newCaseId = () => `HITL-${randomUUID()}`;
 export const newEventId = () => `HEV-${randomUUID()}`;
@@ -138,63 +132,84 @@ export async function submitCase(actor: HitlActor, input: SubmitCaseInput): Prom
   });
 
   return withTenant(actor, async (tx) => {
-    const replay = await submitReplayIn(tx, requestId, hash);
-    if (replay) return replay;
-
-    const registered = await activeSchemaIn(tx, actor.tenantId, adapter);
-    if (!registered) throw hitlErrors.adapterNotFound(adapter);
-    assertPayload(adapter, registered.version, registered.jsonSchema, payload);
+    const found = await adapterForSubmitIn(tx, actor.tenantId, adapter);
+    if (!found) {
+      const replay = await submitReplayIn(tx, requestId, hash);
+      if (replay) return replay;
+      throw hitlErrors.adapterNotFound(adapter);
+    }
+    try {
+      assertPayload(adapter, found.version, found.jsonSchema, payload);
+    } catch (error) {
+      // A replay of a submission accepted under an earlier schema version still replays.
+      const replay = await submitReplayIn(tx, requestId, hash);
+      if (replay) return replay;
+      throw error;
+    }
 
     const now = Date.now();
-    const caseId = newCaseId();
-    const policy = await slaPolicyIn(tx, adapter);
+    const kase: CaseRow = {
+      id: newCaseId(),
+      tenantId: actor.tenantId,
+      adapter,
+      schemaVersion: found.version,
+      payload,
+      summary: summarize(adapter, payload),
+      requestId,
+      priority,
+      dueAt: found.policy ? dueAtFor(now, found.policy) : null,
+      createdBy: who.actorId,
+      createdAt: now,
+    };
     const inserted = await tx
       .insert(cases)
-      .values({
-        id: caseId,
-        tenantId: actor.tenantId,
-        adapter,
-        schemaVersion: registered.version,
-        payload,
-        summary: summarize(adapter, payload),
-        requestId,
-        priority,
-        dueAt: policy ? dueAtFor(now, policy) : null,
-        createdBy: who.actorId,
-        createdAt: now,
-      })
+      .values(kase)
       .onConflictDoNothing({ target: [cases.tenantId, cases.requestId] })
-      .returning();
+      .returning({ id: cases.id });
     if (inserted.length === 0) {
-      // A concurrent submit with the same request_id committed first.
-      const raced = await submitReplayIn(tx, requestId, hash);
-      if (raced) return raced;
+      // This request_id was used before (or by a concurrent submit that committed first).
+      const replay = await submitReplayIn(tx, requestId, hash);
+      if (replay) return replay;
       throw new Error("a case with this request_id exists but has no submission event");
     }
-    const kase = inserted[0];
-    if (refs.length > 0) {
-      await tx
-        .insert(refsTable)
-        .values(refs.map((r) => ({ tenantId: actor.tenantId, caseId, kind: r.kind, refId: r.id, createdAt: now })))
-        .onConflictDoNothing();
-    }
-    const [event] = await tx
-      .insert(events)
-      .values({
-        id: newEventId(),
-        tenantId: actor.tenantId,
-        caseId,
-        seq: 1,
-        type: "case_submitted",
-        requestId,
-        intentHash: hash,
-        fromState: null,
-        toState: "pending",
-        ...who,
-        createdAt: now,
-      })
-      .returning();
-    await tx.insert(state).values(applyEvent(null, event, kase));
+    const event: EventRow = {
+      id: newEventId(),
+      tenantId: actor.tenantId,
+      caseId: kase.id,
+      seq: 1,
+      type: "case_submitted",
+      requestId,
+      intentHash: hash,
+      fromState: null,
+      toState: "pending",
+      ...who,
+      question: null,
+      answer: null,
+      outcome: null,
+      modifications: null,
+      reason: null,
+      details: null,
+      createdAt: now,
+    };
+    // Sent together (pipelined on a server connection), in order: refs and the event need the case.
+    await Promise.all([
+      refs.length > 0
+        ? tx
+            .insert(refsTable)
+            .values(
+              refs.map((r) => ({
+                tenantId: actor.tenantId,
+                caseId: kase.id,
+                kind: r.kind,
+                refId: r.id,
+                createdAt: now,
+              })),
+            )
+            .onConflictDoNothing()
+        : undefined,
+      tx.insert(events).values(event),
+      tx.insert(state).values(applyEvent(null, event, kase)),
+    ]);
     return resultOf(event, false);
   });
 }
@@ -220,6 +235,22 @@ export interface Mutation {
   withRunLink?: boolean;
 }
 
+type StateRow = typeof state.$inferSelect;
+
+/** What a mutation needs besides the locked projection row, read in the same statement. */
+interface LockedCase {
+  row: StateRow;
+  /** The event this request_id already wrote on the case, if any (a replay). */
+  prior: EventRow | null;
+  runRef: string | null;
+  interruptRef: string | null;
+}
+
+const refOfKind = (kind: HitlRefKind) =>
+  sql<string | null>`(select ${refsTable.refId} from ${refsTable}
+    where ${refsTable.caseId} = ${state.caseId} and ${refsTable.kind} = ${kind}
+    order by ${refsTable.createdAt}, ${refsTable.id} limit 1)`;
+
 async function mutateCase(
   actor: HitlActor,
   caseId: string,
@@ -229,10 +260,38 @@ async function mutateCase(
   const requestId = requireRequestId(rawRequestId);
   assertMayAct(actor, mutation.action);
   return withTenant(actor, async (tx) => {
-    const [row] = await tx.select().from(state).where(eq(state.caseId, caseId)).for("update");
-    if (!row) throw new NotFoundError("HITL case", { case_id: caseId });
-    return mutateLockedCase(tx, actor, row, requestId, mutation);
+    // One statement locks the case and reads what the command needs: a prior event of this
+    // request_id and, for decisions, the run the case belongs to.
+    const [found] = await tx
+      .select({
+        row: state,
+        prior: events,
+        runRef: mutation.withRunLink ? refOfKind("run") : sql<null>`null`,
+        interruptRef: mutation.withRunLink ? refOfKind("interrupt") : sql<null>`null`,
+      })
+      .from(state)
+      .leftJoin(events, and(eq(events.caseId, state.caseId), eq(events.requestId, requestId)))
+      .where(eq(state.caseId, caseId))
+      .for("update", { of: state });
+    if (!found) throw new NotFoundError("HITL case", { case_id: caseId });
+    return mutateLockedCase(tx, actor, found, requestId, mutation);
   });
+}
+
+/** Locks a case's projection row and reads a prior event of `requestId`; null if the row is busy. */
+export async function lockCaseIn(
+  tx: Tx,
+  caseId: string,
+  requestId: string,
+  options: { skipLocked?: boolean } = {},
+): Promise<LockedCase | null> {
+  const [found] = await tx
+    .select({ row: state, prior: events })
+    .from(state)
+    .leftJoin(events, and(eq(events.caseId, state.caseId), eq(events.requestId, requestId)))
+    .where(eq(state.caseId, caseId))
+    .for("update", options.skipLocked ? { of: state, skipLocked: true } : { of: state });
+  return found ? { ...found, runRef: null, interruptRef: null } : null;
 }
 
 /**
@@ -243,21 +302,18 @@ async function mutateCase(
 export async function mutateLockedCase(
   tx: Tx,
   actor: HitlActor,
-  row: typeof state.$inferSelect,
+  locked: LockedCase,
   requestId: string,
   mutation: Mutation,
 ): Promise<HitlCommandResult> {
+  const { row, prior } = locked;
   const caseId = row.caseId;
   const who = actorFields(actor);
   // What the request asks for; the outcome is part of the action (approve/reject).
   const hash = intentHash({ action: mutation.action, actor: who.actorId, caseId, ...mutation.fields });
-  const [prior] = await tx
-    .select()
-    .from(events)
-    .where(and(eq(events.caseId, caseId), eq(events.requestId, requestId)));
   if (prior) {
     if (prior.intentHash !== hash) throw hitlErrors.idempotencyConflict(requestId, caseId);
-    return withRunLink(tx, mutation, resultOf(prior, true));
+    return withRunLink(locked, mutation, resultOf(prior, true));
   }
 
   const current = toProjection(row);
@@ -276,26 +332,26 @@ export async function mutateLockedCase(
     }
   }
 
-  const type: HitlEventType = EVENT_OF_ACTION[mutation.action];
   const now = Date.now();
-  const [event] = await tx
-    .insert(events)
-    .values({
-      id: newEventId(),
-      tenantId: actor.tenantId,
-      caseId,
-      seq: current.lastSeq + 1,
-      type,
-      requestId,
-      intentHash: hash,
-      fromState: current.state,
-      toState: to,
-      ...who,
-      ...mutation.fields,
-      details: mutation.details ? mutation.details(current, now) : null,
-      createdAt: now,
-    })
-    .returning();
+  const event: EventRow = {
+    id: newEventId(),
+    tenantId: row.tenantId,
+    caseId,
+    seq: current.lastSeq + 1,
+    type: EVENT_OF_ACTION[mutation.action],
+    requestId,
+    intentHash: hash,
+    fromState: current.state,
+    toState: to,
+    ...who,
+    question: mutation.fields.question ?? null,
+    answer: mutation.fields.answer ?? null,
+    outcome: mutation.fields.outcome ?? null,
+    modifications: mutation.fields.modifications ?? null,
+    reason: mutation.fields.reason ?? null,
+    details: mutation.details ? mutation.details(current, now) : null,
+    createdAt: now,
+  };
   const next = applyEvent(current, event, {
     id: caseId,
     tenantId: row.tenantId,
@@ -304,20 +360,15 @@ export async function mutateLockedCase(
     priority: row.priority,
     dueAt: row.dueAt,
   });
-  await tx.update(state).set(next).where(eq(state.caseId, caseId));
-  return withRunLink(tx, mutation, resultOf(event, false));
+  // Both statements are sent together (pipelined on a server connection); the event's unique
+  // indexes still guard the log if anything got past the row lock.
+  await Promise.all([tx.insert(events).values(event), tx.update(state).set(next).where(eq(state.caseId, caseId))]);
+  return withRunLink(locked, mutation, resultOf(event, false));
 }
 
-async function withRunLink(tx: Tx, mutation: Mutation, result: HitlCommandResult): Promise<HitlCommandResult> {
-  if (!mutation.withRunLink) return result;
-  const links = await tx
-    .select({ kind: refsTable.kind, refId: refsTable.refId })
-    .from(refsTable)
-    .where(and(eq(refsTable.caseId, result.caseId), inArray(refsTable.kind, ["run", "interrupt"])));
-  const run = links.find((l) => l.kind === "run");
-  if (!run) return result;
-  const interrupt = links.find((l) => l.kind === "interrupt");
-  return { ...result, linkedRun: { runId: run.refId, interruptId: interrupt?.refId ?? null } };
+function withRunLink(locked: LockedCase, mutation: Mutation, result: HitlCommandResult): HitlCommandResult {
+  if (!mutation.withRunLink || !locked.runRef) return result;
+  return { ...result, linkedRun: { runId: locked.runRef, interruptId: locked.interruptRef } };
 }
 
 async function alreadyTerminal(tx: Tx, current: HitlStateName, decisionEventId: string | null, caseId: string) {

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
-import { mutateLockedCase } from "./commands";
+import { lockCaseIn, mutateLockedCase } from "./commands";
 import { slaPolicyIn } from "./sla";
 import type { HitlActor } from "./types";
 
@@ -28,18 +28,23 @@ async function dueCases(now: number, limit: number): Promise<{ tenantId: string;
 async function escalateIfDue(tenantId: string, caseId: string, now: number) {
   const system: HitlActor = { tenantId, userId: "system", role: "system", name: "Vigil SLA" };
   return withTenant({ tenantId }, async (tx) => {
-    const [row] = await tx
-      .select()
+    const [current] = await tx
+      .select({ deadline: schema.hitlState.nextEscalationAt })
       .from(schema.hitlState)
-      .where(eq(schema.hitlState.caseId, caseId))
-      .for("update", { skipLocked: true });
+      .where(eq(schema.hitlState.caseId, caseId));
+    if (!current?.deadline || current.deadline > now) return null;
+    // The request_id names the deadline it answers: a second sweep finds it as a replay.
+    const requestId = `sla-${current.deadline}`;
+    const locked = await lockCaseIn(tx, caseId, requestId, { skipLocked: true });
     // Locked: someone is deciding or escalating it right now; the next sweep looks again.
-    if (!row || row.nextEscalationAt === null || row.nextEscalationAt > now) return null;
+    const row = locked?.row;
+    if (!locked || !row || row.nextEscalationAt === null || row.nextEscalationAt > now) return null;
+    if (row.nextEscalationAt !== current.deadline) return null;
     const policy = await slaPolicyIn(tx, row.adapter);
     const target = policy?.escalateTo ?? DEFAULT_TARGET;
     const deadline = row.nextEscalationAt;
     const overdueHours = Math.max(0, Math.floor((now - (row.dueAt ?? deadline)) / HOUR));
-    const result = await mutateLockedCase(tx, system, row, `sla-${deadline}`, {
+    const result = await mutateLockedCase(tx, system, locked, requestId, {
       action: "escalate",
       fields: {
         reason:

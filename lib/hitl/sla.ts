@@ -50,30 +50,23 @@ export function dueAtFor(submittedAt: number, policy: Pick<SlaPolicy, "dueHours"
   return addSlaTime(submittedAt, policy.dueHours, policy.calendar);
 }
 
+export function toSlaPolicy(row: typeof policies.$inferSelect): SlaPolicy {
+  return {
+    adapter: row.adapter,
+    dueHours: row.dueHours,
+    calendar: row.calendar,
+    escalateTo: row.escalateTo,
+    renotifyHours: row.renotifyHours ?? null,
+  };
+}
+
 export async function slaPolicyIn(tx: Tx, adapter: string): Promise<SlaPolicy | null> {
   const [row] = await tx.select().from(policies).where(eq(policies.adapter, adapter));
-  return row
-    ? {
-        adapter: row.adapter,
-        dueHours: row.dueHours,
-        calendar: row.calendar,
-        escalateTo: row.escalateTo,
-        renotifyHours: row.renotifyHours ?? null,
-      }
-    : null;
+  return row ? toSlaPolicy(row) : null;
 }
 
 export async function listSlaPolicies(scope: TenantScope): Promise<SlaPolicy[]> {
-  return withTenant(scope, async (tx) => {
-    const rows = await tx.select().from(policies).orderBy(policies.adapter);
-    return rows.map((row) => ({
-      adapter: row.adapter,
-      dueHours: row.dueHours,
-      calendar: row.calendar,
-      escalateTo: row.escalateTo,
-      renotifyHours: row.renotifyHours ?? null,
-    }));
-  });
+  return withTenant(scope, async (tx) => (await tx.select().from(policies).orderBy(policies.adapter)).map(toSlaPolicy));
 }
 
 function requireHours(field: string, value: unknown): number {

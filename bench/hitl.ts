@@ -1,0 +1,205 @@
+// HITL core benchmark on the server PostgreSQL: submit + decide throughput at concurrency 1, 8
+// and 32, and the review queue's latency with 100,000 cases in the table.
+//
+//   npm run bench:hitl
+//   BENCH_HITL_CASES=400 BENCH_QUEUE_CASES=20000 npm run bench:hitl     (a quick look)
+//
+// BENCH_DATABASE_URL (or TEST_DATABASE_URL) names the server; a fresh database is created and dropped.
+
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import { getDatabase, rowsOf, schema } from "@/lib/db";
+import { type HitlActor, listReviewQueue, recordDecision, submitCase } from "@/lib/hitl";
+import { fmt, machineRows, percentile } from "./support/machine";
+import { createServerDatabase } from "./support/server-database";
+
+const LEVELS = (process.env.BENCH_HITL_LEVELS ?? "1,8,32").split(",").map(Number);
+const CASES_PER_LEVEL = Number(process.env.BENCH_HITL_CASES ?? 2000);
+const QUEUE_CASES = Number(process.env.BENCH_QUEUE_CASES ?? 100_000);
+const QUEUE_OPEN_SHARE = 0.1;
+const QUEUE_SAMPLES = Number(process.env.BENCH_QUEUE_SAMPLES ?? 500);
+// One connection per concurrent client at the top level, as a deployment sized for it would have.
+process.env.DATABASE_POOL_SIZE ??= String(Math.max(...LEVELS));
+
+const payload = (i: number) => ({
+  symptom: `LGV ${i % 40} stops at the dock entrance and reports a navigation fault`,
+  site: `DC${i % 7}`,
+  lgv_id: `LGV-${String(i % 40).padStart(2, "0")}`,
+  services_checked: ["navigation", "wifi"],
+  connection_path: "WMS -> fleet manager -> LGV",
+  evidence: [{ source: "fleet manager log", observation: "NAV_LOST at 03:12" }],
+  missing_data: ["reflector survey"],
+  proposed_next_action: "Re-survey reflectors in aisle 4",
+});
+
+interface LevelResult {
+  concurrency: number;
+  cases: number;
+  seconds: number;
+  perCase: number[];
+  submit: number[];
+  decide: number[];
+}
+
+async function throughput(member: HitlActor, reviewer: HitlActor, concurrency: number, cases: number) {
+  const result: LevelResult = { concurrency, cases, seconds: 0, perCase: [], submit: [], decide: [] };
+  let next = 0;
+  const worker = async () => {
+    while (next < cases) {
+      const i = next++;
+      const t0 = performance.now();
+      const { caseId } = await submitCase(member, {
+        adapter: "lgv_troubleshooting",
+        payload: payload(i),
+        requestId: randomUUID(),
+      });
+      const t1 = performance.now();
+      await recordDecision(reviewer, caseId, {
+        requestId: randomUUID(),
+        outcome: i % 5 === 0 ? "rejected" : "approved",
+      });
+      const t2 = performance.now();
+      result.submit.push(t1 - t0);
+      result.decide.push(t2 - t1);
+      result.perCase.push(t2 - t0);
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  result.seconds = (performance.now() - start) / 1000;
+  return result;
+}
+
+/** Bulk-loads cases straight into the tables (as the owner), consistent with what commands write. */
+async function fillQueue(tenantId: string, total: number) {
+  const { db } = await getDatabase();
+  const base = Date.now() - total * 1000;
+  const openEvery = Math.round(1 / QUEUE_OPEN_SHARE);
+  await db.execute(sql`
+    insert into hitl_cases (id, tenant_id, adapter, schema_version, payload, summary, request_id, priority, created_by, created_at)
+    select 'HITL-' || gen_random_uuid(), ${tenantId}, 'lgv_troubleshooting', 1, ${JSON.stringify(payload(0))}::jsonb,
+           'LGV-' || (i % 40) || ' at DC' || (i % 7) || ': Re-survey reflectors in aisle 4', 'bulk-' || i,
+           (array['low','normal','normal','high','urgent'])[1 + i % 5], 'bench-member', ${base}::bigint + i * 1000
+    from generate_series(1, ${total}) i`);
+  await db.execute(sql`
+    insert into hitl_events (id, tenant_id, case_id, seq, type, request_id, intent_hash, from_state, to_state, actor_id, actor_role, created_at)
+    select 'HEV-' || gen_random_uuid(), tenant_id, id, 1, 'case_submitted', request_id, 'bulk', null, 'pending',
+           created_by, 'member', created_at
+    from hitl_cases where tenant_id = ${tenantId} and request_id like 'bulk-%'`);
+  await db.execute(sql`
+    insert into hitl_events (id, tenant_id, case_id, seq, type, request_id, intent_hash, from_state, to_state, actor_id,
+                             actor_role, outcome, created_at)
+    select 'HEV-' || gen_random_uuid(), tenant_id, id, 2, 'decision_recorded', 'bulk-decision-' || id, 'bulk', 'pending',
+           'approved', 'bench-reviewer', 'reviewer', 'approved', created_at + 500
+    from hitl_cases where tenant_id = ${tenantId} and request_id like 'bulk-%'
+      and (substring(request_id from 6))::int % ${openEvery} <> 0`);
+  await db.execute(sql`
+    insert into hitl_state (case_id, tenant_id, adapter, state, last_seq, last_event_id, outcome, decision_event_id,
+                            decided_by, decided_at, clarification_rounds, priority, escalation_level, created_at, updated_at)
+    select c.id, c.tenant_id, c.adapter, coalesce(d.outcome, 'pending'), coalesce(d.seq, 1), coalesce(d.id, s.id),
+           d.outcome, d.id, d.actor_id, d.created_at, 0, c.priority, 0, c.created_at, coalesce(d.created_at, c.created_at)
+    from hitl_cases c
+    join hitl_events s on s.case_id = c.id and s.seq = 1
+    left join hitl_events d on d.case_id = c.id and d.seq = 2
+    where c.tenant_id = ${tenantId} and c.request_id like 'bulk-%'`);
+  await db.execute(sql`analyze hitl_cases; analyze hitl_events; analyze hitl_state`);
+}
+
+async function queueLatency(scope: { tenantId: string }) {
+  const first: number[] = [];
+  const deep: number[] = [];
+  const filtered: number[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < QUEUE_SAMPLES; i++) {
+    let t = performance.now();
+    const page = await listReviewQueue(scope, { limit: 20 });
+    first.push(performance.now() - t);
+    // Walk on through the queue, wrapping around, as a reviewer paging down would.
+    t = performance.now();
+    const next = await listReviewQueue(scope, { limit: 20, cursor: cursor ?? page.nextCursor });
+    deep.push(performance.now() - t);
+    cursor = next.nextCursor;
+    t = performance.now();
+    await listReviewQueue(scope, { limit: 20, priority: "urgent" });
+    filtered.push(performance.now() - t);
+  }
+  return { first, deep, filtered };
+}
+
+async function main() {
+  const server = await createServerDatabase("vigil_bench_hitl");
+  process.env.DATABASE_URL = server.url;
+  try {
+    const database = await getDatabase();
+    const [tenant] = await database.db
+      .insert(schema.tenants)
+      .values({ slug: `bench-${randomBytes(4).toString("hex")}`, name: "HITL benchmark" })
+      .returning({ id: schema.tenants.id });
+    const pg = rowsOf<{ v: string }>(await database.db.execute(sql`select version() as v`))[0].v.split(",")[0];
+    const member: HitlActor = { tenantId: tenant.id, userId: "bench-member", role: "member", name: "Bench Member" };
+    const reviewer: HitlActor = { tenantId: tenant.id, userId: "bench-reviewer", role: "reviewer", name: "Bench Rev" };
+
+    await throughput(member, reviewer, 4, 200); // warm-up: connections, plans, adapter cache
+    const levels: LevelResult[] = [];
+    for (const concurrency of LEVELS) {
+      process.stderr.write(`submit + decide at concurrency ${concurrency}…\n`);
+      levels.push(await throughput(member, reviewer, concurrency, CASES_PER_LEVEL));
+    }
+
+    const alreadyThere = CASES_PER_LEVEL * LEVELS.length + 200;
+    process.stderr.write(`loading ${QUEUE_CASES - alreadyThere} more cases for the queue…\n`);
+    await fillQueue(tenant.id, Math.max(0, QUEUE_CASES - alreadyThere));
+    const counted = rowsOf<{ n: number; open: number }>(
+      await database.db.execute(
+        sql`select count(*)::int as n, count(*) filter (where state = 'pending')::int as open from hitl_state`,
+      ),
+    )[0];
+    const queue = await queueLatency({ tenantId: tenant.id });
+
+    const rows = levels.map((l) => {
+      const rate = l.cases / l.seconds;
+      return `| ${l.concurrency} | ${l.cases.toLocaleString("en-US")} | ${Math.round(rate).toLocaleString("en-US")} | ${fmt(percentile(l.perCase, 50), 2)} | ${fmt(percentile(l.perCase, 95), 2)} | ${fmt(percentile(l.submit, 50), 2)} | ${fmt(percentile(l.decide, 50), 2)} |`;
+    });
+    const top = levels.find((l) => l.concurrency === 32);
+    const topRate = top ? top.cases / top.seconds : Number.NaN;
+    const queueP95 = percentile(queue.first, 95);
+    const report = [
+      "# HITL core benchmark",
+      "",
+      `Run ${new Date().toISOString()} with \`npm run bench:hitl\`.`,
+      "",
+      machineRows([
+        ["PostgreSQL server", `${pg} (local, TCP)`],
+        ["connections", `postgres-js pool of ${process.env.DATABASE_POOL_SIZE}`],
+      ]),
+      "",
+      "Submit + decide: each client submits an `lgv_troubleshooting` case (payload validated against its JSON Schema) and records a decision on it (4 approved : 1 rejected), through `lib/hitl` as the app role under row-level security, each command one transaction that appends the event and updates the projection.",
+      "",
+      "| concurrency | cases | decided cases/s | p50 ms (submit+decide) | p95 ms | submit p50 ms | decide p50 ms |",
+      "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      ...rows,
+      "",
+      `Review queue: \`listReviewQueue\` (20 per page) with ${counted.n.toLocaleString("en-US")} cases in the table, ${counted.open.toLocaleString("en-US")} of them pending; ${QUEUE_SAMPLES} samples each.`,
+      "",
+      "| query | p50 ms | p95 ms |",
+      "| --- | ---: | ---: |",
+      `| first page | ${fmt(percentile(queue.first, 50), 2)} | ${fmt(queueP95, 2)} |`,
+      `| next page (cursor, walking the queue) | ${fmt(percentile(queue.deep, 50), 2)} | ${fmt(percentile(queue.deep, 95), 2)} |`,
+      `| first page, priority = urgent | ${fmt(percentile(queue.filtered, 50), 2)} | ${fmt(percentile(queue.filtered, 95), 2)} |`,
+      "",
+      `Goals: ≥ 500 decided cases/s at concurrency 32 — ${topRate >= 500 ? "met" : "NOT met"} (${Math.round(topRate)}); queue listing p95 < 10 ms — ${queueP95 < 10 ? "met" : "NOT met"} (${fmt(queueP95, 2)} ms).`,
+      "",
+    ].join("\n");
+    console.log(report);
+    await mkdir(path.join("bench", "results"), { recursive: true });
+    await writeFile(path.join("bench", "results", "hitl.md"), report);
+    await database.close();
+  } finally {
+    await server.drop();
+  }
+}
+
+await main();
