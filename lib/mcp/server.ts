@@ -1,0 +1,86 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { HitlActor } from "@/lib/hitl";
+import { DEFAULT_BODY_LIMIT, errors, json } from "@/lib/http";
+import packageJson from "@/package.json";
+import { activateAdapterSchemaTool, registerAdapterSchemaTool } from "./adapter-tools";
+import {
+  getCaseHistoryTool,
+  getCaseTool,
+  provideClarificationTool,
+  recordDecisionTool,
+  requestClarificationTool,
+  submitCaseTool,
+} from "./case-tools";
+import { listCasesTool, listReviewQueueTool } from "./list-tools";
+import { type HitlTool, registerTool } from "./tool";
+
+export const MCP_SERVER_NAME = "vigil-hitl";
+
+/** Every tool the server offers, in the order `tools/list` shows them. */
+export const HITL_TOOLS: readonly HitlTool[] = [
+  submitCaseTool,
+  getCaseTool,
+  listCasesTool,
+  listReviewQueueTool,
+  requestClarificationTool,
+  provideClarificationTool,
+  recordDecisionTool,
+  getCaseHistoryTool,
+  registerAdapterSchemaTool,
+  activateAdapterSchemaTool,
+];
+
+const INSTRUCTIONS =
+  "Vigil's human-in-the-loop review queue. Submit a case with submit_case when an action needs a human " +
+  "decision, then poll get_case until state.state is approved or rejected; answer a reviewer's question " +
+  "(state needs_clarification, state.openQuestion) with provide_clarification. Every mutation takes a " +
+  "request_id: retry with the same one, never a new one, after a timeout. Results are JSON; failures have " +
+  'isError set and {"status":"error","code":…} or {"status":"not_found",…}.';
+
+/** An MCP server whose tools act as `actor` (one server per request: the transport is stateless). */
+export function createHitlMcpServer(actor: HitlActor): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: "Vigil review queue", version: packageJson.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  for (const tool of HITL_TOOLS) registerTool(server, actor, tool);
+  return server;
+}
+
+/**
+ * Answers one Streamable HTTP request (a JSON-RPC message or batch) for an authenticated actor.
+ * Stateless: no session id, a fresh server and transport per request, JSON responses (nothing
+ * here streams), so any instance can serve any request.
+ */
+export async function handleMcpRequest(request: Request, actor: HitlActor): Promise<Response> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > DEFAULT_BODY_LIMIT) throw errors.tooLarge(DEFAULT_BODY_LIMIT);
+  const server = createHitlMcpServer(actor);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: DEFAULT_BODY_LIMIT,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request);
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * GET (a standalone SSE stream) and DELETE (ending a session) mean nothing to a stateless server;
+ * the Streamable HTTP spec has it answer 405, which MCP clients expect and carry on after.
+ */
+export function methodNotAllowed(): Response {
+  return json(
+    {
+      status: "error",
+      code: "METHOD_NOT_ALLOWED",
+      message: "This MCP endpoint is stateless: send JSON-RPC messages with POST.",
+    },
+    { status: 405, headers: { allow: "POST" } },
+  );
+}

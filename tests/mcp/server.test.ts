@@ -1,0 +1,547 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import * as sessionRoute from "@/app/api/session/route";
+import type { Role } from "@/lib/access";
+import { registerDefaultAdapters } from "@/lib/hitl";
+import { createApiKey } from "@/lib/tenancy";
+import { lgvPayload, rid } from "../hitl/support";
+import { testTargets } from "../support/databases";
+import { call, cookieHeader } from "../support/http";
+import { type SeededTenants, seededDatabase } from "../support/seeded";
+import { callTool, connectClient, MCP_URL, postRaw, routeFetch } from "./support";
+
+const TOOLS = [
+  "activate_adapter_schema",
+  "get_case",
+  "get_case_history",
+  "list_cases",
+  "list_review_queue",
+  "provide_clarification",
+  "record_decision",
+  "register_adapter_schema",
+  "request_clarification",
+  "submit_case",
+];
+const MUTATIONS = [
+  "activate_adapter_schema",
+  "provide_clarification",
+  "record_decision",
+  "register_adapter_schema",
+  "request_clarification",
+  "submit_case",
+];
+
+for (const target of testTargets()) {
+  describe(`MCP server on ${target.name}`, () => {
+    const suite = seededDatabase(target);
+    const keys = {} as Record<"member" | "reviewer" | "admin" | "acmeReviewer", { key: string; userId: string }>;
+    const clients = {} as Record<keyof typeof keys, Client>;
+
+    async function keyFor(tenant: keyof SeededTenants, role: Role) {
+      const created = await createApiKey(
+        { tenantId: suite.tenants[tenant] },
+        { name: `${role} agent`, role, createdBy: "test" },
+      );
+      return { key: created.key, userId: `apikey:${created.id}` };
+    }
+
+    beforeAll(async () => {
+      await registerDefaultAdapters({ tenantId: suite.tenants.demo });
+      await registerDefaultAdapters({ tenantId: suite.tenants.acme });
+      keys.member = await keyFor("demo", "member");
+      keys.reviewer = await keyFor("demo", "reviewer");
+      keys.admin = await keyFor("demo", "admin");
+      keys.acmeReviewer = await keyFor("acme", "reviewer");
+      for (const name of Object.keys(keys) as (keyof typeof keys)[])
+        clients[name] = await connectClient(keys[name].key);
+    });
+
+    afterAll(async () => {
+      for (const client of Object.values(clients)) await client?.close();
+    });
+
+    async function submit(payload: Record<string, unknown> = lgvPayload()) {
+      const answer = await callTool(clients.member, "submit_case", {
+        adapter: "lgv_troubleshooting",
+        payload,
+        request_id: rid("submit"),
+      });
+      expect(answer.isError, JSON.stringify(answer.body)).toBe(false);
+      return answer.body.caseId as string;
+    }
+
+    it("lists the ten tools, each with an input schema; every mutation requires request_id", async () => {
+      const { tools } = await clients.member.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
+      for (const tool of tools) {
+        expect(tool.inputSchema.type).toBe("object");
+        expect(tool.description?.length).toBeGreaterThan(20);
+        const required = (tool.inputSchema.required ?? []) as string[];
+        expect(required.includes("request_id"), tool.name).toBe(MUTATIONS.includes(tool.name));
+      }
+      const submitTool = tools.find((t) => t.name === "submit_case");
+      expect(submitTool?.inputSchema.required).toEqual(expect.arrayContaining(["adapter", "payload", "request_id"]));
+      expect(submitTool?.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+      expect(tools.find((t) => t.name === "get_case")?.annotations).toMatchObject({ readOnlyHint: true });
+      const decision = tools.find((t) => t.name === "record_decision");
+      expect(decision?.inputSchema.properties?.outcome).toMatchObject({ enum: ["approved", "rejected"] });
+    });
+
+    it("runs a case end to end: submit, ask, answer, approve, read it back", async () => {
+      const submitted = await callTool(clients.member, "submit_case", {
+        adapter: "lgv_troubleshooting",
+        payload: lgvPayload(),
+        request_id: rid("submit"),
+        refs: [{ kind: "external", id: "ticket-4711" }],
+      });
+      expect(submitted).toMatchObject({
+        isError: false,
+        body: { status: "success", state: "pending", replayed: false, event: { type: "case_submitted", seq: 1 } },
+      });
+      const caseId = submitted.body.caseId as string;
+      expect(caseId).toMatch(/^HITL-/);
+
+      const queue = await callTool(clients.reviewer, "list_review_queue", { adapter: "lgv_troubleshooting" });
+      expect((queue.body.items as { id: string }[]).map((i) => i.id)).toContain(caseId);
+
+      const asked = await callTool(clients.reviewer, "request_clarification", {
+        case_id: caseId,
+        question: "Was the reflector survey done after the racking change?",
+        request_id: rid("ask"),
+      });
+      expect(asked.body).toMatchObject({ status: "success", caseId, state: "needs_clarification" });
+
+      const pending = await callTool(clients.member, "get_case", { case_id: caseId });
+      expect(pending.body).toMatchObject({
+        status: "success",
+        case: {
+          id: caseId,
+          state: { state: "needs_clarification", openQuestion: expect.stringContaining("reflector") },
+        },
+      });
+
+      const answered = await callTool(clients.member, "provide_clarification", {
+        case_id: caseId,
+        answer: "No, the last survey predates the change.",
+        request_id: rid("answer"),
+      });
+      expect(answered.body).toMatchObject({ status: "success", state: "pending" });
+
+      const decided = await callTool(clients.reviewer, "record_decision", {
+        case_id: caseId,
+        outcome: "approved",
+        reason: "Survey first, then re-run the route.",
+        request_id: rid("decide"),
+      });
+      expect(decided.body).toMatchObject({
+        status: "success",
+        state: "approved",
+        event: {
+          type: "decision_recorded",
+          outcome: "approved",
+          actor: { id: keys.reviewer.userId, role: "reviewer" },
+        },
+      });
+
+      const final = await callTool(clients.member, "get_case", { case_id: caseId });
+      expect(final.body.case).toMatchObject({
+        id: caseId,
+        adapter: "lgv_troubleshooting",
+        payload: lgvPayload(),
+        refs: [{ kind: "external", id: "ticket-4711" }],
+        createdBy: keys.member.userId,
+        state: { state: "approved", outcome: "approved", decidedBy: keys.reviewer.userId },
+      });
+
+      const history = await callTool(clients.reviewer, "get_case_history", { case_id: caseId });
+      expect(history.body).toMatchObject({ status: "success", case_id: caseId, count: 4 });
+      const events = history.body.items as { type: string; actor: { id: string; role: string }; seq: number }[];
+      expect(events.map((e) => [e.seq, e.type, e.actor.id])).toEqual([
+        [1, "case_submitted", keys.member.userId],
+        [2, "needs_clarification", keys.reviewer.userId],
+        [3, "clarification_provided", keys.member.userId],
+        [4, "decision_recorded", keys.reviewer.userId],
+      ]);
+      expect(final.body.history).toEqual(history.body.items);
+    });
+
+    it("refuses a member's decision with FORBIDDEN and leaves the case pending", async () => {
+      const caseId = await submit();
+      const refused = await callTool(clients.member, "record_decision", {
+        case_id: caseId,
+        outcome: "approved",
+        request_id: rid("decide"),
+      });
+      expect(refused).toEqual({
+        isError: true,
+        body: {
+          status: "error",
+          code: "FORBIDDEN",
+          message: expect.any(String),
+          details: { requested_action: "approve" },
+        },
+      });
+      const read = await callTool(clients.reviewer, "get_case", { case_id: caseId });
+      expect(read.body.case).toMatchObject({ state: { state: "pending", lastSeq: 1 } });
+    });
+
+    it("answers the first decision to a retry with the same request_id, and ALREADY_TERMINAL to a second decision", async () => {
+      const caseId = await submit();
+      const args = { case_id: caseId, outcome: "rejected", reason: "Wrong site.", request_id: rid("decide") };
+      const first = await callTool(clients.reviewer, "record_decision", args);
+      const retry = await callTool(clients.reviewer, "record_decision", args);
+      expect(retry.body).toMatchObject({ status: "success", replayed: true, state: "rejected" });
+      expect((retry.body.event as { id: string }).id).toBe((first.body.event as { id: string }).id);
+      const second = await callTool(clients.admin, "record_decision", {
+        case_id: caseId,
+        outcome: "approved",
+        request_id: rid("decide"),
+      });
+      expect(second.isError).toBe(true);
+      expect(second.body).toMatchObject({
+        status: "error",
+        code: "ALREADY_TERMINAL",
+        details: { decision: { outcome: "rejected", actor_id: keys.reviewer.userId } },
+      });
+    });
+
+    it("refuses a payload that does not match the adapter's schema with PAYLOAD_INVALID and the failing fields", async () => {
+      const { symptom: _dropped, ...withoutSymptom } = lgvPayload();
+      const refused = await callTool(clients.member, "submit_case", {
+        adapter: "lgv_troubleshooting",
+        payload: { ...withoutSymptom, services_checked: "navigation" },
+        request_id: rid("submit"),
+      });
+      expect(refused.isError).toBe(true);
+      expect(refused.body).toMatchObject({
+        status: "error",
+        code: "PAYLOAD_INVALID",
+        details: { adapter: "lgv_troubleshooting", version: 1 },
+      });
+      const issues = (refused.body.details as { issues: { path: string; keyword: string }[] }).issues;
+      expect(issues).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ keyword: "required" }),
+          expect.objectContaining({ path: "/services_checked", keyword: "type" }),
+        ]),
+      );
+      expect(Object.keys(refused.body).sort()).toEqual(["code", "details", "message", "status"]);
+
+      const unknown = await callTool(clients.member, "submit_case", {
+        adapter: "no_such_adapter",
+        payload: {},
+        request_id: rid("submit"),
+      });
+      expect(unknown.body).toMatchObject({ status: "error", code: "ADAPTER_NOT_FOUND" });
+    });
+
+    it("refuses a mutation without request_id in its input schema, before the core is called", async () => {
+      const caseId = await submit();
+      const result = await clients.reviewer.callTool({
+        name: "record_decision",
+        arguments: { case_id: caseId, outcome: "approved" },
+      });
+      expect(result.isError).toBe(true);
+      const [content] = result.content as { type: string; text: string }[];
+      expect(content.text).toMatch(/Input validation error/);
+      expect(content.text).toContain("request_id");
+      const history = await callTool(clients.reviewer, "get_case_history", { case_id: caseId });
+      expect(history.body.count).toBe(1);
+
+      const submitted = await clients.member.callTool({
+        name: "submit_case",
+        arguments: { adapter: "lgv_troubleshooting", payload: lgvPayload() },
+      });
+      expect(submitted.isError).toBe(true);
+      expect((submitted.content as { text: string }[])[0].text).toContain("request_id");
+    });
+
+    it("refuses a reused request_id for a different submission with IDEMPOTENCY_CONFLICT", async () => {
+      const requestId = rid("submit");
+      const args = { adapter: "lgv_troubleshooting", payload: lgvPayload(), request_id: requestId };
+      const first = await callTool(clients.member, "submit_case", args);
+      const again = await callTool(clients.member, "submit_case", args);
+      expect(again.body).toMatchObject({ status: "success", replayed: true, caseId: first.body.caseId });
+      const other = await callTool(clients.member, "submit_case", { ...args, payload: lgvPayload({ site: "Oslo" }) });
+      expect(other.body).toMatchObject({
+        status: "error",
+        code: "IDEMPOTENCY_CONFLICT",
+        details: { request_id: requestId, case_id: first.body.caseId },
+      });
+    });
+
+    it("keeps tenants apart: another tenant's key finds no such case", async () => {
+      const caseId = await submit();
+      for (const [name, args] of [
+        ["get_case", { case_id: caseId }],
+        ["get_case_history", { case_id: caseId }],
+        ["record_decision", { case_id: caseId, outcome: "approved", request_id: rid("decide") }],
+      ] as const) {
+        const answer = await callTool(clients.acmeReviewer, name, args);
+        expect(answer, name).toEqual({
+          isError: true,
+          body: { status: "not_found", message: expect.any(String), case_id: caseId },
+        });
+      }
+      const queue = await callTool(clients.acmeReviewer, "list_review_queue", {});
+      expect((queue.body.items as { id: string }[]).map((i) => i.id)).not.toContain(caseId);
+      const demo = await callTool(clients.reviewer, "get_case", { case_id: caseId });
+      expect(demo.body.case).toMatchObject({ state: { state: "pending" } });
+    });
+
+    it("pages the queue with next_cursor", async () => {
+      for (let i = 0; i < 3; i++) await submit(lgvPayload({ lgv_id: `LGV-PAGE-${i}` }));
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let round = 0; round < 50; round++) {
+        const page = await callTool(clients.reviewer, "list_review_queue", { limit: 2, ...(cursor ? { cursor } : {}) });
+        const items = page.body.items as { id: string; state: string }[];
+        expect(items.length).toBeLessThanOrEqual(2);
+        expect(items.every((i) => i.state === "pending")).toBe(true);
+        seen.push(...items.map((i) => i.id));
+        if (!page.body.next_cursor) break;
+        cursor = page.body.next_cursor as string;
+      }
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.length).toBeGreaterThanOrEqual(3);
+      const badCursor = await callTool(clients.reviewer, "list_review_queue", { cursor: "not-a-cursor" });
+      expect(badCursor.body).toMatchObject({ status: "error", code: "VALIDATION_FAILED" });
+    });
+
+    it("lists cases by state, outcome, decider, priority and ref", async () => {
+      const ticket = rid("ticket");
+      const submitted = await callTool(clients.member, "submit_case", {
+        adapter: "lgv_troubleshooting",
+        payload: lgvPayload({ lgv_id: "LGV-URGENT" }),
+        priority: "urgent",
+        refs: [{ kind: "external", id: ticket }],
+        request_id: rid("submit"),
+      });
+      const caseId = submitted.body.caseId as string;
+      const other = await submit();
+      const ids = async (args: Record<string, unknown>, tool = "list_cases") => {
+        const answer = await callTool(clients.reviewer, tool, { limit: 100, ...args });
+        expect(answer.body, JSON.stringify(args)).toMatchObject({ status: "success", next_cursor: null });
+        const items = answer.body.items as { id: string }[];
+        expect(answer.body.count).toBe(items.length);
+        return items.map((i) => i.id);
+      };
+
+      expect(await ids({ ref: { kind: "external", id: ticket } })).toEqual([caseId]);
+      expect(await ids({ priority: "urgent" }, "list_review_queue")).toEqual([caseId]);
+      expect(await ids({ state: ["pending"] })).toEqual(expect.arrayContaining([caseId, other]));
+      const read = await callTool(clients.member, "get_case", { case_id: caseId });
+      expect(read.body.case).toMatchObject({ priority: "urgent", state: { priority: "urgent" } });
+
+      const before = Date.now();
+      await callTool(clients.reviewer, "record_decision", {
+        case_id: caseId,
+        outcome: "approved",
+        request_id: rid("decide"),
+      });
+      const rejected = await callTool(clients.admin, "record_decision", {
+        case_id: other,
+        outcome: "rejected",
+        request_id: rid("decide"),
+      });
+      const approvedByReviewer = await ids({
+        outcome: "approved",
+        decided_by: keys.reviewer.userId,
+        decided_from: before,
+        sort: "decided",
+      });
+      expect(approvedByReviewer).toEqual([caseId]);
+      const isoFrom = new Date(before).toISOString();
+      expect(await ids({ outcome: "approved", decided_by: keys.reviewer.userId, decided_from: isoFrom })).toEqual([
+        caseId,
+      ]);
+      expect(await ids({ created_to: "2000-01-01" })).toEqual([]);
+      // A date alone covers its whole day (UTC), as the lower and as the upper bound.
+      const day = new Date((rejected.body.event as { createdAt: number }).createdAt).toISOString().slice(0, 10);
+      expect(await ids({ decided_by: keys.admin.userId, decided_from: day, decided_to: day })).toContain(other);
+      const reversed = await callTool(clients.reviewer, "list_cases", { decided_from: Date.now(), decided_to: 0 });
+      expect(reversed.body).toMatchObject({ status: "error", code: "VALIDATION_FAILED" });
+      const notADate = await clients.reviewer.callTool({
+        name: "list_cases",
+        arguments: { created_from: "yesterday" },
+      });
+      expect(notADate.isError).toBe(true);
+      expect(await ids({ state: ["rejected"], decided_by: keys.admin.userId, decided_from: before })).toEqual([other]);
+      expect(await ids({ state: ["pending"] })).not.toContain(caseId);
+      expect(await ids({}, "list_review_queue")).not.toContain(caseId);
+
+      const badState = await clients.reviewer.callTool({ name: "list_cases", arguments: { state: ["escalated"] } });
+      expect(badState.isError).toBe(true);
+      const badPriority = await clients.member.callTool({
+        name: "submit_case",
+        arguments: { adapter: "lgv_troubleshooting", payload: lgvPayload(), priority: "asap", request_id: rid("s") },
+      });
+      expect(badPriority.isError).toBe(true);
+    });
+
+    it("lets only an admin register and activate adapter schemas", async () => {
+      const schemaV1 = {
+        type: "object",
+        properties: { item: { type: "string" }, amount: { type: "number", minimum: 0 } },
+        required: ["item", "amount"],
+        additionalProperties: false,
+      };
+      for (const client of [clients.member, clients.reviewer]) {
+        const refused = await callTool(client, "register_adapter_schema", {
+          adapter: "purchase_request",
+          json_schema: schemaV1,
+          activate: true,
+          request_id: rid("register"),
+        });
+        expect(refused.body).toMatchObject({ status: "error", code: "FORBIDDEN" });
+        const activate = await callTool(client, "activate_adapter_schema", {
+          adapter: "lgv_troubleshooting",
+          version: 1,
+          request_id: rid("activate"),
+        });
+        expect(activate.body).toMatchObject({ status: "error", code: "FORBIDDEN" });
+      }
+
+      const v1 = await callTool(clients.admin, "register_adapter_schema", {
+        adapter: "purchase_request",
+        json_schema: schemaV1,
+        activate: true,
+        request_id: rid("register"),
+      });
+      expect(v1.body).toEqual({
+        status: "success",
+        version: {
+          adapter: "purchase_request",
+          version: 1,
+          active: true,
+          jsonSchema: schemaV1,
+          createdAt: expect.any(Number),
+        },
+      });
+      const submitV1 = (payload: Record<string, unknown>) =>
+        callTool(clients.member, "submit_case", { adapter: "purchase_request", payload, request_id: rid("submit") });
+      expect((await submitV1({ item: "pallet jack", amount: 900 })).body).toMatchObject({ status: "success" });
+
+      const schemaV2 = { ...schemaV1, properties: { ...schemaV1.properties, currency: { enum: ["EUR", "USD"] } } };
+      schemaV2.required = [...schemaV1.required, "currency"];
+      const v2 = await callTool(clients.admin, "register_adapter_schema", {
+        adapter: "purchase_request",
+        json_schema: schemaV2,
+        request_id: rid("register"),
+      });
+      expect(v2.body).toMatchObject({ status: "success", version: { version: 2, active: false } });
+      // Version 1 is still the active one until version 2 is activated.
+      expect((await submitV1({ item: "forklift battery", amount: 4000 })).body).toMatchObject({ status: "success" });
+
+      const activated = await callTool(clients.admin, "activate_adapter_schema", {
+        adapter: "purchase_request",
+        version: 2,
+        request_id: rid("activate"),
+      });
+      expect(activated.body).toEqual({ status: "success", adapter: "purchase_request", active_version: 2 });
+      expect((await submitV1({ item: "forklift battery", amount: 4000 })).body).toMatchObject({
+        status: "error",
+        code: "PAYLOAD_INVALID",
+        details: { version: 2 },
+      });
+      expect((await submitV1({ item: "forklift battery", amount: 4000, currency: "EUR" })).body).toMatchObject({
+        status: "success",
+      });
+
+      const missing = await callTool(clients.admin, "activate_adapter_schema", {
+        adapter: "purchase_request",
+        version: 9,
+        request_id: rid("activate"),
+      });
+      expect(missing.body).toMatchObject({ status: "not_found", adapter: "purchase_request", version: 9 });
+      const broken = await callTool(clients.admin, "register_adapter_schema", {
+        adapter: "purchase_request",
+        json_schema: { type: "no-such-type" },
+        request_id: rid("register"),
+      });
+      expect(broken.body).toMatchObject({ status: "error", code: "VALIDATION_FAILED" });
+    });
+
+    it("answers an unexpected failure as INTERNAL, logged, without internals", async () => {
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      try {
+        // PostgreSQL refuses a NUL byte in text: a database error no check above anticipates.
+        const answer = await callTool(clients.reviewer, "get_case", { case_id: "HITL-\u0000" });
+        expect(answer).toEqual({
+          isError: true,
+          body: { status: "error", code: "INTERNAL", message: "Something went wrong on our side." },
+        });
+        expect(logged).toHaveBeenCalled();
+      } finally {
+        logged.mockRestore();
+      }
+    });
+
+    it("answers 401 in the error shape, before MCP, to a bad, missing or non-key credential", async () => {
+      await expect(connectClient("vk_not_a_real_key_at_all_123456")).rejects.toThrow(/401|UNAUTHENTICATED/);
+
+      const cookie = cookieHeader(
+        await call(sessionRoute.POST, {
+          method: "POST",
+          body: { email: "reviewer@demo.local", password: "vigil-demo" },
+        }),
+      );
+      expect(cookie).not.toBe("");
+      for (const headers of [
+        { authorization: "Bearer vk_not_a_real_key_at_all_123456" },
+        { authorization: "Basic cmV2aWV3ZXI6dmlnaWw=" },
+        {},
+        { cookie },
+      ] as Record<string, string>[]) {
+        const res = await postRaw(headers);
+        expect(res.status, JSON.stringify(headers)).toBe(401);
+        expect(await res.json()).toEqual({
+          status: "error",
+          code: "UNAUTHENTICATED",
+          message: "Sign in or send a valid API key.",
+        });
+      }
+      const ok = await postRaw(
+        { authorization: `Bearer ${keys.member.key}` },
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+        },
+      );
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("mcp-session-id")).toBeNull();
+      expect(await ok.json()).toMatchObject({ result: { serverInfo: { name: "vigil-hitl" } } });
+    });
+
+    it("refuses a request from another origin with 403, even with a valid key", async () => {
+      const auth = { authorization: `Bearer ${keys.member.key}` };
+      for (const origin of ["http://evil.example.com", "null"]) {
+        const res = await postRaw({ ...auth, origin });
+        expect(res.status).toBe(403);
+        expect(await res.json()).toEqual({
+          status: "error",
+          code: "ORIGIN_FORBIDDEN",
+          message: expect.any(String),
+          details: { origin },
+        });
+      }
+      const sameOrigin = await postRaw({ ...auth, origin: new URL(MCP_URL).origin });
+      expect(sameOrigin.status).toBe(200);
+      expect(await sameOrigin.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    });
+
+    it("answers GET and DELETE with 405 in the error shape (the transport is stateless)", async () => {
+      for (const method of ["GET", "DELETE"]) {
+        const res = await routeFetch(MCP_URL, {
+          method,
+          headers: { authorization: `Bearer ${keys.member.key}`, accept: "text/event-stream" },
+        });
+        expect(res.status).toBe(405);
+        expect(res.headers.get("allow")).toBe("POST");
+        expect(await res.json()).toEqual({ status: "error", code: "METHOD_NOT_ALLOWED", message: expect.any(String) });
+      }
+    });
+  });
+}
