@@ -1,4 +1,5 @@
-import { and, eq, max, sql } from "drizzle-orm";
+import canonicalize from "canonicalize";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { errors, NotFoundError } from "@/lib/http";
 import { type SlaPolicy, toSlaPolicy } from "./sla";
@@ -127,7 +128,9 @@ export type AdapterSchemaRow = typeof reg.$inferSelect;
 
 /**
  * Adds a schema version for an adapter (the next number) and, with `activate`, makes it the
- * one new cases are validated against. Returns the stored row.
+ * one new cases are validated against. Returns the stored row. Registering the schema the
+ * latest version already has adds nothing and returns that version, so a retried call (after a
+ * timeout, say) does not pile up identical versions.
  */
 export async function registerAdapterVersion(
   scope: TenantScope,
@@ -143,10 +146,22 @@ export async function registerAdapterVersion(
     // Serialize registrations of one tenant so two never pick the same number.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hitl_registry:${scope.tenantId}`}))`);
     await materializeDefaultIn(tx, scope.tenantId, adapter);
-    const [{ latest }] = await tx
-      .select({ latest: max(reg.version) })
+    const [newest] = await tx
+      .select()
       .from(reg)
-      .where(and(eq(reg.tenantId, scope.tenantId), eq(reg.adapter, adapter)));
+      .where(and(eq(reg.tenantId, scope.tenantId), eq(reg.adapter, adapter)))
+      .orderBy(desc(reg.version))
+      .limit(1);
+    if (newest && canonicalize(newest.jsonSchema) === canonicalize(jsonSchema)) {
+      if (!options.activate || newest.active) return newest;
+      await tx
+        .update(reg)
+        .set({ active: false })
+        .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
+      const [activated] = await tx.update(reg).set({ active: true }).where(eq(reg.id, newest.id)).returning();
+      return activated;
+    }
+    const latest = newest?.version;
     if (options.activate) {
       await tx
         .update(reg)

@@ -1,5 +1,19 @@
 // The HITL core: every human decision in the product is a case here (see DESIGN.md, "HITL").
 export {
+  HITL_EVENT_TYPES,
+  HITL_OUTCOMES,
+  HITL_PRIORITIES,
+  HITL_REF_KINDS,
+  HITL_SLA_CALENDARS,
+  HITL_STATES,
+  type HitlEventType,
+  type HitlOutcome,
+  type HitlPriority,
+  type HitlRefKind,
+  type HitlSlaCalendar,
+  type HitlStateName,
+} from "@/lib/db/schema";
+export {
   type AdapterInfo,
   activateAdapterVersion,
   DEFAULT_ADAPTER_SCHEMAS,

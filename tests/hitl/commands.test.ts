@@ -232,6 +232,12 @@ for (const target of testTargets()) {
         requestId: rid(),
       });
       expect((await getCase(acme().member, ok.caseId)).schemaVersion).toBe(2);
+
+      // Registering the same schema again (a retry) adds no version; a different one does.
+      const again = await registerAdapterVersion(scope, "final_review", { ...v2.jsonSchema }, { activate: true });
+      expect(again).toMatchObject({ id: v2.id, version: 2, active: true });
+      const v3 = await registerAdapterVersion(scope, "final_review", { type: "object" });
+      expect(v3).toMatchObject({ version: 3, active: false });
     });
 
     it("lets only reviewers, admins and the system decide or ask", async () => {
