@@ -23,6 +23,8 @@ export interface Database {
   kind: DbKind;
   /** pgvector is installed in this database. */
   vector: boolean;
+  /** Server databases: one pooled connection for the caller alone (tenant transactions pipeline on it). */
+  reserve?: () => Promise<postgres.ReservedSql>;
   close(): Promise<void>;
 }
 
@@ -78,7 +80,9 @@ async function openPostgres(url: string): Promise<Database> {
   }
   const client = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
-  return { db, kind: "postgres", vector: false, close: () => client.end() };
+  // A reserved connection lacks the pool's `options`, which drizzle reads (parsers, serializers).
+  const reserve = async () => Object.assign(await client.reserve(), { options: client.options });
+  return { db, kind: "postgres", vector: false, reserve, close: () => client.end() };
 }
 
 // One database per process (PGlite is a single connection), kept on globalThis so Next.js
@@ -105,6 +109,9 @@ async function seedIfEmbedded(database: Database): Promise<Database> {
   if (database.kind === "pglite" && process.env.VIGIL_SEED !== "off") {
     try {
       await seedDemo(database, { force: true, identity: process.env.AUTH_MODE === "supabase" ? "supabase" : "local" });
+      // lib/rag imports lib/db, so the demo knowledge base is loaded on demand, not statically.
+      const { seedKnowledgeCorpus } = await import("@/lib/rag");
+      await seedKnowledgeCorpus(database);
     } catch (error) {
       await database.close();
       throw error;

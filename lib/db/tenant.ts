@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import type postgres from "postgres";
 import { type Db, getDatabase } from "./client";
 
 export interface TenantScope {
@@ -10,12 +12,6 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const TENANT_SETUP = "select set_config('role', 'vigil_app', true), set_config('app.tenant_id', $1, true)";
 
-/** The postgres-js connection under a drizzle transaction (absent on PGlite). */
-interface PostgresJsQuery extends Promise<unknown> {
-  execute(): PostgresJsQuery;
-}
-type PostgresJsTx = { session?: { client?: { unsafe?: (query: string, params: unknown[]) => PostgresJsQuery } } };
-
 /**
  * Runs `fn` in one transaction as the unprivileged app role with the tenant set, so row-level
  * security decides what the queries see. Never use the outer `db` inside `fn`: on PGlite it is
@@ -23,27 +19,44 @@ type PostgresJsTx = { session?: { client?: { unsafe?: (query: string, params: un
  */
 export async function withTenant<T>(scope: TenantScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const database = await getDatabase();
+  if (database.reserve) return pipelinedTenantTransaction(await database.reserve(), scope, fn);
   return database.db.transaction(async (tx) => {
-    const client = database.kind === "postgres" ? (tx as unknown as PostgresJsTx).session?.client : undefined;
-    if (!client?.unsafe) {
-      await tx.execute(
-        sql`select set_config('role', 'vigil_app', true), set_config('app.tenant_id', ${scope.tenantId}, true)`,
-      );
-      return fn(tx);
-    }
-    // Pipelined: the setup goes on the wire now, ahead of everything `fn` sends on this
-    // connection (postgres-js writes a transaction's queries in the order they are issued),
-    // so the first query of `fn` does not wait a round trip for it. Should the setup fail,
-    // the transaction is aborted and every later statement fails with it: nothing runs
-    // without the role and tenant.
-    const setup = client.unsafe(TENANT_SETUP, [scope.tenantId]).execute();
-    setup.catch(() => {}); // observed below; this only keeps an early failure from going unhandled
-    try {
-      return await fn(tx);
-    } finally {
-      await setup;
-    }
+    await tx.execute(
+      sql`select set_config('role', 'vigil_app', true), set_config('app.tenant_id', ${scope.tenantId}, true)`,
+    );
+    return fn(tx);
   });
+}
+
+/**
+ * The same transaction on a server connection, without waiting for its preamble: BEGIN and the
+ * role/tenant setup are written at once, ahead of the first statement of `fn` (postgres-js
+ * sends a connection's queries in the order they are issued), so a transaction costs the round
+ * trips of its own statements plus COMMIT. Every request is short, so this is most of its
+ * latency. Should BEGIN or the setup fail, every later statement fails with them: nothing runs
+ * without the role and the tenant.
+ */
+async function pipelinedTenantTransaction<T>(
+  connection: postgres.ReservedSql,
+  scope: TenantScope,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  // No schema: the relational query API is not used inside tenant transactions, and building
+  // it per transaction would cost more than the round trip saved.
+  const tx = drizzlePostgres(connection) as unknown as Tx;
+  const preamble = [connection.unsafe("begin").execute(), connection.unsafe(TENANT_SETUP, [scope.tenantId]).execute()];
+  for (const step of preamble) step.catch(() => {}); // awaited below; an early failure is not unhandled
+  try {
+    const result = await fn(tx);
+    await Promise.all(preamble);
+    await connection.unsafe("commit");
+    return result;
+  } catch (error) {
+    await connection.unsafe("rollback").catch(() => {});
+    throw error;
+  } finally {
+    connection.release();
+  }
 }
 
 /** The app role with no tenant: only the SECURITY DEFINER lookups are reachable. */
