@@ -26,6 +26,14 @@ const TAG = /<(\/?)(thinking|think|answer)\s*>/iy;
 // No `>` here: once `>` has arrived, TAG has either matched or never will.
 const TAG_START = /<\/?(?:(?:thinking|think|answer)\s*|thinkin|thinki|thin|thi|th|t|answe|answ|ans|an|a)?$/iy;
 
+/** One run of output of one kind; consecutive parts alternate between the kinds. */
+export interface FilterPart {
+  type: "text" | "reasoning";
+  delta: string;
+}
+
+type Sink = (kind: FilterPart["type"], s: string) => void;
+
 export class ThinkingFilter {
   #depth = 0;
   #held = "";
@@ -33,16 +41,54 @@ export class ThinkingFilter {
   /** Feeds the next piece of the stream; returns what can be released now. */
   push(delta: string): FilterOutput {
     const out: FilterOutput = { text: "", reasoning: "" };
+    this.#scan(delta, (kind, s) => {
+      if (kind === "reasoning") out.reasoning += s;
+      else out.text += s;
+    });
+    return out;
+  }
+
+  /**
+   * Ends the stream: a held-back half tag was text after all, and unclosed reasoning simply ends.
+   * The filter is then ready for a new stream.
+   */
+  end(): FilterOutput {
+    const out: FilterOutput = { text: "", reasoning: "" };
+    for (const part of this.endParts()) out[part.type === "text" ? "text" : "reasoning"] += part.delta;
+    return out;
+  }
+
+  /**
+   * Like push, but keeps the order: `<thinking>a</thinking>b<thinking>c` gives reasoning "a",
+   * text "b", reasoning "c" — which push() would merge into one text and one reasoning.
+   */
+  pushParts(delta: string): FilterPart[] {
+    const parts: FilterPart[] = [];
+    this.#scan(delta, partsSink(parts));
+    return parts;
+  }
+
+  /** Like end, in order. */
+  endParts(): FilterPart[] {
+    const parts: FilterPart[] = [];
+    partsSink(parts)(this.#depth > 0 ? "reasoning" : "text", this.#held);
+    this.#held = "";
+    this.#depth = 0;
+    return parts;
+  }
+
+  #scan(delta: string, sink: Sink): void {
+    const emit = (s: string) => sink(this.#depth > 0 ? "reasoning" : "text", s);
     const buffer = this.#held + delta;
     this.#held = "";
     let at = 0;
     while (at < buffer.length) {
       const lt = buffer.indexOf("<", at);
       if (lt === -1) {
-        this.#emit(out, buffer.slice(at));
+        emit(buffer.slice(at));
         break;
       }
-      this.#emit(out, buffer.slice(at, lt));
+      emit(buffer.slice(at, lt));
       TAG.lastIndex = lt;
       const tag = TAG.exec(buffer);
       if (tag) {
@@ -55,27 +101,9 @@ export class ThinkingFilter {
         this.#held = buffer.slice(lt);
         break;
       }
-      this.#emit(out, "<");
+      emit("<");
       at = lt + 1;
     }
-    return out;
-  }
-
-  /**
-   * Ends the stream: a held-back half tag was text after all, and unclosed reasoning simply ends.
-   * The filter is then ready for a new stream.
-   */
-  end(): FilterOutput {
-    const out: FilterOutput = { text: "", reasoning: "" };
-    this.#emit(out, this.#held);
-    this.#held = "";
-    this.#depth = 0;
-    return out;
-  }
-
-  #emit(out: FilterOutput, s: string): void {
-    if (this.#depth > 0) out.reasoning += s;
-    else out.text += s;
   }
 
   #apply(closing: boolean, thinking: boolean): void {
@@ -83,6 +111,16 @@ export class ThinkingFilter {
     // A close without an open is dropped rather than shown: it is markup the model got wrong.
     this.#depth = closing ? Math.max(0, this.#depth - 1) : this.#depth + 1;
   }
+}
+
+/** Appends to `parts`, merging a run of one kind and skipping empty pieces. */
+function partsSink(parts: FilterPart[]): Sink {
+  return (type, s) => {
+    if (!s) return;
+    const last = parts[parts.length - 1];
+    if (last?.type === type) last.delta += s;
+    else parts.push({ type, delta: s });
+  };
 }
 
 /** One-shot form for a complete answer. */

@@ -1,0 +1,174 @@
+import { streamAnswer } from "./answer-stream";
+import { type Extraction, extract, PARAGRAPH_WORDS } from "./extractive";
+import { stem } from "./lexicon";
+import { OFFLINE_MODEL } from "./provider-config";
+import { analyzeQueryLexically, questionTermsOf } from "./query-analysis";
+import type { AgentProfile, AnswerInput, Engine, Passage, QueryAnalysis } from "./types";
+
+/**
+ * The engine that needs no model: lexical query analysis and extractive answers, with its
+ * reasoning written inside `<thinking>` like a model's, so the same filter and citation checks
+ * run whether or not a provider is configured. Same input, same output, byte for byte.
+ */
+
+export interface OfflineEngineOptions {
+  /** Words per streamed chunk. */
+  chunkWords?: number;
+  /** A pause between chunks, for demos; none by default. */
+  chunkDelayMs?: number;
+}
+
+const INTENT_NOTES: Partial<Record<QueryAnalysis["intent"], string>> = {
+  greeting: "The message is a greeting, not a question: no sources needed.",
+  thanks: "The message thanks me; it asks nothing.",
+  farewell: "The message says goodbye; it asks nothing.",
+  out_of_scope: "The question is outside this agent's domain.",
+};
+
+/** How many keywords name the topic of "I found nothing … about <topic>." */
+const TOPIC_KEYWORDS = 12;
+
+export function createOfflineEngine(options: OfflineEngineOptions = {}): Engine {
+  const chunkWords = Math.max(1, Math.trunc(options.chunkWords ?? 3));
+  const delayMs = Math.max(0, options.chunkDelayMs ?? 0);
+  return {
+    name: "offline",
+    model: OFFLINE_MODEL,
+    async analyzeQuery(question, analyzeOptions) {
+      return analyzeQueryLexically(question, analyzeOptions);
+    },
+    answer(input) {
+      const analysis = input.analysis ?? analyzeQueryLexically(input.question, { history: input.history });
+      const raw = composeOfflineAnswer({ ...input, analysis });
+      return streamAnswer(
+        { deltas: chunked(raw, chunkWords, delayMs, input.signal) },
+        {
+          engine: "offline",
+          model: OFFLINE_MODEL,
+          passages: input.passages,
+          analysis,
+          retrieval: input.retrieval,
+          signal: input.signal,
+        },
+      );
+    },
+  };
+}
+
+/** The whole raw answer, reasoning block first. Pure: the same input gives the same text. */
+export function composeOfflineAnswer(input: AnswerInput & { analysis: QueryAnalysis }): string {
+  const { analysis, agent, passages } = input;
+  const smallTalk = smallTalkReply(analysis, agent);
+  if (smallTalk) return `${thinking([INTENT_NOTES[analysis.intent] ?? "The message is not a question."])}${smallTalk}`;
+
+  const topic = topicOf(analysis, input.question);
+  const nothing = `I found nothing in the knowledge base about ${topic}.`;
+  if (passages.length === 0) {
+    return `${thinking([
+      `Retrieval returned no passages for: ${analysis.searchQuery || input.question.trim()}.`,
+      "I answer only from the knowledge base, so I say that it has nothing on this.",
+    ])}${nothing}`;
+  }
+
+  const extraction = extract(passages, questionTermsOf(analysis));
+  if (extraction.sentences.length === 0) {
+    return `${thinking([
+      `Retrieval returned ${passages.length} passage(s), but none holds a sentence that can be quoted as an answer.`,
+    ])}${nothing}`;
+  }
+  return `${thinking(reasoningLines(passages, analysis, extraction))}${answerText(extraction)}`;
+}
+
+function smallTalkReply(analysis: QueryAnalysis, agent: AgentProfile): string | null {
+  switch (analysis.intent) {
+    case "greeting":
+      return `Hello! I'm ${agent.name}, here to help with ${agent.domain}. Ask me a question and I will answer from the knowledge base, citing each source.`;
+    case "thanks":
+      return `You're welcome. Ask me anything else about ${agent.domain}.`;
+    case "farewell":
+      return `Goodbye. Come back any time you have a question about ${agent.domain}.`;
+    case "out_of_scope":
+      return `That is outside what I cover (${agent.domain}), so I cannot answer it from my knowledge base.`;
+    default:
+      return null;
+  }
+}
+
+function topicOf(analysis: QueryAnalysis, question: string): string {
+  const words = analysis.keywords.slice(0, TOPIC_KEYWORDS);
+  const topic = words.length > 0 ? words.join(" ") : question.trim().replace(/\s+/g, " ");
+  // Brackets and angle brackets would read as a citation or a tag in the answer.
+  return (
+    topic
+      .replace(/[<>[\]]/g, "")
+      .replace(/[\s.?!…:;,]+$/u, "")
+      .trim() || "this"
+  );
+}
+
+function reasoningLines(passages: Passage[], analysis: QueryAnalysis, extraction: Extraction): string[] {
+  const byStem = new Map(analysis.keywords.map((k) => [stem(k.toLowerCase()), k]));
+  const shown = (stems: string[]) => stems.map((s) => byStem.get(s) ?? s).join(", ");
+  const lines = [
+    "Offline engine: the answer quotes sentences from the retrieved passages, word for word, each with its source number.",
+    `Question terms: ${analysis.keywords.join(", ") || "(none)"}${analysis.followUp ? " (including terms of the previous question)" : ""}.`,
+    "Passages considered:",
+  ];
+  for (const report of extraction.passages) {
+    const passage = passages.find((p) => p.n === report.n);
+    if (!passage) continue;
+    const where = [passage.section, passage.page != null ? `p. ${passage.page}` : null].filter(Boolean).join(", ");
+    const head = `[${passage.n}] ${passage.title}${where ? ` — ${where}` : ""} (score ${Number(passage.score.toPrecision(3))})`;
+    const verdict =
+      report.used > 0
+        ? `quoted ${report.used} sentence(s)${report.matched.length ? `; matches ${shown(report.matched)}` : ""}`
+        : report.matched.length
+          ? `matches ${shown(report.matched)}, but other sentences answered better; not used`
+          : "no sentence mentions the question terms; not used";
+    lines.push(`${head}: ${verdict}.`);
+  }
+  lines.push(
+    extraction.fallback
+      ? "No sentence shares a term with the question, so the opening of the best-ranked passage is quoted."
+      : `Chose ${extraction.sentences.length} sentence(s), ranked by question-term overlap weighted by retrieval score.`,
+  );
+  if (extraction.duplicatesSkipped > 0)
+    lines.push(`Skipped ${extraction.duplicatesSkipped} sentence(s) repeating one already chosen.`);
+  return lines;
+}
+
+/** Sentences grouped into a paragraph per passage (split when long), each followed by `[n]`. */
+function answerText(extraction: Extraction): string {
+  const paragraphs: string[][] = [];
+  let current: string[] = [];
+  let words = 0;
+  let lastN: number | null = null;
+  for (const sentence of extraction.sentences) {
+    if (current.length > 0 && (sentence.n !== lastN || words + sentence.words > PARAGRAPH_WORDS)) {
+      paragraphs.push(current);
+      current = [];
+      words = 0;
+    }
+    current.push(`${sentence.text} [${sentence.n}]`);
+    words += sentence.words;
+    lastN = sentence.n;
+  }
+  if (current.length > 0) paragraphs.push(current);
+  return paragraphs.map((p) => p.join(" ")).join("\n\n");
+}
+
+/** The reasoning block; its content never contains a tag of its own (titles are data). */
+function thinking(lines: string[]): string {
+  const body = lines.join("\n").replace(/<(?=\s*\/?\s*(?:think|answer))/gi, "‹");
+  return `<thinking>\n${body}\n</thinking>\n\n`;
+}
+
+/** Streams text a few words at a time, so readers see a real stream. */
+async function* chunked(text: string, words: number, delayMs: number, signal?: AbortSignal): AsyncGenerator<string> {
+  const pieces = text.match(/\s*\S+|\s+$/g) ?? [];
+  for (let i = 0; i < pieces.length; i += words) {
+    if (signal?.aborted) return;
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    yield pieces.slice(i, i + words).join("");
+  }
+}
