@@ -1,18 +1,28 @@
 import type { Metadata } from "next";
-import { EmptyState } from "@/components/ui/EmptyState";
-import { RoleGate } from "@/components/ui/RoleGate";
+import { Suspense } from "react";
+import { ReviewInbox } from "@/components/hitl/ReviewInbox";
+import { roleAtLeast } from "@/lib/access";
+import { pageSession } from "@/lib/auth";
 
 export const metadata: Metadata = { title: "Inbox" };
 
-export default function InboxPage() {
+/** Reviewers decide here; members see the cases of their tenant and answer reviewers' questions. */
+export default async function InboxPage() {
+  const result = await pageSession();
+  // The layout already tells a person without a tenant why they cannot go on.
+  if ("problem" in result) return null;
+  const { role } = result.session;
   return (
-    <RoleGate needs="reviewer">
-      <h1 className="mb-6 text-2xl font-semibold">Review inbox</h1>
-      <EmptyState title="The review inbox is coming">
-        Every decision an agent asks a human for — plan approvals, tool executions, sub-agent spawns, critical
-        decisions, final reviews and cases sent by external agents — will wait here for a reviewer to approve, reject,
-        modify or ask for clarification.
-      </EmptyState>
-    </RoleGate>
+    <div>
+      <h1 className="text-2xl font-semibold">Review inbox</h1>
+      <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
+        {roleAtLeast(role, "reviewer")
+          ? "Every decision an agent or an external system asks a human for. Approve, reject, modify or ask for clarification."
+          : "The cases of your tenant. Reviewers decide them; you can follow them and answer their questions."}
+      </p>
+      <Suspense fallback={<p className="text-sm text-slate-500">Loading the inbox…</p>}>
+        <ReviewInbox role={role} />
+      </Suspense>
+    </div>
   );
 }

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { requireRole } from "@/lib/auth";
+import { HITL_LIMITS, requestClarification } from "@/lib/hitl";
+import { json, parseBody, route } from "@/lib/http";
+import { actorOf, caseIdFrom, requestIdField } from "../../../params";
+
+const ClarificationRequest = z.strictObject({
+  request_id: requestIdField,
+  question: z.string().trim().min(1).max(HITL_LIMITS.questionChars),
+});
+
+/** A reviewer asks the submitter a question; the case waits in `needs_clarification`. */
+export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
+  const session = await requireRole(req, "reviewer");
+  const caseId = await caseIdFrom(params);
+  const body = await parseBody(req, ClarificationRequest, 64 * 1024);
+  const result = await requestClarification(actorOf(session), caseId, {
+    requestId: body.request_id,
+    question: body.question,
+  });
+  return json({ status: "success", ...result });
+});

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { requireSession } from "@/lib/auth";
+import { HITL_LIMITS, provideClarification } from "@/lib/hitl";
+import { json, parseBody, route } from "@/lib/http";
+import { actorOf, caseIdFrom, requestIdField } from "../../../params";
+
+const Clarification = z.strictObject({
+  request_id: requestIdField,
+  answer: z.string().trim().min(1).max(HITL_LIMITS.answerChars),
+});
+
+/** The answer to a case's open question (any member of the tenant); the case is `pending` again. */
+export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
+  const session = await requireSession(req);
+  const caseId = await caseIdFrom(params);
+  const body = await parseBody(req, Clarification, 64 * 1024);
+  const result = await provideClarification(actorOf(session), caseId, {
+    requestId: body.request_id,
+    answer: body.answer,
+  });
+  return json({ status: "success", ...result });
+});

@@ -1,0 +1,12 @@
+import { requireSession } from "@/lib/auth";
+import { caseHistory } from "@/lib/hitl";
+import { json, route } from "@/lib/http";
+import { caseIdFrom } from "../../../params";
+
+/** Every event of a case, in order. */
+export const GET = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
+  const session = await requireSession(req);
+  const caseId = await caseIdFrom(params);
+  const events = await caseHistory(session, caseId);
+  return json({ status: "success", case_id: caseId, count: events.length, items: events });
+});

@@ -1,0 +1,9 @@
+import { requireRole } from "@/lib/auth";
+import { projectionDrift } from "@/lib/hitl";
+import { json, route } from "@/lib/http";
+
+/** Admin: compares the live projection with one recomputed from the events (writes nothing). */
+export const GET = route(async (req) => {
+  const session = await requireRole(req, "admin");
+  return json({ status: "success", ...(await projectionDrift(session)) });
+});

@@ -1,0 +1,9 @@
+import { requireSession } from "@/lib/auth";
+import { reviewQueueCounts } from "@/lib/hitl";
+import { json, route } from "@/lib/http";
+
+/** Counts of open cases: pending, needs clarification, escalated, overdue, by adapter and by priority. */
+export const GET = route(async (req) => {
+  const session = await requireSession(req);
+  return json({ status: "success", counts: await reviewQueueCounts(session) });
+});

@@ -1,0 +1,150 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { type ReactNode, type Ref, useState } from "react";
+import { type Role, roleAtLeast } from "@/lib/access";
+import type { HitlEventView } from "@/lib/hitl";
+import { type CaseDetailBody, HitlApiError, hitlFetch, type StandingDecision } from "./api";
+import { DueBadge, EscalationBadge, PriorityBadge, StateBadge } from "./Badges";
+import { CaseActions, type CaseActionsHandle } from "./CaseActions";
+import { ClarificationAnswer } from "./ClarificationAnswer";
+import { decisionLine, formatTime, humanize } from "./format";
+import { HistoryTimeline } from "./HistoryTimeline";
+import { PayloadView } from "./PayloadView";
+
+export const REFRESH_MS = 5_000;
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="space-y-2">
+      <h3 className="text-sm font-semibold">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function DecisionBanner({ decision }: { decision: HitlEventView }) {
+  const approved = decision.outcome === "approved";
+  return (
+    <div
+      data-testid="case-decision"
+      className={`rounded-lg border p-3 text-sm ${
+        approved
+          ? "border-emerald-300 bg-emerald-50 dark:border-emerald-800 dark:bg-emerald-950/40"
+          : "border-red-300 bg-red-50 dark:border-red-800 dark:bg-red-950/40"
+      }`}
+    >
+      <p className="font-medium">
+        {decisionLine(decision.outcome ?? "approved", decision.actor.name, decision.createdAt)}
+        {decision.modifications ? " (with changes)" : ""}
+      </p>
+      {decision.reason && <p className="mt-1 whitespace-pre-wrap">“{decision.reason}”</p>}
+    </div>
+  );
+}
+
+/** A case in full: summary, badges, payload, refs, history — and what this person may do with it. */
+export function CaseDetail({
+  caseId,
+  role,
+  actions,
+}: {
+  caseId: string;
+  role: Role;
+  actions?: Ref<CaseActionsHandle>;
+}) {
+  const [standing, setStanding] = useState<StandingDecision | null>(null);
+  const { data, error, isPending } = useQuery({
+    queryKey: ["hitl", "case", caseId],
+    queryFn: () => hitlFetch<CaseDetailBody>(`/api/hitl/cases/${encodeURIComponent(caseId)}`),
+    refetchInterval: REFRESH_MS,
+    retry: (failures, e) => !(e instanceof HitlApiError && e.status < 500) && failures < 2,
+  });
+
+  if (!data) {
+    if (isPending) return <p className="text-sm text-slate-500">Loading the case…</p>;
+    return (
+      <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+        {error instanceof HitlApiError && error.status === 404
+          ? "This case does not exist, or it belongs to another tenant."
+          : `Could not load the case: ${error?.message ?? "unknown error"}`}
+      </p>
+    );
+  }
+
+  const { case: kase, history } = data;
+  const state = kase.state;
+  const open = state.state === "pending" || state.state === "needs_clarification";
+  const decision = history.find((e) => e.id === state.decisionEventId);
+  const submission = history.find((e) => e.type === "case_submitted");
+  const mayDecide = roleAtLeast(role, "reviewer");
+
+  return (
+    <article aria-labelledby="case-title" className="space-y-6" data-testid="case-detail">
+      <header className="space-y-2">
+        <div className="flex flex-wrap items-center gap-1.5">
+          <StateBadge state={state.state} />
+          <PriorityBadge priority={state.priority} />
+          {open && <DueBadge dueAt={state.dueAt} />}
+          <EscalationBadge level={state.escalationLevel} target={state.escalatedTo} />
+        </div>
+        <h2 id="case-title" className="text-lg font-semibold leading-snug">
+          {kase.summary}
+        </h2>
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          {humanize(kase.adapter)} · schema v{kase.schemaVersion}
+          {kase.payloadVersion !== kase.schemaVersion ? ` (read as v${kase.payloadVersion})` : ""} · submitted by{" "}
+          {submission?.actor.name ?? kase.createdBy} · {formatTime(kase.createdAt)} ·{" "}
+          <span className="font-mono">{kase.id}</span>
+        </p>
+      </header>
+
+      {error && (
+        <p className="text-xs text-amber-700 dark:text-amber-400">Could not refresh this case: {error.message}</p>
+      )}
+
+      {standing && (
+        <div
+          role="status"
+          data-testid="standing-decision"
+          className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950/40"
+        >
+          <p className="font-medium">
+            Someone decided first: {decisionLine(standing.outcome, standing.actor_name, standing.decided_at)}.
+          </p>
+          <p className="mt-1 text-slate-600 dark:text-slate-400">
+            Their decision stands; yours was not recorded.
+            {standing.reason ? ` Their reason: “${standing.reason}”` : ""}
+          </p>
+        </div>
+      )}
+
+      {decision && <DecisionBanner decision={decision} />}
+
+      {state.state === "needs_clarification" && <ClarificationAnswer kase={kase} />}
+
+      {open && mayDecide && <CaseActions kase={kase} handle={actions} onStanding={setStanding} />}
+
+      <Section title="Payload">
+        <PayloadView payload={kase.payload} />
+      </Section>
+
+      {kase.refs.length > 0 && (
+        <Section title="References">
+          <ul className="space-y-1 text-sm">
+            {kase.refs.map((ref) => (
+              <li key={`${ref.kind}:${ref.id}`}>
+                <span className="text-slate-500 dark:text-slate-400">{humanize(ref.kind)}:</span>{" "}
+                <span className="font-mono break-all">{ref.id}</span>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+
+      <Section title="History">
+        <HistoryTimeline events={history} />
+      </Section>
+    </article>
+  );
+}

@@ -1,0 +1,38 @@
+import { HitlApiError, isNetworkFailure } from "./api";
+
+interface PayloadIssue {
+  path: string;
+  message: string;
+}
+
+/** Why a command was refused, with the failing fields when the server named them. */
+export function CommandError({ error, onRetry }: { error: Error; onRetry?: () => void }) {
+  const issues: PayloadIssue[] =
+    error instanceof HitlApiError
+      ? error.code === "PAYLOAD_INVALID"
+        ? ((error.details as { issues?: PayloadIssue[] } | undefined)?.issues ?? [])
+        : error.code === "VALIDATION_FAILED" && Array.isArray(error.details)
+          ? (error.details as PayloadIssue[])
+          : []
+      : [];
+  const offline = isNetworkFailure(error);
+  return (
+    <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+      <p>{offline ? "The server could not be reached." : error.message}</p>
+      {issues.length > 0 && (
+        <ul className="mt-1 list-disc pl-5 text-xs">
+          {issues.map((issue) => (
+            <li key={`${issue.path}:${issue.message}`}>
+              <code>{issue.path || "/"}</code> {issue.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {offline && onRetry && (
+        <button type="button" onClick={onRetry} className="mt-1 text-xs font-medium underline">
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}

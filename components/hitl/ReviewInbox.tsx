@@ -1,0 +1,210 @@
+"use client";
+
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { EmptyState } from "@/components/ui/EmptyState";
+import { type Role, roleAtLeast } from "@/lib/access";
+import { type AdaptersBody, type CaseList, type CountsBody, hitlFetch } from "./api";
+import type { CaseActionsHandle } from "./CaseActions";
+import { CaseDetail, REFRESH_MS } from "./CaseDetail";
+import { DEFAULT_FILTER, type QueueFilter, QueueFilters, queueQuery } from "./QueueFilters";
+import { QueueList } from "./QueueList";
+
+const PAGE_SIZE = 25;
+
+/** Single-key shortcuts do nothing while someone types. */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+function Kbd({ children }: { children: string }) {
+  return (
+    <kbd className="rounded border border-slate-300 bg-white px-1 font-mono text-[0.7rem] dark:border-slate-600 dark:bg-slate-800">
+      {children}
+    </kbd>
+  );
+}
+
+function Shortcuts({ mayDecide }: { mayDecide: boolean }) {
+  return (
+    <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="shortcuts">
+      Shortcuts: <Kbd>j</Kbd> / <Kbd>k</Kbd> next / previous case
+      {mayDecide && (
+        <>
+          {" "}
+          · <Kbd>a</Kbd> approve · <Kbd>r</Kbd> reject · <Kbd>c</Kbd> ask for clarification
+        </>
+      )}{" "}
+      · <Kbd>Esc</Kbd> leaves a text box
+    </p>
+  );
+}
+
+/**
+ * The review inbox: the queue with filters and counts on the left, the selected case on the
+ * right (`?case=` in the URL, so a case can be linked). Refreshes every few seconds and on focus.
+ */
+export function ReviewInbox({ role }: { role: Role }) {
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const selectedId = searchParams.get("case");
+  const [filter, setFilter] = useState<QueueFilter>(DEFAULT_FILTER);
+  const actions = useRef<CaseActionsHandle>(null);
+  const mayDecide = roleAtLeast(role, "reviewer");
+
+  const query = queueQuery(filter).toString();
+  const queue = useInfiniteQuery({
+    queryKey: ["hitl", "queue", query],
+    queryFn: ({ pageParam }) =>
+      hitlFetch<CaseList>(
+        `/api/hitl/queue?${query}&limit=${PAGE_SIZE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,
+      ),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor,
+    refetchInterval: REFRESH_MS,
+    refetchOnWindowFocus: true,
+    placeholderData: (previous) => previous,
+  });
+  const counts = useQuery({
+    queryKey: ["hitl", "counts"],
+    queryFn: () => hitlFetch<CountsBody>("/api/hitl/queue/counts"),
+    refetchInterval: REFRESH_MS,
+    refetchOnWindowFocus: true,
+  });
+  const adapters = useQuery({
+    queryKey: ["hitl", "adapters"],
+    queryFn: () => hitlFetch<AdaptersBody>("/api/hitl/adapters"),
+    staleTime: 5 * 60_000,
+  });
+
+  const items = useMemo(() => queue.data?.pages.flatMap((p) => p.items) ?? [], [queue.data]);
+
+  const select = useCallback(
+    (id: string) => {
+      const params = new URLSearchParams(searchParams.toString());
+      params.set("case", id);
+      // A shallow URL change (no server round trip); useSearchParams follows it.
+      window.history.replaceState(null, "", `${pathname}?${params.toString()}`);
+    },
+    [pathname, searchParams],
+  );
+
+  const move = useCallback(
+    (step: 1 | -1) => {
+      if (items.length === 0) return;
+      const at = items.findIndex((i) => i.id === selectedId);
+      const next = at === -1 ? 0 : Math.min(Math.max(at + step, 0), items.length - 1);
+      if (step === 1 && at === items.length - 1 && queue.hasNextPage) void queue.fetchNextPage();
+      const id = items[next].id;
+      select(id);
+      document.querySelector(`[data-case-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "nearest" });
+    },
+    [items, selectedId, select, queue],
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      const key = event.key;
+      if (key === "j" || key === "k") {
+        event.preventDefault();
+        move(key === "j" ? 1 : -1);
+        return;
+      }
+      if (!mayDecide || !actions.current || event.repeat) return;
+      if (key === "a") {
+        event.preventDefault();
+        actions.current.approve();
+      } else if (key === "r") {
+        event.preventDefault();
+        actions.current.reject();
+      } else if (key === "c") {
+        event.preventDefault();
+        actions.current.focusQuestion();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [move, mayDecide]);
+
+  const filtered = filter.adapter !== "" || filter.priority !== "" || filter.escalated;
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <section aria-label="Review queue" className="space-y-4">
+        <QueueFilters
+          filter={filter}
+          onChange={setFilter}
+          counts={counts.data?.counts}
+          adapters={adapters.data?.items ?? []}
+        />
+        <div className="flex items-center justify-between gap-2 text-xs text-slate-500 dark:text-slate-400">
+          <span aria-live="polite">
+            {queue.isFetching && !queue.isPending
+              ? "Refreshing…"
+              : queue.dataUpdatedAt
+                ? `Updated ${new Date(queue.dataUpdatedAt).toLocaleTimeString()}`
+                : ""}
+          </span>
+          <span>{items.length > 0 && `${items.length}${queue.hasNextPage ? "+" : ""} shown`}</span>
+        </div>
+        {queue.error ? (
+          <p
+            role="alert"
+            className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+          >
+            Could not load the queue: {queue.error.message}
+          </p>
+        ) : queue.isPending ? (
+          <p className="text-sm text-slate-500">Loading the queue…</p>
+        ) : items.length === 0 ? (
+          <EmptyState
+            title={
+              filter.state === "decided"
+                ? "No decided cases"
+                : filter.state === "needs_clarification"
+                  ? "No open questions"
+                  : "The queue is empty"
+            }
+          >
+            {filtered
+              ? "Nothing matches these filters."
+              : filter.state === "pending"
+                ? "Nothing waits for a decision. New cases appear here on their own."
+                : "Cases show up here as they move along."}
+          </EmptyState>
+        ) : (
+          <>
+            <QueueList items={items} selectedId={selectedId} onSelect={select} />
+            {queue.hasNextPage && (
+              <button
+                type="button"
+                onClick={() => void queue.fetchNextPage()}
+                disabled={queue.isFetchingNextPage}
+                className="w-full rounded-md border border-slate-300 py-2 text-sm hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
+              >
+                {queue.isFetchingNextPage ? "Loading…" : "Load more"}
+              </button>
+            )}
+          </>
+        )}
+        <Shortcuts mayDecide={mayDecide} />
+      </section>
+      <section
+        aria-label="Case"
+        className="min-h-64 rounded-xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
+      >
+        {selectedId ? (
+          <CaseDetail key={selectedId} caseId={selectedId} role={role} actions={actions} />
+        ) : (
+          <EmptyState title="No case selected">
+            Pick a case from the queue{items.length > 0 ? " or press j" : ""} to see its payload and history
+            {mayDecide ? " and decide it" : ""}.
+          </EmptyState>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { humanize } from "@/components/hitl/format";
+import { modificationsOf } from "@/components/hitl/modifications";
+import { lgvPayload } from "./support";
+
+describe("modify and approve", () => {
+  const original = lgvPayload();
+  const edit = (change: (p: Record<string, unknown>) => void) => {
+    const copy = structuredClone(original) as Record<string, unknown>;
+    change(copy);
+    return JSON.stringify(copy, null, 2);
+  };
+
+  it("sends only the fields that changed", () => {
+    expect(
+      modificationsOf(
+        original,
+        edit((p) => {
+          p.proposed_next_action = "Replace the scanner";
+          (p.services_checked as string[]).push("safety");
+        }),
+      ),
+    ).toEqual({
+      modifications: {
+        proposed_next_action: "Replace the scanner",
+        services_checked: ["navigation", "wifi", "safety"],
+      },
+    });
+    expect(
+      modificationsOf(
+        original,
+        edit((p) => (p.extra = 1)),
+      ),
+    ).toEqual({ modifications: { extra: 1 } });
+  });
+
+  it("refuses what it cannot send: bad JSON, a non-object, removed fields, no change", () => {
+    expect(modificationsOf(original, "{ nope")).toEqual({ problem: expect.stringContaining("not valid JSON") });
+    expect(modificationsOf(original, "[1]")).toEqual({ problem: expect.stringContaining("JSON object") });
+    expect(modificationsOf(original, "null")).toEqual({ problem: expect.stringContaining("JSON object") });
+    expect(
+      modificationsOf(
+        original,
+        edit((p) => delete p.missing_data),
+      ),
+    ).toEqual({
+      problem: expect.stringContaining("missing_data"),
+    });
+    expect(modificationsOf(original, JSON.stringify(original))).toEqual({
+      problem: expect.stringContaining("Nothing was changed"),
+    });
+  });
+
+  it("labels payload keys for reviewers", () => {
+    expect(humanize("proposed_next_action")).toBe("Proposed next action");
+    expect(humanize("lgvId")).toBe("Lgv id");
+    expect(humanize("chat_session")).toBe("Chat session");
+  });
+});

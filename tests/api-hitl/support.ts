@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect } from "vitest";
+import * as sessionRoute from "@/app/api/session/route";
+import { flushTrace } from "@/lib/audit";
+import { rowsOf, schema, seedDemo, setActiveDatabase } from "@/lib/db";
+import type { TestDatabase, TestTarget } from "../support/databases";
+import { type Call, call, cookieHeader } from "../support/http";
+import type { SeededTenants } from "../support/seeded";
+
+export { lgvPayload } from "../hitl/support";
+
+export const PASSWORD = "vigil-demo";
+
+export const MEMBER = "expert@demo.local";
+export const REVIEWER = "reviewer@demo.local";
+export const ADMIN = "admin@demo.local";
+export const ACME_MEMBER = "expert@acme.local";
+export const ACME_ADMIN = "admin@acme.local";
+
+/**
+ * A fresh database of the target with the demo tenants and people, used by every lib call for
+ * the suite's duration. Only what the HITL API needs is seeded (no knowledge corpus).
+ */
+export function hitlSuite(target: TestTarget): { database: TestDatabase; tenants: SeededTenants } {
+  const suite = {} as { database: TestDatabase; tenants: SeededTenants };
+  beforeAll(async () => {
+    suite.database = await target.open();
+    setActiveDatabase(suite.database);
+    await seedDemo(suite.database, { force: true });
+    const rows = await suite.database.db.select().from(schema.tenants);
+    const id = (slug: string) => {
+      const row = rows.find((r) => r.slug === slug);
+      if (!row) throw new Error(`tenant ${slug} missing after seed`);
+      return row.id;
+    };
+    suite.tenants = { demo: id("demo"), acme: id("acme") };
+  });
+  afterAll(async () => {
+    await flushTrace();
+    setActiveDatabase(undefined);
+    await suite.database?.close();
+  });
+  return suite;
+}
+
+export const rid = (label = "req") => `${label}-${randomUUID()}`;
+
+type Params = Record<string, string>;
+
+/** A signed-in caller of the HITL route handlers: sessions are opened once per email. */
+export function hitlClient() {
+  const cookies = new Map<string, string>();
+
+  async function cookieOf(email: string): Promise<string> {
+    const known = cookies.get(email);
+    if (known) return known;
+    const res = await call(sessionRoute.POST, { method: "POST", body: { email, password: PASSWORD } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const cookie = cookieHeader(res);
+    cookies.set(email, cookie);
+    return cookie;
+  }
+
+  return {
+    async get(email: string, handler: unknown, path: string, params?: Params): Promise<Call> {
+      return call(handler, { path, params, headers: { cookie: await cookieOf(email) } });
+    },
+    async post(email: string, handler: unknown, path: string, body: unknown, params?: Params): Promise<Call> {
+      return call(handler, { method: "POST", path, params, body, headers: { cookie: await cookieOf(email) } });
+    },
+    async put(email: string, handler: unknown, path: string, body: unknown, params?: Params): Promise<Call> {
+      return call(handler, { method: "PUT", path, params, body, headers: { cookie: await cookieOf(email) } });
+    },
+    async raw(
+      email: string,
+      handler: unknown,
+      init: { method: string; path: string; rawBody: BodyInit; headers?: Record<string, string>; params?: Params },
+    ): Promise<Call> {
+      return call(handler, {
+        ...init,
+        headers: { "content-type": "application/json", ...init.headers, cookie: await cookieOf(email) },
+      });
+    },
+    cookieOf,
+  };
+}
+
+export type HitlClient = ReturnType<typeof hitlClient>;
+
+/** Rows in a HITL table, counted as the owner (across tenants). */
+export async function countRows(database: TestDatabase, table: string): Promise<number> {
+  return rowsOf<{ n: number }>(
+    await database.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`),
+  )[0].n;
+}
+
+/** What a refusal must have left untouched: every HITL table's row count and a hash of the projection. */
+export async function hitlSnapshot(database: TestDatabase) {
+  const tables = [
+    "hitl_cases",
+    "hitl_events",
+    "hitl_state",
+    "hitl_case_refs",
+    "hitl_schema_registry",
+    "hitl_sla_policies",
+  ];
+  const counts: Record<string, number> = {};
+  for (const table of tables) counts[table] = await countRows(database, table);
+  const [state] = rowsOf<{ digest: string | null }>(
+    await database.db.execute(sql`select md5(string_agg(t::text, '|' order by t.case_id)) as digest from hitl_state t`),
+  );
+  return { counts, state: state.digest };
+}
