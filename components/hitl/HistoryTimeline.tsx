@@ -62,7 +62,9 @@ export function HistoryTimeline({ events }: { events: HitlEventView[] }) {
           {event.escalation && (
             <div className="mt-1 text-xs text-slate-500 dark:text-slate-400">
               Level {event.escalation.level}
-              {event.escalation.dueAt > 0 && <> · was due {formatTime(event.escalation.dueAt)}</>}
+              {event.escalation.dueAt !== null && event.escalation.dueAt > 0 && (
+                <> · was due {formatTime(event.escalation.dueAt)}</>
+              )}
             </div>
           )}
           {event.modifications && (

@@ -408,7 +408,7 @@ export async function escalateCase(
     details: (current) => ({
       level: current.escalationLevel + 1,
       target,
-      dueAt: current.dueAt ?? 0,
+      dueAt: current.dueAt,
       nextNotifyAt: current.nextEscalationAt,
     }),
   });

@@ -33,7 +33,7 @@ export type HitlSlaCalendar = (typeof HITL_SLA_CALENDARS)[number];
 export interface HitlEscalationDetails {
   level: number;
   target: string;
-  dueAt: number;
+  dueAt: number | null;
   nextNotifyAt: number | null;
 }
 
