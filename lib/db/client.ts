@@ -80,9 +80,32 @@ async function openPostgres(url: string): Promise<Database> {
   }
   const client = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
-  // A reserved connection lacks the pool's `options`, which drizzle reads (parsers, serializers).
-  const reserve = async () => Object.assign(await client.reserve(), { options: client.options });
+  const reserve = async () => preparing(await client.reserve(), client.options);
   return { db, kind: "postgres", vector: false, reserve, close: () => client.end() };
+}
+
+/** Statements up to this size are prepared (named) on the connection that runs them. */
+const PREPARE_MAX_PARAMS = 64;
+
+/**
+ * A reserved connection for tenant transactions. Drizzle sends its statements unnamed, and
+ * postgres-js then describes each parameterised one before running it: two round trips per
+ * statement. Here ordinary statements are prepared instead, once per connection, then cost one
+ * round trip; bulk statements (whose shape varies with their row count) stay unnamed so the
+ * per-connection statement cache does not grow without bound. The reserved connection also
+ * needs the pool's `options`, which drizzle reads (parsers, serializers).
+ */
+function preparing(connection: postgres.ReservedSql, options: postgres.Sql["options"]): postgres.ReservedSql {
+  const unsafe = connection.unsafe.bind(connection);
+  const prepared: typeof connection.unsafe = (query, parameters, queryOptions) => {
+    // Without parameters postgres-js sends a statement in one round trip anyway.
+    const count = parameters?.length ?? 0;
+    return unsafe(query, parameters, {
+      ...queryOptions,
+      prepare: Boolean(queryOptions?.prepare) || (count > 0 && count <= PREPARE_MAX_PARAMS),
+    });
+  };
+  return Object.assign(connection, { options, unsafe: prepared });
 }
 
 // One database per process (PGlite is a single connection), kept on globalThis so Next.js
