@@ -46,8 +46,17 @@ export interface Extraction {
   sentences: Candidate[];
   passages: PassageReport[];
   duplicatesSkipped: number;
-  /** No sentence shared a term with the question; the best passage's opening was used. */
-  fallback: boolean;
+  /** The question terms the passages contain, and how many an answer needs. */
+  coverage: { matched: string[]; required: number };
+}
+
+/**
+ * A passage that shares one incidental word with a three-word question ("point" for "boiling
+ * point of tungsten") does not answer it: the passages together must contain half of the
+ * question's terms, and two of them once the question has three or more.
+ */
+export function termsRequired(questionTerms: number): number {
+  return Math.min(2, Math.ceil(questionTerms / 2));
 }
 
 // Text that would read as something else in an answer: the passage's own reference numbers
@@ -80,6 +89,11 @@ export function candidatesOf(passages: Passage[], questionTerms: string[]): Cand
 
 export function extract(passages: Passage[], questionTerms: string[]): Extraction {
   const candidates = candidatesOf(passages, questionTerms);
+  const inPassages = new Set(passages.flatMap((p) => contentTerms(p.text)));
+  const coverage = {
+    matched: [...new Set(questionTerms)].filter((t) => inPassages.has(t)),
+    required: termsRequired(new Set(questionTerms).size),
+  };
   // Best first; ties go to the better-ranked passage, then the earlier sentence.
   const ranked = candidates
     .filter((c) => c.score > 0)
@@ -88,7 +102,8 @@ export function extract(passages: Passage[], questionTerms: string[]): Extractio
   const chosen: Candidate[] = [];
   let duplicatesSkipped = 0;
   let words = 0;
-  for (const candidate of ranked) {
+  const answerable = coverage.matched.length >= coverage.required && coverage.matched.length > 0;
+  for (const candidate of answerable ? ranked : []) {
     if (chosen.length >= MAX_SENTENCES) break;
     if (chosen.length >= MIN_SENTENCES && candidate.score < RELATIVE_CUTOFF * ranked[0].score) break;
     if (chosen.some((c) => nearDuplicate(c, candidate))) {
@@ -100,13 +115,11 @@ export function extract(passages: Passage[], questionTerms: string[]): Extractio
     words += candidate.words;
   }
 
-  let fallback = false;
-  if (chosen.length === 0 && passages.length > 0) {
-    // Retrieval matched what our terms miss (its stemming is PostgreSQL's); the best passage
-    // still leads, so quote its opening rather than claim the knowledge base is silent.
+  if (chosen.length === 0 && answerable) {
+    // The passages address the question, but no quotable sentence shares its terms (the one that
+    // does may carry the source's own reference numbers): quote the best passage's opening.
     const top = passages[0].n;
     chosen.push(...candidates.filter((c) => c.n === top).slice(0, MIN_SENTENCES));
-    fallback = chosen.length > 0;
   }
 
   const sentences = chosen.sort((a, b) => rankOf(passages, a.n) - rankOf(passages, b.n) || a.start - b.start);
@@ -118,7 +131,7 @@ export function extract(passages: Passage[], questionTerms: string[]): Extractio
       used: sentences.filter((s) => s.n === p.n).length,
     })),
     duplicatesSkipped,
-    fallback,
+    coverage,
   };
 }
 

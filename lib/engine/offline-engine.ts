@@ -72,8 +72,11 @@ export function composeOfflineAnswer(input: AnswerInput & { analysis: QueryAnaly
 
   const extraction = extract(passages, questionTermsOf(analysis));
   if (extraction.sentences.length === 0) {
+    const { matched, required } = extraction.coverage;
     return `${thinking([
-      `Retrieval returned ${passages.length} passage(s), but none holds a sentence that can be quoted as an answer.`,
+      matched.length < required
+        ? `Retrieval returned ${passages.length} passage(s), but together they contain ${matched.length} of the question's terms (${matched.join(", ") || "none"}); an answer needs ${required}, so they do not address the question.`
+        : `Retrieval returned ${passages.length} passage(s), but none holds a sentence that can be quoted as an answer.`,
     ])}${nothing}`;
   }
   return `${thinking(reasoningLines(passages, analysis, extraction))}${answerText(extraction)}`;
@@ -128,9 +131,7 @@ function reasoningLines(passages: Passage[], analysis: QueryAnalysis, extraction
     lines.push(`${head}: ${verdict}.`);
   }
   lines.push(
-    extraction.fallback
-      ? "No sentence shares a term with the question, so the opening of the best-ranked passage is quoted."
-      : `Chose ${extraction.sentences.length} sentence(s), ranked by question-term overlap weighted by retrieval score.`,
+    `Chose ${extraction.sentences.length} sentence(s), ranked by question-term overlap weighted by retrieval score.`,
   );
   if (extraction.duplicatesSkipped > 0)
     lines.push(`Skipped ${extraction.duplicatesSkipped} sentence(s) repeating one already chosen.`);

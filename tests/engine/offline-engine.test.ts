@@ -92,6 +92,21 @@ describe("offline engine: extractive answers", () => {
     expect(filterThinking(rawText).text.trim()).toBe(result.text);
   });
 
+  it("does not answer from a passage that shares one incidental word with the question", async () => {
+    const guide = numbered([
+      {
+        title: "Using citations",
+        score: 2.2,
+        text: "Every answer cites its sources. Click a citation badge to open the passage at that point in the document.",
+      },
+    ]);
+    const { text, result, reasoning } = await ask("What is the boiling point of tungsten?", guide);
+    expect(text).toBe("I found nothing in the knowledge base about boiling point tungsten.");
+    expect(result.citations).toEqual([]);
+    expect(result.confidence).toBe(0);
+    expect(reasoning).toContain("an answer needs 2");
+  });
+
   it("says exactly that it found nothing when retrieval is empty", async () => {
     const { text, result, reasoning } = await ask("What is the orphan drug designation process?", []);
     expect(text).toBe("I found nothing in the knowledge base about orphan drug designation process.");
