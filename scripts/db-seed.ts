@@ -7,6 +7,9 @@ try {
   const identity = process.env.AUTH_MODE === "supabase" ? "supabase" : "local";
   const { created } = await seedDemo(database, { force, identity });
   console.log(created ? "Seeded tenants demo and acme." : "Already seeded; nothing changed.");
+  const { seedKnowledgeCorpus } = await import("@/lib/rag");
+  const corpus = await seedKnowledgeCorpus(database);
+  console.log(`Knowledge base: ${corpus.created} demo documents added.`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

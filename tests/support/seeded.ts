@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { flushTrace } from "@/lib/audit";
 import { type Database, schema, seedDemo, setActiveDatabase } from "@/lib/db";
+import { seedKnowledgeCorpus } from "@/lib/rag";
 import type { TestDatabase, TestTarget } from "./databases";
 
 export interface SeededTenants {
@@ -12,6 +13,7 @@ export interface SeededTenants {
 /** Seeds the demo data (as the owner) and returns the two tenants' ids. */
 export async function seedTenants(database: Database): Promise<SeededTenants> {
   await seedDemo(database, { force: true });
+  await seedKnowledgeCorpus(database, { embeddings: null });
   const rows = await database.db.select().from(schema.tenants);
   const id = (slug: string) => {
     const row = rows.find((r) => r.slug === slug);

@@ -4,5 +4,6 @@ export * from "./auth";
 export * from "./chat";
 export * from "./checkpoints";
 export * from "./hitl";
+export * from "./knowledge";
 export * from "./runs";
 export * from "./tenancy";

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { DOMAIN_PATTERN } from "@/lib/rag";
+
+/** `?domain=a,b` (comma-separated) as a list of domain names; absent means every domain. */
+export const domainsParam = z
+  .string()
+  .max(600)
+  .optional()
+  .transform((v) =>
+    v
+      ? [
+          ...new Set(
+            v
+              .split(",")
+              .map((d) => d.trim().toLowerCase())
+              .filter(Boolean),
+          ),
+        ]
+      : undefined,
+  )
+  .pipe(z.array(z.string().regex(DOMAIN_PATTERN, "not a domain name")).max(16).optional());

@@ -1,0 +1,122 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { getDatabase, schema, type TenantScope, withTenant } from "@/lib/db";
+import { errors, NotFoundError } from "@/lib/http";
+import { textArray } from "./bm25";
+import { lockStatistics, unindexDocument } from "./indexing";
+import { scheduleKnowledgeMaintenance } from "./maintenance";
+import type { DocumentPage, KnowledgeChunk, KnowledgeDocument } from "./types";
+
+const documents = schema.knowledgeDocuments;
+const chunks = schema.knowledgeChunks;
+
+export const DOCUMENT_PAGE_MAX = 100;
+
+export function toDocument(row: typeof documents.$inferSelect): KnowledgeDocument {
+  return {
+    id: row.id,
+    title: row.title,
+    format: row.format,
+    domains: row.domains,
+    externalId: row.externalId,
+    contentHash: row.contentHash,
+    byteSize: row.byteSize,
+    chunkCount: row.chunkCount,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+const notFound = (id: string) => new NotFoundError("Knowledge document", { document_id: id });
+
+// The cursor carries created_at as PostgreSQL's own text, not a JS Date: microseconds survive.
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id]), "utf8").toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (
+      typeof createdAt === "string" &&
+      TIMESTAMP.test(createdAt) &&
+      typeof id === "string" &&
+      /^[0-9a-f-]{36}$/i.test(id)
+    ) {
+      return { createdAt, id };
+    }
+  } catch {
+    // falls through to the refusal below
+  }
+  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+}
+
+/** The tenant's documents, newest first, a page at a time (`nextCursor` null on the last). */
+export async function listDocuments(
+  scope: TenantScope,
+  options: { limit?: number; cursor?: string | null; domains?: string[] } = {},
+): Promise<DocumentPage> {
+  const requested = Number.isFinite(options.limit) ? Math.trunc(options.limit as number) : 20;
+  const limit = Math.min(Math.max(requested, 1), DOCUMENT_PAGE_MAX);
+  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const rows = await withTenant(scope, (tx) =>
+    tx
+      .select({ row: documents, position: sql<string>`${documents.createdAt}::text` })
+      .from(documents)
+      .where(
+        and(
+          options.domains?.length ? sql`${documents.domains} && ${textArray(options.domains)}` : undefined,
+          after
+            ? sql`(${documents.createdAt}, ${documents.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+            : undefined,
+        ),
+      )
+      .orderBy(desc(documents.createdAt), desc(documents.id))
+      .limit(limit + 1),
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => toDocument(r.row)),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.position, last.row.id) : null,
+  };
+}
+
+/** A document with its chunks in order. */
+export async function getDocument(
+  scope: TenantScope,
+  id: string,
+): Promise<{ document: KnowledgeDocument; chunks: KnowledgeChunk[] }> {
+  return withTenant(scope, async (tx) => {
+    const [row] = await tx.select().from(documents).where(eq(documents.id, id));
+    if (!row) throw notFound(id);
+    const parts = await tx
+      .select({
+        id: chunks.id,
+        ord: chunks.ord,
+        section: chunks.section,
+        page: chunks.page,
+        text: chunks.text,
+        tokenCount: chunks.tokenCount,
+      })
+      .from(chunks)
+      .where(eq(chunks.documentId, id))
+      .orderBy(asc(chunks.ord));
+    return { document: toDocument(row), chunks: parts };
+  });
+}
+
+/** Removes a document, its chunks, postings and embeddings, and updates the statistics. */
+export async function deleteDocument(scope: TenantScope, id: string): Promise<KnowledgeDocument> {
+  const deleted = await withTenant(scope, async (tx) => {
+    await lockStatistics(tx, scope.tenantId);
+    const [row] = await tx.select().from(documents).where(eq(documents.id, id));
+    if (!row) throw notFound(id);
+    await unindexDocument(tx, scope.tenantId, id);
+    await tx.delete(documents).where(eq(documents.id, id));
+    return toDocument(row);
+  });
+  scheduleKnowledgeMaintenance((await getDatabase()).db);
+  return deleted;
+}

@@ -1,0 +1,69 @@
+import { getDatabase, type TenantScope, withTenant } from "@/lib/db";
+import { rankBm25 } from "./bm25";
+import { configuredEmbeddingProvider, type EmbeddingProvider } from "./embeddings";
+import { reciprocalRankFusion } from "./rrf";
+import { GUIDE_DOMAIN, type SearchResult } from "./types";
+import { embedOrNull, rankByVector, scheduleEmbeddingRefresh, vectorStoreReady } from "./vectors";
+
+export const SEARCH_K_DEFAULT = 8;
+export const SEARCH_K_MAX = 50;
+/** How deep each ranked list goes before fusion: deeper than k, so fusion has room to agree. */
+const FUSION_DEPTH = 50;
+
+export interface SearchInput {
+  query: string;
+  k?: number;
+  /** Only these knowledge domains; the whole tenant when absent or empty. */
+  domains?: string[];
+}
+
+export interface SearchOptions {
+  /** Defaults to the configured provider; null forces BM25 alone. */
+  embeddings?: EmbeddingProvider | null;
+}
+
+/** The domains an agent searches: its own knowledge domains and the product's user guide. */
+export function searchScopeOf(knowledgeDomains: string[]): string[] {
+  return [...new Set([...knowledgeDomains, GUIDE_DOMAIN])];
+}
+
+/**
+ * The tenant's chunks that best answer `query`: BM25 in SQL, fused by reciprocal rank with
+ * vector similarity when an embedding provider is configured and the database has pgvector.
+ */
+export async function searchKnowledge(
+  scope: TenantScope,
+  input: SearchInput,
+  options: SearchOptions = {},
+): Promise<SearchResult> {
+  const k = Math.min(Math.max(Math.trunc(input.k ?? SEARCH_K_DEFAULT), 1), SEARCH_K_MAX);
+  const query = input.query.trim();
+  const domains = input.domains?.length ? input.domains : undefined;
+  if (!query) return { items: [], retrieval: "lexical" };
+
+  const configured = options.embeddings === undefined;
+  const provider = configured ? configuredEmbeddingProvider() : options.embeddings;
+  let queryVector: number[] | null = null;
+  if (provider && (await vectorStoreReady((await getDatabase()).db))) {
+    queryVector = (await embedOrNull(provider, [query]))?.[0] ?? null;
+    if (configured) scheduleEmbeddingRefresh(scope, provider);
+  }
+
+  return withTenant(scope, async (tx) => {
+    if (!provider || !queryVector) {
+      const items = await rankBm25(tx, { tenantId: scope.tenantId, query, limit: k, domains });
+      return { items, retrieval: "lexical" };
+    }
+    const depth = Math.max(k, FUSION_DEPTH);
+    const lexical = await rankBm25(tx, { tenantId: scope.tenantId, query, limit: depth, domains });
+    const semantic = await rankByVector(tx, {
+      tenantId: scope.tenantId,
+      vector: queryVector,
+      model: provider.model,
+      limit: depth,
+      domains,
+    });
+    const fused = reciprocalRankFusion([lexical, semantic], (hit) => hit.chunkId).slice(0, k);
+    return { items: fused.map(({ item, score }) => ({ ...item, score })), retrieval: "hybrid" };
+  });
+}

@@ -1,0 +1,139 @@
+import { z } from "zod";
+import { AppError, errors, parseBody } from "@/lib/http";
+import { DOMAIN_PATTERN, type DocumentInput, type KnowledgeFormat, MAX_UPLOAD_BYTES } from "./types";
+
+// Reading a document upload from a request: multipart from the UI, JSON from programs. Both
+// are size-limited while being read, and a declared Content-Length over the limit is refused
+// before a byte is read.
+
+/** Multipart framing (boundaries, part headers, the small text fields) on top of the file. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+const EXTENSIONS: Record<string, KnowledgeFormat> = {
+  md: "markdown",
+  markdown: "markdown",
+  txt: "text",
+  text: "text",
+  html: "html",
+  htm: "html",
+  pdf: "pdf",
+};
+
+const MIME_TYPES: Record<string, KnowledgeFormat> = {
+  "text/markdown": "markdown",
+  "text/x-markdown": "markdown",
+  "text/plain": "text",
+  "text/html": "html",
+  "application/xhtml+xml": "html",
+  "application/pdf": "pdf",
+};
+
+const unsupported = () =>
+  new AppError(
+    415,
+    "UNSUPPORTED_MEDIA_TYPE",
+    "Upload a Markdown (.md), text (.txt), HTML (.html) or PDF (.pdf) file, or send JSON.",
+  );
+
+/** The format of an uploaded file, by extension first and declared type second. */
+export function formatOfFile(name: string, type: string): KnowledgeFormat | null {
+  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
+  if (extension && EXTENSIONS[extension]) return EXTENSIONS[extension];
+  const mime = type.split(";")[0].trim().toLowerCase();
+  return MIME_TYPES[mime] ?? null;
+}
+
+const Domain = z.string().trim().toLowerCase().regex(DOMAIN_PATTERN, "lower-case letters, digits, - and _");
+
+export const DocumentJson = z.object({
+  title: z.string().trim().min(1).max(300),
+  text: z.string().min(1),
+  format: z.enum(["markdown", "text", "html"]),
+  domains: z.array(Domain).min(1).max(16),
+  externalId: z.string().trim().min(1).max(300).optional(),
+});
+
+/** A request body that errors once more than `limit` bytes have passed through it. */
+function limitedBody(body: ReadableStream<Uint8Array>, limit: number, onExceeded: () => void) {
+  let seen = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) {
+          onExceeded();
+          controller.error(new Error("upload too large"));
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+async function readMultipart(req: Request): Promise<DocumentInput> {
+  const limit = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD;
+  let exceeded = false;
+  let form: FormData;
+  try {
+    const limited = new Request(req.url, {
+      method: "POST",
+      headers: req.headers,
+      body: req.body ? limitedBody(req.body, limit, () => (exceeded = true)) : null,
+      duplex: "half",
+    } as RequestInit);
+    form = await limited.formData();
+  } catch {
+    if (exceeded) throw errors.tooLarge(MAX_UPLOAD_BYTES);
+    throw errors.invalidField("file", "The body is not a readable multipart form.");
+  }
+  const file = form.get("file");
+  if (!(file instanceof Blob)) throw errors.invalidField("file", "Attach the document as the form field `file`.");
+  if (file.size > MAX_UPLOAD_BYTES) throw errors.tooLarge(MAX_UPLOAD_BYTES);
+  const name = file instanceof File ? file.name : "";
+  const format = formatOfFile(name, file.type);
+  if (!format) throw unsupported();
+  const text = (key: string) => {
+    const value = form.get(key);
+    return typeof value === "string" && value.trim() ? value.trim() : undefined;
+  };
+  const domains = form
+    .getAll("domains")
+    .flatMap((v) => (typeof v === "string" ? v.split(",") : []))
+    .map((d) => d.trim())
+    .filter(Boolean);
+  const title = text("title");
+  if (title && title.length > 300) throw errors.invalidField("title", "At most 300 characters.");
+  const externalId = text("externalId");
+  if (externalId && externalId.length > 300) throw errors.invalidField("externalId", "At most 300 characters.");
+  return {
+    format,
+    content: new Uint8Array(await file.arrayBuffer()),
+    domains,
+    title,
+    externalId,
+    fileName: name || undefined,
+  };
+}
+
+/** The document in a POST: a multipart upload (`file`, `domains`, `title`?) or JSON. */
+export async function readDocumentUpload(req: Request): Promise<DocumentInput> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  const contentType = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (contentType.startsWith("multipart/form-data")) {
+    if (declared > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD) throw errors.tooLarge(MAX_UPLOAD_BYTES);
+    return readMultipart(req);
+  }
+  if (contentType.includes("json")) {
+    // JSON escapes can make the body longer than the text it carries; the limit is on the body.
+    const body = await parseBody(req, DocumentJson, MAX_UPLOAD_BYTES);
+    return {
+      title: body.title,
+      format: body.format,
+      content: body.text,
+      domains: body.domains,
+      externalId: body.externalId,
+    };
+  }
+  throw unsupported();
+}
