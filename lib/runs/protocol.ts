@@ -27,7 +27,7 @@ export type RunEventBody =
 
 export type RunEventType = RunEventBody["type"];
 
-export type DataPartName = "step" | "route" | "tool" | "checkpoint" | "todo" | "interrupt";
+export type DataPartName = "step" | "route" | "tool" | "checkpoint" | "todo" | "interrupt" | "sources";
 
 export type SourcePayload =
   | { kind: "document"; sourceId: string; title: string; mediaType: string; filename?: string }
@@ -61,4 +61,25 @@ export interface DataParts {
   checkpoint: { caseId: string; type: string; number: number; status: string; request: unknown };
   todo: { items: { id: string; task: string; status: string }[] };
   interrupt: { interrupts: PendingInterrupt[] };
+  sources: { items: SourceItem[] };
+}
+
+/**
+ * One source of an answer, as the `data-sources` part and a saved chat message carry it. `n` is
+ * the number the answer cites it by (`[n]`). Knowledge-base sources carry their chunk and
+ * document ids; fallback search results carry synthetic ids (`pubmed:<pmid>`, `web:<hash>`)
+ * and their `url`.
+ */
+export interface SourceItem {
+  n: number;
+  chunkId: string;
+  documentId: string;
+  title: string;
+  externalId: string | null;
+  section: string | null;
+  page: number | null;
+  text: string;
+  score: number;
+  /** Set for fallback search results: where the result lives. */
+  url?: string;
 }

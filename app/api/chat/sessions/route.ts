@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { requireSession } from "@/lib/auth";
+import { listChatSessions, SESSION_PAGE_MAX } from "@/lib/chat";
+import { json, parseQuery, route } from "@/lib/http";
+
+const ListQuery = z.object({
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(SESSION_PAGE_MAX).optional(),
+});
+
+/** The caller's own chat sessions in the active tenant, most recent first. */
+export const GET = route(async (req) => {
+  const session = await requireSession(req);
+  const query = parseQuery(req, ListQuery);
+  const page = await listChatSessions(session, { cursor: query.cursor || undefined, limit: query.limit });
+  return json({ status: "success", count: page.items.length, items: page.items, next_cursor: page.nextCursor });
+});

@@ -1,0 +1,174 @@
+import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
+import { withTenant } from "@/lib/db";
+import { errors, NotFoundError } from "@/lib/http";
+import { startRun } from "@/lib/runs";
+import {
+  MAX_MESSAGE_BYTES,
+  MAX_TITLE_CHARS,
+  SESSION_PAGE_DEFAULT,
+  SESSION_PAGE_MAX,
+  threadOfSession,
+  titleFromMessage,
+} from "./limits";
+import {
+  agentByIdIn,
+  agentIn,
+  agentRef,
+  deleteSessionIn,
+  insertMessageIn,
+  insertSessionIn,
+  latestRunIn,
+  messagesIn,
+  ownSessionIn,
+  sessionPageIn,
+  updateSessionIn,
+} from "./store";
+import type { ChatActor, ChatSessionDetail, ChatSessionPage } from "./types";
+
+/** The workflow a chat turn runs. */
+export const CHAT_WORKFLOW = "ask-expert";
+
+export interface ChatTurnInput {
+  sessionId?: string;
+  /** The agent's id or slug. */
+  agentId: string;
+  message: string;
+}
+
+export interface ChatTurn {
+  sessionId: string;
+  runId: string;
+  threadId: string;
+  userMessageId: string;
+  /** True when this turn opened a new session. */
+  created: boolean;
+}
+
+/**
+ * Starts one turn of a consultation: checks the agent and the session, saves the user's message
+ * (opening a session titled after it when none is given), then starts the `ask-expert` run on
+ * the session's thread. Nothing is written when any check fails.
+ */
+export async function startChatTurn(actor: ChatActor, input: ChatTurnInput): Promise<ChatTurn> {
+  const message = input.message.trim();
+  if (!message) throw errors.invalidField("message", "The message is empty.");
+  if (Buffer.byteLength(input.message, "utf8") > MAX_MESSAGE_BYTES) {
+    throw errors.invalidField("message", `The message is longer than ${MAX_MESSAGE_BYTES} bytes.`);
+  }
+  const saved = await withTenant(actor, async (tx) => {
+    const agent = await agentIn(tx, input.agentId);
+    if (!agent) throw new NotFoundError("Agent", { agent_id: input.agentId });
+    const at = new Date();
+    let sessionId = input.sessionId;
+    if (sessionId) {
+      const session = await ownSessionIn(tx, actor, sessionId);
+      if (session.agentId !== agent.id) {
+        throw errors.conflict("CHAT_AGENT_MISMATCH", "This session is a consultation with another agent.", {
+          session_agent_id: session.agentId,
+        });
+      }
+      const latest = await latestRunIn(tx, sessionId);
+      if (latest?.status === "running") {
+        throw errors.conflict("CHAT_BUSY", "The agent is still answering in this session; wait or stop it first.", {
+          run_id: latest.id,
+        });
+      }
+    } else {
+      sessionId = (await insertSessionIn(tx, actor, { agentId: agent.id, title: titleFromMessage(message), at })).id;
+    }
+    const userMessageId = await insertMessageIn(tx, actor, { sessionId, role: "user", content: message, at });
+    return { sessionId, userMessageId, created: !input.sessionId };
+  });
+  const threadId = threadOfSession(saved.sessionId);
+  const { runId } = await startRun(actor, {
+    workflow: CHAT_WORKFLOW,
+    input: { message, userMessageId: saved.userMessageId, firstTurn: saved.created },
+    threadId,
+  });
+  return { ...saved, runId, threadId };
+}
+
+/** The caller's own sessions in the active tenant, most recent first. */
+export async function listChatSessions(
+  actor: ChatActor,
+  options: { cursor?: string; limit?: number } = {},
+): Promise<ChatSessionPage> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? SESSION_PAGE_DEFAULT), 1), SESSION_PAGE_MAX);
+  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const rows = await withTenant(actor, (tx) => sessionPageIn(tx, actor, after, limit));
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map(({ sortAt: _sort, ...item }) => item),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.sortAt, last.id) : null,
+  };
+}
+
+export async function getChatSession(actor: ChatActor, sessionId: string): Promise<ChatSessionDetail> {
+  return withTenant(actor, async (tx) => {
+    const session = await ownSessionIn(tx, actor, sessionId);
+    const agent = await agentByIdIn(tx, session.agentId);
+    if (!agent) throw new NotFoundError("Chat session", { session_id: sessionId });
+    const [messages, latest] = await Promise.all([messagesIn(tx, session.id), latestRunIn(tx, session.id)]);
+    return {
+      session: {
+        id: session.id,
+        title: session.title,
+        agent: { ...agentRef(agent), description: agent.description },
+        createdAt: session.createdAt.toISOString(),
+        updatedAt: session.updatedAt.toISOString(),
+      },
+      messages,
+      activeRun: latest?.status === "running" ? { runId: latest.id, status: "running" } : null,
+    };
+  });
+}
+
+export async function renameChatSession(
+  actor: ChatActor,
+  sessionId: string,
+  title: string,
+): Promise<{ id: string; title: string }> {
+  const clean = title.replace(/\s+/g, " ").trim();
+  if (clean.length < 1 || clean.length > MAX_TITLE_CHARS) {
+    throw errors.invalidField("title", `A title has 1 to ${MAX_TITLE_CHARS} characters.`);
+  }
+  return withTenant(actor, async (tx) => {
+    const session = await ownSessionIn(tx, actor, sessionId);
+    await updateSessionIn(tx, session.id, { title: clean });
+    return { id: session.id, title: clean };
+  });
+}
+
+/** Deletes a session, its messages and its conversation memory; refused while a run is active. */
+export async function deleteChatSession(actor: ChatActor, sessionId: string): Promise<{ id: string }> {
+  const id = await withTenant(actor, async (tx) => {
+    const session = await ownSessionIn(tx, actor, sessionId);
+    const latest = await latestRunIn(tx, session.id);
+    if (latest?.status === "running") {
+      throw errors.conflict("CHAT_BUSY", "The agent is still answering in this session; stop it first.", {
+        run_id: latest.id,
+      });
+    }
+    await deleteSessionIn(tx, session.id);
+    return session.id;
+  });
+  await new DrizzleCheckpointSaver({ tenantId: actor.tenantId }).deleteThread(threadOfSession(id));
+  return { id };
+}
+
+function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(JSON.stringify([at.getTime(), id]), "utf8").toString("base64url");
+}
+
+function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
+  try {
+    const [ms, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (typeof ms === "number" && Number.isSafeInteger(ms) && typeof id === "string" && /^[0-9a-f-]{36}$/i.test(id)) {
+      return { updatedAt: new Date(ms), id };
+    }
+  } catch {
+    // refused below
+  }
+  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+}

@@ -1,0 +1,127 @@
+import { type TenantScope, withTenant } from "@/lib/db";
+import { AppError } from "@/lib/http";
+import { sessionOfThread } from "./limits";
+import {
+  type AgentRow,
+  agentByIdIn,
+  assistantMessageOfRunIn,
+  insertMessageIn,
+  latestRunIn,
+  recentTurnsIn,
+  sessionIn,
+  updateSessionIn,
+} from "./store";
+import type { ChatMessageMetadata, SourceItem } from "./types";
+
+// What the ask-expert workflow reads and writes about its session. The workflow knows only its
+// tenant (from its checkpointer) and its thread; the session and the run follow from the thread.
+
+export interface ChatAgentProfile {
+  id: string;
+  slug: string;
+  name: string;
+  domain: string;
+  systemPrompt: string;
+  model: string | null;
+  temperature: number;
+  tools: string[];
+  knowledgeDomains: string[];
+  safetyLevel: AgentRow["defaultSafetyLevel"];
+}
+
+export interface ChatSessionContext {
+  sessionId: string;
+  userId: string;
+  runId: string;
+  title: string;
+  agentId: string;
+}
+
+/**
+ * The session and the current run of a chat thread. Refuses a thread that is not a chat's, a
+ * session that is gone, and a run started by anyone but the session's owner.
+ */
+export async function loadChatSession(scope: TenantScope, threadId: string): Promise<ChatSessionContext> {
+  const sessionId = sessionOfThread(threadId);
+  if (!sessionId) throw new AppError(400, "NOT_A_CHAT_THREAD", "This workflow runs on a chat session's thread.");
+  return withTenant(scope, async (tx) => {
+    const session = await sessionIn(tx, sessionId);
+    if (!session) throw new AppError(404, "CHAT_SESSION_GONE", "The chat session no longer exists.");
+    const run = await latestRunIn(tx, sessionId);
+    if (!run || run.createdBy !== session.userId) {
+      throw new AppError(403, "CHAT_SESSION_FORBIDDEN", "Only the session's owner can continue it.");
+    }
+    return { sessionId, userId: session.userId, runId: run.id, title: session.title, agentId: session.agentId };
+  });
+}
+
+/** The agent's profile as the workflow needs it (prompt, model, tools, knowledge domains). */
+export async function loadChatAgent(scope: TenantScope, agentId: string): Promise<ChatAgentProfile> {
+  const agent = await withTenant(scope, (tx) => agentByIdIn(tx, agentId));
+  if (!agent) throw new AppError(404, "CHAT_AGENT_GONE", "The session's agent no longer exists.");
+  return {
+    id: agent.id,
+    slug: agent.slug,
+    name: agent.name,
+    domain: agent.domain,
+    systemPrompt: agent.systemPrompt,
+    model: agent.model,
+    temperature: agent.temperature,
+    tools: agent.tools ?? [],
+    knowledgeDomains: agent.knowledgeDomains ?? [],
+    safetyLevel: agent.defaultSafetyLevel,
+  };
+}
+
+/** The session's last turns from its saved messages, oldest first, without the given message. */
+export async function savedConversation(
+  scope: TenantScope,
+  sessionId: string,
+  limit: number,
+  exceptMessageId?: string,
+): Promise<{ role: "user" | "assistant"; content: string }[]> {
+  return withTenant(scope, (tx) => recentTurnsIn(tx, sessionId, limit, exceptMessageId));
+}
+
+/** Saves a run's answer once: a re-run of the saving step finds the message it already wrote. */
+export async function saveAssistantMessage(
+  scope: TenantScope,
+  input: {
+    sessionId: string;
+    runId: string;
+    content: string;
+    sources: SourceItem[];
+    citations: number[];
+    metadata: ChatMessageMetadata & Record<string, unknown>;
+  },
+): Promise<{ messageId: string; created: boolean }> {
+  return withTenant(scope, async (tx) => {
+    const existing = await assistantMessageOfRunIn(tx, input.sessionId, input.runId);
+    if (existing) return { messageId: existing, created: false };
+    if (!(await sessionIn(tx, input.sessionId))) {
+      throw new AppError(404, "CHAT_SESSION_GONE", "The chat session no longer exists.");
+    }
+    const messageId = await insertMessageIn(tx, scope, {
+      sessionId: input.sessionId,
+      role: "assistant",
+      content: input.content,
+      sources: input.sources,
+      citations: input.citations,
+      metadata: { ...input.metadata, runId: input.runId },
+      at: new Date(),
+    });
+    return { messageId, created: true };
+  });
+}
+
+/** Marks the session as just used (and titles it when it has no title yet). */
+export async function touchSession(scope: TenantScope, sessionId: string, fallbackTitle: string): Promise<void> {
+  await withTenant(scope, async (tx) => {
+    const session = await sessionIn(tx, sessionId);
+    if (!session) return;
+    await updateSessionIn(tx, sessionId, {
+      updatedAt: new Date(),
+      ...(session.title.trim() ? {} : { title: fallbackTitle }),
+    });
+  });
+}

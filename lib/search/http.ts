@@ -1,0 +1,25 @@
+/** The timeout of one fallback search request, from `VIGIL_FALLBACK_TIMEOUT_MS` (default 5 s). */
+export function fallbackTimeoutMs(env: Record<string, string | undefined>): number {
+  const value = Number(env.VIGIL_FALLBACK_TIMEOUT_MS);
+  return Number.isFinite(value) && value > 0 ? Math.min(value, 60_000) : 5000;
+}
+
+/** GETs a JSON document, refusing non-2xx answers and anything slower than `timeoutMs`. */
+export async function getJson(
+  url: string,
+  options: { timeoutMs: number; signal?: AbortSignal; headers?: Record<string, string> },
+): Promise<unknown> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const res = await fetch(url, { headers: { accept: "application/json", ...options.headers }, signal });
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new Error(`HTTP ${res.status} from ${new URL(url).host}`);
+  }
+  return res.json();
+}
+
+export function clip(text: string, limit: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
+}
