@@ -74,12 +74,12 @@ test("a member opening the audit page is told it needs the admin role", async ({
   expect(api.status()).toBe(403);
 });
 
-test("an expert card opens the honest chat placeholder for that agent", async ({ page }) => {
+test("an expert card opens a new chat with that agent", async ({ page }) => {
   await signIn(page, "expert@demo.local");
   await page.getByTestId("expert-card").filter({ hasText: "Health Economist" }).click();
   await expect(page).toHaveURL(/\/chat\/new\?agent=health-economist/);
-  await expect(page.getByRole("heading", { name: /Health Economist/ })).toBeVisible();
-  await expect(page.getByText("Chat is coming")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: /Health Economist/ })).toBeVisible();
+  await expect(page.getByLabel("Message Health Economist")).toBeVisible();
 });
 
 test("an admin creates an API key that works, then revokes it", async ({ page, playwright }) => {

@@ -1,8 +1,14 @@
 "use client";
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { ThemeProvider } from "next-themes";
+import { ThemeProvider, useTheme } from "next-themes";
 import { type ReactNode, useState } from "react";
+import { Toaster } from "sonner";
+
+function ThemedToaster() {
+  const { resolvedTheme } = useTheme();
+  return <Toaster theme={resolvedTheme === "dark" ? "dark" : "light"} richColors closeButton position="bottom-right" />;
+}
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
@@ -10,7 +16,10 @@ export function Providers({ children }: { children: ReactNode }) {
   );
   return (
     <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
-      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      <QueryClientProvider client={client}>
+        {children}
+        <ThemedToaster />
+      </QueryClientProvider>
     </ThemeProvider>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { NewChat } from "@/components/chat/ChatView";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { pageSession } from "@/lib/auth";
 import { getAgentBySlug } from "@/lib/experts";
@@ -17,25 +18,16 @@ export default async function NewChatPage({ searchParams }: { searchParams: Prom
   });
   if (!agent) {
     return (
-      <EmptyState title="No such expert">
-        <Link className="underline" href="/experts">
-          Back to the experts
-        </Link>
-      </EmptyState>
+      <div className="pt-10">
+        <EmptyState title="No such expert">
+          <Link className="underline" href="/experts">
+            Back to the experts
+          </Link>
+        </EmptyState>
+      </div>
     );
   }
-  return (
-    <div>
-      <h1 className="mb-6 flex items-center gap-3 text-2xl font-semibold">
-        <span aria-hidden>{agent.avatar}</span> {agent.name}
-      </h1>
-      <EmptyState title="Chat is coming">
-        Consultations with {agent.name} — streamed answers with clickable citations from your knowledge base — are not
-        available yet.{" "}
-        <Link className="underline" href="/experts">
-          Back to the experts
-        </Link>
-      </EmptyState>
-    </div>
-  );
+  const { id, name, avatar, domain, description } = agent;
+  // A fresh conversation each time this page is opened for an agent.
+  return <NewChat key={`${slug}:${Date.now()}`} agent={{ id, slug, name, avatar, domain, description }} />;
 }

@@ -1,0 +1,49 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { apiFetch } from "@/components/ui/api";
+import type { ChatAgent } from "./types";
+
+/** Who this conversation is with, and which engine answers (the offline one says so). */
+export function AgentHeader({ agent, title, engine }: { agent: ChatAgent; title?: string; engine?: string }) {
+  // Before the first answer, the server's configured engine tells whether it will be offline.
+  const health = useQuery({
+    queryKey: ["health"],
+    queryFn: () => apiFetch<{ engine?: string }>("/api/health"),
+    staleTime: 5 * 60_000,
+    enabled: !engine,
+  });
+  const shown = engine ?? health.data?.engine;
+  return (
+    <header className="flex items-center gap-3 border-b border-slate-200 pb-3 dark:border-slate-800">
+      <span className="text-3xl" aria-hidden>
+        {agent.avatar}
+      </span>
+      <div className="min-w-0 flex-1">
+        <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold leading-tight">
+          <span>{agent.name}</span>
+          {shown === "offline" && (
+            <span
+              data-testid="offline-engine"
+              title="Answers are extracted from the knowledge base without a language model."
+              className="rounded-full border border-amber-300 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+            >
+              offline engine
+            </span>
+          )}
+        </h1>
+        <p className="truncate text-sm text-slate-500 dark:text-slate-400">
+          {agent.domain}
+          {title ? <span className="text-slate-400"> · {title}</span> : null}
+        </p>
+      </div>
+      <Link
+        href={`/chat/new?agent=${encodeURIComponent(agent.slug)}`}
+        className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+      >
+        New chat
+      </Link>
+    </header>
+  );
+}

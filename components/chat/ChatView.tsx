@@ -1,0 +1,232 @@
+"use client";
+
+import { useChat } from "@ai-sdk/react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ApiError } from "@/components/ui/api";
+import { EmptyState } from "@/components/ui/EmptyState";
+import { AgentHeader } from "./AgentHeader";
+import type { CitationTarget } from "./AnswerMarkdown";
+import { cancelRun, fetchSession, SESSIONS_KEY, sessionKey, toChatMessage } from "./api";
+import { Composer } from "./Composer";
+import { type Conversation, type ConversationEvents, createConversation } from "./conversation";
+import { MessageList } from "./Messages";
+import { answerText, citedNumbers, sourcesOf, webSourcesOf } from "./message-parts";
+import { useConversationRegistry } from "./registry";
+import { SourcesPanel } from "./SourcesPanel";
+import type { ChatAgent, ChatMessage } from "./types";
+
+/** Conversations loaded while their run was still answering: re-attached once, on mount. */
+const awaitingReattach = new WeakSet<Conversation>();
+
+function useSettledRefresh(): ConversationEvents["onSettled"] {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    // The list's order and previews, and a title the first answer may have given the session.
+    void queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
+    void queryClient.invalidateQueries({ queryKey: ["chat", "session"] });
+  }, [queryClient]);
+}
+
+/** `/chat/new?agent=…`: an empty conversation; the first question creates its session. */
+export function NewChat({ agent }: { agent: ChatAgent }) {
+  const registry = useConversationRegistry();
+  const router = useRouter();
+  const onSettled = useSettledRefresh();
+  const [conversation] = useState(() => {
+    const created: Conversation = createConversation(
+      { agent },
+      {
+        onSessionCreated: (sessionId) => {
+          registry.register(sessionId, created);
+          onSettled?.();
+          // The layout keeps the conversation (and its stream) while the page becomes /chat/<id>.
+          router.replace(`/chat/${sessionId}`, { scroll: false });
+        },
+        onSettled,
+      },
+    );
+    return created;
+  });
+  return <ConversationView conversation={conversation} />;
+}
+
+/** `/chat/<id>`: the conversation so far; re-attaches to an answer still being written. */
+export function SessionChat({ sessionId }: { sessionId: string }) {
+  const registry = useConversationRegistry();
+  const onSettled = useSettledRefresh();
+  const { data, error } = useQuery({
+    queryKey: sessionKey(sessionId),
+    queryFn: () => fetchSession(sessionId),
+    retry: (failures, e) => !(e instanceof ApiError && e.status < 500) && failures < 2,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+  const conversation = useMemo(() => {
+    const open = registry.get(sessionId);
+    if (open) return open;
+    if (!data) return null;
+    const activeRunId = data.activeRun?.runId ?? null;
+    const messages = data.messages
+      .filter((m) => m.role !== "system")
+      // An answer still being written comes back whole from the run's stream.
+      .filter((m) => !(activeRunId && m.role === "assistant" && m.metadata?.runId === activeRunId))
+      .map(toChatMessage);
+    const created = createConversation(
+      { agent: data.session.agent, sessionId, messages, runId: activeRunId },
+      { onSettled },
+    );
+    if (activeRunId) awaitingReattach.add(created);
+    registry.register(sessionId, created);
+    return created;
+  }, [data, sessionId, registry, onSettled]);
+
+  useEffect(() => {
+    if (!conversation || !awaitingReattach.has(conversation)) return;
+    awaitingReattach.delete(conversation);
+    void conversation.chat.resumeStream();
+  }, [conversation]);
+
+  if (conversation) return <ConversationView conversation={conversation} title={data?.session.title} />;
+  if (error) {
+    const missing = error instanceof ApiError && (error.status === 404 || error.status === 403);
+    return (
+      <EmptyState title={missing ? "No such conversation" : "Could not load the conversation"}>
+        {missing ? "It may have been deleted, or it belongs to someone else." : error.message}{" "}
+        <Link className="underline" href="/experts">
+          Pick an expert
+        </Link>
+      </EmptyState>
+    );
+  }
+  return <ConversationSkeleton />;
+}
+
+function ConversationSkeleton() {
+  return (
+    <div className="flex h-full flex-col gap-4" role="status" aria-busy="true" aria-label="Loading the conversation">
+      <div className="flex items-center gap-3 border-b border-slate-200 pb-3 dark:border-slate-800">
+        <div className="h-10 w-10 animate-pulse rounded-full bg-slate-200 dark:bg-slate-800" />
+        <div className="space-y-2">
+          <div className="h-4 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+          <div className="h-3 w-32 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+        </div>
+      </div>
+      <div className="ml-auto h-10 w-2/3 animate-pulse rounded-2xl bg-slate-200 dark:bg-slate-800" />
+      <div className="h-24 w-full animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+    </div>
+  );
+}
+
+function lastAssistant(messages: ChatMessage[]): ChatMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "assistant") return messages[i];
+  return undefined;
+}
+
+function ConversationView({ conversation, title }: { conversation: Conversation; title?: string }) {
+  const { agent } = conversation;
+  const { messages, status, sendMessage, regenerate, stop } = useChat<ChatMessage>({
+    chat: conversation.chat,
+    experimental_throttle: 50,
+  });
+  const busy = status === "submitted" || status === "streaming";
+  const [focus, setFocus] = useState<{ messageId: string; target: CitationTarget | null } | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+
+  const stopAnswer = useCallback(() => {
+    void stop();
+    const runId = conversation.runId;
+    if (runId) cancelRun(runId);
+  }, [stop, conversation]);
+
+  // Esc stops the answer wherever the focus is.
+  useEffect(() => {
+    if (!busy) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !e.defaultPrevented) stopAnswer();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [busy, stopAnswer]);
+
+  // Follow the stream unless the reader scrolled up.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the messages change
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [messages]);
+
+  const focused =
+    (focus && messages.find((m) => m.id === focus.messageId && m.role === "assistant")) || lastAssistant(messages);
+  const focusedSources = focused ? sourcesOf(focused) : [];
+  const engine = lastAssistant(messages.filter((m) => m.metadata?.engine))?.metadata?.engine;
+
+  const openCitation = useCallback((messageId: string, target: CitationTarget) => {
+    setFocus({ messageId, target });
+  }, []);
+
+  return (
+    <div className="grid h-full min-h-0 grid-cols-1 gap-6 overflow-y-auto lg:grid-cols-[minmax(0,1fr)_18rem] lg:overflow-hidden">
+      <section aria-label={`Conversation with ${agent.name}`} className="flex h-full min-h-0 flex-col gap-3">
+        <AgentHeader agent={agent} title={title} engine={engine} />
+        <div
+          ref={scroller}
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+          }}
+          className="min-h-0 flex-1 overflow-y-auto pr-1"
+        >
+          {messages.length === 0 ? (
+            <div className="mx-auto mt-10 max-w-lg text-center">
+              <div className="text-4xl" aria-hidden>
+                {agent.avatar}
+              </div>
+              <h2 className="mt-2 text-lg font-medium">Ask {agent.name}</h2>
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                {agent.description ||
+                  `Questions about ${agent.domain.toLowerCase()} are answered from your knowledge base.`}{" "}
+                Every claim cites its source; click a number to read the passage.
+              </p>
+            </div>
+          ) : (
+            <MessageList
+              messages={messages}
+              status={status}
+              liveStep={conversation.liveStep}
+              onRetry={() => {
+                conversation.liveStep = null;
+                void regenerate();
+              }}
+              onOpenCitation={openCitation}
+              onShowSources={(messageId) => setFocus({ messageId, target: null })}
+            />
+          )}
+        </div>
+        <Composer
+          agentName={agent.name}
+          busy={busy}
+          onSend={(text) => {
+            pinned.current = true;
+            setFocus(null);
+            conversation.liveStep = null;
+            void sendMessage({ text });
+          }}
+          onStop={stopAnswer}
+        />
+      </section>
+      <SourcesPanel
+        sources={focusedSources}
+        webSources={focused ? webSourcesOf(focused) : []}
+        cited={focused ? citedNumbers(focused, answerText(focused)) : []}
+        selected={focus?.target ?? null}
+        loading={busy && focused === messages.at(-1)}
+        onSelect={(target) => focused && setFocus({ messageId: focused.id, target })}
+        onClose={() => setFocus((f) => (f ? { ...f, target: null } : null))}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+"use client";
+
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+
+/** The server refuses questions over 8 KiB; say so before sending. */
+export const MAX_MESSAGE_BYTES = 8 * 1024;
+
+const encoder = new TextEncoder();
+
+export function Composer({
+  agentName,
+  busy,
+  disabled,
+  onSend,
+  onStop,
+}: {
+  agentName: string;
+  busy: boolean;
+  disabled?: boolean;
+  onSend: (text: string) => void;
+  onStop: () => void;
+}) {
+  const [text, setText] = useState("");
+  const input = useRef<HTMLTextAreaElement>(null);
+  const bytes = encoder.encode(text).length;
+  const tooLong = bytes > MAX_MESSAGE_BYTES;
+  const empty = text.trim().length === 0;
+
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
+
+  // Grow with the text, up to a limit.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure whenever the text changes
+  useEffect(() => {
+    const el = input.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight, 200)}px`;
+  }, [text]);
+
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
+    if (busy || empty || tooLong || disabled) return;
+    onSend(text.trim());
+    setText("");
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      submit();
+    } else if (e.key === "Escape" && busy) {
+      e.preventDefault();
+      onStop();
+    }
+  };
+
+  return (
+    <form onSubmit={submit} className="border-t border-slate-200 pt-3 dark:border-slate-800">
+      <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white p-2 focus-within:border-brand-500 dark:border-slate-700 dark:bg-slate-900">
+        <label htmlFor="chat-composer" className="sr-only">
+          Message {agentName}
+        </label>
+        <textarea
+          id="chat-composer"
+          ref={input}
+          rows={1}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder={`Ask ${agentName}…`}
+          aria-describedby="chat-composer-hint"
+          aria-invalid={tooLong || undefined}
+          className="max-h-[200px] min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-2 text-[15px] outline-none"
+        />
+        {busy ? (
+          <button
+            type="button"
+            onClick={onStop}
+            aria-label="Stop the answer"
+            className="rounded-lg border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            ■ Stop
+          </button>
+        ) : (
+          <button
+            type="submit"
+            aria-label="Send message"
+            disabled={empty || tooLong || disabled}
+            className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            Send
+          </button>
+        )}
+      </div>
+      <p id="chat-composer-hint" className="mt-1 flex justify-between px-1 text-xs text-slate-500 dark:text-slate-400">
+        <span>Enter sends · Shift+Enter new line · Esc stops</span>
+        {tooLong && (
+          <span role="alert" className="text-red-600">
+            Too long: {Math.ceil(bytes / 1024)} KiB of {MAX_MESSAGE_BYTES / 1024} KiB
+          </span>
+        )}
+      </p>
+    </form>
+  );
+}

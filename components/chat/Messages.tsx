@@ -1,0 +1,230 @@
+"use client";
+
+import { toast } from "sonner";
+import { AnswerMarkdown, type CitationTarget } from "./AnswerMarkdown";
+import { answerText, currentStep, reasoningText, type Step, sourcesOf, stepsOf } from "./message-parts";
+import type { ChatMessage } from "./types";
+
+const STEP_ICON = { running: "…", done: "✓", error: "✕" } as const;
+
+/** Names what the agent is doing now, from the latest step of the run. */
+export function ThinkingIndicator({ label }: { label: string }) {
+  return (
+    <div
+      role="status"
+      aria-live="polite"
+      data-testid="thinking"
+      className="flex items-center gap-2 text-sm text-slate-500 dark:text-slate-400"
+    >
+      <span className="flex gap-1" aria-hidden>
+        <span className="h-1.5 w-1.5 animate-bounce rounded-full bg-brand-500 [animation-delay:-0.3s]" />
+        <span className="h-1.5 w-1.5 animate-bounce rounded-full bg-brand-500 [animation-delay:-0.15s]" />
+        <span className="h-1.5 w-1.5 animate-bounce rounded-full bg-brand-500" />
+      </span>
+      <span>{label}</span>
+    </div>
+  );
+}
+
+export function confidenceLabel(confidence: number): string {
+  return `Confidence ${Math.round(Math.max(0, Math.min(1, confidence)) * 100)}%`;
+}
+
+function confidenceTone(confidence: number): string {
+  if (confidence >= 0.66) return "bg-emerald-100 text-emerald-800 dark:bg-emerald-900/60 dark:text-emerald-200";
+  if (confidence >= 0.33) return "bg-amber-100 text-amber-800 dark:bg-amber-900/60 dark:text-amber-200";
+  return "bg-red-100 text-red-800 dark:bg-red-900/60 dark:text-red-200";
+}
+
+function UserMessage({ message }: { message: ChatMessage }) {
+  return (
+    <li className="flex justify-end" data-testid="user-message">
+      <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-brand-600 px-4 py-2 text-[15px] whitespace-pre-wrap text-white">
+        {answerText(message)}
+      </div>
+    </li>
+  );
+}
+
+function AssistantMessage({
+  message,
+  streaming,
+  liveStep,
+  isLast,
+  canRetry,
+  onRetry,
+  onOpenCitation,
+  onShowSources,
+}: {
+  message: ChatMessage;
+  streaming: boolean;
+  liveStep?: Step | null;
+  isLast: boolean;
+  canRetry: boolean;
+  onRetry: () => void;
+  onOpenCitation: (messageId: string, target: CitationTarget) => void;
+  onShowSources: (messageId: string) => void;
+}) {
+  const text = answerText(message);
+  const reasoning = reasoningText(message);
+  const steps = stepsOf(message);
+  const sources = sourcesOf(message);
+  const meta = message.metadata ?? {};
+  const step = liveStep ?? currentStep(message);
+  const thinking = streaming && (!text || step?.status === "running");
+
+  return (
+    <li className="flex gap-3" data-testid="assistant-message" aria-busy={streaming}>
+      <div className="min-w-0 flex-1 space-y-2">
+        {(steps.length > 0 || reasoning) && !streaming && (
+          <details className="text-xs text-slate-500 dark:text-slate-400">
+            <summary className="cursor-pointer select-none">
+              {steps.length > 0 ? `${steps.length} steps` : "Reasoning"}
+            </summary>
+            {steps.length > 0 && (
+              <ol className="mt-1 space-y-0.5 pl-4">
+                {steps.map((s) => (
+                  <li key={s.node}>
+                    <span aria-hidden className="mr-1">
+                      {STEP_ICON[s.status] ?? "·"}
+                    </span>
+                    {s.message || s.node}
+                  </li>
+                ))}
+              </ol>
+            )}
+            {reasoning && (
+              <pre className="mt-2 max-h-60 overflow-auto rounded bg-slate-100 p-2 whitespace-pre-wrap dark:bg-slate-900">
+                {reasoning}
+              </pre>
+            )}
+          </details>
+        )}
+        {thinking && !text && <ThinkingIndicator label={step?.message || "Thinking…"} />}
+        {text && (
+          <div data-testid="answer">
+            <AnswerMarkdown
+              text={text}
+              streaming={streaming}
+              sources={sources}
+              onOpenCitation={(target) => onOpenCitation(message.id, target)}
+            />
+          </div>
+        )}
+        {thinking && text && <ThinkingIndicator label={step?.message || "Finishing…"} />}
+        {!streaming && (
+          <div className="flex flex-wrap items-center gap-2 text-xs">
+            {typeof meta.confidence === "number" && (
+              <span
+                data-testid="confidence"
+                className={`rounded-full px-2 py-0.5 font-medium ${confidenceTone(meta.confidence)}`}
+              >
+                {confidenceLabel(meta.confidence)}
+              </span>
+            )}
+            {meta.review && (
+              <span
+                data-testid="review-badge"
+                title={`Review case ${meta.review.caseId} (${meta.review.status})`}
+                className="rounded-full bg-violet-100 px-2 py-0.5 font-medium text-violet-800 dark:bg-violet-900/60 dark:text-violet-200"
+              >
+                Sent for review
+              </span>
+            )}
+            {sources.length > 0 && (
+              <button
+                type="button"
+                onClick={() => onShowSources(message.id)}
+                className="rounded px-1.5 py-0.5 text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
+              >
+                {sources.length} sources
+              </button>
+            )}
+            <span className="ml-auto flex gap-1">
+              {text && (
+                <button
+                  type="button"
+                  aria-label="Copy answer"
+                  title="Copy answer"
+                  onClick={() => {
+                    navigator.clipboard
+                      .writeText(text)
+                      .then(() => toast.success("Answer copied"))
+                      .catch(() => toast.error("Could not copy to the clipboard."));
+                  }}
+                  className="rounded px-2 py-0.5 text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
+                >
+                  Copy
+                </button>
+              )}
+              {isLast && canRetry && (
+                <button
+                  type="button"
+                  aria-label="Retry this answer"
+                  title="Ask again"
+                  onClick={onRetry}
+                  className="rounded px-2 py-0.5 text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
+                >
+                  Retry
+                </button>
+              )}
+            </span>
+          </div>
+        )}
+      </div>
+    </li>
+  );
+}
+
+export function MessageList({
+  messages,
+  status,
+  liveStep,
+  onRetry,
+  onOpenCitation,
+  onShowSources,
+}: {
+  messages: ChatMessage[];
+  status: "submitted" | "streaming" | "ready" | "error";
+  liveStep?: Step | null;
+  onRetry: () => void;
+  onOpenCitation: (messageId: string, target: CitationTarget) => void;
+  onShowSources: (messageId: string) => void;
+}) {
+  const busy = status === "submitted" || status === "streaming";
+  const last = messages.at(-1);
+  return (
+    <ol aria-label="Conversation" className="space-y-6">
+      {messages.map((message, i) =>
+        message.role === "user" ? (
+          <UserMessage key={message.id} message={message} />
+        ) : message.role === "assistant" ? (
+          <AssistantMessage
+            key={message.id}
+            message={message}
+            streaming={busy && i === messages.length - 1}
+            liveStep={busy && i === messages.length - 1 ? liveStep : null}
+            isLast={i === messages.length - 1}
+            canRetry={!busy}
+            onRetry={onRetry}
+            onOpenCitation={onOpenCitation}
+            onShowSources={onShowSources}
+          />
+        ) : null,
+      )}
+      {busy && last?.role === "user" && (
+        <li>
+          <ThinkingIndicator label="Starting…" />
+        </li>
+      )}
+      {status === "error" && last?.role === "user" && (
+        <li className="text-sm text-slate-500 dark:text-slate-400">
+          No answer.{" "}
+          <button type="button" onClick={onRetry} className="text-brand-600 underline">
+            Try again
+          </button>
+        </li>
+      )}
+    </ol>
+  );
+}

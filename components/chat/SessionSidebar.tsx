@@ -1,0 +1,225 @@
+"use client";
+
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { toast } from "sonner";
+import { deleteSession, fetchSessions, renameSession, SESSIONS_KEY } from "./api";
+import { useConversationRegistry } from "./registry";
+import type { SessionSummary } from "./types";
+
+function relativeTime(iso: string): string {
+  const then = new Date(iso).getTime();
+  if (!Number.isFinite(then)) return "";
+  const minutes = Math.round((Date.now() - then) / 60_000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  return new Date(iso).toLocaleDateString();
+}
+
+function SessionRow({ session, active }: { session: SessionSummary; active: boolean }) {
+  const queryClient = useQueryClient();
+  const registry = useConversationRegistry();
+  const router = useRouter();
+  const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
+  const [title, setTitle] = useState(session.title);
+
+  const rename = useMutation({
+    mutationFn: (next: string) => renameSession(session.id, next),
+    onSuccess: () => {
+      setMode("view");
+      void queryClient.invalidateQueries({ queryKey: ["chat"] });
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteSession(session.id),
+    onSuccess: () => {
+      registry.forget(session.id);
+      void queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
+      toast.success("Conversation deleted");
+      if (active) router.replace("/chat");
+    },
+    onError: (e) => {
+      setMode("view");
+      toast.error(e.message);
+    },
+  });
+
+  if (mode === "rename") {
+    const save = (e: FormEvent) => {
+      e.preventDefault();
+      const next = title.trim();
+      if (!next || next === session.title) return setMode("view");
+      rename.mutate(next);
+    };
+    return (
+      <li>
+        <form onSubmit={save} className="flex gap-1 p-1">
+          <label htmlFor={`rename-${session.id}`} className="sr-only">
+            Conversation title
+          </label>
+          <input
+            id={`rename-${session.id}`}
+            // biome-ignore lint/a11y/noAutofocus: the person just asked to rename this title
+            autoFocus
+            value={title}
+            maxLength={200}
+            onChange={(e) => setTitle(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Escape") {
+                e.preventDefault();
+                setTitle(session.title);
+                setMode("view");
+              }
+            }}
+            className="min-w-0 flex-1 rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
+          />
+          <button
+            type="submit"
+            disabled={rename.isPending}
+            className="rounded px-2 text-xs text-brand-600 hover:underline"
+          >
+            Save
+          </button>
+        </form>
+      </li>
+    );
+  }
+
+  return (
+    <li data-testid="session-item" className="group relative">
+      <Link
+        href={`/chat/${session.id}`}
+        aria-current={active ? "page" : undefined}
+        className={`block rounded-md px-2 py-2 pr-14 text-sm ${
+          active ? "bg-brand-50 dark:bg-slate-800" : "hover:bg-slate-100 dark:hover:bg-slate-800/60"
+        }`}
+      >
+        <span className="flex items-center gap-1.5">
+          <span aria-hidden>{session.agent.avatar}</span>
+          <span className="truncate font-medium">{session.title || "Untitled conversation"}</span>
+        </span>
+        <span className="mt-0.5 block truncate text-xs text-slate-500 dark:text-slate-400">
+          {session.lastMessagePreview?.replace(/\s*\[\d+(?:\s*,\s*\d+)*\]/g, "") || session.agent.name} ·{" "}
+          {relativeTime(session.updatedAt)}
+        </span>
+      </Link>
+      {mode === "confirm-delete" ? (
+        <fieldset
+          aria-label="Confirm deletion"
+          className="absolute inset-0 m-0 flex items-center justify-end gap-1 rounded-md border-0 bg-red-50 px-2 text-xs dark:bg-red-950"
+        >
+          <span className="mr-auto text-red-800 dark:text-red-200">Delete this conversation?</span>
+          <button
+            type="button"
+            onClick={() => remove.mutate()}
+            disabled={remove.isPending}
+            className="rounded bg-red-600 px-2 py-1 font-medium text-white hover:bg-red-700"
+          >
+            Delete
+          </button>
+          <button
+            type="button"
+            onClick={() => setMode("view")}
+            className="rounded px-2 py-1 hover:bg-red-100 dark:hover:bg-red-900"
+          >
+            Cancel
+          </button>
+        </fieldset>
+      ) : (
+        <span className="absolute top-1.5 right-1 flex opacity-0 group-focus-within:opacity-100 group-hover:opacity-100">
+          <button
+            type="button"
+            aria-label={`Rename “${session.title}”`}
+            title="Rename"
+            onClick={() => {
+              setTitle(session.title);
+              setMode("rename");
+            }}
+            className="rounded px-1.5 py-0.5 text-xs text-slate-500 hover:bg-slate-200 dark:hover:bg-slate-700"
+          >
+            ✎
+          </button>
+          <button
+            type="button"
+            aria-label={`Delete “${session.title}”`}
+            title="Delete"
+            onClick={() => setMode("confirm-delete")}
+            className="rounded px-1.5 py-0.5 text-xs text-slate-500 hover:bg-slate-200 hover:text-red-600 dark:hover:bg-slate-700"
+          >
+            🗑
+          </button>
+        </span>
+      )}
+    </li>
+  );
+}
+
+/** The person's conversations, newest first: open, rename, delete, or start a new one. */
+export function SessionSidebar() {
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const activeId = pathname.startsWith("/chat/") ? decodeURIComponent(pathname.slice("/chat/".length)) : null;
+  const { data, error, isPending, fetchNextPage, hasNextPage, isFetchingNextPage } = useInfiniteQuery({
+    queryKey: SESSIONS_KEY,
+    queryFn: ({ pageParam }) => fetchSessions(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+  const sessions = data?.pages.flatMap((p) => p.items) ?? [];
+  const current = sessions.find((s) => s.id === activeId);
+  const agentSlug = activeId === "new" ? searchParams.get("agent") : current?.agent.slug;
+  const newHref = agentSlug ? `/chat/new?agent=${encodeURIComponent(agentSlug)}` : "/experts";
+
+  return (
+    <nav aria-label="Conversations" className="flex min-h-0 flex-col gap-2">
+      <Link
+        href={newHref}
+        className="rounded-md bg-brand-600 px-3 py-2 text-center text-sm font-medium text-white hover:bg-brand-700"
+      >
+        + New chat
+      </Link>
+      <Link href="/experts" className="text-center text-xs text-slate-500 hover:underline dark:text-slate-400">
+        or pick another expert
+      </Link>
+      <h2 className="mt-2 px-2 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+        Conversations
+      </h2>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        {error ? (
+          <p role="alert" className="px-2 text-xs text-red-600">
+            Could not load conversations: {error.message}
+          </p>
+        ) : isPending ? (
+          <ul className="space-y-2 px-2" aria-hidden>
+            {[0, 1, 2].map((i) => (
+              <li key={i} className="h-10 animate-pulse rounded-md bg-slate-200 dark:bg-slate-800" />
+            ))}
+          </ul>
+        ) : sessions.length === 0 ? (
+          <p className="px-2 text-xs text-slate-500 dark:text-slate-400">No conversations yet.</p>
+        ) : (
+          <ul className="space-y-0.5" data-testid="session-list">
+            {sessions.map((s) => (
+              <SessionRow key={s.id} session={s} active={s.id === activeId} />
+            ))}
+          </ul>
+        )}
+        {hasNextPage && (
+          <button
+            type="button"
+            onClick={() => void fetchNextPage()}
+            disabled={isFetchingNextPage}
+            className="mt-2 w-full rounded px-2 py-1 text-xs text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800"
+          >
+            {isFetchingNextPage ? "Loading…" : "Older conversations"}
+          </button>
+        )}
+      </div>
+    </nav>
+  );
+}

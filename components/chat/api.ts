@@ -1,0 +1,67 @@
+import { apiFetch } from "@/components/ui/api";
+import type { ChatMessage, SessionDetail, SessionList, StoredMessage } from "./types";
+
+export const SESSIONS_KEY = ["chat", "sessions"] as const;
+export const sessionKey = (id: string) => ["chat", "session", id] as const;
+
+export function fetchSessions(cursor?: string | null): Promise<SessionList> {
+  const params = new URLSearchParams({ limit: "30" });
+  if (cursor) params.set("cursor", cursor);
+  return apiFetch<SessionList>(`/api/chat/sessions?${params}`);
+}
+
+export function fetchSession(id: string): Promise<SessionDetail> {
+  return apiFetch<SessionDetail>(`/api/chat/sessions/${encodeURIComponent(id)}`);
+}
+
+export function renameSession(id: string, title: string): Promise<unknown> {
+  return apiFetch(`/api/chat/sessions/${encodeURIComponent(id)}`, {
+    method: "PATCH",
+    body: JSON.stringify({ title }),
+  });
+}
+
+export function deleteSession(id: string): Promise<unknown> {
+  return apiFetch(`/api/chat/sessions/${encodeURIComponent(id)}`, { method: "DELETE" });
+}
+
+/** Best effort: a stopped answer should not keep running on the server. */
+export function cancelRun(runId: string): void {
+  void fetch(`/api/runs/${encodeURIComponent(runId)}/cancel`, {
+    method: "POST",
+    credentials: "same-origin",
+  }).catch(() => undefined);
+}
+
+/**
+ * The transport reports a refused request as an Error whose message is the response body; the
+ * person should read the server's message, not JSON.
+ */
+export function errorMessage(error: unknown): string {
+  const raw = error instanceof Error ? error.message : String(error ?? "");
+  try {
+    const body = JSON.parse(raw) as { status?: string; message?: string; code?: string };
+    if (body.message) return body.message;
+    if (body.status === "not_found") return "This conversation or expert does not exist.";
+    if (body.code) return body.code;
+  } catch {
+    // not JSON: a stream error's own text
+  }
+  if (/failed to fetch|networkerror|load failed/i.test(raw)) return "The connection to the server was lost.";
+  return raw || "Something went wrong.";
+}
+
+/** A stored message as the chat shows it: sources first (as the stream sends them), then the text. */
+export function toChatMessage(m: StoredMessage): ChatMessage {
+  const parts: ChatMessage["parts"] = [];
+  if (m.role === "assistant" && m.sources && m.sources.length > 0) {
+    parts.push({ type: "data-sources", data: { items: m.sources } });
+  }
+  parts.push({ type: "text", text: m.content, state: "done" });
+  return {
+    id: m.id,
+    role: m.role,
+    parts,
+    metadata: { ...(m.metadata ?? {}), citations: m.citations ?? m.metadata?.citations },
+  };
+}

@@ -1,0 +1,97 @@
+import { Chat } from "@ai-sdk/react";
+import { DefaultChatTransport } from "ai";
+import { toast } from "sonner";
+import { errorMessage } from "./api";
+import type { ChatAgent, ChatDataParts, ChatMessage } from "./types";
+
+/**
+ * One conversation with one agent: a `Chat` whose transport speaks the /api/chat contract — it
+ * sends only the new question with the session and agent, learns the session and run ids from
+ * the response headers, and re-attaches to a running answer through the run's own stream.
+ */
+export interface Conversation {
+  chat: Chat<ChatMessage>;
+  /** The session, once the server created it. */
+  sessionId: string | null;
+  agent: ChatAgent;
+  /** The run answering right now (or last), for re-attaching and cancelling. */
+  runId: string | null;
+  /** The step reported last while an answer streams, in arrival order (parts keep first-seen order). */
+  liveStep: ChatDataParts["step"] | null;
+}
+
+export interface ConversationEvents {
+  /** The first answer of a new conversation created its session. */
+  onSessionCreated?: (sessionId: string) => void;
+  /** An answer finished (or stopped): lists and titles may have changed. */
+  onSettled?: () => void;
+}
+
+function lastUserText(messages: ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== "user") continue;
+    return m.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+  }
+  return "";
+}
+
+export function createConversation(
+  init: { agent: ChatAgent; sessionId?: string | null; messages?: ChatMessage[]; runId?: string | null },
+  events: ConversationEvents = {},
+): Conversation {
+  const conversation: Conversation = {
+    chat: undefined as unknown as Chat<ChatMessage>,
+    sessionId: init.sessionId ?? null,
+    agent: init.agent,
+    runId: init.runId ?? null,
+    liveStep: null,
+  };
+
+  const transport = new DefaultChatTransport<ChatMessage>({
+    api: "/api/chat",
+    credentials: "same-origin",
+    fetch: async (input, requestInit) => {
+      const response = await fetch(input, requestInit);
+      const sessionId = response.headers.get("x-vigil-session-id");
+      const runId = response.headers.get("x-vigil-run-id");
+      if (runId) conversation.runId = runId;
+      if (sessionId && sessionId !== conversation.sessionId) {
+        const created = conversation.sessionId === null;
+        conversation.sessionId = sessionId;
+        if (created) events.onSessionCreated?.(sessionId);
+      }
+      return response;
+    },
+    prepareSendMessagesRequest: ({ messages }) => ({
+      body: {
+        ...(conversation.sessionId ? { sessionId: conversation.sessionId } : {}),
+        agentId: conversation.agent.id,
+        message: lastUserText(messages),
+      },
+    }),
+    prepareReconnectToStreamRequest: () => {
+      if (!conversation.runId) throw new Error("There is no running answer to re-attach to.");
+      return { api: `/api/runs/${encodeURIComponent(conversation.runId)}/stream` };
+    },
+  });
+
+  conversation.chat = new Chat<ChatMessage>({
+    id: init.sessionId ?? undefined,
+    messages: init.messages ?? [],
+    transport,
+    onError: (error) => {
+      toast.error(errorMessage(error));
+    },
+    onData: (part) => {
+      if (part.type === "data-step") conversation.liveStep = part.data as ChatDataParts["step"];
+    },
+    onFinish: ({ message }) => {
+      conversation.liveStep = null;
+      const runId = message.metadata?.runId;
+      if (runId) conversation.runId = runId;
+      events.onSettled?.();
+    },
+  });
+  return conversation;
+}

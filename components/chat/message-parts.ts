@@ -1,0 +1,60 @@
+import type { WebSource } from "./SourcesPanel";
+import type { ChatDataParts, ChatMessage, SourceItem } from "./types";
+
+export type Step = ChatDataParts["step"];
+
+/** The visible answer: all text parts, in order. */
+export function answerText(message: ChatMessage): string {
+  return message.parts
+    .filter((p) => p.type === "text")
+    .map((p) => p.text)
+    .join("\n\n");
+}
+
+export function reasoningText(message: ChatMessage): string {
+  return message.parts
+    .filter((p) => p.type === "reasoning")
+    .map((p) => p.text)
+    .join("\n");
+}
+
+/** The passages retrieved for the answer (the latest `data-sources` part wins). */
+export function sourcesOf(message: ChatMessage): SourceItem[] {
+  let items: SourceItem[] = [];
+  for (const part of message.parts) {
+    if (part.type === "data-sources") items = (part.data as ChatDataParts["sources"]).items ?? [];
+  }
+  return items;
+}
+
+export function webSourcesOf(message: ChatMessage): WebSource[] {
+  const out: WebSource[] = [];
+  for (const part of message.parts) {
+    if (part.type === "source-url") out.push({ sourceId: part.sourceId, url: part.url, title: part.title });
+  }
+  return out;
+}
+
+export function stepsOf(message: ChatMessage): Step[] {
+  const steps: Step[] = [];
+  for (const part of message.parts) if (part.type === "data-step") steps.push(part.data as Step);
+  return steps;
+}
+
+/** The step to name in the thinking indicator: the latest one still running, else the latest. */
+export function currentStep(message: ChatMessage | undefined): Step | undefined {
+  if (!message) return undefined;
+  const steps = stepsOf(message);
+  for (let i = steps.length - 1; i >= 0; i--) if (steps[i].status === "running") return steps[i];
+  return steps.at(-1);
+}
+
+export function citedNumbers(message: ChatMessage, text: string): number[] {
+  const fromMetadata = message.metadata?.citations;
+  if (fromMetadata && fromMetadata.length > 0) return fromMetadata;
+  const found = new Set<number>();
+  for (const m of text.matchAll(/\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g)) {
+    for (const n of m[1].split(",")) found.add(Number(n.trim()));
+  }
+  return [...found];
+}
