@@ -31,6 +31,13 @@ for (const target of testTargets()) {
       }
     });
 
+    it("a row of a case lives in the case's tenant, even for the owner", async () => {
+      const { caseId } = await submitLgv(actors(suite.tenants).member);
+      const foreign = sql`insert into hitl_case_refs (tenant_id, case_id, kind, ref_id, created_at)
+        values (${suite.tenants.acme}, ${caseId}, 'external', 'x', ${Date.now()})`;
+      expect(await dbErrorOf(suite.database.db.execute(foreign))).toMatch(/hitl_case_refs_case_id_tenant_id/);
+    });
+
     it("every HITL table has forced row-level security", async () => {
       const rows = await suite.database.db.execute<{
         relname: string;

@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { tenantRef } from "./tenancy";
 
 // The HITL core: cases, their append-only event log, the state projection rebuilt from it, the
@@ -83,20 +96,28 @@ export const hitlCases = pgTable(
   },
   (t) => [
     uniqueIndex("hitl_cases_request_uq").on(t.tenantId, t.requestId),
+    // The target of the composite keys below: a row of another table names its case and tenant.
+    uniqueIndex("hitl_cases_tenant_uq").on(t.id, t.tenantId),
     check("hitl_cases_priority_check", sql`${t.priority} in ('low', 'normal', 'high', 'urgent')`),
     check("hitl_cases_id_check", sql`${t.id} ~ '^HITL-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`),
   ],
 );
+
+/** A row that belongs to a case, in the case's tenant. */
+const caseOf = (t: { caseId: AnyPgColumn; tenantId: AnyPgColumn }) =>
+  foreignKey({ columns: [t.caseId, t.tenantId], foreignColumns: [hitlCases.id, hitlCases.tenantId] }).onDelete(
+    "restrict",
+  );
 
 /** The append-only log of a case: the source of truth the projection is rebuilt from. */
 export const hitlEvents = pgTable(
   "hitl_events",
   {
     id: text("id").primaryKey(),
-    tenantId: tenantRef(),
-    caseId: text("case_id")
-      .notNull()
-      .references(() => hitlCases.id, { onDelete: "restrict" }),
+    // The tenant is the case's (composite key below): one lock on the case row per write
+    // instead of one on the tenant's row, which every concurrent command would share.
+    tenantId: uuid("tenant_id").notNull(),
+    caseId: text("case_id").notNull(),
     seq: integer("seq").notNull(),
     type: text("type").$type<HitlEventType>().notNull(),
     requestId: text("request_id").notNull(),
@@ -116,6 +137,7 @@ export const hitlEvents = pgTable(
     createdAt: epochMs("created_at").notNull(),
   },
   (t) => [
+    caseOf(t),
     uniqueIndex("hitl_events_request_uq").on(t.caseId, t.requestId),
     uniqueIndex("hitl_events_seq_uq").on(t.caseId, t.seq),
     // First terminal decision wins, whatever the application does.
@@ -167,10 +189,8 @@ export const hitlEvents = pgTable(
 export const hitlState = pgTable(
   "hitl_state",
   {
-    caseId: text("case_id")
-      .primaryKey()
-      .references(() => hitlCases.id, { onDelete: "restrict" }),
-    tenantId: tenantRef(),
+    caseId: text("case_id").primaryKey(),
+    tenantId: uuid("tenant_id").notNull(),
     adapter: text("adapter").notNull(),
     state: text("state").$type<HitlStateName>().notNull(),
     lastSeq: integer("last_seq").notNull(),
@@ -192,7 +212,9 @@ export const hitlState = pgTable(
     updatedAt: epochMs("updated_at").notNull(),
   },
   (t) => [
+    caseOf(t),
     index("hitl_state_queue_idx").on(t.tenantId, t.state, t.createdAt, t.caseId),
+    index("hitl_state_priority_idx").on(t.tenantId, t.state, t.priority, t.createdAt, t.caseId),
     index("hitl_state_decided_idx").on(t.tenantId, t.decidedAt, t.caseId),
     index("hitl_state_escalation_idx").on(t.nextEscalationAt).where(sql`${t.nextEscalationAt} is not null`),
     check("hitl_state_state_check", sql`${t.state} in ('pending', 'needs_clarification', 'approved', 'rejected')`),
@@ -229,15 +251,14 @@ export const hitlCaseRefs = pgTable(
   "hitl_case_refs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: tenantRef(),
-    caseId: text("case_id")
-      .notNull()
-      .references(() => hitlCases.id, { onDelete: "restrict" }),
+    tenantId: uuid("tenant_id").notNull(),
+    caseId: text("case_id").notNull(),
     kind: text("kind").$type<HitlRefKind>().notNull(),
     refId: text("ref_id").notNull(),
     createdAt: epochMs("created_at").notNull(),
   },
   (t) => [
+    caseOf(t),
     uniqueIndex("hitl_case_refs_uq").on(t.caseId, t.kind, t.refId),
     index("hitl_case_refs_lookup_idx").on(t.tenantId, t.kind, t.refId),
     check("hitl_case_refs_kind_check", sql`${t.kind} in ('run', 'interrupt', 'thread', 'chat_session', 'external')`),
