@@ -1,4 +1,4 @@
-import { customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt, tenantRef } from "./tenancy";
 
 // Serialized values stay opaque bytes: the serializer may emit non-UTF-8 data ("bytes" type).
@@ -64,7 +64,11 @@ export const checkpointMetadataTerms = pgTable(
 export const checkpointBlobs = pgTable(
   "checkpoint_blobs",
   {
-    tenantId: tenantRef(),
+    // No foreign key to tenants: blobs and pending writes are the bulk of a run's writes, and a
+    // key check locks the tenant's row on every one of them. Row-level security pins tenant_id
+    // to the transaction's tenant, tenants are never deleted (RESTRICT elsewhere), and
+    // deleteThread / prune remove these rows with their checkpoints.
+    tenantId: uuid("tenant_id").notNull(),
     threadId: text("thread_id").notNull(),
     checkpointNs: text("checkpoint_ns").notNull().default(""),
     channel: text("channel").notNull(),
@@ -84,7 +88,8 @@ export const checkpointBlobs = pgTable(
 export const checkpointWrites = pgTable(
   "checkpoint_writes",
   {
-    tenantId: tenantRef(),
+    // No foreign key to tenants (see checkpointBlobs).
+    tenantId: uuid("tenant_id").notNull(),
     threadId: text("thread_id").notNull(),
     checkpointNs: text("checkpoint_ns").notNull().default(""),
     checkpointId: text("checkpoint_id").notNull(),
