@@ -63,11 +63,12 @@ export function createConversation(
       }
       return response;
     },
-    prepareSendMessagesRequest: ({ messages }) => ({
+    prepareSendMessagesRequest: ({ messages, trigger }) => ({
       body: {
         ...(conversation.sessionId ? { sessionId: conversation.sessionId } : {}),
         agentId: conversation.agent.id,
         message: lastUserText(messages),
+        ...(trigger === "regenerate-message" ? { retry: true } : {}),
       },
     }),
     prepareReconnectToStreamRequest: () => {

@@ -17,6 +17,7 @@ import {
   deleteSessionIn,
   insertMessageIn,
   insertSessionIn,
+  lastUserMessageIn,
   latestRunIn,
   messagesIn,
   ownSessionIn,
@@ -33,6 +34,8 @@ export interface ChatTurnInput {
   /** The agent's id or slug. */
   agentId: string;
   message: string;
+  /** Answer the session's last question again (it is not stored a second time). */
+  retry?: boolean;
 }
 
 export interface ChatTurn {
@@ -76,7 +79,11 @@ export async function startChatTurn(actor: ChatActor, input: ChatTurnInput): Pro
     } else {
       sessionId = (await insertSessionIn(tx, actor, { agentId: agent.id, title: titleFromMessage(message), at })).id;
     }
-    const userMessageId = await insertMessageIn(tx, actor, { sessionId, role: "user", content: message, at });
+    const previous = input.retry && input.sessionId ? await lastUserMessageIn(tx, sessionId) : null;
+    const userMessageId =
+      previous && previous.content === message
+        ? previous.id
+        : await insertMessageIn(tx, actor, { sessionId, role: "user", content: message, at });
     return { sessionId, userMessageId, created: !input.sessionId };
   });
   const threadId = threadOfSession(saved.sessionId);

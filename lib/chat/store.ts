@@ -115,6 +115,17 @@ export async function insertMessageIn(
   return row.id;
 }
 
+/** The session's latest question: a retry answers it again instead of asking it twice. */
+export async function lastUserMessageIn(tx: Tx, sessionId: string): Promise<{ id: string; content: string } | null> {
+  const [row] = await tx
+    .select({ id: m.id, content: m.content })
+    .from(m)
+    .where(and(eq(m.sessionId, sessionId), eq(m.role, "user")))
+    .orderBy(desc(m.createdAt), desc(m.id))
+    .limit(1);
+  return row ?? null;
+}
+
 /** The assistant message a run already saved (a node re-run after a crash finds it). */
 export async function assistantMessageOfRunIn(tx: Tx, sessionId: string, runId: string): Promise<string | null> {
   const [row] = await tx

@@ -180,6 +180,27 @@ for (const target of testTargets()) {
       expect(items.length).toBeGreaterThan(0);
     });
 
+    it("a retry answers the last question again without storing it twice", async () => {
+      const question = "What is an ICER?";
+      const first = await postChat(expert.auth, { agentId: "health-economist", message: question });
+      const sessionId = first.headers.get("x-vigil-session-id") as string;
+      const retried = await postChat(expert.auth, {
+        sessionId,
+        agentId: "health-economist",
+        message: question,
+        retry: true,
+      });
+      expect(retried.status).toBe(200);
+      expect(retried.done).toBe(true);
+      const detail = await getSession(expert, sessionId);
+      const messages = (detail.body as { messages: { role: string; content: string }[] }).messages;
+      expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "assistant"]);
+      // A retry naming another question is a new question.
+      await postChat(expert.auth, { sessionId, agentId: "health-economist", message: "What is a QALY?", retry: true });
+      const after = (await getSession(expert, sessionId)).body as { messages: { role: string }[] };
+      expect(after.messages.map((m) => m.role)).toEqual(["user", "assistant", "assistant", "user", "assistant"]);
+    });
+
     it("never retrieves demo chunks for an acme user, through the API and directly", async () => {
       const demoDocs = await suite.database.db
         .select({ id: schema.knowledgeDocuments.id })

@@ -12,6 +12,8 @@ const ChatRequest = z.object({
   agentId: z.string().trim().min(1).max(200),
   // Length in bytes is checked by startChatTurn (8 KiB of UTF-8); this only bounds the string.
   message: z.string().max(8192),
+  /** Answer the session's last question again ("retry"), without storing it twice. */
+  retry: z.boolean().optional(),
 });
 
 /** One turn of a consultation, answered as the run's UI message stream. */
