@@ -246,10 +246,12 @@ interface LockedCase {
   interruptRef: string | null;
 }
 
+// Spelled out: drizzle leaves columns unqualified in a single-table select, and an unqualified
+// case_id inside this subquery would name the ref's own column.
 const refOfKind = (kind: HitlRefKind) =>
-  sql<string | null>`(select ${refsTable.refId} from ${refsTable}
-    where ${refsTable.caseId} = ${state.caseId} and ${refsTable.kind} = ${kind}
-    order by ${refsTable.createdAt}, ${refsTable.id} limit 1)`;
+  sql<string | null>`(select r.ref_id from hitl_case_refs r
+    where r.case_id = hitl_state.case_id and r.kind = ${kind}
+    order by r.created_at, r.id limit 1)`;
 
 async function mutateCase(
   actor: HitlActor,
@@ -259,39 +261,51 @@ async function mutateCase(
 ): Promise<HitlCommandResult> {
   const requestId = requireRequestId(rawRequestId);
   assertMayAct(actor, mutation.action);
-  return withTenant(actor, async (tx) => {
-    // One statement locks the case and reads what the command needs: a prior event of this
-    // request_id and, for decisions, the run the case belongs to.
-    const [found] = await tx
-      .select({
-        row: state,
-        prior: events,
-        runRef: mutation.withRunLink ? refOfKind("run") : sql<null>`null`,
-        interruptRef: mutation.withRunLink ? refOfKind("interrupt") : sql<null>`null`,
-      })
-      .from(state)
-      .leftJoin(events, and(eq(events.caseId, state.caseId), eq(events.requestId, requestId)))
-      .where(eq(state.caseId, caseId))
-      .for("update", { of: state });
-    if (!found) throw new NotFoundError("HITL case", { case_id: caseId });
-    return mutateLockedCase(tx, actor, found, requestId, mutation);
-  });
+  return withTenant(actor, (tx) => lockedMutation(tx, actor, caseId, requestId, mutation));
 }
 
-/** Locks a case's projection row and reads a prior event of `requestId`; null if the row is busy. */
+async function lockedMutation(
+  tx: Tx,
+  actor: HitlActor,
+  caseId: string,
+  requestId: string,
+  mutation: Mutation,
+): Promise<HitlCommandResult> {
+  const found = await lockCaseIn(tx, caseId, requestId, { withRunLink: mutation.withRunLink });
+  if (!found) throw new NotFoundError("HITL case", { case_id: caseId });
+  return mutateLockedCase(tx, actor, found, requestId, mutation);
+}
+
+/**
+ * Locks a case's projection row, then reads a prior event of `requestId` (and, for decisions,
+ * the run the case belongs to). Two statements, sent together: the second starts after the
+ * lock is held, so under READ COMMITTED it sees an event that a concurrent retry of the same
+ * request committed while this one waited for the lock (a join in the locking statement would
+ * read the events as they were before the wait). Null if there is no such case, or with
+ * `skipLocked` if someone holds it.
+ */
 export async function lockCaseIn(
   tx: Tx,
   caseId: string,
   requestId: string,
-  options: { skipLocked?: boolean } = {},
+  options: { skipLocked?: boolean; withRunLink?: boolean } = {},
 ): Promise<LockedCase | null> {
-  const [found] = await tx
-    .select({ row: state, prior: events })
-    .from(state)
-    .leftJoin(events, and(eq(events.caseId, state.caseId), eq(events.requestId, requestId)))
-    .where(eq(state.caseId, caseId))
-    .for("update", options.skipLocked ? { of: state, skipLocked: true } : { of: state });
-  return found ? { ...found, runRef: null, interruptRef: null } : null;
+  const [[locked], [prior]] = await Promise.all([
+    tx
+      .select({
+        row: state,
+        runRef: options.withRunLink ? refOfKind("run") : sql<null>`null`,
+        interruptRef: options.withRunLink ? refOfKind("interrupt") : sql<null>`null`,
+      })
+      .from(state)
+      .where(eq(state.caseId, caseId))
+      .for("update", options.skipLocked ? { skipLocked: true } : undefined),
+    tx
+      .select()
+      .from(events)
+      .where(and(eq(events.caseId, caseId), eq(events.requestId, requestId))),
+  ]);
+  return locked ? { ...locked, prior: prior ?? null } : null;
 }
 
 /**

@@ -40,6 +40,23 @@ for (const target of testTargets()) {
       });
     });
 
+    it("50 concurrent retries of one decision (one request_id) write one event; the others replay it", async () => {
+      await registerDefaultAdapters({ tenantId: suite.tenants.demo });
+      const { reviewer } = actors(suite.tenants);
+      const { caseId } = await submitLgv(actors(suite.tenants).member);
+      const requestId = rid("decide-retry");
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          recordDecision(reviewer, caseId, { requestId, outcome: "approved", reason: "checked the logs" }),
+        ),
+      );
+      expect(new Set(results.map((r) => r.event.id)).size).toBe(1);
+      expect(results.filter((r) => !r.replayed)).toHaveLength(1);
+      expect(results.every((r) => r.state === "approved")).toBe(true);
+      const history = await caseHistory(reviewer, caseId);
+      expect(history.filter((e) => e.type === "decision_recorded")).toHaveLength(1);
+    });
+
     it("20 concurrent submits with one request_id open one case; the others replay it", async () => {
       await registerDefaultAdapters({ tenantId: suite.tenants.demo });
       const { member } = actors(suite.tenants);

@@ -59,7 +59,8 @@ for (const target of testTargets()) {
 
     it("a rejection reaches the run too", async () => {
       const { runId, caseId } = await interruptedRunWithCase();
-      await recordDecision(demo().reviewer, caseId, { requestId: rid(), outcome: "rejected" });
+      const decided = await recordDecision(demo().reviewer, caseId, { requestId: rid(), outcome: "rejected" });
+      expect(decided.linkedRun).toMatchObject({ runId, resume: "resumed" });
       const run = await settled(actorFor(suite.tenants, "reviewer", demo().reviewer.userId), runId);
       expect(run).toMatchObject({ status: "completed", state: { approved: false } });
     });
