@@ -261,7 +261,26 @@ async function mutateCase(
 ): Promise<HitlCommandResult> {
   const requestId = requireRequestId(rawRequestId);
   assertMayAct(actor, mutation.action);
-  return withTenant(actor, (tx) => lockedMutation(tx, actor, caseId, requestId, mutation));
+  const attempt = () => withTenant(actor, (tx) => lockedMutation(tx, actor, caseId, requestId, mutation));
+  try {
+    return await attempt();
+  } catch (error) {
+    // A retry of this request committed while we waited for the lock and the action was still
+    // allowed: our event collided with its event. A second attempt sees it and replays it.
+    if (isDuplicateRequest(error)) return attempt();
+    throw error;
+  }
+}
+
+function isDuplicateRequest(error: unknown): boolean {
+  for (
+    let e = error as { code?: string; constraint_name?: string; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
+    if (e.code === "23505" && e.constraint_name === "hitl_events_request_uq") return true;
+  }
+  return false;
 }
 
 async function lockedMutation(
@@ -277,12 +296,12 @@ async function lockedMutation(
 }
 
 /**
- * Locks a case's projection row, then reads a prior event of `requestId` (and, for decisions,
- * the run the case belongs to). Two statements, sent together: the second starts after the
- * lock is held, so under READ COMMITTED it sees an event that a concurrent retry of the same
- * request committed while this one waited for the lock (a join in the locking statement would
- * read the events as they were before the wait). Null if there is no such case, or with
- * `skipLocked` if someone holds it.
+ * Locks a case's projection row and, in the same statement, reads a prior event of
+ * `requestId` (and, for decisions, the run the case belongs to). Null if there is no such case,
+ * or with `skipLocked` if someone holds it. Under READ COMMITTED the joined event is read as it
+ * was before any wait for the lock: a concurrent retry of the same request that committed
+ * meanwhile is found by `priorEventIn` when the command would be refused, and by a second
+ * attempt when its insert hits the request's unique index (see mutateCase).
  */
 export async function lockCaseIn(
   tx: Tx,
@@ -290,22 +309,27 @@ export async function lockCaseIn(
   requestId: string,
   options: { skipLocked?: boolean; withRunLink?: boolean } = {},
 ): Promise<LockedCase | null> {
-  const [[locked], [prior]] = await Promise.all([
-    tx
-      .select({
-        row: state,
-        runRef: options.withRunLink ? refOfKind("run") : sql<null>`null`,
-        interruptRef: options.withRunLink ? refOfKind("interrupt") : sql<null>`null`,
-      })
-      .from(state)
-      .where(eq(state.caseId, caseId))
-      .for("update", options.skipLocked ? { skipLocked: true } : undefined),
-    tx
-      .select()
-      .from(events)
-      .where(and(eq(events.caseId, caseId), eq(events.requestId, requestId))),
-  ]);
-  return locked ? { ...locked, prior: prior ?? null } : null;
+  const [found] = await tx
+    .select({
+      row: state,
+      prior: events,
+      runRef: options.withRunLink ? refOfKind("run") : sql<null>`null`,
+      interruptRef: options.withRunLink ? refOfKind("interrupt") : sql<null>`null`,
+    })
+    .from(state)
+    .leftJoin(events, and(eq(events.caseId, state.caseId), eq(events.requestId, requestId)))
+    .where(eq(state.caseId, caseId))
+    .for("update", options.skipLocked ? { of: state, skipLocked: true } : { of: state });
+  return found ?? null;
+}
+
+/** A fresh read (a new statement sees what committed while this transaction waited for the lock). */
+async function priorEventIn(tx: Tx, caseId: string, requestId: string): Promise<EventRow | null> {
+  const [row] = await tx
+    .select()
+    .from(events)
+    .where(and(eq(events.caseId, caseId), eq(events.requestId, requestId)));
+  return row ?? null;
 }
 
 /**
@@ -332,8 +356,13 @@ export async function mutateLockedCase(
 
   const current = toProjection(row);
   const to = TRANSITIONS[current.state][mutation.action];
-  if (to === "already_terminal") throw await alreadyTerminal(tx, current.state, current.decisionEventId, caseId);
-  if (to === "invalid") throw hitlErrors.invalidTransition(current.state, mutation.action);
+  if (to === "already_terminal" || to === "invalid") {
+    // Refused, unless a retry of this very request moved the case while we waited.
+    const retried = await priorEventIn(tx, caseId, requestId);
+    if (retried) return mutateLockedCase(tx, actor, { ...locked, prior: retried }, requestId, mutation);
+    if (to === "already_terminal") throw await alreadyTerminal(tx, current.state, current.decisionEventId, caseId);
+    throw hitlErrors.invalidTransition(current.state, mutation.action);
+  }
 
   if (mutation.fields.modifications) {
     const [kase] = await tx.select().from(cases).where(eq(cases.id, caseId));

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { caseHistory, getCase, listReviewQueue, recordDecision, registerDefaultAdapters, submitCase } from "@/lib/hitl";
+import {
+  caseHistory,
+  escalateCase,
+  getCase,
+  listReviewQueue,
+  recordDecision,
+  registerDefaultAdapters,
+  submitCase,
+} from "@/lib/hitl";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { actors, lgvPayload, rid, submitLgv } from "./support";
@@ -55,6 +63,19 @@ for (const target of testTargets()) {
       expect(results.every((r) => r.state === "approved")).toBe(true);
       const history = await caseHistory(reviewer, caseId);
       expect(history.filter((e) => e.type === "decision_recorded")).toHaveLength(1);
+    });
+
+    it("20 concurrent retries of an action the case still allows afterwards (escalate) write one event", async () => {
+      const { reviewer } = actors(suite.tenants);
+      const { caseId } = await submitLgv(actors(suite.tenants).member);
+      const requestId = rid("escalate-retry");
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => escalateCase(reviewer, caseId, { requestId, target: "admin" })),
+      );
+      expect(new Set(results.map((r) => r.event.id)).size).toBe(1);
+      expect(results.filter((r) => !r.replayed)).toHaveLength(1);
+      const history = await caseHistory(reviewer, caseId);
+      expect(history.map((e) => e.type)).toEqual(["case_submitted", "escalated"]);
     });
 
     it("20 concurrent submits with one request_id open one case; the others replay it", async () => {
