@@ -4,7 +4,7 @@ import { navLabels, signIn } from "./support";
 const ROLES = [
   { email: "expert@demo.local", role: "member", nav: ["Experts"] },
   { email: "reviewer@demo.local", role: "reviewer", nav: ["Experts", "Inbox"] },
-  { email: "admin@demo.local", role: "admin", nav: ["Experts", "Inbox", "Audit", "API keys"] },
+  { email: "admin@demo.local", role: "admin", nav: ["Experts", "Inbox", "Knowledge", "Audit", "API keys"] },
 ];
 
 for (const { email, role, nav } of ROLES) {

@@ -1,3 +1,4 @@
+import { ApiError } from "@/components/ui/api";
 import type {
   AdapterInfo,
   HitlCaseView,
@@ -45,16 +46,7 @@ export interface StandingDecision {
   decided_at: number;
 }
 
-export class HitlApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-
+export class HitlApiError extends ApiError {
   /** For ALREADY_TERMINAL: the decision that won. */
   get standingDecision(): StandingDecision | null {
     if (this.code !== "ALREADY_TERMINAL") return null;

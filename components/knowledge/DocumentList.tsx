@@ -1,0 +1,225 @@
+"use client";
+
+import { type InfiniteData, type UseInfiniteQueryResult, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useDeferredValue, useState } from "react";
+import { EmptyState } from "@/components/ui/EmptyState";
+import {
+  addedBy,
+  DOCUMENTS_KEY,
+  type DocumentPage,
+  formatBytes,
+  formatWhen,
+  type KnowledgeDocument,
+  knowledgeFetch,
+} from "./api";
+
+const FORMAT_LABELS: Record<KnowledgeDocument["format"], string> = {
+  markdown: "Markdown",
+  text: "Text",
+  html: "HTML",
+  pdf: "PDF",
+};
+
+export function DomainChip({ domain }: { domain: string }) {
+  return (
+    <span className="inline-block rounded-full bg-brand-50 px-2 py-0.5 text-xs text-brand-700 dark:bg-slate-800 dark:text-brand-100">
+      {domain}
+    </span>
+  );
+}
+
+/** The tenant's documents, newest first, filtered by title over the pages loaded so far. */
+export function DocumentList({
+  documents: query,
+  currentUserId,
+}: {
+  documents: UseInfiniteQueryResult<InfiniteData<DocumentPage>, Error>;
+  currentUserId: string;
+}) {
+  const queryClient = useQueryClient();
+  const [filter, setFilter] = useState("");
+  const needle = useDeferredValue(filter.trim().toLowerCase());
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const remove = useMutation({
+    mutationFn: (doc: KnowledgeDocument) =>
+      knowledgeFetch<{ document: KnowledgeDocument }>(`/api/knowledge/documents/${doc.id}`, { method: "DELETE" }),
+    onSuccess: ({ document }) => {
+      setNotice(`Deleted “${document.title}”.`);
+      queryClient.invalidateQueries({ queryKey: DOCUMENTS_KEY });
+    },
+    // A document deleted elsewhere is gone either way: refresh the list.
+    onError: () => queryClient.invalidateQueries({ queryKey: DOCUMENTS_KEY }),
+  });
+
+  function confirmDelete(doc: KnowledgeDocument) {
+    const chunks = `${doc.chunkCount} ${doc.chunkCount === 1 ? "chunk" : "chunks"}`;
+    if (window.confirm(`Delete “${doc.title}” and its ${chunks}? Agents will no longer find it.`)) {
+      setNotice(null);
+      remove.mutate(doc);
+    }
+  }
+
+  const all = query.data?.pages.flatMap((p) => p.items) ?? [];
+  const shown = needle ? all.filter((d) => d.title.toLowerCase().includes(needle)) : all;
+
+  return (
+    <section aria-labelledby="documents-heading" className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="documents-heading" className="text-lg font-medium">
+          Documents
+        </h2>
+        <input
+          type="search"
+          aria-label="Filter documents by title"
+          placeholder="Filter by title"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          className="ml-auto w-full max-w-xs rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
+        />
+      </div>
+
+      <div aria-live="polite" className="text-sm">
+        {notice && (
+          <p data-testid="delete-result" className="text-emerald-700 dark:text-emerald-300">
+            {notice}
+          </p>
+        )}
+      </div>
+      {remove.error && (
+        <p
+          role="alert"
+          className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+        >
+          Could not delete: {remove.error.message}
+        </p>
+      )}
+
+      {query.error && !query.data ? (
+        <div
+          role="alert"
+          className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+        >
+          Could not load the documents: {query.error.message}{" "}
+          <button type="button" className="underline" onClick={() => query.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : query.isPending ? (
+        <p className="text-sm text-slate-500" aria-busy="true">
+          Loading documents…
+        </p>
+      ) : all.length === 0 ? (
+        <EmptyState title="No documents yet">
+          Upload Markdown, text, HTML or PDF files above; experts answer from them with citations.
+        </EmptyState>
+      ) : shown.length === 0 ? (
+        <EmptyState title={`No loaded document title matches “${filter.trim()}”`}>
+          {query.hasNextPage
+            ? "Only the documents loaded so far are filtered: load more below, or try a search of the contents."
+            : "Try another word, or search the contents below."}
+        </EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+          <table className="w-full text-left text-sm" aria-describedby="documents-heading">
+            <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
+              <tr>
+                <th scope="col" className="px-4 py-2">
+                  Title
+                </th>
+                <th scope="col" className="px-2 py-2">
+                  Format
+                </th>
+                <th scope="col" className="px-2 py-2">
+                  Domains
+                </th>
+                <th scope="col" className="px-2 py-2 text-right">
+                  Chunks
+                </th>
+                <th scope="col" className="px-2 py-2 text-right">
+                  Size
+                </th>
+                <th scope="col" className="px-2 py-2">
+                  Added
+                </th>
+                <th scope="col" className="px-4 py-2">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((doc) => {
+                const deleting = remove.isPending && remove.variables?.id === doc.id;
+                return (
+                  <tr
+                    key={doc.id}
+                    data-testid="document-row"
+                    className="border-t border-slate-200 align-top dark:border-slate-800"
+                  >
+                    <td className="px-4 py-2">
+                      <div className="font-medium">{doc.title}</div>
+                      {doc.externalId && (
+                        <div className="break-all font-mono text-[11px] text-slate-400">{doc.externalId}</div>
+                      )}
+                    </td>
+                    <td className="px-2 py-2">{FORMAT_LABELS[doc.format] ?? doc.format}</td>
+                    <td className="px-2 py-2">
+                      <div className="flex flex-wrap gap-1">
+                        {doc.domains.map((d) => (
+                          <DomainChip key={d} domain={d} />
+                        ))}
+                      </div>
+                    </td>
+                    <td className="px-2 py-2 text-right tabular-nums" data-testid="chunk-count">
+                      {doc.chunkCount}
+                    </td>
+                    <td className="px-2 py-2 text-right tabular-nums whitespace-nowrap">{formatBytes(doc.byteSize)}</td>
+                    <td className="px-2 py-2 whitespace-nowrap">
+                      <time dateTime={doc.createdAt} title={new Date(doc.createdAt).toLocaleString()}>
+                        {formatWhen(doc.createdAt)}
+                      </time>
+                      <div className="text-xs text-slate-500 dark:text-slate-400">
+                        by {addedBy(doc.createdBy, currentUserId)}
+                      </div>
+                    </td>
+                    <td className="px-4 py-2 text-right">
+                      <button
+                        type="button"
+                        className="text-sm text-red-600 underline disabled:opacity-50 dark:text-red-400"
+                        disabled={deleting}
+                        aria-label={`Delete ${doc.title}`}
+                        onClick={() => confirmDelete(doc)}
+                      >
+                        {deleting ? "Deleting…" : "Delete"}
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {query.data && (
+        <div className="flex items-center gap-3 text-sm text-slate-500 dark:text-slate-400">
+          <span>
+            {needle ? `${shown.length} of ` : ""}
+            {all.length} {all.length === 1 ? "document" : "documents"} loaded
+          </span>
+          {query.hasNextPage && (
+            <button
+              type="button"
+              onClick={() => query.fetchNextPage()}
+              disabled={query.isFetchingNextPage}
+              className="rounded-md border border-slate-300 px-3 py-1.5 text-slate-700 hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
+            >
+              {query.isFetchingNextPage ? "Loading…" : "Load more"}
+            </button>
+          )}
+          {query.error && query.data && <span role="alert">Could not load more: {query.error.message}</span>}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,211 @@
+import { ApiError } from "@/components/ui/api";
+import type { AgentCard } from "@/lib/experts";
+import type { KnowledgeDocument, SearchHit } from "@/lib/rag/types";
+import { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_UPLOAD_BYTES } from "@/lib/rag/types";
+
+// The knowledge page's side of /api/knowledge. Types and limits come from lib/rag/types (no
+// server code reaches the bundle). Uploads go through XMLHttpRequest: fetch reports no upload
+// progress.
+
+export type { KnowledgeDocument, SearchHit };
+export { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_UPLOAD_BYTES };
+
+export const DOCUMENTS_KEY = ["knowledge-documents"] as const;
+export const DOCUMENT_PAGE_SIZE = 25;
+/** The API refuses a document in more domains than this. */
+export const MAX_DOMAINS_PER_DOCUMENT = 16;
+export const MAX_TITLE_LENGTH = 300;
+
+export interface DocumentPage {
+  items: KnowledgeDocument[];
+  nextCursor: string | null;
+}
+
+export interface SearchBody {
+  count: number;
+  retrieval: "lexical" | "hybrid";
+  items: SearchHit[];
+}
+
+export interface AgentList {
+  items: AgentCard[];
+}
+
+export interface UploadResult {
+  document: KnowledgeDocument;
+  /** False when the same content was already there: nothing was written. */
+  created: boolean;
+}
+
+interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** A refusal from the knowledge API, with a message a person can act on. */
+export class KnowledgeApiError extends ApiError {}
+
+const ACCEPTED_EXTENSIONS = ["md", "markdown", "txt", "text", "html", "htm", "pdf"];
+const ACCEPTED_TYPES = [
+  "text/markdown",
+  "text/x-markdown",
+  "text/plain",
+  "text/html",
+  "application/xhtml+xml",
+  "application/pdf",
+];
+
+/** For the file input's `accept`. */
+export const ACCEPT = [...ACCEPTED_EXTENSIONS.map((e) => `.${e}`), ...ACCEPTED_TYPES].join(",");
+
+export const UNSUPPORTED_FILE_MESSAGE = "Upload a Markdown (.md), text (.txt), HTML (.html) or PDF (.pdf) file.";
+
+/** Why a file will be refused before it is sent (the server checks the same), or null. */
+export function fileProblem(file: File): string | null {
+  if (file.size > MAX_UPLOAD_BYTES) {
+    return `“${file.name}” is ${formatBytes(file.size)}; uploads are limited to ${formatBytes(MAX_UPLOAD_BYTES)}.`;
+  }
+  if (file.size === 0) return `“${file.name}” is empty.`;
+  const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase();
+  if (extension && ACCEPTED_EXTENSIONS.includes(extension)) return null;
+  const mime = file.type.split(";")[0].trim().toLowerCase();
+  if (ACCEPTED_TYPES.includes(mime)) return null;
+  return `“${file.name}” is not a supported type. ${UNSUPPORTED_FILE_MESSAGE}`;
+}
+
+/** A domain name as the API stores it, or why it is not one. */
+export function checkDomain(raw: string): { domain: string } | { problem: string } {
+  const domain = raw.trim().toLowerCase();
+  if (!domain) return { problem: "Type a domain name." };
+  if (!DOMAIN_PATTERN.test(domain)) {
+    return {
+      problem:
+        "A domain starts with a letter and has at most 32 lower-case letters, digits, dashes or underscores (e.g. medical-devices).",
+    };
+  }
+  return { domain };
+}
+
+function errorFromBody(status: number, body: unknown): KnowledgeApiError {
+  const b = (body ?? {}) as { status?: string; code?: string; message?: string; details?: unknown };
+  if (status === 404 || b.status === "not_found") {
+    return new KnowledgeApiError(404, "NOT_FOUND", "This document no longer exists (it may have been deleted).");
+  }
+  const code = b.code ?? "HTTP_ERROR";
+  if (status === 413) {
+    return new KnowledgeApiError(
+      413,
+      code,
+      `The file is too large: uploads are limited to ${formatBytes(MAX_UPLOAD_BYTES)}.`,
+      b.details,
+    );
+  }
+  if (status === 400 && code === "VALIDATION_FAILED" && Array.isArray(b.details)) {
+    const issues = (b.details as FieldIssue[]).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
+    if (issues.length > 0) return new KnowledgeApiError(400, code, issues.join(" "), b.details);
+  }
+  if (status === 403) {
+    return new KnowledgeApiError(403, code, b.message ?? "Only an admin can change the knowledge base.", b.details);
+  }
+  return new KnowledgeApiError(status, code, b.message ?? `Request failed (${status}).`, b.details);
+}
+
+/** JSON from the knowledge API; refusals throw a KnowledgeApiError carrying the server's message. */
+export async function knowledgeFetch<T>(url: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(url, { ...init, credentials: "same-origin" });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw errorFromBody(res.status, body);
+  return body as T;
+}
+
+export interface UploadInput {
+  file: File;
+  domains: string[];
+  title?: string;
+}
+
+export interface UploadHandle {
+  promise: Promise<UploadResult>;
+  abort: () => void;
+}
+
+/**
+ * Sends a document as multipart form data. `onProgress` gets the fraction of the body sent
+ * (0–1); once it reaches 1 the server is still extracting and indexing.
+ */
+export function uploadDocument(input: UploadInput, onProgress: (fraction: number) => void): UploadHandle {
+  const form = new FormData();
+  form.append("file", input.file, input.file.name);
+  for (const domain of input.domains) form.append("domains", domain);
+  if (input.title?.trim()) form.append("title", input.title.trim());
+
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<UploadResult>((resolve, reject) => {
+    xhr.open("POST", "/api/knowledge/documents");
+    xhr.responseType = "text";
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.upload.onload = () => onProgress(1);
+    xhr.onload = () => {
+      let body: unknown = {};
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : {};
+      } catch {
+        body = {};
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        const result = body as { document?: KnowledgeDocument; created?: boolean };
+        if (!result.document) {
+          reject(new KnowledgeApiError(xhr.status, "BAD_RESPONSE", "The server answered without the document."));
+          return;
+        }
+        resolve({ document: result.document, created: result.created ?? xhr.status === 201 });
+      } else {
+        reject(errorFromBody(xhr.status, body));
+      }
+    };
+    xhr.onerror = () =>
+      reject(
+        new KnowledgeApiError(0, "NETWORK", "The upload did not reach the server. Check the connection and try again."),
+      );
+    xhr.onabort = () => reject(new KnowledgeApiError(0, "ABORTED", "Upload cancelled."));
+    xhr.send(form);
+  });
+  return { promise, abort: () => xhr.abort() };
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
+}
+
+const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+
+/** "3 minutes ago", "yesterday", or the date for anything older than a month. */
+export function formatWhen(iso: string, now = Date.now()): string {
+  const then = new Date(iso).getTime();
+  const seconds = Math.round((then - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 45) return "just now";
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), "minute");
+  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), "hour");
+  if (abs < 30 * 86_400) return relative.format(Math.round(seconds / 86_400), "day");
+  return new Date(iso).toLocaleDateString();
+}
+
+/** Who added a document, as a person reads it. */
+export function addedBy(createdBy: string, currentUserId: string): string {
+  if (createdBy === currentUserId) return "you";
+  if (createdBy === "seed") return "demo corpus";
+  return createdBy.length > 14 ? `${createdBy.slice(0, 12)}…` : createdBy;
+}
+
+/** The tenant's known domains: those its documents use, its agents search, and the user guide. */
+export function knownDomains(documents: KnowledgeDocument[], agents: AgentCard[]): string[] {
+  const all = new Set<string>([GUIDE_DOMAIN]);
+  for (const d of documents) for (const domain of d.domains) all.add(domain);
+  for (const a of agents) for (const domain of a.knowledgeDomains ?? []) all.add(domain);
+  return [...all].filter((d) => DOMAIN_PATTERN.test(d)).sort();
+}
