@@ -1,11 +1,12 @@
 // npm run bench:chat — Ask Expert turns against `next start` with the offline engine.
 // Needs a production build (`npm run build`). Measures, per server database and concurrency:
 // time to the first streamed text token and to the end of the answer's stream, p50/p95.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { fmt, machineRows, percentile } from "./support/machine";
+import { rssOfTree, seedServer, signIn, waitHealthy } from "./support/next-server";
 
 const QUESTIONS = Number(process.env.BENCH_CHAT_QUESTIONS ?? 200);
 const LEVELS = (process.env.BENCH_CHAT_CONCURRENCY ?? "1,32").split(",").map(Number);
@@ -158,15 +159,6 @@ async function main() {
   writeFileSync(path.join("bench", "results", "chat.md"), out);
 }
 
-async function seedServer(url: string) {
-  // Opening the database migrates it; the seed gives the bench its user, agents and corpus.
-  const child = spawn("npx", ["tsx", "scripts/db-seed.ts"], {
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: "inherit",
-  });
-  await new Promise((resolve) => child.on("exit", resolve));
-}
-
 async function benchAgainst(env: Record<string, string>, port: number): Promise<Result[]> {
   rmSync(".data/bench-chat", { recursive: true, force: true });
   const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
@@ -269,53 +261,6 @@ async function ask(base: string, cookie: string, q: { agentId: string; message: 
   } catch (error) {
     return { error: (error as Error).message, ttft: 0, total: 0, cited: false };
   }
-}
-
-async function waitHealthy(base: string) {
-  for (let i = 0; i < 240; i++) {
-    try {
-      const res = await fetch(`${base}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not become healthy");
-}
-
-async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "expert@demo.local", password: "vigil-demo" }),
-  });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status}`);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
-
-/** Resident memory of the server process and its children, in KiB (Linux /proc). */
-function rssOfTree(child: ChildProcess): number {
-  const pids = [child.pid as number];
-  try {
-    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim();
-    if (children) pids.push(...children.split(/\s+/).map(Number));
-  } catch {
-    // process gone
-  }
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      total += match ? Number(match[1]) : 0;
-    } catch {
-      // exited
-    }
-  }
-  return total;
 }
 
 await main();

@@ -1,11 +1,12 @@
 // npm run bench:stream — concurrent run streams of the demo graph against `next start`.
 // Needs a production build (`npm run build`). Measures, per server database: time to the
 // first streamed event and to the end of the stream, errors, and the server's peak RSS.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { fmt, machineRows, percentile } from "./support/machine";
+import { rssOfTree, seedServer, signIn, waitHealthy } from "./support/next-server";
 
 const LEVELS = (process.env.BENCH_STREAMS ?? "1,32,200").split(",").map(Number);
 const WORDS = 20;
@@ -74,15 +75,6 @@ async function main() {
   ].join("\n");
   console.log(out);
   writeFileSync(path.join("bench", "results", "stream.md"), out);
-}
-
-async function seedServer(url: string) {
-  // Opening the database migrates it; the demo seed gives the bench its signed-in user.
-  const child = spawn("npx", ["tsx", "scripts/db-seed.ts"], {
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: "inherit",
-  });
-  await new Promise((resolve) => child.on("exit", resolve));
 }
 
 async function benchAgainst(env: Record<string, string>, port: number): Promise<Result[]> {
@@ -183,53 +175,6 @@ async function oneStream(base: string, cookie: string, i: number) {
   } catch (error) {
     return { error: (error as Error).message, ttfe: 0, total: 0 };
   }
-}
-
-async function waitHealthy(base: string) {
-  for (let i = 0; i < 240; i++) {
-    try {
-      const res = await fetch(`${base}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not become healthy");
-}
-
-async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "expert@demo.local", password: "vigil-demo" }),
-  });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status}`);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
-
-/** Resident memory of the server process and its children, in KiB (Linux /proc). */
-function rssOfTree(child: ChildProcess): number {
-  const pids = [child.pid as number];
-  try {
-    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim();
-    if (children) pids.push(...children.split(/\s+/).map(Number));
-  } catch {
-    // process gone
-  }
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      total += match ? Number(match[1]) : 0;
-    } catch {
-      // exited
-    }
-  }
-  return total;
 }
 
 await main();
