@@ -1,3 +1,5 @@
+import { and, eq, gt, lt, or, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { errors } from "@/lib/http";
 
 // Keyset pagination: a cursor is the sort value and id of the last row handed out, opaque to
@@ -32,4 +34,16 @@ export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => [number, 
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(...keyOf(last)) : null };
+}
+
+/** Rows after the cursor in a list ordered by (sort column, id), both ascending or both descending. */
+export function keysetAfter(
+  after: { sortValue: number; id: string } | null,
+  sortColumn: AnyPgColumn,
+  idColumn: AnyPgColumn,
+  direction: "asc" | "desc",
+): SQL | undefined {
+  if (!after) return undefined;
+  const beyond = direction === "desc" ? lt : gt;
+  return or(beyond(sortColumn, after.sortValue), and(eq(sortColumn, after.sortValue), beyond(idColumn, after.id)));
 }

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, exists, gt, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, gt, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import type { HitlOutcome, HitlPriority, HitlRefKind, HitlStateName } from "@/lib/db/schema";
 import { NotFoundError } from "@/lib/http";
 import { toEventView } from "./commands";
-import { decodeCursor, PAGE_MAX, pageSize, toPage } from "./cursor";
+import { decodeCursor, keysetAfter, PAGE_MAX, pageSize, toPage } from "./cursor";
 import { toProjection } from "./projection";
 import type { HitlCaseView, HitlEventView, HitlPage, HitlQueueItem } from "./types";
 import { upcastPayload } from "./upcasters";
@@ -164,9 +164,7 @@ async function casePage(tx: Tx, filter: CaseFilter, options: PageOptions): Promi
       and(
         ...filterConditions(filter),
         byDecision ? sql`${state.decidedAt} is not null` : undefined,
-        after
-          ? or(lt(sortColumn, after.sortValue), and(eq(sortColumn, after.sortValue), lt(state.caseId, after.id)))
-          : undefined,
+        keysetAfter(after, sortColumn, state.caseId, "desc"),
       ),
     )
     .orderBy(desc(sortColumn), desc(state.caseId))
@@ -269,12 +267,7 @@ export async function decisionLog(
           filter.actorId ? eq(events.actorId, filter.actorId) : undefined,
           filter.from !== undefined ? gte(events.createdAt, filter.from) : undefined,
           filter.to !== undefined ? lte(events.createdAt, filter.to) : undefined,
-          after
-            ? or(
-                lt(events.createdAt, after.sortValue),
-                and(eq(events.createdAt, after.sortValue), lt(events.id, after.id)),
-              )
-            : undefined,
+          keysetAfter(after, events.createdAt, events.id, "desc"),
         ),
       )
       .orderBy(desc(events.createdAt), desc(events.id))
@@ -384,17 +377,7 @@ export async function clarificationBacklog(
       .select(queueColumns)
       .from(state)
       .innerJoin(cases, eq(cases.id, state.caseId))
-      .where(
-        and(
-          eq(state.state, "needs_clarification"),
-          after
-            ? or(
-                gt(state.updatedAt, after.sortValue),
-                and(eq(state.updatedAt, after.sortValue), gt(state.caseId, after.id)),
-              )
-            : undefined,
-        ),
-      )
+      .where(and(eq(state.state, "needs_clarification"), keysetAfter(after, state.updatedAt, state.caseId, "asc")))
       .orderBy(asc(state.updatedAt), asc(state.caseId))
       .limit(limit + 1);
     const page = toPage(rows, limit, (r) => [r.updatedAt, r.id]);
@@ -432,9 +415,7 @@ export async function escalationsDue(
           sql`${state.dueAt} is not null`,
           which === "overdue" ? lte(state.dueAt, now) : lte(state.dueAt, horizon),
           which === "due" ? gt(state.dueAt, now) : undefined,
-          after
-            ? or(gt(state.dueAt, after.sortValue), and(eq(state.dueAt, after.sortValue), gt(state.caseId, after.id)))
-            : undefined,
+          keysetAfter(after, state.dueAt, state.caseId, "asc"),
         ),
       )
       .orderBy(asc(state.dueAt), asc(state.caseId))
