@@ -10,13 +10,13 @@ import * as slaRoute from "@/app/api/hitl/sla-policies/[adapter]/route";
 import * as slaListRoute from "@/app/api/hitl/sla-policies/route";
 import { DEFAULT_ADAPTERS } from "@/lib/hitl";
 import { testTargets } from "../support/databases";
+import { seededDatabase } from "../support/seeded";
 import {
   ACME_ADMIN,
   ADMIN,
   type HitlClient,
   hitlClient,
   hitlSnapshot,
-  hitlSuite,
   lgvPayload,
   MEMBER,
   REVIEWER,
@@ -38,7 +38,7 @@ const ticketV2 = {
 
 for (const target of testTargets()) {
   describe(`HITL admin API on ${target.name}`, () => {
-    const suite = hitlSuite(target);
+    const suite = seededDatabase(target, { knowledge: false });
     const api: HitlClient = hitlClient();
 
     const submitTicket = (payload: Record<string, unknown>) =>

@@ -12,7 +12,7 @@ import * as queueRoute from "@/app/api/hitl/queue/route";
 import { createApiKey } from "@/lib/tenancy";
 import { testTargets } from "../support/databases";
 import { call } from "../support/http";
-import { userIdOf } from "../support/seeded";
+import { seededDatabase, userIdOf } from "../support/seeded";
 import {
   ACME_ADMIN,
   ACME_MEMBER,
@@ -20,7 +20,6 @@ import {
   type HitlClient,
   hitlClient,
   hitlSnapshot,
-  hitlSuite,
   lgvPayload,
   MEMBER,
   REVIEWER,
@@ -34,7 +33,7 @@ interface Item {
 
 for (const target of testTargets()) {
   describe(`HITL case API on ${target.name}`, () => {
-    const suite = hitlSuite(target);
+    const suite = seededDatabase(target, { knowledge: false });
     const api: HitlClient = hitlClient();
 
     async function submit(email = MEMBER, body: Record<string, unknown> = {}) {

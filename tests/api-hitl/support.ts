@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect } from "vitest";
+import { expect } from "vitest";
 import * as sessionRoute from "@/app/api/session/route";
-import { flushTrace } from "@/lib/audit";
-import { rowsOf, schema, seedDemo, setActiveDatabase } from "@/lib/db";
-import type { TestDatabase, TestTarget } from "../support/databases";
+import { rowsOf } from "@/lib/db";
+import type { TestDatabase } from "../support/databases";
 import { type Call, call, cookieHeader } from "../support/http";
-import type { SeededTenants } from "../support/seeded";
 
 export { lgvPayload } from "../hitl/support";
 
@@ -17,32 +15,6 @@ export const REVIEWER = "reviewer@demo.local";
 export const ADMIN = "admin@demo.local";
 export const ACME_MEMBER = "expert@acme.local";
 export const ACME_ADMIN = "admin@acme.local";
-
-/**
- * A fresh database of the target with the demo tenants and people, used by every lib call for
- * the suite's duration. Only what the HITL API needs is seeded (no knowledge corpus).
- */
-export function hitlSuite(target: TestTarget): { database: TestDatabase; tenants: SeededTenants } {
-  const suite = {} as { database: TestDatabase; tenants: SeededTenants };
-  beforeAll(async () => {
-    suite.database = await target.open();
-    setActiveDatabase(suite.database);
-    await seedDemo(suite.database, { force: true });
-    const rows = await suite.database.db.select().from(schema.tenants);
-    const id = (slug: string) => {
-      const row = rows.find((r) => r.slug === slug);
-      if (!row) throw new Error(`tenant ${slug} missing after seed`);
-      return row.id;
-    };
-    suite.tenants = { demo: id("demo"), acme: id("acme") };
-  });
-  afterAll(async () => {
-    await flushTrace();
-    setActiveDatabase(undefined);
-    await suite.database?.close();
-  });
-  return suite;
-}
 
 export const rid = (label = "req") => `${label}-${randomUUID()}`;
 

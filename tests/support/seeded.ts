@@ -10,10 +10,15 @@ export interface SeededTenants {
   acme: string;
 }
 
+export interface SeedOptions {
+  /** Load the demo knowledge corpus too (default); suites that never search skip it. */
+  knowledge?: boolean;
+}
+
 /** Seeds the demo data (as the owner) and returns the two tenants' ids. */
-export async function seedTenants(database: Database): Promise<SeededTenants> {
+export async function seedTenants(database: Database, options: SeedOptions = {}): Promise<SeededTenants> {
   await seedDemo(database, { force: true });
-  await seedKnowledgeCorpus(database, { embeddings: null });
+  if (options.knowledge !== false) await seedKnowledgeCorpus(database, { embeddings: null });
   const rows = await database.db.select().from(schema.tenants);
   const id = (slug: string) => {
     const row = rows.find((r) => r.slug === slug);
@@ -33,12 +38,15 @@ export async function userIdOf(database: Database, email: string): Promise<strin
  * The usual suite setup: a fresh database of the target, seeded, used by every lib call for
  * the suite's duration; trace writes are flushed before it is closed.
  */
-export function seededDatabase(target: TestTarget): { database: TestDatabase; tenants: SeededTenants } {
+export function seededDatabase(
+  target: TestTarget,
+  options: SeedOptions = {},
+): { database: TestDatabase; tenants: SeededTenants } {
   const suite = {} as { database: TestDatabase; tenants: SeededTenants };
   beforeAll(async () => {
     suite.database = await target.open();
     setActiveDatabase(suite.database);
-    suite.tenants = await seedTenants(suite.database);
+    suite.tenants = await seedTenants(suite.database, options);
   });
   afterAll(async () => {
     await flushTrace();
