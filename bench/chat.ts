@@ -1,12 +1,8 @@
-// npm run bench:chat — Ask Expert turns against `next start` with the offline engine.
-// Needs a production build (`npm run build`). Measures, per server database and concurrency:
-// time to the first streamed text token and to the end of the answer's stream, p50/p95.
-import { spawn } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { fmt, machineRows, percentile } from "./support/machine";
-import { rssOfTree, seedServer, signIn, waitHealthy } from "./support/next-server";
+import { measured, seedServer, withNextServer } from "./support/next-server";
 
 const QUESTIONS = Number(process.env.BENCH_CHAT_QUESTIONS ?? 200);
 const LEVELS = (process.env.BENCH_CHAT_CONCURRENCY ?? "1,32").split(",").map(Number);
@@ -160,33 +156,17 @@ async function main() {
 }
 
 async function benchAgainst(env: Record<string, string>, port: number): Promise<Result[]> {
-  rmSync(".data/bench-chat", { recursive: true, force: true });
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
-    env: {
-      ...process.env,
-      ...env,
-      VIGIL_MODEL_PROVIDER: "offline",
-      BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-      NODE_ENV: "production",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  try {
-    await waitHealthy(base);
-    const cookie = await signIn(base);
+  const offline = { ...env, VIGIL_MODEL_PROVIDER: "offline" };
+  return withNextServer(port, offline, ".data/bench-chat", async ({ base, cookie, child }) => {
     const asked = questions(QUESTIONS);
     for (const q of questions(WARMUP)) await ask(base, cookie, q);
     const out: Result[] = [];
     for (const concurrency of LEVELS) {
-      let peak = 0;
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, rssOfTree(server));
-      }, 50);
-      const started = performance.now();
-      const outcomes = await pool(asked, concurrency, (q) => ask(base, cookie, q));
-      const wallMs = performance.now() - started;
-      clearInterval(sampler);
+      const {
+        result: outcomes,
+        wallMs,
+        peakRssMb,
+      } = await measured(child, () => pool(asked, concurrency, (q) => ask(base, cookie, q)));
       const ok = outcomes.filter((o) => !o.error);
       out.push({
         concurrency,
@@ -196,14 +176,11 @@ async function benchAgainst(env: Record<string, string>, port: number): Promise<
         errorSamples: [...new Set(outcomes.filter((o) => o.error).map((o) => o.error as string))].slice(0, 3),
         cited: ok.filter((o) => o.cited).length,
         wallMs,
-        peakRssMb: peak / 1024,
+        peakRssMb,
       });
     }
     return out;
-  } finally {
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.on("exit", resolve));
-  }
+  });
 }
 
 /** Runs `fn` over `items` with at most `concurrency` in flight, keeping the order of results. */

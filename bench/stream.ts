@@ -1,12 +1,8 @@
-// npm run bench:stream — concurrent run streams of the demo graph against `next start`.
-// Needs a production build (`npm run build`). Measures, per server database: time to the
-// first streamed event and to the end of the stream, errors, and the server's peak RSS.
-import { spawn } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { fmt, machineRows, percentile } from "./support/machine";
-import { rssOfTree, seedServer, signIn, waitHealthy } from "./support/next-server";
+import { measured, seedServer, withNextServer } from "./support/next-server";
 
 const LEVELS = (process.env.BENCH_STREAMS ?? "1,32,200").split(",").map(Number);
 const WORDS = 20;
@@ -78,36 +74,21 @@ async function main() {
 }
 
 async function benchAgainst(env: Record<string, string>, port: number): Promise<Result[]> {
-  rmSync(".data/bench-stream", { recursive: true, force: true });
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
-    env: {
-      ...process.env,
-      ...env,
-      BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-      NODE_ENV: "production",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  try {
-    await waitHealthy(base);
-    const cookie = await signIn(base);
+  return withNextServer(port, env, ".data/bench-stream", async ({ base, cookie, child }) => {
     const out: Result[] = [];
     // Warm up: the first requests compile routes and fill caches; they are not measured.
     for (let i = 0; i < 5; i++) await oneStream(base, cookie, i);
     for (const concurrency of LEVELS) {
-      let peak = 0;
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, rssOfTree(server));
-      }, 50);
-      const started = performance.now();
       // One client alone is sampled 20 times in a row; higher levels start all clients at once.
-      const outcomes =
+      const {
+        result: outcomes,
+        wallMs,
+        peakRssMb,
+      } = await measured(child, () =>
         concurrency === 1
-          ? await sequential(20, (i) => oneStream(base, cookie, i))
-          : await Promise.all(Array.from({ length: concurrency }, (_, i) => oneStream(base, cookie, i)));
-      const wallMs = performance.now() - started;
-      clearInterval(sampler);
+          ? sequential(20, (i) => oneStream(base, cookie, i))
+          : Promise.all(Array.from({ length: concurrency }, (_, i) => oneStream(base, cookie, i))),
+      );
       const ok = outcomes.filter((o) => !o.error);
       out.push({
         concurrency,
@@ -115,15 +96,12 @@ async function benchAgainst(env: Record<string, string>, port: number): Promise<
         total: ok.map((o) => o.total),
         errors: outcomes.length - ok.length,
         errorSamples: [...new Set(outcomes.filter((o) => o.error).map((o) => o.error as string))].slice(0, 3),
-        peakRssMb: peak / 1024,
+        peakRssMb,
         wallMs,
       });
     }
     return out;
-  } finally {
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.on("exit", resolve));
-  }
+  });
 }
 
 async function sequential<T>(count: number, fn: (i: number) => Promise<T>): Promise<T[]> {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 
 // What the benchmarks against `next start` share: seeding a server database, waiting for the
 // server, signing in the demo expert, and measuring the server's memory.
@@ -59,4 +60,60 @@ export function rssOfTree(child: ChildProcess): number {
     }
   }
   return total;
+}
+
+export interface NextServer {
+  base: string;
+  /** The demo expert's session cookie. */
+  cookie: string;
+  child: ChildProcess;
+}
+
+/**
+ * Runs `fn` against a fresh `next start` of the production build on `port`, with `env` on top
+ * of this process's (a `dataDir` is emptied first), signed in as the demo expert; the server
+ * is stopped afterwards whatever happens.
+ */
+export async function withNextServer<T>(
+  port: number,
+  env: Record<string, string>,
+  dataDir: string,
+  fn: (server: NextServer) => Promise<T>,
+): Promise<T> {
+  rmSync(dataDir, { recursive: true, force: true });
+  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
+    env: {
+      ...process.env,
+      ...env,
+      BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+      NODE_ENV: "production",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitHealthy(base);
+    return await fn({ base, cookie: await signIn(base), child });
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child.on("exit", resolve));
+  }
+}
+
+/** Runs `work` while sampling the server's memory: its result, wall time and peak RSS. */
+export async function measured<T>(
+  child: ChildProcess,
+  work: () => Promise<T>,
+): Promise<{ result: T; wallMs: number; peakRssMb: number }> {
+  let peak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOfTree(child));
+  }, 50);
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { result, wallMs: performance.now() - started, peakRssMb: peak / 1024 };
+  } finally {
+    clearInterval(sampler);
+  }
 }
