@@ -138,6 +138,14 @@ async function liveIn(tx: Tx): Promise<HitlProjection[]> {
 
 const REBUILD_BATCH = 500;
 
+/** Cases whose live row differs from the recomputed one, or that exist on one side only. */
+function differingCases(live: HitlProjection[], rebuilt: HitlProjection[]): string[] {
+  const liveById = new Map(live.map((p) => [p.caseId, canonicalize(p)]));
+  const rebuiltById = new Map(rebuilt.map((p) => [p.caseId, canonicalize(p)]));
+  const ids = new Set([...liveById.keys(), ...rebuiltById.keys()]);
+  return [...ids].filter((id) => liveById.get(id) !== rebuiltById.get(id)).sort();
+}
+
 /**
  * Empties the tenant's hitl_state and recomputes it from the ordered events, in one transaction
  * (readers see the old projection or the new one, never half). Reports which cases differed.
@@ -147,12 +155,7 @@ export async function rebuildProjection(scope: TenantScope): Promise<{ cases: nu
     // Commands lock the state row; lock the table so none runs between the read and the rewrite.
     await tx.execute(sql`lock table hitl_state in share row exclusive mode`);
     const rebuilt = await recomputeIn(tx);
-    const live = new Map((await liveIn(tx)).map((p) => [p.caseId, canonicalize(p)]));
-    const repaired = rebuilt
-      .filter((p) => live.get(p.caseId) !== canonicalize(p))
-      .map((p) => p.caseId)
-      .concat([...live.keys()].filter((id) => !rebuilt.some((p) => p.caseId === id)))
-      .sort();
+    const repaired = differingCases(await liveIn(tx), rebuilt);
     await tx.delete(schema.hitlState);
     for (let i = 0; i < rebuilt.length; i += REBUILD_BATCH) {
       await tx.insert(schema.hitlState).values(rebuilt.slice(i, i + REBUILD_BATCH));
@@ -176,10 +179,6 @@ export async function projectionDrift(scope: TenantScope): Promise<ProjectionDri
     const live = await liveIn(tx);
     const liveHash = projectionHash(live);
     const rebuiltHash = projectionHash(rebuilt);
-    const liveById = new Map(live.map((p) => [p.caseId, canonicalize(p)]));
-    const rebuiltById = new Map(rebuilt.map((p) => [p.caseId, canonicalize(p)]));
-    const ids = new Set([...liveById.keys(), ...rebuiltById.keys()]);
-    const cases = [...ids].filter((id) => liveById.get(id) !== rebuiltById.get(id)).sort();
-    return { drifted: liveHash !== rebuiltHash, liveHash, rebuiltHash, cases };
+    return { drifted: liveHash !== rebuiltHash, liveHash, rebuiltHash, cases: differingCases(live, rebuilt) };
   });
 }
