@@ -1,9 +1,9 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Role } from "@/lib/access";
-import { rowsOf, withAppRole } from "@/lib/db";
+import { rowsOf, schema, type TenantScope, withAppRole, withTenant } from "@/lib/db";
 import { AppError } from "@/lib/http";
 import { resumeRun } from "@/lib/runs";
-import { caseHistory, getCase } from "./queries";
+import { toEventView } from "./commands";
 import type { HitlActor, HitlEventView, HitlResumeValue, LinkedRun } from "./types";
 
 // A case may belong to a run waiting in an interrupt. Its decision resumes the run: the
@@ -44,6 +44,24 @@ export async function resumeLinkedRun(actor: HitlActor, decision: HitlEventView,
   }
 }
 
+/** A decided case's decision event and the interrupt it answers, in one read. */
+async function decisionOf(
+  scope: TenantScope,
+  caseId: string,
+): Promise<{ decision: HitlEventView; interruptId: string | null } | null> {
+  return withTenant(scope, async (tx) => {
+    const [row] = await tx
+      .select({
+        event: schema.hitlEvents,
+        interruptId: sql<string | null>`(select r.ref_id from hitl_case_refs r
+          where r.case_id = ${caseId} and r.kind = 'interrupt' order by r.created_at, r.id limit 1)`,
+      })
+      .from(schema.hitlEvents)
+      .where(and(eq(schema.hitlEvents.caseId, caseId), eq(schema.hitlEvents.type, "decision_recorded")));
+    return row ? { decision: toEventView(row.event), interruptId: row.interruptId } : null;
+  });
+}
+
 /** Resumes runs still waiting on a case that was decided (a crash between store and resume). */
 export async function resumeDecidedRuns(limit = 50): Promise<{ resumed: string[] }> {
   const result = await withAppRole((tx) =>
@@ -53,14 +71,12 @@ export async function resumeDecidedRuns(limit = 50): Promise<{ resumed: string[]
   const resumed: string[] = [];
   for (const row of waiting) {
     const scope = { tenantId: row.tenant_id };
-    const [kase, history] = await Promise.all([getCase(scope, row.case_id), caseHistory(scope, row.case_id)]);
-    const decision = history.find((e) => e.id === kase.state.decisionEventId);
-    if (!decision) continue;
-    const interrupt = kase.refs.find((r) => r.kind === "interrupt");
+    const found = await decisionOf(scope, row.case_id);
+    if (!found) continue;
     const system: HitlActor = { ...scope, userId: "system", role: "system" };
-    const outcome = await resumeLinkedRun(system, decision, {
+    const outcome = await resumeLinkedRun(system, found.decision, {
       runId: row.run_id,
-      interruptId: interrupt?.id ?? null,
+      interruptId: found.interruptId,
     });
     if (outcome.resume === "resumed") resumed.push(row.run_id);
   }
