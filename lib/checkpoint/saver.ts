@@ -10,7 +10,7 @@ import {
   type SerializerProtocol,
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
-import { type TenantScope, withTenant } from "@/lib/db";
+import { type TenantScope, tenantStatement, withTenant } from "@/lib/db";
 import { metadataTerms } from "./metadata-terms";
 import { runPrepared } from "./prepared";
 import { deleteIdleThreads, deleteOldCheckpoints, deleteThreadRows, deleteUnreferencedBlobs } from "./retention-sql";
@@ -100,7 +100,7 @@ export class DrizzleCheckpointSaver extends BaseCheckpointSaver {
       terms: metadataTerms(dumpedMetadata.parsed),
       blobs,
     });
-    await withTenant(this.scope, (tx) => runPrepared(tx, "checkpoint_put", statement));
+    await tenantStatement(this.scope, statement, { prepare: true });
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -119,11 +119,11 @@ export class DrizzleCheckpointSaver extends BaseCheckpointSaver {
       checkpointNs: checkpoint_ns,
       checkpointId: checkpoint_id,
     };
-    await withTenant(this.scope, (tx) => runPrepared(tx, "checkpoint_put_writes", saveWrites(target, rows, replace)));
+    await tenantStatement(this.scope, saveWrites(target, rows, replace), { prepare: true });
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    await withTenant(this.scope, (tx) => runPrepared(tx, "checkpoint_delete_thread", deleteThreadRows(threadId)));
+    await tenantStatement(this.scope, deleteThreadRows(threadId), { prepare: true });
   }
 
   /**
@@ -155,9 +155,9 @@ export class DrizzleCheckpointSaver extends BaseCheckpointSaver {
    */
   async sweepIdleThreads(olderThanMs: number): Promise<string[]> {
     if (!Number.isFinite(olderThanMs) || olderThanMs < 0) throw new RangeError("olderThanMs must be >= 0");
-    const rows = await withTenant(this.scope, (tx) =>
-      runPrepared<{ thread_id: string }>(tx, "checkpoint_sweep", deleteIdleThreads(olderThanMs)),
-    );
+    const rows = await tenantStatement<{ thread_id: string }>(this.scope, deleteIdleThreads(olderThanMs), {
+      prepare: true,
+    });
     return rows.map((row) => row.thread_id);
   }
 

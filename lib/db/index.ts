@@ -5,4 +5,4 @@ export * as schema from "./schema";
 export { type SeedOptions, seedDemo } from "./seed";
 export { DEMO_PASSWORD, SEED_TENANTS } from "./seed-data";
 export type { TenantScope, Tx } from "./tenant";
-export { withAppRole, withTenant } from "./tenant";
+export { tenantStatement, withAppRole, withTenant } from "./tenant";

@@ -1,7 +1,9 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";
 import { type Db, getDatabase } from "./client";
+import { rowsOf } from "./rows";
 
 export interface TenantScope {
   tenantId: string;
@@ -52,6 +54,52 @@ async function pipelinedTenantTransaction<T>(
     await connection.unsafe("commit");
     return result;
   } catch (error) {
+    await connection.unsafe("rollback").catch(() => {});
+    throw error;
+  } finally {
+    connection.release();
+  }
+}
+
+const dialect = new PgDialect();
+
+/**
+ * One statement as a whole tenant transaction, for the hot single-statement writes. On a server
+ * connection BEGIN, the role/tenant setup, the statement and COMMIT leave together: one round
+ * trip, where `withTenant` waits for the statement before it sends COMMIT. A failed step aborts
+ * the transaction, and the COMMIT queued behind it then ends it as a rollback, so a failure
+ * keeps nothing. `prepare` names the statement on its connection whatever its parameter count
+ * (for statements whose shapes are few).
+ */
+export async function tenantStatement<Row>(
+  scope: TenantScope,
+  statement: SQL,
+  { prepare = false }: { prepare?: boolean } = {},
+): Promise<Row[]> {
+  const database = await getDatabase();
+  if (!database.reserve) return withTenant(scope, async (tx) => rowsOf<Row>(await tx.execute(statement)));
+  const connection = await database.reserve();
+  const query = dialect.sqlToQuery(statement);
+  // execute() writes each query at once, in this order; awaiting them in turn keeps the first
+  // failure (a later step then fails only because the transaction is aborted).
+  const steps = [
+    connection.unsafe("begin").execute(),
+    connection.unsafe(TENANT_SETUP, [scope.tenantId]).execute(),
+    connection
+      .unsafe(query.sql, query.params as postgres.ParameterOrJSON<never>[], prepare ? { prepare } : undefined)
+      .execute(),
+    connection.unsafe("commit").execute(),
+  ];
+  for (const step of steps) step.catch(() => {}); // awaited below; an early failure is not unhandled
+  try {
+    let rows: Row[] = [];
+    for (const [index, step] of steps.entries()) {
+      const result = await step;
+      if (index === 2) rows = rowsOf<Row>(result);
+    }
+    return rows;
+  } catch (error) {
+    // The COMMIT already ended the transaction; a ROLLBACK here only guards a broken pipeline.
     await connection.unsafe("rollback").catch(() => {});
     throw error;
   } finally {

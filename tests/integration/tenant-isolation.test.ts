@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, rowsOf, schema, setActiveDatabase, withTenant } from "@/lib/db";
+import { type Database, rowsOf, schema, setActiveDatabase, tenantStatement, withTenant } from "@/lib/db";
 import { testTargets } from "../support/databases";
 import { dbErrorOf } from "../support/errors";
 import { type SeededTenants, seedTenants } from "../support/seeded";
@@ -145,6 +145,53 @@ for (const target of testTargets()) {
         await database.db.execute(sql`select count(*)::int as n from chat_sessions where user_id = 'intruder'`),
       )[0];
       expect(after.n).toBe(0);
+    });
+
+    it("runs a single tenant statement as the app role, bound to its tenant", async () => {
+      const rows = await tenantStatement<{ role: string; tenant: string; agents: number; foreign: number }>(
+        { tenantId: tenants.demo },
+        sql`select current_user as role, current_setting('app.tenant_id') as tenant,
+              count(*)::int as agents, count(*) filter (where tenant_id = ${tenants.acme})::int as foreign
+            from agents`,
+      );
+      expect(rows).toEqual([{ role: "vigil_app", tenant: tenants.demo, agents: expect.any(Number), foreign: 0 }]);
+      expect(rows[0].agents).toBeGreaterThan(0);
+    });
+
+    it("keeps nothing of a single tenant statement that fails, and leaves its connection clean", async () => {
+      const [acmeAgent] = await database.db.select().from(schema.agents).where(sql`tenant_id = ${tenants.acme}`);
+      const [demoAgent] = await database.db.select().from(schema.agents).where(sql`tenant_id = ${tenants.demo}`);
+      // One statement that writes a demo row and then trips row-level security on an acme row.
+      const message = await dbErrorOf(
+        tenantStatement(
+          { tenantId: tenants.demo },
+          sql`insert into chat_sessions (tenant_id, user_id, agent_id, title)
+              values (${tenants.demo}, 'single-statement', ${demoAgent.id}, 'ok'),
+                     (${tenants.acme}, 'single-statement', ${acmeAgent.id}, 'intruder')`,
+        ),
+      );
+      expect(message).toMatch(/row-level security/i);
+      const written = rowsOf<{ n: number }>(
+        await database.db.execute(sql`select count(*)::int as n from chat_sessions where user_id = 'single-statement'`),
+      )[0];
+      expect(written.n).toBe(0);
+      // A bad tenant id fails in the setup, before the statement: nothing runs without a tenant.
+      expect(await dbErrorOf(tenantStatement({ tenantId: "not-a-uuid" }, sql`select count(*) from agents`))).toMatch(
+        /uuid/i,
+      );
+      // Every pooled connection is back outside any transaction, with no role or tenant left set.
+      for (let i = 0; i < 12; i++) {
+        const [state] = await tenantStatement<{ role: string; tenant: string }>(
+          { tenantId: tenants.acme },
+          sql`select current_user as role, current_setting('app.tenant_id') as tenant`,
+        );
+        expect(state).toEqual({ role: "vigil_app", tenant: tenants.acme });
+      }
+      const after = rowsOf<{ role: string; tenant: string | null }>(
+        await database.db.execute(sql`select current_user as role, current_setting('app.tenant_id', true) as tenant`),
+      )[0];
+      expect(after.role).not.toBe("vigil_app");
+      expect(after.tenant ?? "").toBe("");
     });
 
     it("touches 0 acme rows with UPDATE and DELETE across tenants", async () => {
