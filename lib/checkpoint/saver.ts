@@ -41,7 +41,7 @@ export interface PruneResult {
 
 /**
  * LangGraph checkpoints in the application database, scoped to one tenant. Each call is one
- * `withTenant` transaction, so the app role and row-level security decide what it can touch.
+ * tenant transaction, so the app role and row-level security decide what it can touch.
  */
 export class DrizzleCheckpointSaver extends BaseCheckpointSaver {
   readonly tenantId: string;
@@ -161,20 +161,21 @@ export class DrizzleCheckpointSaver extends BaseCheckpointSaver {
     return rows.map((row) => row.thread_id);
   }
 
-  private select(query: TupleQuery): Promise<StoredTuple[]> {
-    return withTenant(this.scope, async (tx) => {
-      const stored = groupTupleRows(await runPrepared<TupleRow>(tx, "checkpoint_select", selectTuples(query)));
-      const legacy = needingSends(stored);
-      if (legacy.length > 0) {
-        const parents = legacy.map(({ head }) => ({
-          threadId: head.thread_id as string,
-          checkpointNs: head.checkpoint_ns as string,
-          checkpointId: head.parent_checkpoint_id as string,
-        }));
-        attachSends(legacy, await runPrepared<SendRow>(tx, "checkpoint_select_sends", selectSendsOf(parents)));
-      }
-      return stored;
-    });
+  private async select(query: TupleQuery): Promise<StoredTuple[]> {
+    const rows = await tenantStatement<TupleRow>(this.scope, selectTuples(query), { prepare: true });
+    const stored = groupTupleRows(rows);
+    const legacy = needingSends(stored);
+    if (legacy.length > 0) {
+      // Only checkpoints written before format 4 get here. A parent's sends were written before
+      // its child checkpoint, so a second transaction sees every one the first did.
+      const parents = legacy.map(({ head }) => ({
+        threadId: head.thread_id as string,
+        checkpointNs: head.checkpoint_ns as string,
+        checkpointId: head.parent_checkpoint_id as string,
+      }));
+      attachSends(legacy, await tenantStatement<SendRow>(this.scope, selectSendsOf(parents)));
+    }
+    return stored;
   }
 
   private async toTuple(stored: StoredTuple): Promise<CheckpointTuple> {

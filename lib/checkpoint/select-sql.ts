@@ -50,6 +50,10 @@ const BLOB = sql.raw("encode(blob, 'base64')");
 /**
  * Checkpoints with their channel values and pending writes, in one round trip. Parts come back
  * as rows of their own rather than as arrays: an array of bytea is parsed character by character.
+ * Each part is looked up by its full key from a lateral subquery per checkpoint (LIMIT and
+ * OFFSET keep the planner from flattening them into joins): as plain joins the planner hashed
+ * every value the thread ever stored, or on a fresh table's estimates walked all of the
+ * tenant's writes, to keep the few this checkpoint names.
  */
 export function selectTuples(query: TupleQuery): SQL {
   const where: SQL[] = [];
@@ -80,14 +84,20 @@ export function selectTuples(query: TupleQuery): SQL {
     select ${TupleRowKind.value}::int, cp.ord, null, null, null, null, null, null, null, b.channel, b.type, ${BLOB},
       null, null, null
     from cp cross join lateral jsonb_each_text(cp.checkpoint -> 'channel_versions') as v(channel, version)
-    join ${checkpointBlobs} b on b.thread_id = cp.thread_id and b.checkpoint_ns = cp.checkpoint_ns
-      and b.channel = v.channel and b.version = v.version
-    where b.type <> 'empty'
+    cross join lateral (
+      select b.channel, b.type, b.blob from ${checkpointBlobs} b
+      where b.thread_id = cp.thread_id and b.checkpoint_ns = cp.checkpoint_ns
+        and b.channel = v.channel and b.version = v.version and b.type <> 'empty'
+      limit 1
+    ) b
     union all
     select ${TupleRowKind.write}::int, cp.ord, null, null, null, null, null, null, null, w.channel, w.type, ${BLOB},
       w.task_id, w.task_path, w.idx
-    from cp join ${checkpointWrites} w on w.thread_id = cp.thread_id and w.checkpoint_ns = cp.checkpoint_ns
-      and w.checkpoint_id = cp.checkpoint_id`;
+    from cp cross join lateral (
+      select w.channel, w.type, w.blob, w.task_id, w.task_path, w.idx from ${checkpointWrites} w
+      where w.thread_id = cp.thread_id and w.checkpoint_ns = cp.checkpoint_ns and w.checkpoint_id = cp.checkpoint_id
+      offset 0
+    ) w`;
 }
 
 export interface CheckpointRef {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { searchKnowledge } from "@/lib/rag";
+import { ndcgAt } from "../../bench/support/ndcg";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
@@ -67,17 +68,6 @@ const JUDGED: { query: string; relevant: Record<string, number> }[] = [
   },
   { query: "upload a PDF to the knowledge base", relevant: { "guide-knowledge-base": 2 } },
 ];
-
-/** nDCG@k with gains 2^rel − 1 (Järvelin and Kekäläinen). */
-function ndcgAt(k: number, ranked: string[], relevant: Record<string, number>): number {
-  const gain = (rel: number) => 2 ** rel - 1;
-  const dcg = ranked.slice(0, k).reduce((sum, id, i) => sum + gain(relevant[id] ?? 0) / Math.log2(i + 2), 0);
-  const ideal = Object.values(relevant)
-    .sort((a, b) => b - a)
-    .slice(0, k)
-    .reduce((sum, rel, i) => sum + gain(rel) / Math.log2(i + 2), 0);
-  return ideal === 0 ? 0 : dcg / ideal;
-}
 
 // Measured with this corpus and ranking: 0.960 on PGlite and on PostgreSQL 15 (28 of 31 queries
 // get the answering document first). The floor leaves room for stemmer differences between
