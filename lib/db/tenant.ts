@@ -46,8 +46,10 @@ async function pipelinedTenantTransaction<T>(
   // No schema: the relational query API is not used inside tenant transactions, and building
   // it per transaction would cost more than the round trip saved.
   const tx = drizzlePostgres(connection) as unknown as Tx;
-  const preamble = [connection.unsafe("begin").execute(), connection.unsafe(TENANT_SETUP, [scope.tenantId]).execute()];
-  for (const step of preamble) step.catch(() => {}); // awaited below; an early failure is not unhandled
+  const preamble = pipelined([
+    connection.unsafe("begin").execute(),
+    connection.unsafe(TENANT_SETUP, [scope.tenantId]).execute(),
+  ]);
   try {
     const result = await fn(tx);
     await Promise.all(preamble);
@@ -62,6 +64,12 @@ async function pipelinedTenantTransaction<T>(
 }
 
 const dialect = new PgDialect();
+
+/** Queries already written, awaited later: an early failure must not count as unhandled meanwhile. */
+function pipelined<T extends Promise<unknown>[]>(steps: T): T {
+  for (const step of steps) step.catch(() => {});
+  return steps;
+}
 
 /**
  * One statement as a whole tenant transaction, for the hot single-statement writes. On a server
@@ -82,15 +90,14 @@ export async function tenantStatement<Row>(
   const query = dialect.sqlToQuery(statement);
   // execute() writes each query at once, in this order; awaiting them in turn keeps the first
   // failure (a later step then fails only because the transaction is aborted).
-  const steps = [
+  const steps = pipelined([
     connection.unsafe("begin").execute(),
     connection.unsafe(TENANT_SETUP, [scope.tenantId]).execute(),
     connection
       .unsafe(query.sql, query.params as postgres.ParameterOrJSON<never>[], prepare ? { prepare } : undefined)
       .execute(),
     connection.unsafe("commit").execute(),
-  ];
-  for (const step of steps) step.catch(() => {}); // awaited below; an early failure is not unhandled
+  ]);
   try {
     let rows: Row[] = [];
     for (const [index, step] of steps.entries()) {
