@@ -72,12 +72,12 @@ function pipelined<T extends Promise<unknown>[]>(steps: T): T {
 }
 
 /**
- * One statement as a whole tenant transaction, for the hot single-statement writes. On a server
- * connection BEGIN, the role/tenant setup, the statement and COMMIT leave together: one round
- * trip, where `withTenant` waits for the statement before it sends COMMIT. A failed step aborts
- * the transaction, and the COMMIT queued behind it then ends it as a rollback, so a failure
- * keeps nothing. `prepare` names the statement on its connection whatever its parameter count
- * (for statements whose shapes are few).
+ * One statement as a whole tenant transaction, for hot single-statement calls (every checkpoint
+ * write and read). On a server connection BEGIN, the role/tenant setup, the statement and COMMIT
+ * leave together: one round trip, where `withTenant` waits for the statement before it sends
+ * COMMIT. A failed step aborts the transaction, and the COMMIT queued behind it then ends it as
+ * a rollback, so a failure keeps nothing. `prepare` names the statement on its connection
+ * whatever its parameter count (for statements whose shapes are few).
  */
 export async function tenantStatement<Row>(
   scope: TenantScope,
