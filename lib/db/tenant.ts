@@ -46,10 +46,7 @@ async function pipelinedTenantTransaction<T>(
   // No schema: the relational query API is not used inside tenant transactions, and building
   // it per transaction would cost more than the round trip saved.
   const tx = drizzlePostgres(connection) as unknown as Tx;
-  const preamble = pipelined([
-    connection.unsafe("begin").execute(),
-    connection.unsafe(TENANT_SETUP, [scope.tenantId]).execute(),
-  ]);
+  const preamble = pipelined(beginTenant(connection, scope));
   try {
     const result = await fn(tx);
     await Promise.all(preamble);
@@ -64,6 +61,11 @@ async function pipelinedTenantTransaction<T>(
 }
 
 const dialect = new PgDialect();
+
+/** BEGIN and the role/tenant setup, written at once: postgres-js sends a connection's queries in order. */
+function beginTenant(connection: postgres.ReservedSql, scope: TenantScope): Promise<unknown>[] {
+  return [connection.unsafe("begin").execute(), connection.unsafe(TENANT_SETUP, [scope.tenantId]).execute()];
+}
 
 /** Queries already written, awaited later: an early failure must not count as unhandled meanwhile. */
 function pipelined<T extends Promise<unknown>[]>(steps: T): T {
@@ -88,22 +90,19 @@ export async function tenantStatement<Row>(
   if (!database.reserve) return withTenant(scope, async (tx) => rowsOf<Row>(await tx.execute(statement)));
   const connection = await database.reserve();
   const query = dialect.sqlToQuery(statement);
-  // execute() writes each query at once, in this order; awaiting them in turn keeps the first
-  // failure (a later step then fails only because the transaction is aborted).
-  const steps = pipelined([
-    connection.unsafe("begin").execute(),
-    connection.unsafe(TENANT_SETUP, [scope.tenantId]).execute(),
+  const preamble = pipelined(beginTenant(connection, scope));
+  const [run, commit] = pipelined([
     connection
       .unsafe(query.sql, query.params as postgres.ParameterOrJSON<never>[], prepare ? { prepare } : undefined)
       .execute(),
     connection.unsafe("commit").execute(),
   ]);
   try {
-    let rows: Row[] = [];
-    for (const [index, step] of steps.entries()) {
-      const result = await step;
-      if (index === 2) rows = rowsOf<Row>(result);
-    }
+    // In the order they were sent, so the first failure is the one reported (a later step then
+    // fails only because the transaction is aborted).
+    for (const step of preamble) await step;
+    const rows = rowsOf<Row>(await run);
+    await commit;
     return rows;
   } catch (error) {
     // The COMMIT already ended the transaction; a ROLLBACK here only guards a broken pipeline.
