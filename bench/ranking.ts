@@ -14,7 +14,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { getDatabase } from "@/lib/db";
-import { CollectionError, type IrCollection, readCollection } from "./support/ir-collection";
+import { CollectionError, type IrCollection, judgmentCount, readCollection } from "./support/ir-collection";
 import { fmt, machineRows, percentile } from "./support/machine";
 import {
   EVAL_DEPTH,
@@ -82,7 +82,7 @@ function report(collection: IrCollection, reference: RankingScore, runs: Measure
   lines.push(machineRows(), "");
   lines.push(
     `Collection \`${collection.name}\`: ${collection.documents.length.toLocaleString("en-US")} documents, ` +
-      `${collection.queries.length} judged queries, ${collection.judgments.toLocaleString("en-US")} judgments. ` +
+      `${collection.queries.length} judged queries, ${judgmentCount(collection.queries).toLocaleString("en-US")} judgments. ` +
       `nDCG@${EVAL_DEPTH} as trec_eval computes it (linear gains), averaged over the queries. Reference: ` +
       `Okapi BM25 (k1 ${REFERENCE_PARAMS.k1}, b ${REFERENCE_PARAMS.b}) from wink-bm25-text-search over title and ` +
       "text, lower-cased, stop words removed, Porter-stemmed. Ours: `searchKnowledge` as the API runs it (BM25 in " +

@@ -27,7 +27,11 @@ export interface IrCollection {
   documents: IrDocument[];
   /** Only queries with at least one relevant document: the others cannot be scored. */
   queries: IrQuery[];
-  judgments: number;
+}
+
+/** Relevance judgments of the queries kept. */
+export function judgmentCount(queries: IrQuery[]): number {
+  return queries.reduce((sum, query) => sum + Object.keys(query.relevant).length, 0);
 }
 
 export class CollectionError extends Error {}
@@ -97,14 +101,12 @@ export async function readCollection(dir: string, split = "test"): Promise<IrCol
   }));
   const qrels = await readQrels(path.join(dir, "qrels", `${split}.tsv`));
   const queries: IrQuery[] = [];
-  let judgments = 0;
   for (const q of allQueries) {
     const relevant = qrels.get(q.id);
     if (!relevant || !Object.values(relevant).some((grade) => grade > 0) || !q.text.trim()) continue;
     queries.push({ ...q, relevant });
-    judgments += Object.keys(relevant).length;
   }
   if (documents.length === 0) throw new CollectionError(`${dir}: the corpus is empty`);
   if (queries.length === 0) throw new CollectionError(`${dir}: no query of the ${split} split has a relevant document`);
-  return { name: path.basename(path.resolve(dir)), documents, queries, judgments };
+  return { name: path.basename(path.resolve(dir)), documents, queries };
 }

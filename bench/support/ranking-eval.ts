@@ -4,7 +4,7 @@ import nlp from "wink-nlp-utils";
 import { type Database, schema, type TenantScope } from "@/lib/db";
 import { ingestDocument, maintainKnowledgeIndex, SEARCH_K_MAX, searchKnowledge } from "@/lib/rag";
 import type { IrCollection, IrDocument } from "./ir-collection";
-import { type Gain, mean, ndcgAt } from "./ndcg";
+import { mean, ndcgAt } from "./ndcg";
 
 // Ranking quality of the knowledge base on a judged test collection, next to a reference Okapi
 // BM25 (wink-bm25-text-search: k1 1.2, b 0.75, over title and text with the usual English
@@ -29,12 +29,8 @@ export function indexable(documents: IrDocument[]): IrDocument[] {
   return documents.filter((doc) => doc.text.trim().length > 0);
 }
 
-export async function scoreRanking(
-  collection: IrCollection,
-  rank: Ranker,
-  gain: Gain = "linear",
-  depth = EVAL_DEPTH,
-): Promise<RankingScore> {
+/** nDCG@10 as trec_eval computes it (linear gains), averaged over the judged queries. */
+export async function scoreRanking(collection: IrCollection, rank: Ranker): Promise<RankingScore> {
   const perQuery: number[] = [];
   const latenciesMs: number[] = [];
   let firstRelevant = 0;
@@ -42,14 +38,14 @@ export async function scoreRanking(
     const started = performance.now();
     const ranked = await rank(query.text);
     latenciesMs.push(performance.now() - started);
-    perQuery.push(ndcgAt(depth, ranked, query.relevant, gain));
+    perQuery.push(ndcgAt(EVAL_DEPTH, ranked, query.relevant, "linear"));
     if ((query.relevant[ranked[0]] ?? 0) > 0) firstRelevant++;
   }
   return { ndcg: mean(perQuery), perQuery, firstRelevant, latenciesMs };
 }
 
 /** The reference: an in-memory Okapi BM25 over the collection. */
-export function referenceRanker(documents: IrDocument[], depth = EVAL_DEPTH): Ranker {
+export function referenceRanker(documents: IrDocument[]): Ranker {
   const engine = bm25();
   engine.defineConfig({ fldWeights: { title: 1, text: 1 }, bm25Params: { ...REFERENCE_PARAMS, k: 1 } });
   engine.definePrepTasks([
@@ -61,7 +57,7 @@ export function referenceRanker(documents: IrDocument[], depth = EVAL_DEPTH): Ra
   ]);
   for (const doc of documents) engine.addDoc({ title: doc.title, text: doc.text }, doc.id);
   engine.consolidate();
-  return (query) => engine.search(query, depth).map(([id]) => String(id));
+  return (query) => engine.search(query, EVAL_DEPTH).map(([id]) => String(id));
 }
 
 export interface LoadedCollection {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { searchKnowledge } from "@/lib/rag";
-import { ndcgAt } from "../../bench/support/ndcg";
+import { mean as meanOf, ndcgAt } from "../../bench/support/ndcg";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
@@ -91,7 +91,7 @@ for (const target of testTargets()) {
         scores.push(ndcgAt(10, ranked, relevant));
         if (relevant[ranked[0]] === 2) firstHits++;
       }
-      const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+      const mean = meanOf(scores);
       console.log(
         `[rag] judged set on ${target.name}: nDCG@10 = ${mean.toFixed(3)}, answering document first for ` +
           `${firstHits}/${JUDGED.length} queries`,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase, setActiveDatabase } from "@/lib/db";
-import { CollectionError, type IrCollection, readCollection } from "../../bench/support/ir-collection";
+import { CollectionError, type IrCollection, judgmentCount, readCollection } from "../../bench/support/ir-collection";
 import { ndcgAt } from "../../bench/support/ndcg";
 import {
   indexable,
@@ -86,7 +86,7 @@ describe("reading a collection in the BEIR layout", () => {
       { id: "q1", text: "laminar boundary layer", relevant: { d1: 2 } },
       { id: "q2", text: "shock waves", relevant: { d2: 1, d1: 0 } },
     ]);
-    expect(read.judgments).toBe(3);
+    expect(judgmentCount(read.queries)).toBe(3);
   });
 
   it("reads TREC qrels (query, iteration, document, grade)", async () => {
@@ -145,7 +145,6 @@ const TINY: IrCollection = {
     { id: "d", text: "laminar boundary layer transition", relevant: { "7": 2, "1": 1 } },
     { id: "e", text: "creep of metals at high temperature", relevant: { "9": 1 } },
   ],
-  judgments: 7,
 };
 
 describe("the two rankers on a tiny judged collection", () => {
