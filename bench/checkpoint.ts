@@ -17,8 +17,9 @@ import { uuid6 } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { sql } from "drizzle-orm";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
-import { type Database, getDatabase, rowsOf, schema } from "@/lib/db";
+import { type Database, getDatabase, rowsOf } from "@/lib/db";
 import { createServerDatabase } from "./support/server-database";
+import { benchTenant } from "./support/tenant";
 
 const THREADS = Number(process.env.BENCH_THREADS ?? 1000);
 const PGLITE_THREADS = Number(process.env.BENCH_PGLITE_THREADS ?? 100);
@@ -107,11 +108,7 @@ function summarize(samples: number[]): Summary {
 }
 
 async function drizzleSaverOn(database: Database): Promise<DrizzleCheckpointSaver> {
-  const [tenant] = await database.db
-    .insert(schema.tenants)
-    .values({ slug: `bench-${randomBytes(4).toString("hex")}`, name: "Checkpoint benchmark" })
-    .returning({ id: schema.tenants.id });
-  return new DrizzleCheckpointSaver({ tenantId: tenant.id });
+  return new DrizzleCheckpointSaver({ tenantId: await benchTenant(database, "Checkpoint benchmark") });
 }
 
 async function serverVersion(database: Database): Promise<string> {

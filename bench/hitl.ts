@@ -6,15 +6,16 @@
 //
 // BENCH_DATABASE_URL (or TEST_DATABASE_URL) names the server; a fresh database is created and dropped.
 
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import { getDatabase, rowsOf, schema } from "@/lib/db";
+import { getDatabase, rowsOf } from "@/lib/db";
 import { type HitlActor, listReviewQueue, recordDecision, submitCase } from "@/lib/hitl";
 import { fmt, machineRows, percentile } from "./support/machine";
 import { createServerDatabase } from "./support/server-database";
+import { benchTenant } from "./support/tenant";
 
 const LEVELS = (process.env.BENCH_HITL_LEVELS ?? "1,8,32").split(",").map(Number);
 const CASES_PER_LEVEL = Number(process.env.BENCH_HITL_CASES ?? 2000);
@@ -134,13 +135,10 @@ async function main() {
   process.env.DATABASE_URL = server.url;
   try {
     const database = await getDatabase();
-    const [tenant] = await database.db
-      .insert(schema.tenants)
-      .values({ slug: `bench-${randomBytes(4).toString("hex")}`, name: "HITL benchmark" })
-      .returning({ id: schema.tenants.id });
+    const tenantId = await benchTenant(database, "HITL benchmark");
     const pg = rowsOf<{ v: string }>(await database.db.execute(sql`select version() as v`))[0].v.split(",")[0];
-    const member: HitlActor = { tenantId: tenant.id, userId: "bench-member", role: "member", name: "Bench Member" };
-    const reviewer: HitlActor = { tenantId: tenant.id, userId: "bench-reviewer", role: "reviewer", name: "Bench Rev" };
+    const member: HitlActor = { tenantId, userId: "bench-member", role: "member", name: "Bench Member" };
+    const reviewer: HitlActor = { tenantId, userId: "bench-reviewer", role: "reviewer", name: "Bench Rev" };
 
     await throughput(member, reviewer, 4, 200); // warm-up: connections, plans, adapter cache
     const levels: LevelResult[] = [];
@@ -151,13 +149,13 @@ async function main() {
 
     const alreadyThere = CASES_PER_LEVEL * LEVELS.length + 200;
     process.stderr.write(`loading ${QUEUE_CASES - alreadyThere} more cases for the queue…\n`);
-    await fillQueue(tenant.id, Math.max(0, QUEUE_CASES - alreadyThere));
+    await fillQueue(tenantId, Math.max(0, QUEUE_CASES - alreadyThere));
     const counted = rowsOf<{ n: number; open: number }>(
       await database.db.execute(
         sql`select count(*)::int as n, count(*) filter (where state = 'pending')::int as open from hitl_state`,
       ),
     )[0];
-    const queue = await queueLatency({ tenantId: tenant.id });
+    const queue = await queueLatency({ tenantId });
 
     const rows = levels.map((l) => {
       const rate = l.cases / l.seconds;

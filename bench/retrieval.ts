@@ -14,9 +14,10 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { type Database, getDatabase, rowsOf, schema } from "@/lib/db";
+import { type Database, getDatabase, rowsOf } from "@/lib/db";
 import { ingestDocument, KNOWLEDGE_CORPUS, maintainKnowledgeIndex, searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { fmt, machineRows, percentile } from "./support/machine";
+import { benchTenant } from "./support/tenant";
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 400);
@@ -181,11 +182,8 @@ interface Loaded {
 async function load(database: Database, label: string): Promise<Loaded> {
   const random = prng(20_251_122);
   const generator = new TextGenerator(random);
-  const [tenant] = await database.db
-    .insert(schema.tenants)
-    .values({ slug: `bench-${randomBytes(4).toString("hex")}`, name: "Retrieval benchmark" })
-    .returning({ id: schema.tenants.id });
-  const scope = { tenantId: tenant.id };
+  const tenantId = await benchTenant(database, "Retrieval benchmark");
+  const scope = { tenantId };
   const started = performance.now();
   const chunkTexts: string[] = [];
   let chunks = 0;
@@ -214,12 +212,12 @@ async function load(database: Database, label: string): Promise<Loaded> {
     Number(
       rowsOf<{ n: string | number }>(
         await database.db.execute(
-          sql`select count(*) as n from ${sql.identifier(table)} where tenant_id = ${tenant.id}`,
+          sql`select count(*) as n from ${sql.identifier(table)} where tenant_id = ${tenantId}`,
         ),
       )[0].n,
     );
   return {
-    tenantId: tenant.id,
+    tenantId,
     chunks: await count("knowledge_chunks"),
     postings: await count("knowledge_postings"),
     terms: await count("knowledge_terms"),

@@ -1,10 +1,11 @@
 import { performance } from "node:perf_hooks";
 import bm25 from "wink-bm25-text-search";
 import nlp from "wink-nlp-utils";
-import { type Database, schema, type TenantScope } from "@/lib/db";
+import type { Database, TenantScope } from "@/lib/db";
 import { ingestDocument, maintainKnowledgeIndex, SEARCH_K_MAX, searchKnowledge } from "@/lib/rag";
 import type { IrCollection, IrDocument } from "./ir-collection";
 import { mean, ndcgAt } from "./ndcg";
+import { benchTenant } from "./tenant";
 
 // Ranking quality of the knowledge base on a judged test collection, next to a reference Okapi
 // BM25 (wink-bm25-text-search: k1 1.2, b 0.75, over title and text with the usual English
@@ -77,11 +78,8 @@ export async function loadCollection(
   documents: IrDocument[],
   onProgress?: (done: number) => void,
 ): Promise<LoadedCollection> {
-  const [tenant] = await database.db
-    .insert(schema.tenants)
-    .values({ slug: `eval-${Date.now().toString(36)}`, name: "Ranking evaluation" })
-    .returning({ id: schema.tenants.id });
-  const scope = { tenantId: tenant.id };
+  const tenantId = await benchTenant(database, "Ranking evaluation");
+  const scope = { tenantId };
   const idsOf = new Map<string, string[]>();
   let chunks = 0;
   const started = performance.now();
@@ -97,7 +95,7 @@ export async function loadCollection(
   }
   // What the application does a moment after the last upload: vacuum and analyse the index.
   await maintainKnowledgeIndex(database.db);
-  return { tenantId: tenant.id, idsOf, chunks, loadSeconds: (performance.now() - started) / 1000 };
+  return { tenantId, idsOf, chunks, loadSeconds: (performance.now() - started) / 1000 };
 }
 
 /** The knowledge base's ranking: chunks folded into their documents in rank order. */
