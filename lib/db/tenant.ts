@@ -47,11 +47,22 @@ async function pipelinedTenantTransaction<T>(
   // it per transaction would cost more than the round trip saved.
   const tx = drizzlePostgres(connection) as unknown as Tx;
   const preamble = pipelined(beginTenant(connection, scope));
-  try {
+  return releasing(connection, async () => {
     const result = await fn(tx);
     await Promise.all(preamble);
     await connection.unsafe("commit");
     return result;
+  });
+}
+
+/**
+ * Runs the transaction `work` drives on a reserved connection and gives the connection back,
+ * rolled back first if anything failed (after a queued COMMIT already ended a failed
+ * transaction, the ROLLBACK only guards a broken pipeline).
+ */
+async function releasing<T>(connection: postgres.ReservedSql, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
   } catch (error) {
     await connection.unsafe("rollback").catch(() => {});
     throw error;
@@ -97,20 +108,14 @@ export async function tenantStatement<Row>(
       .execute(),
     connection.unsafe("commit").execute(),
   ]);
-  try {
+  return releasing(connection, async () => {
     // In the order they were sent, so the first failure is the one reported (a later step then
     // fails only because the transaction is aborted).
     for (const step of preamble) await step;
     const rows = rowsOf<Row>(await run);
     await commit;
     return rows;
-  } catch (error) {
-    // The COMMIT already ended the transaction; a ROLLBACK here only guards a broken pipeline.
-    await connection.unsafe("rollback").catch(() => {});
-    throw error;
-  } finally {
-    connection.release();
-  }
+  });
 }
 
 /** The app role with no tenant: only the SECURITY DEFINER lookups are reachable. */
