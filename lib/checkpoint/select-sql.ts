@@ -33,7 +33,7 @@ export interface TupleRow {
   v: number | null;
   channel: string | null;
   type: string | null;
-  /** Base64 of the serialized value. */
+  /** The serialized value: JSON text for type "json", base64 otherwise (see `blobText`). */
   blob: string | null;
   task_id: string | null;
   task_path: string | null;
@@ -43,9 +43,17 @@ export interface TupleRow {
 export const TupleRowKind = { checkpoint: 0, value: 1, write: 2 } as const;
 export type TupleRowKind = (typeof TupleRowKind)[keyof typeof TupleRowKind];
 
-// Values travel as base64 text: PGlite decodes a bytea column in a JavaScript loop (about four
-// times slower than Buffer's native base64 for 40 KiB), and base64 is also smaller than hex.
-const BLOB = sql.raw("encode(blob, 'base64')");
+/**
+ * A stored value as text: JSON values as themselves, which the serializer parses from a string
+ * with no further copy; any other type as base64 (PGlite decodes a bytea column in a JavaScript
+ * loop, about four times slower than Buffer's native base64 for 40 KiB, and hex is twice the
+ * bytes). serialize.ts refuses JSON that is not UTF-8 text, so convert_from cannot fail here.
+ */
+function blobText(table: string): SQL {
+  return sql.raw(
+    `case when ${table}.type = 'json' then convert_from(${table}.blob, 'UTF8') else encode(${table}.blob, 'base64') end`,
+  );
+}
 
 /**
  * Checkpoints with their channel values and pending writes, in one round trip. Parts come back
@@ -81,7 +89,7 @@ export function selectTuples(query: TupleQuery): SQL {
       null::int as idx
     from cp
     union all
-    select ${TupleRowKind.value}::int, cp.ord, null, null, null, null, null, null, null, b.channel, b.type, ${BLOB},
+    select ${TupleRowKind.value}::int, cp.ord, null, null, null, null, null, null, null, b.channel, b.type, ${blobText("b")},
       null, null, null
     from cp cross join lateral jsonb_each_text(cp.checkpoint -> 'channel_versions') as v(channel, version)
     cross join lateral (
@@ -91,7 +99,7 @@ export function selectTuples(query: TupleQuery): SQL {
       limit 1
     ) b
     union all
-    select ${TupleRowKind.write}::int, cp.ord, null, null, null, null, null, null, null, w.channel, w.type, ${BLOB},
+    select ${TupleRowKind.write}::int, cp.ord, null, null, null, null, null, null, null, w.channel, w.type, ${blobText("w")},
       w.task_id, w.task_path, w.idx
     from cp cross join lateral (
       select w.channel, w.type, w.blob, w.task_id, w.task_path, w.idx from ${checkpointWrites} w
@@ -112,8 +120,8 @@ export interface CheckpointRef {
  */
 export function selectSendsOf(parents: CheckpointRef[]): SQL {
   const keys = parents.map((p) => sql`(${p.threadId}, ${p.checkpointNs}, ${p.checkpointId})`);
-  return sql`select thread_id, checkpoint_ns, checkpoint_id, type, ${BLOB} as blob, task_id, task_path, idx
-    from ${checkpointWrites}
+  return sql`select thread_id, checkpoint_ns, checkpoint_id, type, ${blobText("w")} as blob, task_id, task_path, idx
+    from ${checkpointWrites} w
     where channel = ${TASKS} and (thread_id, checkpoint_ns, checkpoint_id) in (${sql.join(keys, sql`, `)})`;
 }
 

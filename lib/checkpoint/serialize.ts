@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import {
   type ChannelVersions,
   type Checkpoint,
@@ -20,7 +21,7 @@ export function dumpBlobs(
     Object.entries(newVersions).map(async ([channel, version]): Promise<BlobRow> => {
       if (!(channel in values)) return { channel, version: String(version), type: "empty", blob: null };
       const [type, bytes] = await serde.dumpsTyped(values[channel]);
-      return { channel, version: String(version), type, blob: base64(bytes) };
+      return { channel, version: String(version), type, blob: storable(type, bytes) };
     }),
   );
 }
@@ -59,13 +60,25 @@ export async function dumpWrites(
   return Promise.all(
     writes.map(async ([channel, value], index): Promise<WriteRow> => {
       const [type, bytes] = await serde.dumpsTyped(value);
-      return { taskId, taskPath, idx: WRITES_IDX_MAP[channel] ?? index, channel, type, blob: base64(bytes) };
+      return { taskId, taskPath, idx: WRITES_IDX_MAP[channel] ?? index, channel, type, blob: storable(type, bytes) };
     }),
   );
 }
 
-// Values travel as base64 text both ways: drivers encode bytea in JavaScript loops (PGlite) or as
-// hex (postgres-js, twice the bytes), while Buffer's base64 is native and a third larger at most.
+/**
+ * Base64 of a serialized value, once a "json" one is known to be text: JSON is read back as text
+ * (select-sql.ts), and a NUL byte or invalid UTF-8 there would make its whole checkpoint
+ * unreadable. JSON.stringify never produces either, so this only stops a custom serializer
+ * that labels other bytes "json".
+ */
+function storable(type: string, bytes: Uint8Array): string {
+  if (type === "json" && (!isUtf8(bytes) || bytes.includes(0)))
+    throw new TypeError('The checkpoint serializer returned a "json" value that is not UTF-8 text without NUL bytes');
+  return base64(bytes);
+}
+
+// Values travel to the server as base64 text: drivers encode bytea in JavaScript loops (PGlite) or
+// as hex (postgres-js, twice the bytes), while Buffer's base64 is native and a third larger at most.
 function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }

@@ -113,6 +113,8 @@ function sortKey(row: SerializedValue) {
 }
 
 function loadValue(serde: SerializerProtocol, row: SerializedValue): Promise<unknown> {
+  // JSON comes back as text (select-sql.ts); serializers take it as a string as well as bytes.
+  if (row.type === "json") return serde.loadsTyped("json", row.blob ?? "");
   const buffer = Buffer.from(row.blob ?? "", "base64");
   // A plain Uint8Array, not a Buffer: callers that stored raw bytes get back what they stored.
   return serde.loadsTyped(row.type as string, new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
