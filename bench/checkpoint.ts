@@ -1,97 +1,32 @@
 // Checkpoint saver benchmark: DrizzleCheckpointSaver against the official PostgresSaver on the same
-// PostgreSQL server, each in a fresh database, plus our saver on embedded PGlite.
+// PostgreSQL server, each in a fresh database, plus our saver on embedded PGlite. Each saver runs
+// in a process of its own (bench/support/checkpoint-worker.ts), driven from here thread by thread.
 //
 //   npx tsx bench/checkpoint.ts                         (1,000 threads; PGlite 100)
 //   BENCH_THREADS=50 BENCH_PGLITE_THREADS=20 npx tsx bench/checkpoint.ts
 //
 // BENCH_DATABASE_URL (or TEST_DATABASE_URL) names the server; default postgres://postgres@127.0.0.1:5432/postgres.
 
-import { randomBytes } from "node:crypto";
+import { type ChildProcess, fork } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
-import type { RunnableConfig } from "@langchain/core/runnables";
-import type { BaseCheckpointSaver, Checkpoint, CheckpointMetadata } from "@langchain/langgraph-checkpoint";
-import { uuid6 } from "@langchain/langgraph-checkpoint";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { sql } from "drizzle-orm";
-import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
-import { type Database, getDatabase, rowsOf } from "@/lib/db";
+import type { SaverKind, WorkerReply, WorkerRequest } from "./support/checkpoint-worker";
+import {
+  CHANGED_PER_STEP,
+  CHANNELS,
+  emptySamples,
+  LIST_LIMIT,
+  OPERATIONS,
+  type Operation,
+  type Samples,
+  STEPS,
+  VALUE_BYTES,
+} from "./support/checkpoint-workload";
 import { createServerDatabase } from "./support/server-database";
-import { benchTenant } from "./support/tenant";
 
 const THREADS = Number(process.env.BENCH_THREADS ?? 1000);
 const PGLITE_THREADS = Number(process.env.BENCH_PGLITE_THREADS ?? 100);
-const STEPS = Number(process.env.BENCH_STEPS ?? 20);
-const CHANNELS = 10;
-const CHANGED_PER_STEP = 2;
-const VALUE_BYTES = 4096;
-const LIST_LIMIT = 10;
-
-const OPERATIONS = ["put", "putWrites", "getTuple", "list"] as const;
-type Operation = (typeof OPERATIONS)[number];
-type Samples = Record<Operation, number[]>;
-
-const channelNames = Array.from({ length: CHANNELS }, (_, i) => `channel_${i}`);
-
-/** A ~4 KiB channel value of incompressible text, so TOAST compression flatters neither saver. */
-function channelValue(channel: string, step: number) {
-  return { channel, step, text: randomBytes((VALUE_BYTES * 3) / 4).toString("base64") };
-}
-
-/**
- * One thread as the Pregel loop drives a saver: every step puts a checkpoint whose newVersions
- * name only the channels that step changed, records the step's writes, and reads the latest
- * checkpoint back; at the end the thread's history is listed.
- */
-async function runThread(saver: BaseCheckpointSaver, threadId: string, samples: Samples | undefined) {
-  const timed = async <T>(op: Operation, fn: () => Promise<T>): Promise<T> => {
-    const start = performance.now();
-    const result = await fn();
-    samples?.[op].push(performance.now() - start);
-    return result;
-  };
-  const values: Record<string, unknown> = {};
-  const versions: Record<string, number> = {};
-  let config: RunnableConfig = { configurable: { thread_id: threadId, checkpoint_ns: "" } };
-  for (let step = 0; step < STEPS; step++) {
-    const changed =
-      step === 0
-        ? channelNames
-        : Array.from({ length: CHANGED_PER_STEP }, (_, i) => channelNames[(step * CHANGED_PER_STEP + i) % CHANNELS]);
-    const newVersions: Record<string, number> = {};
-    for (const channel of changed) {
-      values[channel] = channelValue(channel, step);
-      versions[channel] = (versions[channel] ?? 0) + 1;
-      newVersions[channel] = versions[channel];
-    }
-    const checkpoint: Checkpoint = {
-      v: 4,
-      id: uuid6(0),
-      ts: new Date().toISOString(),
-      channel_values: { ...values },
-      channel_versions: { ...versions },
-      versions_seen: { agent: { ...versions } },
-    };
-    const metadata = { source: "loop", step, parents: {}, run_id: `run-${threadId}` } as CheckpointMetadata;
-    const putConfig = config;
-    config = await timed("put", () => saver.put(putConfig, checkpoint, metadata, newVersions));
-    const writes = changed.slice(0, CHANGED_PER_STEP).map((channel): [string, unknown] => [channel, values[channel]]);
-    const writeConfig = config;
-    await timed("putWrites", () => saver.putWrites(writeConfig, writes, `task-${step}`));
-    await timed("getTuple", () => saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } }));
-  }
-  await timed("list", async () => {
-    let n = 0;
-    for await (const _ of saver.list({ configurable: { thread_id: threadId } }, { limit: LIST_LIMIT })) n++;
-    if (n !== Math.min(LIST_LIMIT, STEPS)) throw new Error(`list returned ${n} checkpoints`);
-  });
-}
-
-function emptySamples(): Samples {
-  return { put: [], putWrites: [], getTuple: [], list: [] };
-}
 
 interface Summary {
   count: number;
@@ -107,15 +42,6 @@ function summarize(samples: number[]): Summary {
   return { count: sorted.length, opsPerSecond: (sorted.length / total) * 1000, p50: at(0.5), p95: at(0.95) };
 }
 
-async function drizzleSaverOn(database: Database): Promise<DrizzleCheckpointSaver> {
-  return new DrizzleCheckpointSaver({ tenantId: await benchTenant(database, "Checkpoint benchmark") });
-}
-
-async function serverVersion(database: Database): Promise<string> {
-  const rows = rowsOf<{ version: string }>(await database.db.execute(sql`select version() as version`));
-  return rows[0].version.split(" on ")[0].split(",")[0];
-}
-
 const ms = (x: number) => x.toFixed(2);
 const rate = (x: number) => Math.round(x).toLocaleString("en-US");
 
@@ -125,21 +51,64 @@ function progress(label: string, done: number, total: number) {
     process.stderr.write(`${label}: ${done}/${total} threads\n`);
 }
 
+/** A saver in a child process; each call waits for the worker's reply, so the two never overlap. */
+class SaverProcess {
+  private readonly child: ChildProcess;
+  private pending: { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void } | undefined;
+
+  constructor() {
+    // tsx's loader is in execArgv, which fork passes on, so the worker runs as TypeScript too.
+    this.child = fork(path.join(import.meta.dirname, "support", "checkpoint-worker.ts"));
+    this.child.on("message", (reply: WorkerReply) => {
+      const pending = this.pending;
+      this.pending = undefined;
+      if (reply.type === "error") pending?.reject(new Error(`checkpoint worker: ${reply.message}`));
+      else pending?.resolve(reply);
+    });
+    this.child.on("exit", (code) => {
+      this.pending?.reject(new Error(`checkpoint worker exited with ${code}`));
+      this.pending = undefined;
+    });
+  }
+
+  private request(request: WorkerRequest): Promise<WorkerReply> {
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.child.send(request);
+    });
+  }
+
+  async open(kind: SaverKind, url?: string): Promise<string> {
+    const reply = await this.request({ type: "open", kind, url });
+    return reply.type === "opened" ? reply.version : "";
+  }
+
+  async thread(threadId: string, into?: Samples): Promise<void> {
+    const reply = await this.request({ type: "thread", threadId, record: into !== undefined });
+    if (into && reply.type === "thread" && reply.samples)
+      for (const op of OPERATIONS) into[op].push(...reply.samples[op]);
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    await this.request({ type: "close" }).catch(() => {});
+    await exited;
+  }
+}
+
 async function benchServer() {
-  const ours = await createServerDatabase("vigil_bench");
-  const official = await createServerDatabase("lg_bench");
-  // The application's own path: getDatabase() from DATABASE_URL, as a server deployment runs.
-  process.env.DATABASE_URL = ours.url;
-  const database = await getDatabase();
-  const officialSaver = PostgresSaver.fromConnString(official.url);
+  const oursDb = await createServerDatabase("vigil_bench");
+  const officialDb = await createServerDatabase("lg_bench");
+  const ours = new SaverProcess();
+  const official = new SaverProcess();
   try {
-    await officialSaver.setup();
-    const drizzleSaver = await drizzleSaverOn(database);
-    const pgVersion = await serverVersion(database);
+    const pgVersion = await ours.open("ours", oursDb.url);
+    await official.open("official", officialDb.url);
     const warmup = Math.min(10, Math.max(1, Math.floor(THREADS / 20)));
     for (let i = 0; i < warmup; i++) {
-      await runThread(drizzleSaver, `warmup-${i}`, undefined);
-      await runThread(officialSaver, `warmup-${i}`, undefined);
+      await ours.thread(`warmup-${i}`);
+      await official.thread(`warmup-${i}`);
     }
     const samples = { ours: emptySamples(), official: emptySamples() };
     // Interleaved thread by thread, alternating who goes first, so drift on the machine (other
@@ -147,40 +116,36 @@ async function benchServer() {
     for (let i = 0; i < THREADS; i++) {
       const threadId = `thread-${i}`;
       if (i % 2 === 0) {
-        await runThread(drizzleSaver, threadId, samples.ours);
-        await runThread(officialSaver, threadId, samples.official);
+        await ours.thread(threadId, samples.ours);
+        await official.thread(threadId, samples.official);
       } else {
-        await runThread(officialSaver, threadId, samples.official);
-        await runThread(drizzleSaver, threadId, samples.ours);
+        await official.thread(threadId, samples.official);
+        await ours.thread(threadId, samples.ours);
       }
       progress("server", i + 1, THREADS);
     }
     return { pgVersion, samples };
   } finally {
-    await officialSaver.end();
-    await database.close();
-    await ours.drop();
-    await official.drop();
+    await ours.close();
+    await official.close();
+    await oursDb.drop();
+    await officialDb.drop();
   }
 }
 
 async function benchPglite() {
-  // Embedded mode as the app runs it without DATABASE_URL, in memory so no data folder is touched.
-  delete process.env.DATABASE_URL;
-  process.env.VIGIL_DATA_DIR = "memory://";
-  const database = await getDatabase();
+  const pglite = new SaverProcess();
   try {
-    const saver = await drizzleSaverOn(database);
-    const version = await serverVersion(database);
-    for (let i = 0; i < Math.min(5, PGLITE_THREADS); i++) await runThread(saver, `warmup-${i}`, undefined);
+    const version = await pglite.open("pglite");
+    for (let i = 0; i < Math.min(5, PGLITE_THREADS); i++) await pglite.thread(`warmup-${i}`);
     const samples = emptySamples();
     for (let i = 0; i < PGLITE_THREADS; i++) {
-      await runThread(saver, `thread-${i}`, samples);
+      await pglite.thread(`thread-${i}`, samples);
       progress("pglite", i + 1, PGLITE_THREADS);
     }
     return { version, samples };
   } finally {
-    await database.close();
+    await pglite.close();
   }
 }
 
@@ -206,7 +171,8 @@ function report(server: Awaited<ReturnType<typeof benchServer>>, pglite: Awaited
       `\`put\` (only changed channels in newVersions), \`putWrites\` (${CHANGED_PER_STEP} writes of ~${VALUE_BYTES / 1024} KiB), ` +
       `\`getTuple\` of the latest checkpoint; per thread: \`list\` with limit ${LIST_LIMIT}. One client, operations ` +
       "run one at a time, so ops/s = 1 / mean latency. The two server savers run interleaved thread by thread, each in " +
-      "its own fresh database on the same server; ours through `withTenant` (app role, row-level security).",
+      "its own fresh database on the same server and each in a Node.js process of its own, so neither pauses for " +
+      "the other's garbage collection; ours through `withTenant` (app role, row-level security).",
     "",
   );
   lines.push(
