@@ -1,6 +1,6 @@
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import { withTenant } from "@/lib/db";
-import { errors, NotFoundError } from "@/lib/http";
+import { AppError, errors, NotFoundError } from "@/lib/http";
 import { startRun } from "@/lib/runs";
 import {
   MAX_MESSAGE_BYTES,
@@ -14,6 +14,7 @@ import {
   agentByIdIn,
   agentIn,
   agentRef,
+  deleteMessageIn,
   deleteSessionIn,
   insertMessageIn,
   insertSessionIn,
@@ -71,28 +72,40 @@ export async function startChatTurn(actor: ChatActor, input: ChatTurnInput): Pro
         });
       }
       const latest = await latestRunIn(tx, sessionId);
-      if (latest?.status === "running") {
-        throw errors.conflict("CHAT_BUSY", "The agent is still answering in this session; wait or stop it first.", {
-          run_id: latest.id,
-        });
-      }
+      if (latest?.status === "running") throw chatBusy(latest.id);
     } else {
       sessionId = (await insertSessionIn(tx, actor, { agentId: agent.id, title: titleFromMessage(message), at })).id;
     }
     const previous = input.retry && input.sessionId ? await lastUserMessageIn(tx, sessionId) : null;
+    const reused = previous && previous.content === message ? previous.id : null;
     const userMessageId =
-      previous && previous.content === message
-        ? previous.id
-        : await insertMessageIn(tx, actor, { sessionId, role: "user", content: message, at });
-    return { sessionId, userMessageId, created: !input.sessionId };
+      reused ?? (await insertMessageIn(tx, actor, { sessionId, role: "user", content: message, at }));
+    return { sessionId, userMessageId, created: !input.sessionId, inserted: reused === null };
   });
-  const threadId = threadOfSession(saved.sessionId);
-  const { runId } = await startRun(actor, {
-    workflow: CHAT_WORKFLOW,
-    input: { message, userMessageId: saved.userMessageId, firstTurn: saved.created },
-    threadId,
-  });
-  return { ...saved, runId, threadId };
+  const { inserted, ...turn } = saved;
+  const threadId = threadOfSession(turn.sessionId);
+  try {
+    const { runId } = await startRun(actor, {
+      workflow: CHAT_WORKFLOW,
+      input: { message, userMessageId: turn.userMessageId, firstTurn: turn.created },
+      threadId,
+    });
+    return { ...turn, runId, threadId };
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === "THREAD_BUSY")) throw error;
+    // A turn sent at the same moment started its run between our check and ours: this turn
+    // takes its question back, so that a refused turn leaves nothing behind.
+    if (inserted) await withTenant(actor, (tx) => deleteMessageIn(tx, turn.userMessageId));
+    throw chatBusy();
+  }
+}
+
+function chatBusy(runId?: string): AppError {
+  return errors.conflict(
+    "CHAT_BUSY",
+    "The agent is still answering in this session; wait or stop it first.",
+    runId ? { run_id: runId } : {},
+  );
 }
 
 /** The caller's own sessions in the active tenant, most recent first. */

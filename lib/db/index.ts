@@ -1,5 +1,6 @@
 export type { Database, DatabaseConfig, Db, DbKind } from "./client";
 export { configFromEnv, getDatabase, openDatabase, setActiveDatabase } from "./client";
+export { isUniqueViolation } from "./errors";
 export { rowsOf } from "./rows";
 export * as schema from "./schema";
 export { type SeedOptions, seedDemo } from "./seed";

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import canonicalize from "canonicalize";
 import { and, eq, sql } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
-import { schema, type Tx, withTenant } from "@/lib/db";
+import { isUniqueViolation, schema, type Tx, withTenant } from "@/lib/db";
 import type { HitlEscalationDetails, HitlOutcome, HitlPriority, HitlRefKind, HitlStateName } from "@/lib/db/schema";
 import { HITL_OUTCOMES, HITL_PRIORITIES, HITL_REF_KINDS } from "@/lib/db/schema";
 import { errors, NotFoundError } from "@/lib/http";
@@ -273,14 +273,7 @@ async function mutateCase(
 }
 
 function isDuplicateRequest(error: unknown): boolean {
-  for (
-    let e = error as { code?: string; constraint_name?: string; cause?: unknown } | undefined;
-    e;
-    e = e.cause as typeof e
-  ) {
-    if (e.code === "23505" && e.constraint_name === "hitl_events_request_uq") return true;
-  }
-  return false;
+  return isUniqueViolation(error, "hitl_events_request_uq");
 }
 
 async function lockedMutation(

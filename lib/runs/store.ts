@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { rowsOf, schema, type TenantScope, withAppRole, withTenant } from "@/lib/db";
+import { isUniqueViolation, rowsOf, schema, type TenantScope, withAppRole, withTenant } from "@/lib/db";
 import { AppError, NotFoundError } from "@/lib/http";
 import { runBus } from "./bus";
 import { appendEventsIn } from "./event-log";
@@ -13,30 +13,49 @@ function leaseUntil(): Date {
   return new Date(Date.now() + leaseMs());
 }
 
+/**
+ * Runs `work`, which sets a run of `threadId` running, and turns a second running run on the
+ * thread (the unique index runs_running_thread_uq) into a 409.
+ */
+async function onFreeThread<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isUniqueViolation(error, "runs_running_thread_uq")) throw error;
+    throw new AppError(
+      409,
+      "THREAD_BUSY",
+      "Another run is still running on this thread; wait for it to finish or cancel it.",
+      { thread_id: threadId },
+    );
+  }
+}
+
 export async function insertRun(
   scope: TenantScope,
   input: { workflow: string; threadId: string; input: unknown; createdBy: string; owner: string },
 ): Promise<RunRow> {
-  const row = await withTenant(scope, async (tx) => {
-    const [created] = await tx
-      .insert(r)
-      .values({
-        tenantId: scope.tenantId,
-        workflow: input.workflow,
-        threadId: input.threadId,
-        input: input.input,
-        createdBy: input.createdBy,
-        status: "running",
-        leaseOwner: input.owner,
-        leaseExpiresAt: leaseUntil(),
-      })
-      .returning();
-    await appendEventsIn(tx, scope, created.id, [
-      { type: "run-start", payload: { runId: created.id, workflow: input.workflow } },
-    ]);
-    return created;
-  });
-  return row;
+  return onFreeThread(input.threadId, () =>
+    withTenant(scope, async (tx) => {
+      const [created] = await tx
+        .insert(r)
+        .values({
+          tenantId: scope.tenantId,
+          workflow: input.workflow,
+          threadId: input.threadId,
+          input: input.input,
+          createdBy: input.createdBy,
+          status: "running",
+          leaseOwner: input.owner,
+          leaseExpiresAt: leaseUntil(),
+        })
+        .returning();
+      await appendEventsIn(tx, scope, created.id, [
+        { type: "run-start", payload: { runId: created.id, workflow: input.workflow } },
+      ]);
+      return created;
+    }),
+  );
 }
 
 export async function getRunRow(scope: TenantScope, runId: string): Promise<RunRow> {
@@ -126,18 +145,20 @@ export async function storeResume(
         pending: pending.map((p) => p.id),
       });
     }
-    const [claimed] = await tx
-      .update(r)
-      .set({
-        status: "running",
-        resumeValue: decision.value ?? null,
-        resumeInterruptId: target.id,
-        leaseOwner: owner,
-        leaseExpiresAt: leaseUntil(),
-        updatedAt: new Date(),
-      })
-      .where(eq(r.id, runId))
-      .returning();
+    const [claimed] = await onFreeThread(run.threadId, () =>
+      tx
+        .update(r)
+        .set({
+          status: "running",
+          resumeValue: decision.value ?? null,
+          resumeInterruptId: target.id,
+          leaseOwner: owner,
+          leaseExpiresAt: leaseUntil(),
+          updatedAt: new Date(),
+        })
+        .where(eq(r.id, runId))
+        .returning(),
+    );
     const last = await appendEventsIn(tx, scope, runId, [
       { type: "resume", payload: { interruptId: target.id, actorId: decision.actorId } },
       { type: "status", payload: { status: "running" } },

@@ -180,6 +180,29 @@ for (const target of testTargets()) {
       expect(items.length).toBeGreaterThan(0);
     });
 
+    it("answers one of two turns sent to a session at the same moment and refuses the other, keeping nothing of it", async () => {
+      const first = await postChat(expert.auth, { agentId: "health-economist", message: "What is a QALY?" });
+      const sessionId = first.headers.get("x-vigil-session-id") as string;
+      const before = await chatCounts(suite.database);
+      const turns = await Promise.all(
+        ["What is an ICER?", "What is a DALY?"].map((message) =>
+          postChat(expert.auth, { sessionId, agentId: "health-economist", message }),
+        ),
+      );
+      expect(turns.map((t) => t.status).sort()).toEqual([200, 409]);
+      const refused = turns.find((t) => t.status === 409);
+      expect(refused?.body).toMatchObject({ status: "error", code: "CHAT_BUSY" });
+      expect(turns.find((t) => t.status === 200)?.done).toBe(true);
+      expect(await chatCounts(suite.database)).toEqual({
+        sessions: before.sessions,
+        messages: before.messages + 2,
+        runs: before.runs + 1,
+      });
+      const detail = await getSession(expert, sessionId);
+      const messages = (detail.body as { messages: { role: string }[] }).messages;
+      expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    });
+
     it("a retry answers the last question again without storing it twice", async () => {
       const question = "What is an ICER?";
       const first = await postChat(expert.auth, { agentId: "health-economist", message: question });

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt, tenantRef, updatedAt } from "./tenancy";
 
 export const RUN_STATUSES = ["running", "interrupted", "completed", "failed", "cancelled"] as const;
@@ -34,6 +45,8 @@ export const runs = pgTable(
   (t) => [
     index("runs_tenant_created_idx").on(t.tenantId, t.createdAt),
     index("runs_thread_idx").on(t.tenantId, t.threadId),
+    // One execution at a time per thread: two would interleave their checkpoints on it.
+    uniqueIndex("runs_running_thread_uq").on(t.tenantId, t.threadId).where(sql`${t.status} = 'running'`),
     // The recovery sweep looks only at unfinished runs.
     index("runs_unfinished_idx").on(t.leaseExpiresAt).where(sql`${t.status} in ('running', 'interrupted')`),
     check("runs_status_check", sql`${t.status} in ('running', 'interrupted', 'completed', 'failed', 'cancelled')`),

@@ -1,0 +1,147 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { and, eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import "@/lib/agents";
+import { type Database, rowsOf, schema } from "@/lib/db";
+import { cancelRun, getRun, resumeRun, startRun } from "@/lib/runs";
+import { testTargets } from "../support/databases";
+import { actorFor, allEvents, settled } from "../support/runs";
+import { seededDatabase } from "../support/seeded";
+
+// One running run per thread (runs_running_thread_uq, migration 0015).
+
+/** A demo run that streams for a few seconds unless cancelled. */
+const longRun = {
+  message: Array.from({ length: 200 }, (_, i) => `w${i}`).join(" "),
+  requireApproval: false,
+  delayMs: 20,
+};
+
+async function runsOnThread(database: Database, threadId: string) {
+  return database.db
+    .select({ id: schema.runs.id, status: schema.runs.status, error: schema.runs.error, lastSeq: schema.runs.lastSeq })
+    .from(schema.runs)
+    .where(eq(schema.runs.threadId, threadId));
+}
+
+for (const target of testTargets()) {
+  describe(`one running run per thread on ${target.name}`, () => {
+    const suite = seededDatabase(target, { knowledge: false });
+
+    it("refuses a second run on a thread while one runs, and takes one once it has stopped", async () => {
+      const actor = actorFor(suite.tenants);
+      const threadId = "busy-thread";
+      const first = await startRun(actor, { workflow: "demo-echo", input: longRun, threadId });
+      await expect(
+        startRun(actor, { workflow: "demo-echo", input: { message: "second" }, threadId }),
+      ).rejects.toMatchObject({ status: 409, code: "THREAD_BUSY", details: { thread_id: threadId } });
+      expect(await runsOnThread(suite.database, threadId)).toHaveLength(1);
+
+      await cancelRun(actor, first.runId);
+      expect((await settled(actor, first.runId)).status).toBe("cancelled");
+      const next = await startRun(actor, {
+        workflow: "demo-echo",
+        input: { message: "second", requireApproval: false, delayMs: 0 },
+        threadId,
+      });
+      expect((await settled(actor, next.runId)).status).toBe("completed");
+    });
+
+    it("starts exactly one of two runs sent for one thread at the same moment", async () => {
+      const actor = actorFor(suite.tenants);
+      const threadId = "raced-thread";
+      const outcomes = await Promise.allSettled([
+        startRun(actor, { workflow: "demo-echo", input: longRun, threadId }),
+        startRun(actor, { workflow: "demo-echo", input: longRun, threadId }),
+      ]);
+      const started = outcomes.filter((o) => o.status === "fulfilled");
+      const refused = outcomes.filter((o) => o.status === "rejected");
+      expect(started).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      expect(refused[0].reason).toMatchObject({ status: 409, code: "THREAD_BUSY" });
+      expect(await runsOnThread(suite.database, threadId)).toHaveLength(1);
+      await cancelRun(actor, started[0].value.runId);
+      await settled(actor, started[0].value.runId);
+    });
+
+    it("lets a run start beside an interrupted one, which cannot resume until the thread is free", async () => {
+      const actor = actorFor(suite.tenants);
+      const threadId = "waiting-thread";
+      const waiting = await startRun(actor, {
+        workflow: "demo-echo",
+        input: { message: "hold", requireApproval: true, delayMs: 0 },
+        threadId,
+      });
+      expect((await settled(actor, waiting.runId)).status).toBe("interrupted");
+      const other = await startRun(actor, { workflow: "demo-echo", input: longRun, threadId });
+
+      await expect(resumeRun(actor, waiting.runId, { value: { approved: true } })).rejects.toMatchObject({
+        status: 409,
+        code: "THREAD_BUSY",
+      });
+      // The refused decision left nothing: the run still waits for it.
+      const still = await getRun(actor, waiting.runId);
+      expect(still.status).toBe("interrupted");
+      expect(still.pendingInterrupts).toHaveLength(1);
+      expect((await allEvents(actor, waiting.runId)).filter((e) => e.type === "resume")).toHaveLength(0);
+
+      await cancelRun(actor, other.runId);
+      await settled(actor, other.runId);
+    });
+
+    it("migration 0015 keeps the newest of several running runs of a thread and fails the others", async () => {
+      const db = suite.database.db;
+      const tenantId = suite.tenants.demo;
+      const threadId = "legacy-thread";
+      await db.execute(sql`drop index runs_running_thread_uq`);
+      const ids: string[] = [];
+      for (const minutesAgo of [30, 20, 10]) {
+        const [row] = await db
+          .insert(schema.runs)
+          .values({
+            tenantId,
+            workflow: "demo-echo",
+            threadId,
+            createdBy: "user-member",
+            status: "running",
+            lastSeq: 1,
+            createdAt: new Date(Date.now() - minutesAgo * 60_000),
+          })
+          .returning({ id: schema.runs.id });
+        await db.insert(schema.runEvents).values({ tenantId, runId: row.id, seq: 1, type: "run-start", payload: {} });
+        ids.push(row.id);
+      }
+
+      const migration = readFileSync(path.join(process.cwd(), "drizzle/0015_runs_one_running_per_thread.sql"), "utf8");
+      for (const statement of migration.split("--> statement-breakpoint")) await db.execute(sql.raw(statement));
+
+      const runs = await runsOnThread(suite.database, threadId);
+      const byId = new Map(runs.map((run) => [run.id, run]));
+      expect(byId.get(ids[2])).toMatchObject({ status: "running", lastSeq: 1 });
+      for (const id of ids.slice(0, 2)) {
+        expect(byId.get(id)).toMatchObject({
+          status: "failed",
+          error: "Another run was running on the same thread.",
+          lastSeq: 2,
+        });
+        const events = await db
+          .select({ seq: schema.runEvents.seq, type: schema.runEvents.type, payload: schema.runEvents.payload })
+          .from(schema.runEvents)
+          .where(and(eq(schema.runEvents.runId, id), eq(schema.runEvents.seq, 2)));
+        expect(events).toEqual([
+          {
+            seq: 2,
+            type: "status",
+            payload: { status: "failed", error: "Another run was running on the same thread." },
+          },
+        ]);
+      }
+      const indexes = rowsOf<{ n: number }>(
+        await db.execute(sql`select count(*)::int as n from pg_indexes where indexname = 'runs_running_thread_uq'`),
+      );
+      expect(indexes[0].n).toBe(1);
+      await db.update(schema.runs).set({ status: "failed" }).where(eq(schema.runs.id, ids[2]));
+    });
+  });
+}
