@@ -37,6 +37,24 @@ export async function insertRun(
 ): Promise<RunRow> {
   return onFreeThread(input.threadId, () =>
     withTenant(scope, async (tx) => {
+      // A thread belongs to whoever started its first run, with that run's workflow: another
+      // graph, or another person, would write their state into its checkpoints.
+      const [first] = await tx
+        .select({ createdBy: r.createdBy, workflow: r.workflow })
+        .from(r)
+        .where(eq(r.threadId, input.threadId))
+        .orderBy(r.createdAt)
+        .limit(1);
+      if (first && first.createdBy !== input.createdBy)
+        throw new NotFoundError("Thread", { thread_id: input.threadId });
+      if (first && first.workflow !== input.workflow) {
+        throw new AppError(
+          409,
+          "THREAD_WORKFLOW_MISMATCH",
+          `This thread belongs to runs of the "${first.workflow}" workflow.`,
+          { thread_id: input.threadId, workflow: first.workflow },
+        );
+      }
       const [created] = await tx
         .insert(r)
         .values({

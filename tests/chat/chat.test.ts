@@ -484,11 +484,16 @@ for (const target of testTargets()) {
       const sessionId = owner.headers.get("x-vigil-session-id") as string;
       const { startRun } = await import("@/lib/runs");
       const actor = { tenantId: suite.tenants.demo, userId: colleague.userId, role: "member" as const };
-      const { runId } = await startRun(actor, {
-        workflow: "ask-expert",
-        input: { message: "Leak it" },
-        threadId: `chat:${sessionId}`,
-      });
+      const threadId = `chat:${sessionId}`;
+      const start = () => startRun(actor, { workflow: "ask-expert", input: { message: "Leak it" }, threadId });
+      // The thread is the owner's: refused before any run exists.
+      await expect(start()).rejects.toMatchObject({ name: "NotFoundError" });
+      expect(await suite.database.db.select().from(schema.runs).where(eq(schema.runs.threadId, threadId))).toHaveLength(
+        1,
+      );
+      // With the session's run history gone, the graph itself still refuses the stranger.
+      await suite.database.db.delete(schema.runs).where(eq(schema.runs.threadId, threadId));
+      const { runId } = await start();
       await executionSettled(runId);
       const [run] = await suite.database.db.select().from(schema.runs).where(eq(schema.runs.id, runId));
       expect(run.status).toBe("failed");

@@ -9,7 +9,8 @@ import { testTargets } from "../support/databases";
 import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 
-// One running run per thread (runs_running_thread_uq, migration 0015).
+// A thread's rules: one running run at a time (runs_running_thread_uq, migration 0015), and
+// runs only of its first run's creator and workflow.
 
 /** A demo run that streams for a few seconds unless cancelled. */
 const longRun = {
@@ -26,7 +27,7 @@ async function runsOnThread(database: Database, threadId: string) {
 }
 
 for (const target of testTargets()) {
-  describe(`one running run per thread on ${target.name}`, () => {
+  describe(`threads of runs on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
 
     it("refuses a second run on a thread while one runs, and takes one once it has stopped", async () => {
@@ -88,6 +89,38 @@ for (const target of testTargets()) {
 
       await cancelRun(actor, other.runId);
       await settled(actor, other.runId);
+    });
+
+    it("refuses another person's thread as unknown, and another workflow on one's own thread", async () => {
+      const owner = actorFor(suite.tenants, "member", "thread-owner");
+      const threadId = "owned-thread";
+      const first = await startRun(owner, {
+        workflow: "demo-echo",
+        input: { message: "mine", requireApproval: false, delayMs: 0 },
+        threadId,
+      });
+      await settled(owner, first.runId);
+
+      for (const stranger of [actorFor(suite.tenants, "member", "someone-else"), actorFor(suite.tenants, "admin")]) {
+        await expect(
+          startRun(stranger, { workflow: "demo-echo", input: { message: "theirs" }, threadId }),
+        ).rejects.toMatchObject({ name: "NotFoundError" });
+      }
+      await expect(
+        startRun(owner, { workflow: "ask-expert", input: { message: "other graph" }, threadId }),
+      ).rejects.toMatchObject({
+        status: 409,
+        code: "THREAD_WORKFLOW_MISMATCH",
+        details: { thread_id: threadId, workflow: "demo-echo" },
+      });
+      expect(await runsOnThread(suite.database, threadId)).toHaveLength(1);
+
+      const again = await startRun(owner, {
+        workflow: "demo-echo",
+        input: { message: "mine again", requireApproval: false, delayMs: 0 },
+        threadId,
+      });
+      expect((await settled(owner, again.runId)).status).toBe("completed");
     });
 
     it("migration 0015 keeps the newest of several running runs of a thread and fails the others", async () => {
