@@ -2,10 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import * as runsRoute from "@/app/api/runs/route";
 import "@/lib/agents";
 import { type Database, rowsOf, schema } from "@/lib/db";
 import { cancelRun, getRun, resumeRun, startRun } from "@/lib/runs";
+import { createApiKey } from "@/lib/tenancy";
 import { testTargets } from "../support/databases";
+import { call } from "../support/http";
 import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 
@@ -121,6 +124,38 @@ for (const target of testTargets()) {
         threadId,
       });
       expect((await settled(owner, again.runId)).status).toBe("completed");
+    });
+
+    it("answers POST /api/runs on a foreign, mismatched or busy thread in the documented shapes, writing nothing", async () => {
+      const created = await createApiKey(
+        { tenantId: suite.tenants.demo },
+        { name: "threads", role: "member", createdBy: "test" },
+      );
+      const auth = { authorization: `Bearer ${created.key}` };
+      const post = (body: unknown) => call(runsRoute.POST, { method: "POST", path: "/api/runs", body, headers: auth });
+      const owner = actorFor(suite.tenants, "member", "http-thread-owner");
+      const foreign = await startRun(owner, { workflow: "demo-echo", input: longRun, threadId: "http-foreign" });
+
+      const stranger = await post({ workflow: "demo-echo", input: { message: "x" }, threadId: "http-foreign" });
+      expect(stranger.status).toBe(404);
+      expect(stranger.body).toMatchObject({ status: "not_found" });
+      expect(await runsOnThread(suite.database, "http-foreign")).toHaveLength(1);
+
+      const mine = await post({ workflow: "demo-echo", input: longRun, threadId: "http-mine" });
+      expect(mine.status).toBe(202);
+      const busy = await post({ workflow: "demo-echo", input: { message: "y" }, threadId: "http-mine" });
+      expect(busy.status).toBe(409);
+      expect(busy.body).toMatchObject({ status: "error", code: "THREAD_BUSY", details: { thread_id: "http-mine" } });
+      const mismatch = await post({ workflow: "ask-expert", input: { message: "y" }, threadId: "http-mine" });
+      expect(mismatch.status).toBe(409);
+      expect(mismatch.body).toMatchObject({ status: "error", code: "THREAD_WORKFLOW_MISMATCH" });
+      expect(await runsOnThread(suite.database, "http-mine")).toHaveLength(1);
+
+      const keyActor = actorFor(suite.tenants, "member", `apikey:${created.id}`);
+      await cancelRun(keyActor, mine.body.runId as string);
+      await settled(keyActor, mine.body.runId as string);
+      await cancelRun(owner, foreign.runId);
+      await settled(owner, foreign.runId);
     });
 
     it("migration 0015 keeps the newest of several running runs of a thread and fails the others", async () => {
