@@ -1,7 +1,7 @@
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import { withTenant } from "@/lib/db";
 import { AppError, errors, NotFoundError } from "@/lib/http";
-import { startRun } from "@/lib/runs";
+import { beginRunIn } from "@/lib/runs";
 import {
   MAX_MESSAGE_BYTES,
   MAX_TITLE_CHARS,
@@ -14,7 +14,6 @@ import {
   agentByIdIn,
   agentIn,
   agentRef,
-  deleteMessageIn,
   deleteSessionIn,
   insertMessageIn,
   insertSessionIn,
@@ -50,8 +49,9 @@ export interface ChatTurn {
 
 /**
  * Starts one turn of a consultation: checks the agent and the session, saves the user's message
- * (opening a session titled after it when none is given), then starts the `ask-expert` run on
- * the session's thread. Nothing is written when any check fails.
+ * (opening a session titled after it when none is given) and the `ask-expert` run on the
+ * session's thread in one transaction, then launches the run. Nothing is written when any check
+ * fails.
  */
 export async function startChatTurn(actor: ChatActor, input: ChatTurnInput): Promise<ChatTurn> {
   const message = input.message.trim();
@@ -59,7 +59,7 @@ export async function startChatTurn(actor: ChatActor, input: ChatTurnInput): Pro
   if (Buffer.byteLength(input.message, "utf8") > MAX_MESSAGE_BYTES) {
     throw errors.invalidField("message", `The message is longer than ${MAX_MESSAGE_BYTES} bytes.`);
   }
-  const saved = await withTenant(actor, async (tx) => {
+  const turn = await withTenant(actor, async (tx) => {
     const agent = await agentIn(tx, input.agentId);
     if (!agent) throw new NotFoundError("Agent", { agent_id: input.agentId });
     const at = new Date();
@@ -77,26 +77,33 @@ export async function startChatTurn(actor: ChatActor, input: ChatTurnInput): Pro
       sessionId = (await insertSessionIn(tx, actor, { agentId: agent.id, title: titleFromMessage(message), at })).id;
     }
     const previous = input.retry && input.sessionId ? await lastUserMessageIn(tx, sessionId) : null;
-    const reused = previous && previous.content === message ? previous.id : null;
     const userMessageId =
-      reused ?? (await insertMessageIn(tx, actor, { sessionId, role: "user", content: message, at }));
-    return { sessionId, userMessageId, created: !input.sessionId, inserted: reused === null };
+      previous && previous.content === message
+        ? previous.id
+        : await insertMessageIn(tx, actor, { sessionId, role: "user", content: message, at });
+    const created = !input.sessionId;
+    // The run is written with the message: a turn sent at the same moment that started its run
+    // after our check makes the run's insert fail, and this turn then keeps nothing.
+    const run = await onFreeSession(() =>
+      beginRunIn(tx, actor, {
+        workflow: CHAT_WORKFLOW,
+        input: { message, userMessageId, firstTurn: created },
+        threadId: threadOfSession(sessionId),
+      }),
+    );
+    return { sessionId, userMessageId, created, run };
   });
-  const { inserted, ...turn } = saved;
-  const threadId = threadOfSession(turn.sessionId);
+  const { run, ...saved } = turn;
+  run.launch();
+  return { ...saved, runId: run.runId, threadId: run.threadId };
+}
+
+async function onFreeSession<T>(work: () => Promise<T>): Promise<T> {
   try {
-    const { runId } = await startRun(actor, {
-      workflow: CHAT_WORKFLOW,
-      input: { message, userMessageId: turn.userMessageId, firstTurn: turn.created },
-      threadId,
-    });
-    return { ...turn, runId, threadId };
+    return await work();
   } catch (error) {
-    if (!(error instanceof AppError && error.code === "THREAD_BUSY")) throw error;
-    // A turn sent at the same moment started its run between our check and ours: this turn
-    // takes its question back, so that a refused turn leaves nothing behind.
-    if (inserted) await withTenant(actor, (tx) => deleteMessageIn(tx, turn.userMessageId));
-    throw chatBusy();
+    if (error instanceof AppError && error.code === "THREAD_BUSY") throw chatBusy();
+    throw error;
   }
 }
 

@@ -222,10 +222,6 @@ export async function updateSessionIn(
   await tx.update(s).set(values).where(eq(s.id, sessionId));
 }
 
-export async function deleteMessageIn(tx: Tx, messageId: string): Promise<void> {
-  await tx.delete(m).where(eq(m.id, messageId));
-}
-
 export async function deleteSessionIn(tx: Tx, sessionId: string): Promise<void> {
   await tx.delete(m).where(eq(m.sessionId, sessionId));
   await tx.delete(s).where(eq(s.id, sessionId));

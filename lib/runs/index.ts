@@ -1,7 +1,17 @@
 export { appendEvents, readEvents } from "./event-log";
 export { executionSettled } from "./executor";
 export { instanceId } from "./instance";
-export { cancelRun, getRun, type RunActor, type RunView, resumeRun, startRun, visibleRun } from "./lifecycle";
+export {
+  type BegunRun,
+  beginRunIn,
+  cancelRun,
+  getRun,
+  type RunActor,
+  type RunView,
+  resumeRun,
+  startRun,
+  visibleRun,
+} from "./lifecycle";
 export type {
   DataPartName,
   DataParts,

@@ -1,14 +1,13 @@
-import { randomUUID } from "node:crypto";
 import { type Role, roleAtLeast } from "@/lib/access";
 import { recordTrace } from "@/lib/audit";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
-import type { TenantScope } from "@/lib/db";
+import { type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { AppError, NotFoundError } from "@/lib/http";
 import { abortExecution, executeInBackground } from "./executor";
 import { instanceId } from "./instance";
 import type { PendingInterrupt, RunStatus } from "./protocol";
 import { findWorkflow } from "./registry";
-import { getRunRow, insertRun, markCancelled, type RunRow, storeResume } from "./store";
+import { getRunRow, insertRunIn, markCancelled, type RunRow, storeResume } from "./store";
 
 /** Who acts on a run: the principal, its tenant and role (from the session, never the body). */
 export interface RunActor extends TenantScope {
@@ -36,25 +35,48 @@ export async function startRun(
   actor: RunActor,
   request: { workflow: string; input: unknown; threadId?: string },
 ): Promise<{ runId: string; threadId: string }> {
+  const { launch, ...started } = await withTenant(actor, (tx) => beginRunIn(tx, actor, request));
+  launch();
+  return started;
+}
+
+export interface BegunRun {
+  runId: string;
+  threadId: string;
+  /** Executes the run in the background; call it once the transaction that wrote the run committed. */
+  launch: () => void;
+}
+
+/**
+ * Writes a new run inside the caller's transaction, so it commits or rolls back with the
+ * caller's own rows, and returns how to launch it after the commit.
+ */
+export async function beginRunIn(
+  tx: Tx,
+  actor: RunActor,
+  request: { workflow: string; input: unknown; threadId?: string },
+): Promise<BegunRun> {
   if (!findWorkflow(request.workflow)) {
     throw new AppError(404, "UNKNOWN_WORKFLOW", `There is no workflow named "${request.workflow}".`);
   }
-  const run = await insertRun(actor, {
+  const run = await insertRunIn(tx, actor, {
     workflow: request.workflow,
-    threadId: request.threadId ?? randomUUID(),
+    threadId: request.threadId,
     input: request.input,
     createdBy: actor.userId,
     owner: instanceId(),
   });
-  recordTrace({
-    tenantId: actor.tenantId,
-    runId: run.id,
-    eventType: "run_start",
-    actorId: actor.userId,
-    payload: { workflow: run.workflow },
-  });
-  executeInBackground(actor, run, { kind: "start" });
-  return { runId: run.id, threadId: run.threadId };
+  const launch = () => {
+    recordTrace({
+      tenantId: actor.tenantId,
+      runId: run.id,
+      eventType: "run_start",
+      actorId: actor.userId,
+      payload: { workflow: run.workflow },
+    });
+    executeInBackground(actor, run, { kind: "start" });
+  };
+  return { runId: run.id, threadId: run.threadId, launch };
 }
 
 /**

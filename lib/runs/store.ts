@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { isUniqueViolation, rowsOf, schema, type TenantScope, withAppRole, withTenant } from "@/lib/db";
+import { isUniqueViolation, rowsOf, schema, type TenantScope, type Tx, withAppRole, withTenant } from "@/lib/db";
 import { AppError, NotFoundError } from "@/lib/http";
 import { runBus } from "./bus";
 import { appendEventsIn } from "./event-log";
@@ -31,49 +32,60 @@ async function onFreeThread<T>(threadId: string, work: () => Promise<T>): Promis
   }
 }
 
-export async function insertRun(
-  scope: TenantScope,
-  input: { workflow: string; threadId: string; input: unknown; createdBy: string; owner: string },
-): Promise<RunRow> {
-  return onFreeThread(input.threadId, () =>
-    withTenant(scope, async (tx) => {
-      // A thread belongs to whoever started its first run, with that run's workflow: another
-      // graph, or another person, would write their state into its checkpoints.
-      const [first] = await tx
-        .select({ createdBy: r.createdBy, workflow: r.workflow })
-        .from(r)
-        .where(eq(r.threadId, input.threadId))
-        .orderBy(r.createdAt)
-        .limit(1);
-      if (first && first.createdBy !== input.createdBy)
-        throw new NotFoundError("Thread", { thread_id: input.threadId });
-      if (first && first.workflow !== input.workflow) {
-        throw new AppError(
-          409,
-          "THREAD_WORKFLOW_MISMATCH",
-          `This thread belongs to runs of the "${first.workflow}" workflow.`,
-          { thread_id: input.threadId, workflow: first.workflow },
-        );
-      }
-      const [created] = await tx
-        .insert(r)
-        .values({
-          tenantId: scope.tenantId,
-          workflow: input.workflow,
-          threadId: input.threadId,
-          input: input.input,
-          createdBy: input.createdBy,
-          status: "running",
-          leaseOwner: input.owner,
-          leaseExpiresAt: leaseUntil(),
-        })
-        .returning();
-      await appendEventsIn(tx, scope, created.id, [
-        { type: "run-start", payload: { runId: created.id, workflow: input.workflow } },
-      ]);
-      return created;
-    }),
+export interface NewRun {
+  workflow: string;
+  /** A thread of the caller's to continue; a fresh one when absent. */
+  threadId?: string;
+  input: unknown;
+  createdBy: string;
+  owner: string;
+}
+
+/**
+ * Inserts a running run with its first event inside `tx`, so a caller can write it together
+ * with its own rows: a refusal (another person's thread, another workflow, a busy thread)
+ * rolls all of them back.
+ */
+export async function insertRunIn(tx: Tx, scope: TenantScope, input: NewRun): Promise<RunRow> {
+  const threadId = input.threadId ?? randomUUID();
+  if (input.threadId !== undefined) {
+    // A thread belongs to whoever started its first run, with that run's workflow: another
+    // graph, or another person, would write their state into its checkpoints.
+    const [first] = await tx
+      .select({ createdBy: r.createdBy, workflow: r.workflow })
+      .from(r)
+      .where(eq(r.threadId, threadId))
+      .orderBy(r.createdAt)
+      .limit(1);
+    if (first && first.createdBy !== input.createdBy) throw new NotFoundError("Thread", { thread_id: threadId });
+    if (first && first.workflow !== input.workflow) {
+      throw new AppError(
+        409,
+        "THREAD_WORKFLOW_MISMATCH",
+        `This thread belongs to runs of the "${first.workflow}" workflow.`,
+        { thread_id: threadId, workflow: first.workflow },
+      );
+    }
+  }
+  const [created] = await onFreeThread(threadId, () =>
+    tx
+      .insert(r)
+      .values({
+        tenantId: scope.tenantId,
+        workflow: input.workflow,
+        threadId,
+        input: input.input,
+        createdBy: input.createdBy,
+        status: "running",
+        leaseOwner: input.owner,
+        leaseExpiresAt: leaseUntil(),
+      })
+      .returning(),
   );
+  await appendEventsIn(tx, scope, created.id, [
+    { type: "run-start", payload: { runId: created.id, workflow: input.workflow } },
+  ]);
+  return created;
 }
 
 export async function getRunRow(scope: TenantScope, runId: string): Promise<RunRow> {
