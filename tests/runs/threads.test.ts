@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import * as runsRoute from "@/app/api/runs/route";
 import "@/lib/agents";
 import { type Database, rowsOf, schema } from "@/lib/db";
-import { cancelRun, getRun, resumeRun, startRun } from "@/lib/runs";
+import { cancelRun, getRun, type RunActor, resumeRun, startRun } from "@/lib/runs";
 import { createApiKey } from "@/lib/tenancy";
 import { testTargets } from "../support/databases";
 import { call } from "../support/http";
@@ -21,6 +21,16 @@ const longRun = {
   requireApproval: false,
   delayMs: 20,
 };
+
+/** Starts a short demo run on `threadId` and waits until it has stopped. */
+async function shortRun(actor: RunActor, threadId: string, message: string) {
+  const { runId } = await startRun(actor, {
+    workflow: "demo-echo",
+    input: { message, requireApproval: false, delayMs: 0 },
+    threadId,
+  });
+  return settled(actor, runId);
+}
 
 async function runsOnThread(database: Database, threadId: string) {
   return database.db
@@ -44,12 +54,7 @@ for (const target of testTargets()) {
 
       await cancelRun(actor, first.runId);
       expect((await settled(actor, first.runId)).status).toBe("cancelled");
-      const next = await startRun(actor, {
-        workflow: "demo-echo",
-        input: { message: "second", requireApproval: false, delayMs: 0 },
-        threadId,
-      });
-      expect((await settled(actor, next.runId)).status).toBe("completed");
+      expect((await shortRun(actor, threadId, "second")).status).toBe("completed");
     });
 
     it("starts exactly one of two runs sent for one thread at the same moment", async () => {
@@ -97,12 +102,7 @@ for (const target of testTargets()) {
     it("refuses another person's thread as unknown, and another workflow on one's own thread", async () => {
       const owner = actorFor(suite.tenants, "member", "thread-owner");
       const threadId = "owned-thread";
-      const first = await startRun(owner, {
-        workflow: "demo-echo",
-        input: { message: "mine", requireApproval: false, delayMs: 0 },
-        threadId,
-      });
-      await settled(owner, first.runId);
+      await shortRun(owner, threadId, "mine");
 
       for (const stranger of [actorFor(suite.tenants, "member", "someone-else"), actorFor(suite.tenants, "admin")]) {
         await expect(
@@ -118,12 +118,7 @@ for (const target of testTargets()) {
       });
       expect(await runsOnThread(suite.database, threadId)).toHaveLength(1);
 
-      const again = await startRun(owner, {
-        workflow: "demo-echo",
-        input: { message: "mine again", requireApproval: false, delayMs: 0 },
-        threadId,
-      });
-      expect((await settled(owner, again.runId)).status).toBe("completed");
+      expect((await shortRun(owner, threadId, "mine again")).status).toBe("completed");
     });
 
     it("answers POST /api/runs on a foreign, mismatched or busy thread in the documented shapes, writing nothing", async () => {
