@@ -15,7 +15,8 @@ import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { type Database, getDatabase, rowsOf } from "@/lib/db";
-import { ingestDocument, KNOWLEDGE_CORPUS, maintainKnowledgeIndex, searchKnowledge, searchScopeOf } from "@/lib/rag";
+import { KNOWLEDGE_CORPUS } from "@/lib/demo";
+import { ingestDocument, maintainKnowledgeIndex, searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { fmt, machineRows, percentile } from "./support/machine";
 import { benchTenant } from "./support/tenant";
 

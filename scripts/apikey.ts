@@ -1,7 +1,7 @@
 // Prints a new API key for a tenant: npm run apikey -- --tenant demo --role reviewer [--name ci]
 import { parseArgs } from "node:util";
 import { ROLES, type Role } from "@/lib/access";
-import { getDatabase } from "@/lib/db";
+import { boot } from "@/lib/server";
 import { createApiKey, tenantBySlug } from "@/lib/tenancy";
 
 const { values } = parseArgs({
@@ -9,6 +9,7 @@ const { values } = parseArgs({
 });
 
 async function main(): Promise<number> {
+  await boot({ sweeps: false });
   if (!values.tenant) {
     console.error("Usage: npm run apikey -- --tenant <slug> [--role member|reviewer|admin] [--name <label>]");
     return 2;
@@ -33,5 +34,5 @@ async function main(): Promise<number> {
 }
 
 const code = await main();
-await (await getDatabase()).close();
+await (await boot({ sweeps: false })).close();
 process.exit(code);

@@ -1,5 +1,6 @@
 // Seeds the demo tenants. Refuses under NODE_ENV=production unless --force is given.
-import { configFromEnv, openDatabase, seedDemo } from "@/lib/db";
+import { configFromEnv, openDatabase } from "@/lib/db";
+import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
 
 const force = process.argv.includes("--force");
 const database = await openDatabase(configFromEnv());
@@ -7,7 +8,6 @@ try {
   const identity = process.env.AUTH_MODE === "supabase" ? "supabase" : "local";
   const { created } = await seedDemo(database, { force, identity });
   console.log(created ? "Seeded tenants demo and acme." : "Already seeded; nothing changed.");
-  const { seedKnowledgeCorpus } = await import("@/lib/rag");
   const corpus = await seedKnowledgeCorpus(database);
   console.log(`Knowledge base: ${corpus.created} demo documents added.`);
 } catch (error) {

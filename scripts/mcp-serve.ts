@@ -13,8 +13,8 @@ import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import * as mcpRoute from "@/app/api/mcp/route";
 import { ROLES, type Role } from "@/lib/access";
-import { getDatabase } from "@/lib/db";
 import { registerDefaultAdapters } from "@/lib/hitl";
+import { boot } from "@/lib/server";
 import { createApiKey, tenantBySlug } from "@/lib/tenancy";
 
 const { values } = parseArgs({
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   if (!ROLES.includes(values.role as Role)) throw new Error(`--role must be one of ${ROLES.join(", ")}.`);
   const loopbackOnly = LOOPBACK.has(values.host);
   if (values["inject-key"] && !loopbackOnly) throw new Error("--inject-key needs a loopback --host.");
-  await getDatabase();
+  const database = await boot();
   const tenant = await tenantBySlug(values.tenant);
   if (!tenant) throw new Error(`No tenant with slug "${values.tenant}" (is the database seeded?).`);
   await registerDefaultAdapters(tenant);
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   });
   const stop = async () => {
     server.close();
-    await (await getDatabase()).close();
+    await database.close();
     process.exit(0);
   };
   process.on("SIGINT", stop);

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/ui/AppShell";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { pageSession } from "@/lib/auth";
+import { pageSession } from "@/lib/server";
 
 export const dynamic = "force-dynamic";
 

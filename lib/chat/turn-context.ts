@@ -6,7 +6,6 @@ import {
   agentByIdIn,
   assistantMessageOfRunIn,
   insertMessageIn,
-  latestRunIn,
   recentTurnsIn,
   sessionIn,
   updateSessionIn,
@@ -41,17 +40,20 @@ export interface ChatSessionContext {
  * The session and the current run of a chat thread. Refuses a thread that is not a chat's, a
  * session that is gone, and a run started by anyone but the session's owner.
  */
-export async function loadChatSession(scope: TenantScope, threadId: string): Promise<ChatSessionContext> {
-  const sessionId = sessionOfThread(threadId);
+export async function loadChatSession(
+  scope: TenantScope,
+  run: { threadId: string; runId: string; startedBy: string },
+): Promise<ChatSessionContext> {
+  const sessionId = sessionOfThread(run.threadId);
   if (!sessionId) throw new AppError(400, "NOT_A_CHAT_THREAD", "This workflow runs on a chat session's thread.");
   return withTenant(scope, async (tx) => {
     const session = await sessionIn(tx, sessionId);
     if (!session) throw new AppError(404, "CHAT_SESSION_GONE", "The chat session no longer exists.");
-    const run = await latestRunIn(tx, sessionId);
-    if (!run || run.createdBy !== session.userId) {
+    // A consultation is private to its member: only they can continue it, whoever starts a run.
+    if (run.startedBy !== session.userId) {
       throw new AppError(403, "CHAT_SESSION_FORBIDDEN", "Only the session's owner can continue it.");
     }
-    return { sessionId, userId: session.userId, runId: run.id, title: session.title, agentId: session.agentId };
+    return { sessionId, userId: session.userId, runId: run.runId, title: session.title, agentId: session.agentId };
   });
 }
 

@@ -1,2 +1,3 @@
+export { TenantRoutingSaver } from "./routing";
 export type { DrizzleCheckpointSaverOptions, PruneResult } from "./saver";
 export { DrizzleCheckpointSaver } from "./saver";

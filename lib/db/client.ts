@@ -12,7 +12,6 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { rowsOf } from "./rows";
 import * as schema from "./schema";
-import { seedDemo } from "./seed";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -118,7 +117,7 @@ export function getDatabase(config: DatabaseConfig = configFromEnv()): Promise<D
   const key = JSON.stringify(config);
   let pending = holder.__vigilDb.get(key);
   if (!pending) {
-    pending = openDatabase(config).then(seedIfEmbedded);
+    pending = openDatabase(config);
     holder.__vigilDb.set(key, pending);
     pending.catch(() => holder.__vigilDb?.delete(key));
   }
@@ -127,23 +126,12 @@ export function getDatabase(config: DatabaseConfig = configFromEnv()): Promise<D
 
 let override: Promise<Database> | undefined;
 
-// The embedded database is the zero-configuration demo: an empty one gets the demo tenants.
-async function seedIfEmbedded(database: Database): Promise<Database> {
-  if (database.kind === "pglite" && process.env.VIGIL_SEED !== "off") {
-    try {
-      await seedDemo(database, { force: true, identity: process.env.AUTH_MODE === "supabase" ? "supabase" : "local" });
-      // lib/rag imports lib/db, so the demo knowledge base is loaded on demand, not statically.
-      const { seedKnowledgeCorpus } = await import("@/lib/rag");
-      await seedKnowledgeCorpus(database);
-    } catch (error) {
-      await database.close();
-      throw error;
-    }
-  }
-  return database;
-}
-
 /** Points every lib call at one database (tests that run the same suite on two drivers). */
 export function setActiveDatabase(database: Database | undefined): void {
   override = database ? Promise.resolve(database) : undefined;
+}
+
+/** Whether lib calls use a database set by `setActiveDatabase` instead of the configured one. */
+export function usingActiveDatabaseOverride(): boolean {
+  return override !== undefined;
 }

@@ -1,7 +1,6 @@
 // The knowledge base: ingestion, chunking, BM25 in SQL, optional vectors, fused retrieval.
 export { BM25_B, BM25_K1, bm25Query, rankBm25 } from "./bm25";
 export { CHUNK_MAX, type ChunkDraft, chunkBlocks, sentencesOf } from "./chunking";
-export { type CorpusDocument, KNOWLEDGE_CORPUS } from "./corpus";
 export { DOCUMENT_PAGE_MAX, deleteDocument, getDocument, listDocuments } from "./documents";
 export {
   configuredEmbeddingProvider,
@@ -14,9 +13,9 @@ export { contentHashOf, type ExtractedDocument, extractDocument, normalizeText }
 export { MAX_DOMAINS_PER_TENANT } from "./indexing";
 export { type IngestOptions, ingestDocument, normalizeDomains } from "./ingest";
 export { maintainKnowledgeIndex } from "./maintenance";
+export { loadIntoEmptyKnowledgeBase, type OwnedDocument } from "./owner-load";
 export { RRF_K, reciprocalRankFusion } from "./rrf";
 export { SEARCH_K_DEFAULT, SEARCH_K_MAX, type SearchInput, searchKnowledge, searchScopeOf } from "./search";
-export { seedKnowledgeCorpus } from "./seed";
 export type {
   DocumentInput,
   DocumentPage,

@@ -5,10 +5,11 @@ import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import type { TenantScope } from "@/lib/db";
 import { ThinkingFilter } from "@/lib/engine";
 import { AppError } from "@/lib/http";
+import { type RunContext, runConfig } from "./context";
 import { BufferedEventWriter, LeaseLostError } from "./event-log";
 import { instanceId, leaseMs } from "./instance";
 import type { NodeOutput, PendingInterrupt, RunEventBody } from "./protocol";
-import { findWorkflow, type RunnableGraph, type Workflow } from "./registry";
+import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
 import { type RunRow, renewLease, settleRun } from "./store";
 
 export type ExecutionMode = { kind: "start" } | { kind: "resume"; value: unknown } | { kind: "recover" };
@@ -52,9 +53,8 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
     ]);
     return;
   }
-  const saver = new DrizzleCheckpointSaver({ tenantId: scope.tenantId });
-  const graph = workflow.build(saver);
-  const config = { configurable: { thread_id: run.threadId } };
+  const graph = graphOf(workflow);
+  const config = runConfig(contextOf(scope, run));
   const events = new BufferedEventWriter(scope, run.id, owner);
   const abort = new AbortController();
   registry().controllers.set(run.id, abort);
@@ -76,7 +76,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
     recordTrace({ tenantId: scope.tenantId, runId: run.id, eventType, ...extra });
 
   try {
-    const input = await inputFor(mode, run, graph, saver, config, events);
+    const input = await inputFor(mode, run, graph, config, events);
     if ("settle" in input) {
       await events.flush();
       await settleRun(scope, run.id, owner, input.settle, input.events);
@@ -158,6 +158,17 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
   }
 }
 
+/** The run context an execution hands its nodes. */
+export function contextOf(scope: TenantScope, run: RunRow): RunContext {
+  return {
+    tenantId: scope.tenantId,
+    runId: run.id,
+    threadId: run.threadId,
+    startedBy: run.createdBy,
+    workflow: run.workflow,
+  };
+}
+
 type Input = { value: unknown } | { settle: Parameters<typeof settleRun>[3]; events: RunEventBody[] };
 
 /** What to feed the graph: the run's input, a resume command, or what recovery decides. */
@@ -165,8 +176,7 @@ async function inputFor(
   mode: ExecutionMode,
   run: RunRow,
   graph: RunnableGraph,
-  saver: DrizzleCheckpointSaver,
-  config: { configurable: { thread_id: string } },
+  config: ReturnType<typeof runConfig>,
   events: BufferedEventWriter,
 ): Promise<Input> {
   if (mode.kind === "start") return { value: run.input };
@@ -177,6 +187,7 @@ async function inputFor(
     return { settle: { status: "failed", error }, events: [{ type: "status", payload: { status: "failed", error } }] };
   }
   // No checkpoint yet: the process died before the first step finished. Start over.
+  const saver = new DrizzleCheckpointSaver({ tenantId: config.configurable.vigil_run.tenantId });
   if (!(await saver.getTuple(config))) return { value: run.input };
   const state = await graph.getState(config);
   const pending = interruptsOf(state);

@@ -1,3 +1,4 @@
+export { type RunContext, runContextOf } from "./context";
 export { appendEvents, readEvents } from "./event-log";
 export { executionSettled } from "./executor";
 export { instanceId } from "./instance";
@@ -25,7 +26,7 @@ export type {
   StepStatus,
 } from "./protocol";
 export { recoverStaleRuns, startRecoveryLoop } from "./recovery";
-export { findWorkflow, type RunnableGraph, registerWorkflow, type Workflow } from "./registry";
+export { findWorkflow, installWorkflows, type RunnableGraph, type Workflow } from "./registry";
 export { claimStaleRuns, renewLease } from "./store";
 export { runEventStream, sseHeaders } from "./stream";
 export { UIChunkAdapter } from "./ui-stream";

@@ -1,12 +1,12 @@
 import { type Role, roleAtLeast } from "@/lib/access";
 import { recordTrace } from "@/lib/audit";
-import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import { type TenantScope, type Tx, withTenant } from "@/lib/db";
-import { AppError, NotFoundError } from "@/lib/http";
-import { abortExecution, executeInBackground } from "./executor";
+import { AppError, errors, NotFoundError } from "@/lib/http";
+import { runConfig } from "./context";
+import { abortExecution, contextOf, executeInBackground } from "./executor";
 import { instanceId } from "./instance";
 import type { PendingInterrupt, RunStatus } from "./protocol";
-import { findWorkflow } from "./registry";
+import { findWorkflow, graphOf } from "./registry";
 import { getRunRow, insertRunIn, markCancelled, type RunRow, storeResume } from "./store";
 
 /** Who acts on a run: the principal, its tenant and role (from the session, never the body). */
@@ -56,13 +56,16 @@ export async function beginRunIn(
   actor: RunActor,
   request: { workflow: string; input: unknown; threadId?: string },
 ): Promise<BegunRun> {
-  if (!findWorkflow(request.workflow)) {
+  const workflow = findWorkflow(request.workflow);
+  if (!workflow) {
     throw new AppError(404, "UNKNOWN_WORKFLOW", `There is no workflow named "${request.workflow}".`);
   }
+  const input = workflow.input.safeParse(request.input);
+  if (!input.success) throw errors.validation(input.error.issues.map((i) => ({ ...i, path: ["input", ...i.path] })));
   const run = await insertRunIn(tx, actor, {
     workflow: request.workflow,
     threadId: request.threadId,
-    input: request.input,
+    input: input.data,
     createdBy: actor.userId,
     owner: instanceId(),
   });
@@ -118,8 +121,7 @@ export async function getRun(actor: RunActor, runId: string): Promise<RunView> {
   const workflow = findWorkflow(run.workflow);
   let state: Record<string, unknown> = {};
   if (workflow) {
-    const graph = workflow.build(new DrizzleCheckpointSaver({ tenantId: actor.tenantId }));
-    const snapshot = await graph.getState({ configurable: { thread_id: run.threadId } });
+    const snapshot = await graphOf(workflow).getState(runConfig(contextOf(actor, run)));
     state = workflow.publicState(snapshot.values);
   }
   return {

@@ -1,9 +1,12 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { z } from "zod";
+import { TenantRoutingSaver } from "@/lib/checkpoint";
+import { tenantOfConfig } from "./context";
 
 /** The slice of a compiled LangGraph graph that the run executor uses. */
 export interface RunnableGraph {
   stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
-  getState(config: { configurable: { thread_id: string } }): Promise<{
+  getState(config: { configurable: Record<string, unknown> }): Promise<{
     values: unknown;
     next: readonly string[];
     tasks: readonly { name: string; interrupts?: readonly { id?: string; value?: unknown }[] }[];
@@ -13,7 +16,9 @@ export interface RunnableGraph {
 
 export interface Workflow {
   name: string;
-  /** Compiles the graph over the given checkpointer (tenant-scoped). */
+  /** Validates a run's input before the run is stored. */
+  input: z.ZodType;
+  /** Compiles the graph over the given checkpointer; called once per process. */
   build(checkpointer: BaseCheckpointSaver): RunnableGraph;
   /** The graph state fields a client may read through GET /api/runs/{id}. */
   publicState(values: unknown): Record<string, unknown>;
@@ -21,12 +26,40 @@ export interface Workflow {
   finishMetadata?(values: unknown): Record<string, unknown>;
 }
 
-const workflows = new Map<string, Workflow>();
+interface Catalog {
+  workflows: Map<string, Workflow>;
+  graphs: Map<string, RunnableGraph>;
+}
 
-export function registerWorkflow(workflow: Workflow): void {
-  workflows.set(workflow.name, workflow);
+// On globalThis: Next.js may load this module twice (instrumentation and routes), and both
+// copies must see what boot() installed.
+const holder = globalThis as unknown as { __vigilWorkflows?: Catalog };
+
+function catalog(): Catalog {
+  holder.__vigilWorkflows ??= { workflows: new Map(), graphs: new Map() };
+  return holder.__vigilWorkflows;
+}
+
+/** Installs the workflows this process can run (boot's static catalog; tests add their own). */
+export function installWorkflows(workflows: readonly Workflow[]): void {
+  const { workflows: installed, graphs } = catalog();
+  for (const workflow of workflows) {
+    if (installed.get(workflow.name) !== workflow) graphs.delete(workflow.name);
+    installed.set(workflow.name, workflow);
+  }
 }
 
 export function findWorkflow(name: string): Workflow | undefined {
-  return workflows.get(name);
+  return catalog().workflows.get(name);
+}
+
+/** The workflow's graph, compiled once per process over a saver that routes by run context. */
+export function graphOf(workflow: Workflow): RunnableGraph {
+  const { graphs } = catalog();
+  let graph = graphs.get(workflow.name);
+  if (!graph) {
+    graph = workflow.build(new TenantRoutingSaver(tenantOfConfig));
+    graphs.set(workflow.name, graph);
+  }
+  return graph;
 }

@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/api/chat/sessions/[id]/route";
 import * as sessionsRoute from "@/app/api/chat/sessions/route";
-import "@/lib/agents";
 import type { SourceItem } from "@/lib/chat";
 import { schema } from "@/lib/db";
 import { getCase } from "@/lib/hitl";

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import "@/lib/agents";
 import type { SourceItem } from "@/lib/chat";
 import { configuredSearchers, fallbackSearch, pubmedSearcher, webSearcher } from "@/lib/search";
 import { testTargets } from "../support/databases";

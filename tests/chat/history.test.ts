@@ -15,7 +15,14 @@ describe("conversation memory", () => {
   });
 
   it("hands the engine the last MAX_CONVERSATION_MESSAGES remembered turns (default 20)", async () => {
-    const node = loadHistory({ tenantId: "00000000-0000-4000-8000-000000000000" });
+    const context = {
+      tenantId: "00000000-0000-4000-8000-000000000000",
+      runId: "00000000-0000-4000-8000-000000000001",
+      threadId: "chat:x",
+      startedBy: "u",
+      workflow: "ask-expert",
+    };
+    const node = (state: AskExpertStateType) => loadHistory(state, { configurable: { vigil_run: context } });
     const state = { history: turns(30), session: null } as unknown as AskExpertStateType;
     const byDefault = await node(state);
     expect(byDefault.conversation).toHaveLength(20);

@@ -5,7 +5,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, schema, seedDemo, setActiveDatabase } from "@/lib/db";
+import { openDatabase, schema, setActiveDatabase } from "@/lib/db";
+import { seedDemo } from "@/lib/demo";
 import { recordDecision } from "@/lib/hitl";
 import { actors, rid, submitLgv } from "./support";
 

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import "@/lib/agents";
 import { recordDecision, resumeDecidedRuns, submitCase } from "@/lib/hitl";
 import { getRun, startRun } from "@/lib/runs";
 import { testTargets } from "../support/databases";

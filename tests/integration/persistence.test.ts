@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, rowsOf, schema, seedDemo } from "@/lib/db";
+import { openDatabase, rowsOf, schema } from "@/lib/db";
+import { seedDemo } from "@/lib/demo";
 import { testTargets } from "../support/databases";
 
 async function migrationCount(db: Awaited<ReturnType<typeof openDatabase>>["db"]): Promise<number> {

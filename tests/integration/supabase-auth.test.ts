@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentsRoute from "@/app/api/agents/route";
 import * as authRoute from "@/app/api/auth/[...all]/route";
 import * as sessionRoute from "@/app/api/session/route";
-import { type Database, openDatabase, schema, seedDemo, setActiveDatabase } from "@/lib/db";
+import { type Database, openDatabase, schema, setActiveDatabase } from "@/lib/db";
+import { seedDemo } from "@/lib/demo";
 import { call, cookieHeader } from "../support/http";
 import { startSupabaseStub } from "../support/supabase-stub";
 

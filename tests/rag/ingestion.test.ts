@@ -1,15 +1,14 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rowsOf, withTenant } from "@/lib/db";
+import { KNOWLEDGE_CORPUS, seedKnowledgeCorpus } from "@/lib/demo";
 import {
   deleteDocument,
   getDocument,
   ingestDocument,
-  KNOWLEDGE_CORPUS,
   MAX_DOMAINS_PER_TENANT,
   searchKnowledge,
   searchScopeOf,
-  seedKnowledgeCorpus,
 } from "@/lib/rag";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";

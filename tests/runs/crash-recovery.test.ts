@@ -4,9 +4,9 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import "@/lib/agents";
 import { type Database, openDatabase, setActiveDatabase } from "@/lib/db";
 import { getRun, type RunActor } from "@/lib/runs";
+import { boot } from "@/lib/server";
 import { testTargets } from "../support/databases";
 import { allEvents, expectContiguous, visibleText } from "../support/runs";
 import { seedTenants } from "../support/seeded";
@@ -74,6 +74,7 @@ async function crashAndFinish(
 
   const database = await location.open();
   setActiveDatabase(database);
+  await boot({ sweeps: false });
   return { runId, database, actor: { tenantId: tenants.demo, userId: "crash-test", role: "member" } };
 }
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import "@/lib/agents";
 import { flushTrace } from "@/lib/audit";
 import { cancelRun, getRun, resumeRun, startRun } from "@/lib/runs";
 import { testTargets } from "../support/databases";

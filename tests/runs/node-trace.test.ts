@@ -1,17 +1,19 @@
 import { Annotation, END, type LangGraphRunnableConfig, START, StateGraph } from "@langchain/langgraph";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { flushTrace, verifyChain } from "@/lib/audit";
 import { rowsOf } from "@/lib/db";
-import { emit, type RunnableGraph, registerWorkflow, startRun } from "@/lib/runs";
+import { emit, installWorkflows, type RunnableGraph, startRun, type Workflow } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 
 // A workflow whose node reports a model call and a tool call, as real agent nodes will.
 const ProbeState = Annotation.Root({ q: Annotation<string>(), a: Annotation<string>() });
-registerWorkflow({
+const traceProbe: Workflow = {
   name: "trace-probe",
+  input: z.object({ q: z.string() }),
   build: (checkpointer) =>
     new StateGraph(ProbeState)
       .addNode("answer", async (state: typeof ProbeState.State, config: LangGraphRunnableConfig) => {
@@ -30,11 +32,12 @@ registerWorkflow({
       .addEdge("answer", END)
       .compile({ checkpointer }) as unknown as RunnableGraph,
   publicState: (values) => values as Record<string, unknown>,
-});
+};
 
 // A workflow whose only node fails, to see how a failure reaches the log, the view and the trace.
-registerWorkflow({
+const failingProbe: Workflow = {
   name: "failing-probe",
+  input: z.object({ q: z.string() }),
   build: (checkpointer) =>
     new StateGraph(ProbeState)
       .addNode("explode", async () => {
@@ -44,7 +47,9 @@ registerWorkflow({
       .addEdge("explode", END)
       .compile({ checkpointer }) as unknown as RunnableGraph,
   publicState: (values) => values as Record<string, unknown>,
-});
+};
+
+installWorkflows([traceProbe, failingProbe]);
 
 for (const target of testTargets()) {
   describe(`node-reported trace events on ${target.name}`, () => {

@@ -1,7 +1,6 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
 import * as streamRoute from "@/app/api/runs/[id]/stream/route";
-import "@/lib/agents";
 import { runEventStream, startRun } from "@/lib/runs";
 import { createApiKey } from "@/lib/tenancy";
 import { testTargets } from "../support/databases";

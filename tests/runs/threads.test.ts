@@ -3,7 +3,6 @@ import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as runsRoute from "@/app/api/runs/route";
-import "@/lib/agents";
 import { type Database, rowsOf, schema } from "@/lib/db";
 import { cancelRun, getRun, type RunActor, resumeRun, startRun } from "@/lib/runs";
 import { createApiKey } from "@/lib/tenancy";

@@ -1,10 +1,9 @@
 // A stand-in server process for the crash tests: it opens the database from its environment
 // (DATABASE_URL or VIGIL_DATA_DIR), does one thing with a run, reports on stdout, and either
 // exits or waits to be killed.
-import "@/lib/agents";
 import { flushTrace } from "@/lib/audit";
-import { getDatabase } from "@/lib/db";
 import { executionSettled, getRun, readEvents, recoverStaleRuns, resumeRun, startRun } from "@/lib/runs";
+import { boot } from "@/lib/server";
 
 const [command, tenantId, arg] = process.argv.slice(2);
 const actor = { tenantId, userId: "crash-test", role: "member" as const };
@@ -19,7 +18,8 @@ async function waitFor(runId: string, test: (status: string) => boolean) {
   }
 }
 
-await getDatabase();
+// A server process: booted as one, but with its sweeps left to the commands below.
+await boot({ sweeps: false });
 if (command === "start-and-wait-interrupt") {
   const { runId } = await startRun(actor, { workflow: "demo-echo", input: JSON.parse(arg) });
   await waitFor(runId, (s) => s === "interrupted");

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { flushTrace } from "@/lib/audit";
-import { type Database, schema, seedDemo, setActiveDatabase } from "@/lib/db";
-import { seedKnowledgeCorpus } from "@/lib/rag";
+import { type Database, schema, setActiveDatabase } from "@/lib/db";
+import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
+import { boot } from "@/lib/server";
 import type { TestDatabase, TestTarget } from "./databases";
 
 export interface SeededTenants {
@@ -46,6 +47,7 @@ export function seededDatabase(
   beforeAll(async () => {
     suite.database = await target.open();
     setActiveDatabase(suite.database);
+    await boot({ sweeps: false });
     suite.tenants = await seedTenants(suite.database, options);
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { ReviewInbox } from "@/components/hitl/ReviewInbox";
 import { roleAtLeast } from "@/lib/access";
-import { pageSession } from "@/lib/auth";
+import { pageSession } from "@/lib/server";
 
 export const metadata: Metadata = { title: "Inbox" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { KnowledgeManager } from "@/components/knowledge/KnowledgeManager";
 import { RoleGate } from "@/components/ui/RoleGate";
-import { pageSession } from "@/lib/auth";
+import { pageSession } from "@/lib/server";
 
 export const metadata: Metadata = { title: "Knowledge" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { SignInForm } from "@/components/auth/SignInForm";
-import { SEED_TENANTS } from "@/lib/db";
+import { SEED_TENANTS } from "@/lib/demo";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
 import { listAgents } from "@/lib/experts";
-import { json, parseQuery, route } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
+import { route } from "@/lib/server";
 
 const Query = z.object({ q: z.string().max(200).optional() });
 

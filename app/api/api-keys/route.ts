@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
-import { json, parseBody, route } from "@/lib/http";
+import { json, parseBody } from "@/lib/http";
+import { route } from "@/lib/server";
 import { createApiKey, listApiKeys } from "@/lib/tenancy";
 
 const CreateKey = z.object({

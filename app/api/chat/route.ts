@@ -1,9 +1,9 @@
 import { z } from "zod";
-import "@/lib/agents";
 import { requireSession } from "@/lib/auth";
 import { startChatTurn } from "@/lib/chat";
-import { parseBody, route } from "@/lib/http";
+import { parseBody } from "@/lib/http";
 import { runEventStream, sseHeaders } from "@/lib/runs";
+import { route } from "@/lib/server";
 
 export const dynamic = "force-dynamic";
 

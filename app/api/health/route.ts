@@ -1,4 +1,5 @@
-import { json, route } from "@/lib/http";
+import { json } from "@/lib/http";
+import { route } from "@/lib/server";
 import { health } from "@/lib/system";
 
 export const dynamic = "force-dynamic";

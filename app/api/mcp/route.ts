@@ -1,5 +1,5 @@
-import { route } from "@/lib/http";
 import { handleMcpRequest, mcpActor, methodNotAllowed } from "@/lib/mcp";
+import { route } from "@/lib/server";
 
 export const dynamic = "force-dynamic";
 

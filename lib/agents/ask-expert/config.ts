@@ -1,5 +1,3 @@
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-
 type Env = Record<string, string | undefined>;
 
 function positiveInt(value: string | undefined, fallback: number, max: number): number {
@@ -25,9 +23,3 @@ export function reviewThreshold(env: Env = process.env): number {
 
 /** Agents with the `high` safety level review below this (at least the general threshold). */
 export const HIGH_SAFETY_THRESHOLD = 0.6;
-
-export function threadOf(config: LangGraphRunnableConfig): string {
-  const thread = config.configurable?.thread_id;
-  if (typeof thread !== "string") throw new Error("ask-expert runs on a thread");
-  return thread;
-}

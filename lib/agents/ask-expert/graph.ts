@@ -1,6 +1,5 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import type { TenantScope } from "@/lib/db";
 import type { RunnableGraph, Workflow } from "@/lib/runs";
 import { analyzeQuery } from "./nodes/analyze-query";
 import { executeTools, hasChatTools } from "./nodes/execute-tools";
@@ -12,27 +11,24 @@ import { ragRetrieval } from "./nodes/rag-retrieval";
 import { reviewGate } from "./nodes/review-gate";
 import { saveMessage } from "./nodes/save-message";
 import { updateSession } from "./nodes/update-session";
-import { AskExpertState, type AskExpertStateType } from "./state";
+import { AskExpertInput, AskExpertState, type AskExpertStateType } from "./state";
 
 /**
- * One turn of a 1:1 consultation. The tenant comes from the checkpointer the run executor
- * built for the run's tenant (never from the input); the session from the run's thread.
+ * One turn of a 1:1 consultation. Nodes read the tenant, run and starter from the run context
+ * (never from the input); the session follows from the run's thread.
  */
 export function buildAskExpert(checkpointer: BaseCheckpointSaver): RunnableGraph {
-  const tenantId = (checkpointer as unknown as { tenantId?: unknown }).tenantId;
-  if (typeof tenantId !== "string") throw new Error("ask-expert needs a tenant-scoped checkpointer");
-  const scope: TenantScope = { tenantId };
   return new StateGraph(AskExpertState)
-    .addNode("load_session", loadSession(scope))
-    .addNode("load_agent_profile", loadAgentProfile(scope))
-    .addNode("load_history", loadHistory(scope))
+    .addNode("load_session", loadSession)
+    .addNode("load_agent_profile", loadAgentProfile)
+    .addNode("load_history", loadHistory)
     .addNode("analyze_query", analyzeQuery)
-    .addNode("rag_retrieval", ragRetrieval(scope))
-    .addNode("execute_tools", executeTools(scope))
+    .addNode("rag_retrieval", ragRetrieval)
+    .addNode("execute_tools", executeTools)
     .addNode("generate", generate)
-    .addNode("review_gate", reviewGate(scope))
-    .addNode("save_message", saveMessage(scope))
-    .addNode("update_session", updateSession(scope))
+    .addNode("review_gate", reviewGate)
+    .addNode("save_message", saveMessage)
+    .addNode("update_session", updateSession)
     .addEdge(START, "load_session")
     .addEdge("load_session", "load_agent_profile")
     .addEdge("load_agent_profile", "load_history")
@@ -52,6 +48,7 @@ export function buildAskExpert(checkpointer: BaseCheckpointSaver): RunnableGraph
 
 export const askExpert: Workflow = {
   name: "ask-expert",
+  input: AskExpertInput,
   build: buildAskExpert,
   publicState(values) {
     const v = (values ?? {}) as Partial<AskExpertStateType>;

@@ -4,7 +4,7 @@ import type { RunnableGraph, Workflow } from "@/lib/runs";
 import { approve } from "./nodes/approve";
 import { prepare } from "./nodes/prepare";
 import { respond } from "./nodes/respond";
-import { DemoEchoState, type DemoEchoStateType } from "./state";
+import { DemoEchoInput, DemoEchoState, type DemoEchoStateType } from "./state";
 
 export function buildDemoEcho(checkpointer: BaseCheckpointSaver): RunnableGraph {
   return new StateGraph(DemoEchoState)
@@ -21,6 +21,7 @@ export function buildDemoEcho(checkpointer: BaseCheckpointSaver): RunnableGraph 
 /** A tiny workflow that proves runs, interrupts, resumption and streaming end to end. */
 export const demoEcho: Workflow = {
   name: "demo-echo",
+  input: DemoEchoInput,
   build: buildDemoEcho,
   publicState(values) {
     const v = (values ?? {}) as Partial<DemoEchoStateType>;

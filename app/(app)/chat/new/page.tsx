@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { NewChat } from "@/components/chat/ChatView";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { pageSession } from "@/lib/auth";
 import { getAgentBySlug } from "@/lib/experts";
 import { NotFoundError } from "@/lib/http";
+import { pageSession } from "@/lib/server";
 
 export const metadata: Metadata = { title: "New chat" };
 

@@ -1,6 +1,7 @@
 import { verifyChain } from "@/lib/audit";
 import { requireRole } from "@/lib/auth";
-import { json, route } from "@/lib/http";
+import { json } from "@/lib/http";
+import { route } from "@/lib/server";
 
 export const GET = route(async (req) => {
   const session = await requireRole(req, "admin");

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
 import { listChatSessions, SESSION_PAGE_MAX } from "@/lib/chat";
-import { json, parseQuery, route } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
+import { route } from "@/lib/server";
 
 const ListQuery = z.object({
   cursor: z.string().max(500).optional(),

@@ -1,6 +1,7 @@
 import { requireSession } from "@/lib/auth";
 import { listAdapters } from "@/lib/hitl";
-import { json, route } from "@/lib/http";
+import { json } from "@/lib/http";
+import { route } from "@/lib/server";
 
 /** Every adapter a case can be submitted to, with its schema versions and the active one. */
 export const GET = route(async (req) => {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
 import { HITL_LIMITS, HITL_OUTCOMES, HITL_PRIORITIES, HITL_REF_KINDS, listCases, submitCase } from "@/lib/hitl";
-import { json, parseBody, parseQuery, route } from "@/lib/http";
+import { json, parseBody, parseQuery } from "@/lib/http";
+import { route } from "@/lib/server";
 import {
   actorOf,
   assertRange,

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
 import { clarificationBacklog } from "@/lib/hitl";
-import { json, parseQuery, route } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
+import { route } from "@/lib/server";
 import { cursorParam, limitParam, listBody } from "../params";
 
 const BacklogQuery = z.strictObject({ limit: limitParam.optional(), cursor: cursorParam.optional() });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
 import { decisionLog } from "@/lib/hitl";
-import { json, parseQuery, route } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
+import { route } from "@/lib/server";
 import { assertRange, cursorParam, limitParam, listBody, timeParam } from "../params";
 
 const DecisionQuery = z.strictObject({

@@ -1,6 +1,7 @@
 import { requireRole } from "@/lib/auth";
 import { projectionDrift } from "@/lib/hitl";
-import { json, route } from "@/lib/http";
+import { json } from "@/lib/http";
+import { route } from "@/lib/server";
 
 /** Admin: compares the live projection with one recomputed from the events (writes nothing). */
 export const GET = route(async (req) => {

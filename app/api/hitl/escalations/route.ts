@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
 import { escalationsDue } from "@/lib/hitl";
-import { json, parseQuery, route } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
+import { route } from "@/lib/server";
 import { cursorParam, limitParam, listBody } from "../params";
 
 const HOUR_MS = 3_600_000;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
 import { HITL_PRIORITIES, listReviewQueue } from "@/lib/hitl";
-import { json, parseQuery, route } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
+import { route } from "@/lib/server";
 import { booleanParam, cursorParam, limitParam, listBody, statesParam } from "../params";
 
 const QueueQuery = z.strictObject({

@@ -1,6 +1,7 @@
 import { requireSession } from "@/lib/auth";
 import { listSlaPolicies } from "@/lib/hitl";
-import { json, route } from "@/lib/http";
+import { json } from "@/lib/http";
+import { route } from "@/lib/server";
 
 /** The tenant's service levels, one per adapter that has one. */
 export const GET = route(async (req) => {

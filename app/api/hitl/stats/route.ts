@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
 import { type DecisionStatsBucket, decisionStats, STATS_BUCKETS } from "@/lib/hitl";
-import { errors, json, parseQuery, route } from "@/lib/http";
+import { errors, json, parseQuery } from "@/lib/http";
+import { route } from "@/lib/server";
 import { assertRange, timeParam } from "../params";
 
 /** A range may span at most this many buckets (the answer lists every one, empty ones included). */

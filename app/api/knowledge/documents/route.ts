@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireRole, requireSession } from "@/lib/auth";
-import { json, parseQuery, route } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
 import { DOCUMENT_PAGE_MAX, ingestDocument, listDocuments, readDocumentUpload } from "@/lib/rag";
+import { route } from "@/lib/server";
 import { domainsParam } from "../params";
 
 const ListQuery = z.object({

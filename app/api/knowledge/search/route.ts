@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
-import { json, parseQuery, route } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
 import { SEARCH_K_MAX, searchKnowledge } from "@/lib/rag";
+import { route } from "@/lib/server";
 import { domainsParam } from "../params";
 
 const SearchQuery = z.object({

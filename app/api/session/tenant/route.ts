@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requireSession, tenantCookie } from "@/lib/auth";
-import { json, parseBody, route } from "@/lib/http";
+import { json, parseBody } from "@/lib/http";
+import { route } from "@/lib/server";
 
 const SwitchTenant = z.object({ tenantId: z.uuid() });
 

@@ -1,5 +1,6 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { savedConversation } from "@/lib/chat";
-import type { TenantScope } from "@/lib/db";
+import { runContextOf } from "@/lib/runs";
 import { maxConversationMessages } from "../config";
 import type { AskExpertStateType } from "../state";
 
@@ -8,10 +9,11 @@ import type { AskExpertStateType } from "../state";
  * MAX_CONVERSATION_MESSAGES. A thread without memory (its checkpoints were pruned) falls back
  * to the session's saved messages.
  */
-export const loadHistory = (scope: TenantScope) => async (state: AskExpertStateType) => {
+export async function loadHistory(state: AskExpertStateType, config: LangGraphRunnableConfig) {
+  const scope = runContextOf(config);
   const max = maxConversationMessages();
   if (state.history.length > 0) return { conversation: state.history.slice(-max) };
   if (!state.session || state.firstTurn) return { conversation: [] };
   const saved = await savedConversation(scope, state.session.sessionId, max, state.userMessageId);
   return { conversation: saved };
-};
+}

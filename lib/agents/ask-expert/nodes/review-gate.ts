@@ -1,7 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { TenantScope } from "@/lib/db";
 import { submitCase } from "@/lib/hitl";
-import { emit } from "@/lib/runs";
+import { emit, runContextOf } from "@/lib/runs";
 import { HIGH_SAFETY_THRESHOLD, reviewThreshold } from "../config";
 import type { AskExpertStateType } from "../state";
 
@@ -29,36 +28,36 @@ export function reviewReason(state: AskExpertStateType): string | null {
  * answer is already shown; its metadata says the review is pending. The request id is the
  * run's, so a re-run of this step after a crash opens no second case.
  */
-export const reviewGate =
-  (scope: TenantScope) => async (state: AskExpertStateType, config: LangGraphRunnableConfig) => {
-    const reason = reviewReason(state);
-    const { answer, session, agent } = state;
-    if (!reason || !answer || !session || !agent) return { review: null };
-    const cited = new Set(answer.citations);
-    const result = await submitCase(
-      { tenantId: scope.tenantId, userId: "system", role: "system", name: `${agent.name} (Ask Expert)` },
-      {
-        adapter: "final_review",
-        requestId: `ask-expert:${session.runId}:final_review`,
-        payload: {
-          output: answer.text,
-          sources: state.sources
-            .filter((s) => cited.has(s.n))
-            .map((s) => `[${s.n}] ${s.title}${s.section ? ` — ${s.section}` : ""}${s.url ? ` (${s.url})` : ""}`)
-            .slice(0, 200),
-          confidence: answer.confidence,
-        },
-        refs: [
-          { kind: "run", id: session.runId },
-          { kind: "chat_session", id: session.sessionId },
-        ],
+export async function reviewGate(state: AskExpertStateType, config: LangGraphRunnableConfig) {
+  const scope = runContextOf(config);
+  const reason = reviewReason(state);
+  const { answer, session, agent } = state;
+  if (!reason || !answer || !session || !agent) return { review: null };
+  const cited = new Set(answer.citations);
+  const result = await submitCase(
+    { tenantId: scope.tenantId, userId: "system", role: "system", name: `${agent.name} (Ask Expert)` },
+    {
+      adapter: "final_review",
+      requestId: `ask-expert:${session.runId}:final_review`,
+      payload: {
+        output: answer.text,
+        sources: state.sources
+          .filter((s) => cited.has(s.n))
+          .map((s) => `[${s.n}] ${s.title}${s.section ? ` — ${s.section}` : ""}${s.url ? ` (${s.url})` : ""}`)
+          .slice(0, 200),
+        confidence: answer.confidence,
       },
-    );
-    emit(config, { kind: "step", message: "Sent to a reviewer: the answer's confidence is low" });
-    emit(config, {
-      kind: "trace",
-      eventType: "escalation",
-      payload: { adapter: "final_review", caseId: result.caseId, reason, confidence: answer.confidence },
-    });
-    return { review: { caseId: result.caseId, status: "pending", reason } };
-  };
+      refs: [
+        { kind: "run", id: session.runId },
+        { kind: "chat_session", id: session.sessionId },
+      ],
+    },
+  );
+  emit(config, { kind: "step", message: "Sent to a reviewer: the answer's confidence is low" });
+  emit(config, {
+    kind: "trace",
+    eventType: "escalation",
+    payload: { adapter: "final_review", caseId: result.caseId, reason, confidence: answer.confidence },
+  });
+  return { review: { caseId: result.caseId, status: "pending", reason } };
+}

@@ -1,12 +1,14 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { saveAssistantMessage } from "@/lib/chat";
-import type { TenantScope } from "@/lib/db";
+import { runContextOf } from "@/lib/runs";
 import type { AskExpertStateType } from "../state";
 
 /**
  * Saves the answer with its sources, citations and metadata (once per run), and adds the turn
  * to the thread's memory. The user's message was saved before the run started.
  */
-export const saveMessage = (scope: TenantScope) => async (state: AskExpertStateType) => {
+export async function saveMessage(state: AskExpertStateType, config: LangGraphRunnableConfig) {
+  const scope = runContextOf(config);
   const { answer, session } = state;
   if (!answer || !session) throw new Error("generate did not run");
   const { messageId } = await saveAssistantMessage(scope, {
@@ -29,4 +31,4 @@ export const saveMessage = (scope: TenantScope) => async (state: AskExpertStateT
       { role: "assistant" as const, content: answer.text },
     ],
   };
-};
+}

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
 import { deleteChatSession, getChatSession, MAX_TITLE_CHARS, renameChatSession } from "@/lib/chat";
-import { json, parseBody, route } from "@/lib/http";
+import { json, parseBody } from "@/lib/http";
+import { route } from "@/lib/server";
 
 type Context = { params: Promise<{ id: string }> };
 

@@ -1,6 +1,7 @@
 import { requireSession } from "@/lib/auth";
 import { caseHistory, getCase } from "@/lib/hitl";
-import { json, route } from "@/lib/http";
+import { json } from "@/lib/http";
+import { route } from "@/lib/server";
 import { caseIdFrom } from "../../params";
 
 /** One case (payload read as the active schema version, the adapter's summary, refs, state) and its history. */

@@ -1,6 +1,7 @@
 import { requireSession } from "@/lib/auth";
 import { reviewQueueCounts } from "@/lib/hitl";
-import { json, route } from "@/lib/http";
+import { json } from "@/lib/http";
+import { route } from "@/lib/server";
 
 /** Counts of open cases: pending, needs clarification, escalated, overdue, by adapter and by priority. */
 export const GET = route(async (req) => {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
 import { HITL_SLA_CALENDARS, setSlaPolicy } from "@/lib/hitl";
-import { json, parseBody, route } from "@/lib/http";
+import { json, parseBody } from "@/lib/http";
+import { route } from "@/lib/server";
 import { actorOf, adapterFrom } from "../../params";
 
 const hours = z.number().int().min(1).max(8760);

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireRole, requireSession } from "@/lib/auth";
-import { errors, json, route } from "@/lib/http";
+import { errors, json } from "@/lib/http";
 import { deleteDocument, getDocument } from "@/lib/rag";
+import { route } from "@/lib/server";
 
 type Context = { params: Promise<{ id: string }> };
 

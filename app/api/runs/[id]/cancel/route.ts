@@ -1,7 +1,7 @@
-import "@/lib/agents";
 import { requireSession } from "@/lib/auth";
-import { json, route } from "@/lib/http";
+import { json } from "@/lib/http";
 import { cancelRun } from "@/lib/runs";
+import { route } from "@/lib/server";
 import { runIdFrom } from "../../run-id";
 
 export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {

@@ -1,8 +1,8 @@
-import "@/lib/agents";
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
-import { json, parseBody, route } from "@/lib/http";
+import { json, parseBody } from "@/lib/http";
 import { resumeRun } from "@/lib/runs";
+import { route } from "@/lib/server";
 import { runIdFrom } from "../../run-id";
 
 const Resume = z.object({ value: z.unknown(), interruptId: z.string().min(1).max(200).optional() });

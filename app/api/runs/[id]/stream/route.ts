@@ -1,6 +1,7 @@
 import { requireSession } from "@/lib/auth";
-import { errors, route } from "@/lib/http";
+import { errors } from "@/lib/http";
 import { runEventStream, sseHeaders, visibleRun } from "@/lib/runs";
+import { route } from "@/lib/server";
 import { runIdFrom } from "../../run-id";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
 import { registerAdapterVersion } from "@/lib/hitl";
-import { json, parseBody, route } from "@/lib/http";
+import { json, parseBody } from "@/lib/http";
+import { route } from "@/lib/server";
 import { adapterFrom, jsonObject } from "../../../params";
 
 const RegisterVersion = z.strictObject({ json_schema: jsonObject, activate: z.boolean().optional() });

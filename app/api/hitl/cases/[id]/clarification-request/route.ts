@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
 import { HITL_LIMITS, requestClarification } from "@/lib/hitl";
-import { json, parseBody, route } from "@/lib/http";
+import { json, parseBody } from "@/lib/http";
+import { route } from "@/lib/server";
 import { actorOf, caseIdFrom, requestIdField } from "../../../params";
 
 const ClarificationRequest = z.strictObject({

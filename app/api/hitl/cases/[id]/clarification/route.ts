@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
 import { HITL_LIMITS, provideClarification } from "@/lib/hitl";
-import { json, parseBody, route } from "@/lib/http";
+import { json, parseBody } from "@/lib/http";
+import { route } from "@/lib/server";
 import { actorOf, caseIdFrom, requestIdField } from "../../../params";
 
 const Clarification = z.strictObject({

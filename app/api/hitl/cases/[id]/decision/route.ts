@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
 import { HITL_LIMITS, HITL_OUTCOMES, recordDecision } from "@/lib/hitl";
-import { json, parseBody, route } from "@/lib/http";
+import { json, parseBody } from "@/lib/http";
+import { route } from "@/lib/server";
 import { actorOf, caseIdFrom, jsonObject, requestIdField } from "../../../params";
 
 const Decision = z.strictObject({

@@ -1,6 +1,7 @@
 import { requireSession } from "@/lib/auth";
 import { caseHistory } from "@/lib/hitl";
-import { json, route } from "@/lib/http";
+import { json } from "@/lib/http";
+import { route } from "@/lib/server";
 import { caseIdFrom } from "../../../params";
 
 /** Every event of a case, in order. */

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
 import { activateAdapterVersion } from "@/lib/hitl";
-import { errors, json, route } from "@/lib/http";
+import { errors, json } from "@/lib/http";
+import { route } from "@/lib/server";
 import { adapterFrom } from "../../../../../params";
 
 const Version = z

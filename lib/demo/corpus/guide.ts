@@ -1,4 +1,4 @@
-import { GUIDE_DOMAIN } from "../types";
+import { GUIDE_DOMAIN } from "@/lib/rag";
 import type { CorpusDocument } from "./types";
 
 const domains = [GUIDE_DOMAIN];

@@ -1,4 +1,4 @@
-import type { Role, SafetyLevel } from "./schema";
+import type { Role, SafetyLevel } from "@/lib/db/schema";
 
 export const DEMO_PASSWORD = "vigil-demo";
 

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { eq } from "drizzle-orm";
-import type { Database } from "./client";
-import { account, agents, memberships, tenants, user } from "./schema";
-import { DEMO_PASSWORD, SEED_TENANTS } from "./seed-data";
-import type { Tx } from "./tenant";
+import { type Database, schema, type Tx } from "@/lib/db";
+import { DEMO_PASSWORD, SEED_TENANTS } from "./tenants";
+
+const { account, agents, memberships, tenants, user } = schema;
 
 export interface SeedOptions {
   /** Seed even under NODE_ENV=production (demo accounts have a published password). */

@@ -1,0 +1,43 @@
+import type { Db } from "@/lib/db";
+import type { EmbeddingProvider } from "./embeddings";
+import { extractDocument } from "./extract";
+import { type PreparedDocument, vectorsFor, writeDocument } from "./ingest";
+import { scheduleKnowledgeMaintenance } from "./maintenance";
+import { vectorStoreReady } from "./vectors";
+
+/** A Markdown document loaded on the owner connection (seed data), with its stable external id. */
+export interface OwnedDocument {
+  externalId: string;
+  domains: string[];
+  markdown: string;
+}
+
+/**
+ * Loads documents into a tenant's knowledge base on the owner connection, in one transaction,
+ * only while that knowledge base is empty: an admin's later edits survive restarts. Within
+ * that, documents are idempotent by content hash. Returns how many were created.
+ */
+export async function loadIntoEmptyKnowledgeBase(
+  db: Db,
+  tenantId: string,
+  documents: OwnedDocument[],
+  provider: EmbeddingProvider | null,
+): Promise<number> {
+  const prepared: PreparedDocument[] = [];
+  for (const doc of documents) {
+    const extracted = await extractDocument({ format: "markdown", content: doc.markdown, domains: doc.domains });
+    prepared.push({
+      extracted,
+      domains: doc.domains,
+      externalId: doc.externalId,
+      createdBy: "seed",
+      vectors: await vectorsFor(extracted, provider, () => vectorStoreReady(db)),
+    });
+  }
+  let created = 0;
+  await db.transaction(async (tx) => {
+    for (const doc of prepared) if ((await writeDocument(tx, tenantId, doc)).created) created++;
+  });
+  if (created > 0) scheduleKnowledgeMaintenance(db);
+  return created;
+}
