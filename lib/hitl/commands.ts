@@ -14,7 +14,7 @@ import { resumeLinkedRun } from "./run-link";
 import { dueAtFor } from "./sla";
 import { EVENT_OF_ACTION, type HitlAction, TRANSITIONS } from "./transitions";
 import type { HitlActor, HitlCommandResult, HitlEventView, HitlProjection, HitlRef } from "./types";
-import { assertPayload } from "./validation";
+import { assertModifications, assertPayload } from "./validation";
 
 // Every command is one transaction that appends an event and updates the projection with the
 // same fold the rebuild uses. The case's projection row is locked first, so concurrent commands
@@ -78,10 +78,13 @@ const DECIDERS: Record<HitlAction, boolean> = {
   escalate: true,
 };
 
-function assertMayAct(actor: HitlActor, action: HitlAction): void {
-  if (!DECIDERS[action] || actor.role === "system") return;
+function assertMayAct(actor: HitlActor, action: HitlAction, ownRun = false): void {
+  if (!DECIDERS[action] || actor.role === "system" || ownRun) return;
   if (!roleAtLeast(actor.role, "reviewer")) throw hitlErrors.forbidden(action);
 }
+
+/** Refs that tie a case to a run: written by the server when a run stops for a person, never by a client. */
+const SERVER_REF_KINDS: readonly HitlRefKind[] = ["run", "interrupt"];
 
 function parseRefs(value: unknown): HitlRef[] {
   if (value === undefined || value === null) return [];
@@ -91,6 +94,12 @@ function parseRefs(value: unknown): HitlRef[] {
     const kind = (ref as { kind?: unknown })?.kind;
     if (!HITL_REF_KINDS.includes(kind as HitlRefKind)) {
       throw errors.invalidField(`refs.${i}.kind`, `kind is one of ${HITL_REF_KINDS.join(", ")}.`);
+    }
+    if (SERVER_REF_KINDS.includes(kind as HitlRefKind)) {
+      throw errors.invalidField(
+        `refs.${i}.kind`,
+        `${kind} refs are written by the server when a run stops for a decision; a client cannot set them.`,
+      );
     }
     const id = requireText(`refs.${i}.id`, (ref as { id?: unknown }).id, HITL_LIMITS.refIdChars);
     return { kind: kind as HitlRefKind, id };
@@ -113,12 +122,21 @@ function parsePriority(value: unknown): HitlPriority {
   return value as HitlPriority;
 }
 
+export interface SubmitOptions {
+  /** `run` / `interrupt` refs: only server code that opens a case for a paused run passes them. */
+  serverRefs?: HitlRef[];
+}
+
 /** Opens a case (state `pending`) after validating its payload against the adapter's active schema. */
-export async function submitCase(actor: HitlActor, input: SubmitCaseInput): Promise<HitlCommandResult> {
+export async function submitCase(
+  actor: HitlActor,
+  input: SubmitCaseInput,
+  options: SubmitOptions = {},
+): Promise<HitlCommandResult> {
   const requestId = requireRequestId(input.requestId);
   const adapter = requireText("adapter", input.adapter, 64);
   const payload = requireJsonObject("payload", input.payload);
-  const refs = parseRefs(input.refs);
+  const refs = [...parseRefs(input.refs), ...(options.serverRefs ?? [])];
   const priority = parsePriority(input.priority);
   const who = actorFields(actor);
   // Priority joins the intent only when set, so replays of submissions made before it existed match.
@@ -233,6 +251,8 @@ export interface Mutation {
   details?: (current: HitlProjection, now: number) => HitlEscalationDetails;
   /** Also report the run (and interrupt) the case belongs to, so a decision can resume it. */
   withRunLink?: boolean;
+  /** Decide only a case that belongs to this run (the actor's own run: see recordDecision). */
+  ownRunId?: string;
 }
 
 type StateRow = typeof state.$inferSelect;
@@ -260,7 +280,7 @@ async function mutateCase(
   mutation: Mutation,
 ): Promise<HitlCommandResult> {
   const requestId = requireRequestId(rawRequestId);
-  assertMayAct(actor, mutation.action);
+  assertMayAct(actor, mutation.action, mutation.ownRunId !== undefined);
   const attempt = () => withTenant(actor, (tx) => lockedMutation(tx, actor, caseId, requestId, mutation));
   try {
     return await attempt();
@@ -285,6 +305,8 @@ async function lockedMutation(
 ): Promise<HitlCommandResult> {
   const found = await lockCaseIn(tx, caseId, requestId, { withRunLink: mutation.withRunLink });
   if (!found) throw new NotFoundError("HITL case", { case_id: caseId });
+  if (mutation.ownRunId !== undefined && found.runRef !== mutation.ownRunId)
+    throw hitlErrors.forbidden(mutation.action);
   return mutateLockedCase(tx, actor, found, requestId, mutation);
 }
 
@@ -360,6 +382,7 @@ export async function mutateLockedCase(
   if (mutation.fields.modifications) {
     const [kase] = await tx.select().from(cases).where(eq(cases.id, caseId));
     const registered = await schemaVersionIn(tx, kase.adapter, kase.schemaVersion);
+    assertModifications(kase.adapter, kase.schemaVersion, mutation.fields.modifications);
     if (registered) {
       assertPayload(kase.adapter, kase.schemaVersion, registered.jsonSchema, {
         ...kase.payload,
@@ -487,6 +510,7 @@ export async function recordDecision(
   actor: HitlActor,
   caseId: string,
   input: DecisionInput,
+  options: { ownRunId?: string } = {},
 ): Promise<HitlCommandResult> {
   if (!HITL_OUTCOMES.includes(input.outcome)) {
     throw errors.invalidField("outcome", `outcome is one of ${HITL_OUTCOMES.join(", ")}.`);
@@ -504,6 +528,7 @@ export async function recordDecision(
     action,
     fields: { outcome: input.outcome, modifications, reason },
     withRunLink: true,
+    ownRunId: options.ownRunId,
   });
   if (result.linkedRun) result.linkedRun = await resumeLinkedRun(actor, result.event, result.linkedRun);
   return result;

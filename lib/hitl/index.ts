@@ -31,6 +31,7 @@ export {
   recordDecision,
   requestClarification,
   type SubmitCaseInput,
+  type SubmitOptions,
   submitCase,
 } from "./commands";
 export { type EscalationSweepResult, runEscalationSweep } from "./escalation";
@@ -40,6 +41,7 @@ export {
   type BacklogItem,
   type CaseFilter,
   caseHistory,
+  caseIdOfRequest,
   clarificationBacklog,
   type DecisionLogEntry,
   type DecisionStatsBucket,
@@ -83,3 +85,4 @@ export type {
   LinkedRun,
 } from "./types";
 export { registerUpcaster, upcastPayload } from "./upcasters";
+export { installModificationChecks, type ModificationCheck } from "./validation";

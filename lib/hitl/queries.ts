@@ -30,6 +30,14 @@ export const QUEUE_PAGE_MAX = PAGE_MAX;
 export const OPEN_STATES: readonly HitlStateName[] = ["pending", "needs_clarification"];
 
 /** A case with its payload (read as the active schema version), references and projection. */
+/** The id of the case a request opened, if it did (the server's own cases: one per paused interrupt). */
+export async function caseIdOfRequest(scope: TenantScope, requestId: string): Promise<string | null> {
+  const [row] = await withTenant(scope, (tx) =>
+    tx.select({ id: cases.id }).from(cases).where(eq(cases.requestId, requestId)),
+  );
+  return row?.id ?? null;
+}
+
 export async function getCase(scope: TenantScope, caseId: string): Promise<HitlCaseView> {
   return withTenant(scope, async (tx) => {
     const [row] = await tx

@@ -47,3 +47,20 @@ export function assertPayload(
   }));
   throw hitlErrors.payloadInvalid(adapter, version, issues);
 }
+
+/** An adapter's own rule for what a decision may modify (e.g. only a checkpoint's editable fields). */
+export type ModificationCheck = (modifications: Record<string, unknown>) => PayloadIssue[];
+
+// On globalThis: boot() installs the checks once, for every copy of this module.
+const holder = globalThis as unknown as { __vigilModificationChecks?: Map<string, ModificationCheck> };
+
+export function installModificationChecks(checks: Record<string, ModificationCheck>): void {
+  holder.__vigilModificationChecks ??= new Map();
+  for (const [adapter, check] of Object.entries(checks)) holder.__vigilModificationChecks.set(adapter, check);
+}
+
+/** Throws PAYLOAD_INVALID (422) when the adapter's rule refuses the modifications. */
+export function assertModifications(adapter: string, version: number, modifications: Record<string, unknown>): void {
+  const issues = holder.__vigilModificationChecks?.get(adapter)?.(modifications) ?? [];
+  if (issues.length > 0) throw hitlErrors.payloadInvalid(adapter, version, issues.slice(0, MAX_ISSUES));
+}

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/http";
 import { type RunContext, runConfig } from "./context";
 import { BufferedEventWriter, LeaseLostError } from "./event-log";
 import { instanceId, leaseMs } from "./instance";
+import { bridgeInterrupts } from "./interrupt-bridge";
 import type { NodeOutput, PendingInterrupt, RunEventBody } from "./protocol";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
 import { type RunRow, renewLease, settleRun } from "./store";
@@ -127,10 +128,13 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
     const state = await graph.getState(config);
     const pending = interruptsOf(state);
     if (pending.length > 0) {
-      const settled = await settleRun(scope, run.id, owner, { status: "interrupted", pendingInterrupts: pending }, [
-        { type: "interrupt", payload: { interrupts: pending } },
-        { type: "status", payload: { status: "interrupted" } },
-      ]);
+      const settled = await settleRun(
+        scope,
+        run.id,
+        owner,
+        { status: "interrupted", pendingInterrupts: pending },
+        await interruptedEvents(config.configurable.vigil_run, pending),
+      );
       if (settled) for (const p of pending) trace("hitl_request", { node: p.node, payload: { interruptId: p.id } });
       return;
     }
@@ -199,10 +203,7 @@ async function inputFor(
     }
     return {
       settle: { status: "interrupted", pendingInterrupts: pending },
-      events: [
-        { type: "interrupt", payload: { interrupts: pending } },
-        { type: "status", payload: { status: "interrupted" } },
-      ],
+      events: await interruptedEvents(config.configurable.vigil_run, pending),
     };
   }
   // Otherwise let the graph continue from its last checkpoint and the writes saved since: a
@@ -212,6 +213,15 @@ async function inputFor(
     payload: { node: "recovery", status: "done", message: "Resumed from the last checkpoint after a server restart" },
   });
   return { value: null };
+}
+
+/** How a run's stream ends when it stops for a person: the bridge's parts, the interrupt, the status. */
+async function interruptedEvents(context: RunContext, pending: PendingInterrupt[]): Promise<RunEventBody[]> {
+  return [
+    ...(await bridgeInterrupts(context, pending)),
+    { type: "interrupt", payload: { interrupts: pending } },
+    { type: "status", payload: { status: "interrupted" } },
+  ];
 }
 
 function finishEvents(workflow: Workflow | undefined, runId: string, values: unknown): RunEventBody[] {

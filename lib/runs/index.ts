@@ -2,6 +2,7 @@ export { type RunContext, runContextOf } from "./context";
 export { appendEvents, readEvents } from "./event-log";
 export { executionSettled } from "./executor";
 export { instanceId } from "./instance";
+export { type InterruptBridge, installInterruptBridge } from "./interrupt-bridge";
 export {
   type BegunRun,
   beginRunIn,

@@ -1,8 +1,9 @@
 import { WORKFLOWS } from "@/lib/agents";
+import { checkpointModificationChecks, openCheckpointCases } from "@/lib/checkpoints";
 import { type Database, getDatabase, usingActiveDatabaseOverride } from "@/lib/db";
 import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
-import { startHitlSweeps } from "@/lib/hitl";
-import { installWorkflows, startRecoveryLoop } from "@/lib/runs";
+import { installModificationChecks, startHitlSweeps } from "@/lib/hitl";
+import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
 
 export interface BootOptions {
   /** Start the background sweeps (run recovery, HITL). Server processes do; tests drive them by hand. */
@@ -32,6 +33,8 @@ function bootState(): BootState {
  */
 export async function boot(options: BootOptions = {}): Promise<Database> {
   installWorkflows(WORKFLOWS);
+  installInterruptBridge(openCheckpointCases);
+  installModificationChecks(checkpointModificationChecks());
   const database = await getDatabase();
   await seedOnce(database);
   if (options.sweeps !== false) startSweeps();

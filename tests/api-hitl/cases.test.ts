@@ -415,6 +415,31 @@ for (const target of testTargets()) {
           MEMBER,
           ["refs.0.kind"],
         ],
+        // A client cannot point a case at a run: only the server ties a checkpoint's case to it.
+        [
+          casesRoute.POST,
+          "/api/hitl/cases",
+          {
+            request_id: rid(),
+            adapter: "lgv_troubleshooting",
+            payload: lgvPayload(),
+            refs: [{ kind: "run", id: "r" }],
+          },
+          MEMBER,
+          ["refs.0.kind"],
+        ],
+        [
+          casesRoute.POST,
+          "/api/hitl/cases",
+          {
+            request_id: rid(),
+            adapter: "lgv_troubleshooting",
+            payload: lgvPayload(),
+            refs: [{ kind: "interrupt", id: "i" }],
+          },
+          MEMBER,
+          ["refs.0.kind"],
+        ],
         [
           casesRoute.POST,
           "/api/hitl/cases",

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   caseHistory,
+  caseIdOfRequest,
   DEFAULT_ADAPTERS,
   getCase,
   HITL_LIMITS,
@@ -30,13 +31,30 @@ for (const target of testTargets()) {
       await registerDefaultAdapters({ tenantId: suite.tenants.acme });
     });
 
+    it("refuses run and interrupt refs from a client (only the server ties a case to a run) and writes nothing", async () => {
+      for (const kind of ["run", "interrupt"] as const) {
+        const requestId = rid();
+        const refused = await refusal(
+          submitCase(demo().member, {
+            adapter: "lgv_troubleshooting",
+            payload: lgvPayload(),
+            requestId,
+            refs: [{ kind, id: "someone-elses-run" }],
+          }),
+        );
+        expect(refused).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
+        expect(refused.details).toEqual([expect.objectContaining({ path: "refs.0.kind" })]);
+        expect(await caseIdOfRequest(demo().reviewer, requestId)).toBeNull();
+      }
+    });
+
     it("submits a case with refs, an HITL- id, a summary and a pending projection", async () => {
       const requestId = rid();
       const result = await submitCase(demo().member, {
         adapter: "lgv_troubleshooting",
         payload: lgvPayload(),
         requestId,
-        refs: [{ kind: "run", id: "run-1" }],
+        refs: [{ kind: "external", id: "ticket-1" }],
       });
       expect(result.caseId).toMatch(/^HITL-[0-9a-f-]{36}$/);
       expect(result.event).toMatchObject({
@@ -53,7 +71,7 @@ for (const target of testTargets()) {
         adapter: "lgv_troubleshooting",
         schemaVersion: 1,
         createdBy: "demo-member",
-        refs: [{ kind: "run", id: "run-1" }],
+        refs: [{ kind: "external", id: "ticket-1" }],
         state: { state: "pending", lastSeq: 1, clarificationRounds: 0, outcome: null },
       });
       expect(view.summary).toBe(summarize("lgv_troubleshooting", lgvPayload()));

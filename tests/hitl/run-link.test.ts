@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { recordDecision, resumeDecidedRuns, submitCase } from "@/lib/hitl";
+import { checkpointRequestId } from "@/lib/checkpoints";
+import { caseIdOfRequest, recordDecision, resumeDecidedRuns } from "@/lib/hitl";
 import { getRun, startRun } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { actorFor, allEvents, settled } from "../support/runs";
@@ -19,16 +20,10 @@ for (const target of testTargets()) {
       });
       const run = await settled(actorFor(suite.tenants, "member", demo().member.userId), runId);
       expect(run.status).toBe("interrupted");
+      // The run's checkpoint opened its case server-side, tied to the run and the interrupt.
       const interruptId = run.pendingInterrupts[0].id;
-      const { caseId } = await submitCase(demo().member, {
-        adapter: "plan_approval",
-        payload: { plan: "Echo the message back", steps: ["respond"], risk: "low" },
-        requestId: rid(),
-        refs: [
-          { kind: "run", id: runId },
-          { kind: "interrupt", id: interruptId },
-        ],
-      });
+      const caseId = await caseIdOfRequest(demo().member, checkpointRequestId(runId, interruptId));
+      if (!caseId) throw new Error("the checkpoint opened no case");
       return { runId, caseId };
     }
 

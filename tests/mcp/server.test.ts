@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as sessionRoute from "@/app/api/session/route";
 import type { Role } from "@/lib/access";
-import { registerDefaultAdapters } from "@/lib/hitl";
+import { caseIdOfRequest, registerDefaultAdapters } from "@/lib/hitl";
 import { createApiKey } from "@/lib/tenancy";
 import { lgvPayload, rid } from "../hitl/support";
 import { testTargets } from "../support/databases";
@@ -460,6 +460,25 @@ for (const target of testTargets()) {
         request_id: rid("register"),
       });
       expect(broken.body).toMatchObject({ status: "error", code: "VALIDATION_FAILED" });
+    });
+
+    it("refuses a submitted case that points at a run or an interrupt, and writes nothing", async () => {
+      for (const kind of ["run", "interrupt"]) {
+        const requestId = rid("submit");
+        const answer = await callTool(clients.member, "submit_case", {
+          adapter: "lgv_troubleshooting",
+          payload: lgvPayload(),
+          refs: [{ kind, id: "someone-elses-run" }],
+          request_id: requestId,
+        });
+        expect(answer.isError).toBe(true);
+        expect(answer.body).toMatchObject({
+          status: "error",
+          code: "VALIDATION_FAILED",
+          details: [expect.objectContaining({ path: "refs.0.kind" })],
+        });
+        expect(await caseIdOfRequest({ tenantId: suite.tenants.demo }, requestId)).toBeNull();
+      }
     });
 
     it("answers an unexpected failure as INTERNAL, logged, without internals", async () => {

@@ -19,14 +19,3 @@ export const DemoEchoState = Annotation.Root({
   output: Annotation<string>(),
 });
 export type DemoEchoStateType = typeof DemoEchoState.State;
-
-/**
- * What the approval interrupt accepts as an answer: a direct `{approved}` from the run's own
- * UI, or the decision of the HITL case that reviewed the plan (`{outcome}`).
- */
-export const ApprovalDecision = z.union([
-  z.object({ approved: z.boolean(), note: z.string().max(2000).optional() }),
-  z
-    .object({ outcome: z.enum(["approved", "rejected"]), reason: z.string().nullish() })
-    .transform((d) => ({ approved: d.outcome === "approved", note: d.reason ?? undefined })),
-]);

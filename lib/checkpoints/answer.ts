@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { roleAtLeast } from "@/lib/access";
+import { caseIdOfRequest, recordDecision } from "@/lib/hitl";
+import { AppError } from "@/lib/http";
+import { getRun, type PendingInterrupt, type RunActor, type RunStatus, resumeRun } from "@/lib/runs";
+import { checkpointOf, checkpointRequestId } from "./bridge";
+import { CheckpointDecisionError, caseDecisionOf, readDecision } from "./decision";
+
+export interface InterruptAnswer {
+  value: unknown;
+  interruptId?: string;
+  /** Idempotency key of the decision; retries with the same one replay it. */
+  requestId?: string;
+}
+
+/**
+ * Answers a run's pending interrupt from the run itself (POST /api/runs/{id}/resume). A
+ * checkpoint is decided on its review case — one record of the decision whichever door it came
+ * through: first terminal decision wins, and the case's decision resumes the run. A reviewer
+ * decides any run's checkpoint; a member only their own run's. Other interrupts resume directly.
+ */
+export async function answerInterrupt(
+  actor: RunActor,
+  runId: string,
+  answer: InterruptAnswer,
+): Promise<{ runId: string; status: RunStatus; caseId?: string }> {
+  const run = await getRun(actor, runId);
+  const target = pendingTarget(run.pendingInterrupts, answer.interruptId);
+  const checkpoint = target ? checkpointOf(target) : null;
+  if (!target || !checkpoint || run.status !== "interrupted") return resumeRun(actor, runId, answer);
+
+  let decision: ReturnType<typeof readDecision>;
+  try {
+    decision = readDecision(checkpoint.checkpoint_type, checkpoint.request, answer.value);
+  } catch (error) {
+    if (!(error instanceof CheckpointDecisionError)) throw error;
+    throw new AppError(422, "CHECKPOINT_DECISION_INVALID", error.message, error.issues);
+  }
+  const caseId = await caseIdOfRequest(actor, checkpointRequestId(runId, target.id));
+  if (!caseId) {
+    throw new AppError(409, "CHECKPOINT_NOT_OPEN", "The checkpoint's review case is not open yet; try again.", {
+      interrupt_id: target.id,
+    });
+  }
+  const own = !roleAtLeast(actor.role, "reviewer");
+  await recordDecision(
+    actor,
+    caseId,
+    { requestId: answer.requestId ?? `run-answer:${randomUUID()}`, ...caseDecisionOf(decision) },
+    own ? { ownRunId: runId } : {},
+  );
+  return { runId, status: "running", caseId };
+}
+
+function pendingTarget(pending: PendingInterrupt[], interruptId?: string): PendingInterrupt | undefined {
+  if (interruptId) return pending.find((p) => p.id === interruptId);
+  return pending.length === 1 ? pending[0] : undefined;
+}

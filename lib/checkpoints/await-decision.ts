@@ -1,0 +1,72 @@
+import { randomUUID } from "node:crypto";
+import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit } from "@/lib/runs";
+import {
+  CHECKPOINT_REQUESTS,
+  type CheckpointDecision,
+  type CheckpointEnvelope,
+  type CheckpointRequest,
+  type CheckpointTypeName,
+  type RiskLevel,
+  type TimeoutOutcome,
+} from "./contract";
+import { readDecision, statusOf } from "./decision";
+import { CHECKPOINT_POLICIES } from "./policies";
+
+export interface AwaitOptions {
+  /** Why the agent asks (the design's request_reasoning). */
+  reasoning?: string;
+  riskLevel?: RiskLevel;
+  timeoutSeconds?: number;
+  onTimeout?: TimeoutOutcome;
+  /** The inbox title; the type's own title from the request otherwise. */
+  title?: string;
+}
+
+/**
+ * Pauses the run until a person decides this checkpoint, and returns their decision, typed.
+ * The executor's bridge opens the review case for it; deciding the case (inbox, chat card,
+ * MCP, or the run's resume endpoint) resumes the run here. Like every interrupt, the calling
+ * node runs again from the top on resume: put side effects after this call, or in a node of
+ * their own.
+ */
+export function awaitDecision<T extends CheckpointTypeName>(
+  config: LangGraphRunnableConfig,
+  type: T,
+  request: CheckpointRequest<T>,
+  options: AwaitOptions = {},
+): CheckpointDecision {
+  const valid = CHECKPOINT_REQUESTS[type].parse(request) as Record<string, unknown>;
+  const policy = CHECKPOINT_POLICIES[type];
+  const envelope: CheckpointEnvelope = {
+    kind: "vigil.checkpoint",
+    checkpoint_id: randomUUID(),
+    checkpoint_type: type,
+    type,
+    checkpoint_number: policy.number,
+    node_name: String(config.metadata?.langgraph_node ?? ""),
+    title: (options.title ?? policy.title(valid)).slice(0, 300),
+    request: valid,
+    request_reasoning: options.reasoning ?? null,
+    risk_level: options.riskLevel ?? policy.risk(valid),
+    allowed_actions: [...policy.actions],
+    timeout_seconds: options.timeoutSeconds ?? policy.timeout.seconds,
+    on_timeout: options.onTimeout ?? policy.timeout.onTimeout,
+  };
+  const decision = readDecision(type, valid, interrupt(envelope));
+  if (decision.caseId) {
+    emit(config, {
+      kind: "data",
+      name: "checkpoint",
+      id: decision.caseId,
+      data: {
+        caseId: decision.caseId,
+        type,
+        number: policy.number,
+        status: statusOf(decision),
+        request: decision.action === "edit" ? { ...valid, ...decision.edit } : valid,
+      },
+    });
+  }
+  return decision;
+}

@@ -1,0 +1,93 @@
+import { type HitlActor, registerAdapterVersion, submitCase } from "@/lib/hitl";
+import type { PendingInterrupt, RunContext, RunEventBody } from "@/lib/runs";
+import {
+  type CheckpointEnvelope,
+  type CheckpointPart,
+  CheckpointEnvelope as Envelope,
+  type RiskLevel,
+} from "./contract";
+import { checkpointJsonSchema } from "./policies";
+
+const PRIORITY_OF_RISK: Record<RiskLevel, "low" | "normal" | "high" | "urgent"> = {
+  low: "low",
+  medium: "normal",
+  high: "high",
+  critical: "urgent",
+};
+
+/** The checkpoint a paused run waits on, when its interrupt is one (other interrupts are the workflow's own). */
+export function checkpointOf(interrupt: PendingInterrupt): CheckpointEnvelope | null {
+  const parsed = Envelope.safeParse(interrupt.value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The case a run's interrupt opens: one per interrupt, whichever process bridges it. */
+export const checkpointRequestId = (runId: string, interruptId: string) => `checkpoint:${runId}:${interruptId}`;
+
+/**
+ * The executor's interrupt bridge: for each checkpoint the run stopped at, opens its review case
+ * server-side (adapter = the checkpoint type; refs `run` and `interrupt`, which no client can
+ * set) and returns the `data-checkpoint` part the run's stream shows. Idempotent by request id,
+ * so a recovered run that stops at the same interrupt finds the same case.
+ */
+export async function openCheckpointCases(context: RunContext, pending: PendingInterrupt[]): Promise<RunEventBody[]> {
+  const events: RunEventBody[] = [];
+  for (const interrupt of pending) {
+    const checkpoint = checkpointOf(interrupt);
+    if (!checkpoint) continue;
+    await ensureAdapterSchema(context.tenantId, checkpoint.checkpoint_type);
+    const system: HitlActor = {
+      tenantId: context.tenantId,
+      userId: "system",
+      role: "system",
+      name: `${context.workflow} run`,
+    };
+    const opened = await submitCase(
+      system,
+      {
+        adapter: checkpoint.checkpoint_type,
+        requestId: checkpointRequestId(context.runId, interrupt.id),
+        payload: checkpoint.request,
+        priority: PRIORITY_OF_RISK[checkpoint.risk_level],
+        refs: [{ kind: "thread", id: context.threadId }],
+      },
+      {
+        serverRefs: [
+          { kind: "run", id: context.runId },
+          { kind: "interrupt", id: interrupt.id },
+        ],
+      },
+    );
+    const created = opened.event.createdAt;
+    const part: CheckpointPart = {
+      caseId: opened.caseId,
+      type: checkpoint.checkpoint_type,
+      number: checkpoint.checkpoint_number,
+      status: "pending",
+      request: checkpoint.request,
+      checkpointId: checkpoint.checkpoint_id,
+      riskLevel: checkpoint.risk_level,
+      allowedActions: checkpoint.allowed_actions,
+      expiresAt: new Date(created + checkpoint.timeout_seconds * 1000).toISOString(),
+    };
+    events.push({ type: "data", payload: { name: "checkpoint", id: opened.caseId, data: part } });
+  }
+  return events;
+}
+
+// A checkpoint's payload shape is fixed by code, so its adapter's active schema must be the
+// contract's: a tenant whose registry still has an older built-in version gets the contract's
+// as a new active version, once (registering an identical schema adds nothing).
+const holder = globalThis as unknown as { __vigilCheckpointSchemas?: Map<string, Promise<unknown>> };
+
+function ensureAdapterSchema(tenantId: string, type: CheckpointEnvelope["checkpoint_type"]): Promise<unknown> {
+  holder.__vigilCheckpointSchemas ??= new Map();
+  const key = `${tenantId}:${type}`;
+  let done = holder.__vigilCheckpointSchemas.get(key);
+  if (!done) {
+    done = registerAdapterVersion({ tenantId }, type, checkpointJsonSchema(type), { activate: true });
+    holder.__vigilCheckpointSchemas.set(key, done);
+    done.catch(() => holder.__vigilCheckpointSchemas?.delete(key));
+  }
+  return done;
+}

@@ -1,0 +1,208 @@
+// The human-checkpoint contract as it crosses the wire: each checkpoint type's request payload
+// (the Mode 3 design's names and fields), the decisions a person can make, and the stream part
+// a client sees. Client-safe: zod only, imported by the server, the MCP tools and the UI alike.
+import { z } from "zod";
+
+export const CHECKPOINT_ACTIONS = ["approve", "reject", "edit", "respond"] as const;
+export type CheckpointAction = (typeof CHECKPOINT_ACTIONS)[number];
+
+export const RISK_LEVELS = ["low", "medium", "high", "critical"] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+export const AGENT_LEVELS = ["l1_master", "l2_expert", "l3_specialist", "l4_worker", "l5_tool"] as const;
+
+/** What a checkpoint left waiting becomes when its time runs out (decided by the `system` actor). */
+export const TIMEOUT_OUTCOMES = ["reject", "approve", "escalate"] as const;
+export type TimeoutOutcome = (typeof TIMEOUT_OUTCOMES)[number];
+
+const text = (max = 4000) => z.string().min(1).max(max);
+const list = (max = 50, item = text(1000)) => z.array(item).max(max);
+const seconds = z
+  .number()
+  .int()
+  .min(0)
+  .max(7 * 24 * 3600);
+const usd = z.number().min(0).max(1_000_000);
+
+/** One step of a proposed plan (Tree-of-Thoughts output, editable at plan approval). */
+export const PlanStep = z
+  .object({
+    id: text(100),
+    description: text(2000),
+    tool: text(200).optional(),
+    agent: text(200).optional(),
+    risk_level: z.enum(RISK_LEVELS).optional(),
+  })
+  .strict();
+export type PlanStep = z.infer<typeof PlanStep>;
+
+/** Checkpoint #1, PlanApprovalRequest. */
+export const PlanApprovalRequest = z
+  .object({
+    plan_steps: z.array(PlanStep).min(1).max(100),
+    estimated_duration_seconds: seconds,
+    estimated_cost_usd: usd,
+    high_risk_steps: list(100),
+    external_api_calls: list(100),
+    data_access_required: list(100),
+    sub_agents_to_spawn: list(100),
+    tools_to_use: list(100),
+    allow_modifications: z.boolean(),
+    timeout_seconds: seconds,
+  })
+  .strict();
+
+/** Checkpoint #2, ToolExecutionApprovalRequest. */
+export const ToolExecutionApprovalRequest = z
+  .object({
+    tool_name: text(200),
+    tool_category: text(100),
+    tool_parameters: z.record(z.string(), z.unknown()),
+    risk_level: z.enum(RISK_LEVELS),
+    data_access_scope: z.enum(["read_only", "write", "admin"]),
+    external_api: z.boolean(),
+    reasoning: text(),
+    expected_output: text(),
+    requires_sandbox: z.boolean(),
+    timeout_seconds: seconds,
+  })
+  .strict();
+
+/** Checkpoint #3, SubAgentApprovalRequest. */
+export const SubAgentApprovalRequest = z
+  .object({
+    agent_id: text(200),
+    agent_name: text(200),
+    agent_level: z.enum(AGENT_LEVELS),
+    agent_capabilities: list(100),
+    task_description: text(),
+    task_complexity: z.enum(["low", "medium", "high"]),
+    estimated_duration_seconds: seconds,
+    parent_agent_id: text(200),
+    coordination_mode: z.enum(["sequential", "parallel", "conditional"]),
+    tools_authorized: list(100),
+    data_access_scope: text(100),
+    max_execution_time_seconds: seconds,
+  })
+  .strict();
+
+/** Checkpoint #4, CriticalDecisionApprovalRequest. */
+export const CriticalDecisionApprovalRequest = z
+  .object({
+    decision_type: text(200),
+    decision_description: text(),
+    decision_rationale: text(),
+    impact_level: z.enum(RISK_LEVELS),
+    affected_stakeholders: list(100),
+    regulatory_implications: text().optional(),
+    decision_options: z
+      .array(z.object({ id: text(100), label: text(500), description: text().optional() }).strict())
+      .min(1)
+      .max(20),
+    recommended_option: text(100),
+    recommendation_confidence: z.number().min(0).max(1),
+    evidence_sources: list(200),
+    evidence_quality: text(100),
+    /** The option a reviewer chose (an edit); absent until one is chosen. */
+    chosen_option: text(100).optional(),
+  })
+  .strict();
+
+/** Checkpoint #5, FinalReviewRequest. */
+export const FinalReviewRequest = z
+  .object({
+    response_text: text(100_000),
+    response_confidence: z.number().min(0).max(1),
+    citations: z.array(z.record(z.string(), z.unknown())).max(200),
+    sources_used: z.number().int().min(0),
+    agents_involved: list(100),
+    total_duration_seconds: seconds,
+    total_cost_usd: usd,
+    nodes_executed: list(200),
+    tools_used: list(100),
+    sub_agents_spawned: z.number().int().min(0),
+    evidence_level: text(100),
+    constitutional_compliance: z.boolean(),
+    quality_checks_passed: z.number().int().min(0),
+    quality_checks_failed: z.number().int().min(0),
+    allow_edits: z.boolean(),
+    save_to_history: z.boolean(),
+  })
+  .strict();
+
+/** Questions the agent needs answered by a person before it can go on (answered with `respond`). */
+export const ClarificationRequest = z
+  .object({
+    questions: list(20, text(2000)).min(1),
+    context: text(8000).optional(),
+    /** The person's answer (a `respond` decision); absent until answered. */
+    response: text(8000).optional(),
+  })
+  .strict();
+
+export const CHECKPOINT_REQUESTS = {
+  plan_approval: PlanApprovalRequest,
+  tool_execution: ToolExecutionApprovalRequest,
+  subagent_spawn: SubAgentApprovalRequest,
+  critical_decision: CriticalDecisionApprovalRequest,
+  final_review: FinalReviewRequest,
+  clarification: ClarificationRequest,
+} as const;
+
+export type CheckpointTypeName = keyof typeof CHECKPOINT_REQUESTS;
+export const CHECKPOINT_TYPE_NAMES = Object.keys(CHECKPOINT_REQUESTS) as CheckpointTypeName[];
+export type CheckpointRequest<T extends CheckpointTypeName> = z.infer<(typeof CHECKPOINT_REQUESTS)[T]>;
+
+/** Who decided, as the decision records it (display fields; the principal is `id`). */
+export const DecidedBy = z.object({ id: z.string(), name: z.string().nullable(), role: z.string() });
+
+const decisionBase = {
+  decided_by: DecidedBy.optional(),
+  notes: z.string().max(4000).nullable().optional(),
+  /** Set when the `system` actor decided because the checkpoint's time ran out. */
+  timed_out: z.boolean().optional(),
+};
+
+/** A decision on a checkpoint, as the resumed node receives it. `edit` carries the edited fields. */
+export const CheckpointDecision = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("approve"), ...decisionBase }),
+  z.object({ action: z.literal("reject"), reason: z.string().max(4000).nullable().optional(), ...decisionBase }),
+  z.object({ action: z.literal("edit"), edit: z.record(z.string(), z.unknown()), ...decisionBase }),
+  z.object({ action: z.literal("respond"), response: z.string().min(1).max(8000), ...decisionBase }),
+]);
+export type CheckpointDecision = z.infer<typeof CheckpointDecision>;
+
+/** What a paused run carries in its interrupt for a checkpoint (the bridge reads it). */
+export const CheckpointEnvelope = z.object({
+  kind: z.literal("vigil.checkpoint"),
+  checkpoint_id: z.string(),
+  checkpoint_type: z.enum(CHECKPOINT_TYPE_NAMES as [CheckpointTypeName, ...CheckpointTypeName[]]),
+  /** The same as checkpoint_type, under the name the stream's data-checkpoint part uses. */
+  type: z.enum(CHECKPOINT_TYPE_NAMES as [CheckpointTypeName, ...CheckpointTypeName[]]),
+  checkpoint_number: z.number().int().min(1).max(5).nullable(),
+  node_name: z.string(),
+  title: z.string(),
+  request: z.record(z.string(), z.unknown()),
+  request_reasoning: z.string().nullable(),
+  risk_level: z.enum(RISK_LEVELS),
+  allowed_actions: z.array(z.enum(CHECKPOINT_ACTIONS)),
+  timeout_seconds: z.number().int().min(1),
+  on_timeout: z.enum(TIMEOUT_OUTCOMES),
+});
+export type CheckpointEnvelope = z.infer<typeof CheckpointEnvelope>;
+
+export const CHECKPOINT_STATUSES = ["pending", "approved", "rejected", "modified", "responded", "timeout"] as const;
+export type CheckpointStatus = (typeof CHECKPOINT_STATUSES)[number];
+
+/** The `data-checkpoint` stream part (DESIGN.md, Stream protocol). */
+export interface CheckpointPart {
+  caseId: string;
+  type: CheckpointTypeName;
+  number: number | null;
+  status: CheckpointStatus;
+  request: Record<string, unknown>;
+  checkpointId: string;
+  riskLevel: RiskLevel;
+  allowedActions: CheckpointAction[];
+  expiresAt: string | null;
+}

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import {
+  CHECKPOINT_REQUESTS,
+  type CheckpointAction,
+  type CheckpointTypeName,
+  type RiskLevel,
+  type TimeoutOutcome,
+} from "./contract";
+
+/** How a checkpoint type behaves: its number, what a person may do, and what its silence means. */
+export interface CheckpointPolicy {
+  /** The Mode 3 design's checkpoint_number (1–5); other checkpoints have none. */
+  number: number | null;
+  actions: readonly CheckpointAction[];
+  /** The request fields an `edit` may change (merged into the request, then validated). */
+  editable: readonly string[];
+  timeout: { seconds: number; onTimeout: TimeoutOutcome };
+  /** The case's title in the inbox, from the request. */
+  title(request: Record<string, unknown>): string;
+  /** Risk when the node does not say: from the request where the design carries one. */
+  risk(request: Record<string, unknown>): RiskLevel;
+}
+
+const DEFAULT_TIMEOUT_SECONDS = 300; // hitl_timeout_default_seconds in the Mode 3 design
+const str = (value: unknown) => (typeof value === "string" ? value : "");
+const riskOf = (value: unknown): RiskLevel =>
+  value === "low" || value === "medium" || value === "high" || value === "critical" ? value : "medium";
+
+// Timeouts: nothing is executed, spawned or released on silence. A plan, a tool call or a
+// sub-agent that nobody approved in time is rejected (the run re-plans or ends); a decision, a
+// final answer or an unanswered question goes up the escalation chain instead.
+export const CHECKPOINT_POLICIES: Readonly<Record<CheckpointTypeName, CheckpointPolicy>> = {
+  plan_approval: {
+    number: 1,
+    actions: ["approve", "reject", "edit"],
+    editable: ["plan_steps"],
+    timeout: { seconds: DEFAULT_TIMEOUT_SECONDS, onTimeout: "reject" },
+    title: (r) => `Approve a plan of ${Array.isArray(r.plan_steps) ? r.plan_steps.length : 0} steps`,
+    risk: (r) => (Array.isArray(r.high_risk_steps) && r.high_risk_steps.length > 0 ? "high" : "medium"),
+  },
+  tool_execution: {
+    number: 2,
+    actions: ["approve", "reject", "edit"],
+    editable: ["tool_parameters"],
+    timeout: { seconds: DEFAULT_TIMEOUT_SECONDS, onTimeout: "reject" },
+    title: (r) => `Run tool ${str(r.tool_name)}`,
+    risk: (r) => riskOf(r.risk_level),
+  },
+  subagent_spawn: {
+    number: 3,
+    actions: ["approve", "reject", "edit"],
+    editable: ["task_description", "tools_authorized"],
+    timeout: { seconds: DEFAULT_TIMEOUT_SECONDS, onTimeout: "reject" },
+    title: (r) => `Delegate to ${str(r.agent_name)}: ${str(r.task_description)}`,
+    risk: (r) => (r.task_complexity === "high" ? "high" : "medium"),
+  },
+  critical_decision: {
+    number: 4,
+    actions: ["approve", "reject", "edit"],
+    editable: ["chosen_option"],
+    timeout: { seconds: DEFAULT_TIMEOUT_SECONDS, onTimeout: "escalate" },
+    title: (r) => `Decide: ${str(r.decision_description)}`,
+    risk: (r) => riskOf(r.impact_level),
+  },
+  final_review: {
+    number: 5,
+    actions: ["approve", "reject", "edit"],
+    editable: ["response_text"],
+    timeout: { seconds: DEFAULT_TIMEOUT_SECONDS, onTimeout: "escalate" },
+    title: (r) => `Review the final answer: ${str(r.response_text)}`,
+    risk: (r) => (typeof r.response_confidence === "number" && r.response_confidence < 0.5 ? "high" : "medium"),
+  },
+  clarification: {
+    number: null,
+    actions: ["respond", "reject"],
+    editable: ["response"],
+    timeout: { seconds: 24 * 3600, onTimeout: "escalate" },
+    title: (r) => `Answer: ${Array.isArray(r.questions) ? str(r.questions[0]) : ""}`,
+    risk: () => "low",
+  },
+};
+
+/** The JSON Schema a checkpoint type's HITL adapter validates its cases with (from the zod contract). */
+export function checkpointJsonSchema(type: CheckpointTypeName): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(CHECKPOINT_REQUESTS[type], { target: "draft-7" }) as Record<
+    string,
+    unknown
+  >;
+  return schema;
+}
