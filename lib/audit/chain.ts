@@ -1,26 +1,100 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import type { ChainedEvent } from "./types";
+import type { schema } from "@/lib/db";
 
 export const GENESIS_HASH = "0".repeat(64);
 
-/**
- * hash = sha256(prev_hash || canonical_json(event)). Canonical JSON (RFC 8785) makes the hash
- * independent of key order and of how the database hands jsonb back.
- */
-export function chainHash(prevHash: string, event: ChainedEvent): string {
-  const canonical = canonicalize({
-    tenantId: event.tenantId,
-    seq: event.seq,
-    eventType: event.eventType,
-    runId: event.runId,
-    node: event.node,
-    actorId: event.actorId,
-    durationMs: event.durationMs,
-    payload: event.payload,
-    occurredAt: event.occurredAt.getTime(),
-  });
+/** The hash form new rows are chained with. */
+export const HASH_VERSION = 2;
+
+export type TraceRow = typeof schema.executionTrace.$inferSelect;
+
+/** Everything a row's hash covers: the row without its id and its two hashes. */
+export type ChainedEvent = Omit<TraceRow, "id" | "prevHash" | "hash">;
+
+function sha256(prevHash: string, canonical: string | undefined): string {
   return createHash("sha256")
     .update(prevHash + (canonical ?? ""))
     .digest("hex");
+}
+
+/**
+ * hash = sha256(prev_hash || canonical_json(event)), version 2: every column of the row. The
+ * keys are listed rather than spread so that a column added later changes no existing hash (it
+ * needs a version 3). Canonical JSON (RFC 8785) makes the hash independent of key order and of
+ * how the database hands jsonb back.
+ */
+export function chainHash(prevHash: string, event: ChainedEvent): string {
+  return sha256(
+    prevHash,
+    canonicalize({
+      hashVersion: event.hashVersion,
+      traceId: event.traceId,
+      tenantId: event.tenantId,
+      seq: event.seq,
+      eventType: event.eventType,
+      runId: event.runId,
+      sessionId: event.sessionId,
+      requestId: event.requestId,
+      nodeName: event.nodeName,
+      eventData: event.eventData,
+      eventDurationMs: event.eventDurationMs,
+      eventSuccess: event.eventSuccess,
+      eventError: event.eventError,
+      agentId: event.agentId,
+      agentLevel: event.agentLevel,
+      userId: event.userId,
+      actorId: event.actorId,
+      tokensUsed: event.tokensUsed,
+      costUsd: event.costUsd,
+      cacheHit: event.cacheHit,
+      dataClassification: event.dataClassification,
+      phiAccessed: event.phiAccessed,
+      phiFields: event.phiFields,
+      metadata: event.metadata,
+      eventTimestamp: event.eventTimestamp.getTime(),
+    }),
+  );
+}
+
+/** The columns a version 1 hash covers. */
+export type V1Fields = Pick<
+  ChainedEvent,
+  | "tenantId"
+  | "seq"
+  | "eventType"
+  | "runId"
+  | "nodeName"
+  | "actorId"
+  | "eventDurationMs"
+  | "eventData"
+  | "eventTimestamp"
+>;
+
+/**
+ * Version 1, for rows chained before migration 0016: exactly the form they were hashed with,
+ * under the names the columns had then.
+ */
+export function chainHashV1(prevHash: string, event: V1Fields): string {
+  return sha256(
+    prevHash,
+    canonicalize({
+      tenantId: event.tenantId,
+      seq: event.seq,
+      eventType: event.eventType,
+      runId: event.runId,
+      node: event.nodeName,
+      actorId: event.actorId,
+      durationMs: event.eventDurationMs,
+      payload: event.eventData,
+      occurredAt: event.eventTimestamp.getTime(),
+    }),
+  );
+}
+
+/** The hash a stored row should carry, in the form its version names (null: no such form). */
+export function expectedHash(prevHash: string, row: ChainedEvent): string | null {
+  if (row.hashVersion === HASH_VERSION) return chainHash(prevHash, row);
+  if (row.hashVersion === 1) return chainHashV1(prevHash, row);
+  return null;
 }

@@ -1,5 +1,7 @@
 export { GENESIS_HASH } from "./chain";
-export type { TraceEvent, TraceEventType, VerifyResult } from "./types";
-export { TRACE_EVENT_TYPES } from "./types";
+export { openNodeAttempts } from "./open-attempts";
+export { recordTrace, traceIn } from "./outbox";
+export { drainTrace, nudgeSequencer, sequenceTrace, startTraceSequencer, stopTraceSequencer } from "./sequencer";
+export type { AgentLevel, DataClassification, TraceEvent, TraceEventType, VerifyResult } from "./types";
+export { AGENT_LEVELS, DATA_CLASSIFICATIONS, TRACE_EVENT_TYPES } from "./types";
 export { verifyChain } from "./verify";
-export { flushTrace, recordTrace, TraceWriter, traceWriter } from "./writer";

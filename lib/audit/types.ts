@@ -1,8 +1,13 @@
+/**
+ * The Mode 3 design's event types, plus Vigil's run lifecycle and `retention` (the mark a later
+ * retention job leaves where it cut the chain). The database CHECKs hold the same lists.
+ */
 export const TRACE_EVENT_TYPES = [
   "run_start",
   "run_complete",
   "run_failed",
   "run_cancelled",
+  "run_interrupted",
   "node_start",
   "node_complete",
   "node_error",
@@ -17,37 +22,55 @@ export const TRACE_EVENT_TYPES = [
   "cache_miss",
   "constitutional_check",
   "escalation",
+  "retention",
 ] as const;
 export type TraceEventType = (typeof TRACE_EVENT_TYPES)[number];
 
-/** What a caller records; the writer assigns the chain position and hashes. */
+export const AGENT_LEVELS = ["l1_master", "l2_expert", "l3_specialist", "l4_worker", "l5_tool"] as const;
+export type AgentLevel = (typeof AGENT_LEVELS)[number];
+
+export const DATA_CLASSIFICATIONS = ["public", "confidential", "restricted", "phi"] as const;
+export type DataClassification = (typeof DATA_CLASSIFICATIONS)[number];
+
+/** What a caller records; the sequencer assigns the chain position and hashes. */
 export interface TraceEvent {
-  tenantId: string;
   eventType: TraceEventType;
   runId?: string | null;
-  node?: string | null;
-  actorId?: string | null;
+  /** A chat session id or a run's thread. */
+  sessionId?: string | null;
+  requestId?: string | null;
+  nodeName?: string | null;
+  eventData?: Record<string, unknown>;
   durationMs?: number | null;
-  payload?: Record<string, unknown>;
+  success?: boolean;
+  error?: string | null;
+  agentId?: string | null;
+  agentLevel?: AgentLevel | null;
+  /** The person the work was done for; `actorId` is the principal who acted (a user or an API key). */
+  userId?: string | null;
+  actorId?: string | null;
+  tokensUsed?: number | null;
+  costUsd?: number | null;
+  cacheHit?: boolean | null;
+  dataClassification?: DataClassification | null;
+  phiAccessed?: boolean;
+  phiFields?: string[] | null;
+  metadata?: Record<string, unknown>;
   occurredAt?: Date;
 }
 
-export interface ChainedEvent {
-  tenantId: string;
-  seq: number;
-  eventType: string;
-  runId: string | null;
-  node: string | null;
-  actorId: string | null;
-  durationMs: number | null;
-  payload: Record<string, unknown>;
-  occurredAt: Date;
-}
+export type BrokenReason = "hash_mismatch" | "prev_hash_mismatch" | "sequence_gap";
 
 export type VerifyResult =
-  | { status: "ok"; checked: number; head: string }
+  | {
+      status: "ok";
+      checked: number;
+      head: string;
+      /** Events committed but not chained yet (still in the outbox). */
+      pending: number;
+    }
   | {
       status: "broken";
       checked: number;
-      firstBroken: { id: string; seq: number; reason: "hash_mismatch" | "prev_hash_mismatch" | "sequence_gap" };
+      firstBroken: { id: string; seq: number; reason: BrokenReason };
     };

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { nudgeSequencer, traceIn } from "@/lib/audit";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
 import { lockCaseIn, mutateLockedCase } from "./commands";
 import { slaPolicyIn } from "./sla";
@@ -35,7 +36,7 @@ async function escalateIfDue(tenantId: string, caseId: string, now: number) {
     if (!current?.deadline || current.deadline > now) return null;
     // The request_id names the deadline it answers: a second sweep finds it as a replay.
     const requestId = `sla-${current.deadline}`;
-    const locked = await lockCaseIn(tx, caseId, requestId, { skipLocked: true });
+    const locked = await lockCaseIn(tx, caseId, requestId, { skipLocked: true, withRunLink: true });
     // Locked: someone is deciding or escalating it right now; the next sweep looks again.
     const row = locked?.row;
     if (!locked || !row || row.nextEscalationAt === null || row.nextEscalationAt > now) return null;
@@ -60,7 +61,20 @@ async function escalateIfDue(tenantId: string, caseId: string, now: number) {
         nextNotifyAt: policy?.renotifyHours ? now + policy.renotifyHours * HOUR : null,
       }),
     });
-    return { tenantId, caseId, level: result.event.escalation?.level ?? row.escalationLevel + 1 };
+    const level = result.event.escalation?.level ?? row.escalationLevel + 1;
+    // Traced with the escalation itself; a replay (another sweep got there first) adds nothing.
+    if (!result.replayed) {
+      await traceIn(tx, { tenantId }, [
+        {
+          eventType: "escalation",
+          runId: locked.runRef,
+          requestId,
+          actorId: "system",
+          eventData: { caseId, adapter: row.adapter, level, target, reason: result.event.reason },
+        },
+      ]);
+    }
+    return { tenantId, caseId, level, traced: !result.replayed };
   });
 }
 
@@ -72,7 +86,9 @@ export async function runEscalationSweep(
   const escalated: EscalationSweepResult["escalated"] = [];
   for (const { tenantId, caseId } of await dueCases(now, options.limit ?? 200)) {
     const done = await escalateIfDue(tenantId, caseId, now);
-    if (done) escalated.push(done);
+    if (!done) continue;
+    escalated.push({ tenantId: done.tenantId, caseId: done.caseId, level: done.level });
+    if (done.traced) nudgeSequencer(tenantId);
   }
   return { escalated };
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { nudgeSequencer, type TraceEvent, traceIn } from "@/lib/audit";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { runBus } from "./bus";
 import type { RunEvent, RunEventBody } from "./protocol";
@@ -22,10 +23,18 @@ export async function appendEvents(
   runId: string,
   bodies: RunEventBody[],
   owner?: string,
+  trace: TraceEvent[] = [],
 ): Promise<number> {
-  if (bodies.length === 0) return 0;
-  const last = await withTenant(scope, (tx) => appendEventsIn(tx, scope, runId, bodies, owner));
-  runBus().emit(runId, last);
+  if (bodies.length === 0 && trace.length === 0) return 0;
+  const last = await withTenant(scope, async (tx) => {
+    // With an owner, even a trace-only write checks the lease: a lost execution adds nothing.
+    const seq = bodies.length > 0 || owner ? await appendEventsIn(tx, scope, runId, bodies, owner) : 0;
+    // The trace of what these events show commits with them (the outbox), or not at all.
+    await traceIn(tx, scope, trace);
+    return seq;
+  });
+  if (trace.length > 0) nudgeSequencer(scope.tenantId);
+  if (bodies.length > 0) runBus().emit(runId, last);
   return last;
 }
 
@@ -45,6 +54,7 @@ export async function appendEventsIn(
     .returning({ lastSeq: r.lastSeq });
   if (!row && owner) throw new LeaseLostError(runId);
   if (!row) throw new Error(`run ${runId} not found while appending events`);
+  if (bodies.length === 0) return row.lastSeq;
   const first = row.lastSeq - bodies.length + 1;
   await tx.insert(schema.runEvents).values(
     bodies.map((b, i) => ({
@@ -85,6 +95,7 @@ const FLUSH_TOKENS = 64;
  */
 export class BufferedEventWriter {
   private buffer: RunEventBody[] = [];
+  private traces: TraceEvent[] = [];
   private tokens = 0;
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<unknown> = Promise.resolve();
@@ -113,6 +124,12 @@ export class BufferedEventWriter {
     else if (!this.timer) this.timer = setTimeout(() => this.flushInBackground(), FLUSH_MS);
   }
 
+  /** A trace event, written in the same transaction as the events buffered with it. */
+  trace(event: TraceEvent): void {
+    this.traces.push({ ...event, occurredAt: event.occurredAt ?? new Date() });
+    if (!this.timer) this.timer = setTimeout(() => this.flushInBackground(), FLUSH_MS);
+  }
+
   // A background write's failure is kept and rethrown by the executor's next explicit flush.
   private flushInBackground(): void {
     this.flush().catch(() => undefined);
@@ -125,12 +142,14 @@ export class BufferedEventWriter {
       this.timer = null;
     }
     const batch = this.buffer;
+    const traces = this.traces;
     this.buffer = [];
+    this.traces = [];
     this.tokens = 0;
     this.chain = this.chain.then(async () => {
-      if (batch.length === 0 || this.failure) return;
+      if ((batch.length === 0 && traces.length === 0) || this.failure) return;
       try {
-        await appendEvents(this.scope, this.runId, batch, this.owner);
+        await appendEvents(this.scope, this.runId, batch, this.owner, traces);
       } catch (error) {
         this.failure = error;
       }
@@ -144,6 +163,7 @@ export class BufferedEventWriter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.buffer = [];
+    this.traces = [];
     this.tokens = 0;
   }
 }

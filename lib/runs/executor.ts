@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Command } from "@langchain/langgraph";
-import { recordTrace } from "@/lib/audit";
+import { openNodeAttempts, type TraceEvent } from "@/lib/audit";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import type { TenantScope } from "@/lib/db";
 import { ThinkingFilter } from "@/lib/engine";
@@ -73,14 +73,16 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
         .catch(() => undefined),
     Math.max(200, Math.floor(leaseMs() / 3)),
   );
-  const trace = (eventType: Parameters<typeof recordTrace>[0]["eventType"], extra: Record<string, unknown> = {}) =>
-    recordTrace({ tenantId: scope.tenantId, runId: run.id, eventType, ...extra });
+  // Trace events ride with the run's events: one transaction, so neither exists without the other.
+  const context = config.configurable.vigil_run;
+  const traceBase = traceOf(run);
+  const trace = (event: TraceEvent) => events.trace({ ...traceBase, ...event });
 
   try {
     const input = await inputFor(mode, run, graph, config, events);
     if ("settle" in input) {
       await events.flush();
-      await settleRun(scope, run.id, owner, input.settle, input.events);
+      await settleRun(scope, run.id, owner, input.settle, input.events, input.trace);
       return;
     }
     const stream = await graph.stream(input.value, {
@@ -95,9 +97,8 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
       const [kind, chunk] = item as [string, Record<string, unknown>];
       if (kind === "custom") {
         const output = chunk as unknown as NodeOutput;
-        if (output.kind === "trace") {
-          trace(output.eventType, { node: currentNode, durationMs: output.durationMs, payload: output.payload });
-        } else parts.output(output);
+        if (output.kind === "trace") trace(nodeReported(output, currentNode));
+        else parts.output(output);
         continue;
       }
       const task = chunk as { id: string; name: string; input?: unknown; error?: unknown; interrupts?: unknown[] };
@@ -107,7 +108,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
         startedAt.set(task.id, Date.now());
         currentNode = task.name;
         events.push({ type: "step", payload: { node: task.name, status: "running", message: humanise(task.name) } });
-        trace("node_start", { node: task.name });
+        trace({ eventType: "node_start", nodeName: task.name });
         continue;
       }
       parts.closeAll();
@@ -117,29 +118,38 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
           type: "step",
           payload: { node: task.name, status: "error", message: `${humanise(task.name)} failed` },
         });
-        trace("node_error", { node: task.name, durationMs, payload: { error: describeError(task.error) } });
+        trace({
+          eventType: "node_error",
+          nodeName: task.name,
+          durationMs,
+          success: false,
+          error: describeError(task.error),
+        });
       } else if (!task.interrupts?.length) {
         events.push({ type: "step", payload: { node: task.name, status: "done", message: humanise(task.name) } });
-        trace("node_complete", { node: task.name, durationMs });
+        trace({ eventType: "node_complete", nodeName: task.name, durationMs });
       }
+      // A node that stopped for a person has no complete: its hitl_request answers its start, and
+      // it runs again from the top on resume, with a start of its own.
     }
     parts.closeAll();
     await events.flush();
     const state = await graph.getState(config);
     const pending = interruptsOf(state);
     if (pending.length > 0) {
-      const settled = await settleRun(
+      await settleRun(
         scope,
         run.id,
         owner,
         { status: "interrupted", pendingInterrupts: pending },
-        await interruptedEvents(config.configurable.vigil_run, pending),
+        await interruptedEvents(context, pending),
+        hitlRequests(traceBase, pending),
       );
-      if (settled) for (const p of pending) trace("hitl_request", { node: p.node, payload: { interruptId: p.id } });
       return;
     }
-    await settleRun(scope, run.id, owner, { status: "completed" }, finishEvents(workflow, run.id, state.values));
-    trace("run_complete");
+    await settleRun(scope, run.id, owner, { status: "completed" }, finishEvents(workflow, run.id, state.values), [
+      { ...traceBase, eventType: "run_complete" },
+    ]);
   } catch (error) {
     if (abort.signal.aborted || error instanceof LeaseLostError) {
       // Cancelled (the cancel wrote its own event) or taken over by another process.
@@ -152,10 +162,14 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
     const message = error instanceof AppError ? error.message : "The run failed unexpectedly.";
     console.error(`[vigil] run ${run.id} failed`, error);
     await events.flush().catch(() => undefined);
-    await settleRun(scope, run.id, owner, { status: "failed", error: message }, [
-      { type: "status", payload: { status: "failed", error: message } },
-    ]);
-    trace("run_failed", { payload: { error: describeError(error) } });
+    await settleRun(
+      scope,
+      run.id,
+      owner,
+      { status: "failed", error: message },
+      [{ type: "status", payload: { status: "failed", error: message } }],
+      [{ ...traceBase, eventType: "run_failed", success: false, error: describeError(error) }],
+    );
   } finally {
     clearInterval(heartbeat);
     registry().controllers.delete(run.id);
@@ -173,7 +187,9 @@ export function contextOf(scope: TenantScope, run: RunRow): RunContext {
   };
 }
 
-type Input = { value: unknown } | { settle: Parameters<typeof settleRun>[3]; events: RunEventBody[] };
+type Input =
+  | { value: unknown }
+  | { settle: Parameters<typeof settleRun>[3]; events: RunEventBody[]; trace: TraceEvent[] };
 
 /** What to feed the graph: the run's input, a resume command, or what recovery decides. */
 async function inputFor(
@@ -188,31 +204,95 @@ async function inputFor(
 
   if (run.recoveryAttempts > MAX_RECOVERIES) {
     const error = `The run did not recover after ${MAX_RECOVERIES} attempts.`;
-    return { settle: { status: "failed", error }, events: [{ type: "status", payload: { status: "failed", error } }] };
+    return {
+      settle: { status: "failed", error },
+      events: [{ type: "status", payload: { status: "failed", error } }],
+      trace: [{ ...traceOf(run), eventType: "run_failed", success: false, error }],
+    };
   }
+  const scope = { tenantId: config.configurable.vigil_run.tenantId };
   // No checkpoint yet: the process died before the first step finished. Start over.
-  const saver = new DrizzleCheckpointSaver({ tenantId: config.configurable.vigil_run.tenantId });
-  if (!(await saver.getTuple(config))) return { value: run.input };
+  const saver = new DrizzleCheckpointSaver(scope);
+  if (!(await saver.getTuple(config))) {
+    await closeDeadAttempts(scope, run, events);
+    return { value: run.input };
+  }
   const state = await graph.getState(config);
   const pending = interruptsOf(state);
   if (pending.length > 0) {
     // Resume only with a decision stored for an interrupt that is still pending; a stale
     // decision must never answer a newer question.
     if (run.resumeInterruptId && pending.some((p) => p.id === run.resumeInterruptId)) {
+      await closeDeadAttempts(scope, run, events);
       return { value: new Command({ resume: run.resumeValue }) };
     }
+    // The node that stopped is closed by the hitl_request written with this settle.
     return {
       settle: { status: "interrupted", pendingInterrupts: pending },
       events: await interruptedEvents(config.configurable.vigil_run, pending),
+      trace: hitlRequests(traceOf(run), pending),
     };
   }
   // Otherwise let the graph continue from its last checkpoint and the writes saved since: a
   // step whose writes were saved is not run again; a finished graph simply ends.
+  await closeDeadAttempts(scope, run, events);
   events.push({
     type: "step",
     payload: { node: "recovery", status: "done", message: "Resumed from the last checkpoint after a server restart" },
   });
   return { value: null };
+}
+
+/** Ends in the trace the node executions a dead process left open, before they run again. */
+async function closeDeadAttempts(scope: TenantScope, run: RunRow, events: BufferedEventWriter): Promise<void> {
+  for (const [node, open] of await openNodeAttempts(scope, run.id)) {
+    for (let i = 0; i < open; i++) {
+      events.trace({
+        ...traceOf(run),
+        eventType: "node_error",
+        nodeName: node,
+        success: false,
+        error: "The process executing this node stopped; the node runs again from the last checkpoint.",
+        eventData: { recovered: true },
+      });
+    }
+  }
+}
+
+/** What every trace event of a run carries: the run, its thread as the session, the person it works for. */
+function traceOf(run: RunRow): Pick<TraceEvent, "runId" | "sessionId" | "userId"> {
+  return { runId: run.id, sessionId: run.threadId, userId: run.createdBy };
+}
+
+/** One hitl_request per interrupt the run stopped at, written with the status that says it waits. */
+function hitlRequests(
+  base: Pick<TraceEvent, "runId" | "sessionId" | "userId">,
+  pending: PendingInterrupt[],
+): TraceEvent[] {
+  return pending.map((p) => ({
+    ...base,
+    eventType: "hitl_request",
+    nodeName: p.node,
+    eventData: { interruptId: p.id },
+  }));
+}
+
+/**
+ * A node's own trace event (a model or tool call, a cache hit…): its payload is the event's
+ * data, and the usage it reports fills the design's columns.
+ */
+function nodeReported(output: Extract<NodeOutput, { kind: "trace" }>, node: string | null): TraceEvent {
+  const data = output.payload ?? {};
+  const tokens = [data.tokensIn, data.tokensOut].filter((n): n is number => typeof n === "number");
+  return {
+    eventType: output.eventType,
+    nodeName: node,
+    durationMs: output.durationMs ?? null,
+    eventData: data,
+    tokensUsed: tokens.length > 0 ? tokens.reduce((a, b) => a + b, 0) : null,
+    costUsd: typeof data.costUsd === "number" ? data.costUsd : null,
+    cacheHit: output.eventType === "cache_hit" ? true : output.eventType === "cache_miss" ? false : null,
+  };
 }
 
 /** How a run's stream ends when it stops for a person: the bridge's parts, the interrupt, the status. */

@@ -1,5 +1,5 @@
 import { type Role, roleAtLeast } from "@/lib/access";
-import { recordTrace } from "@/lib/audit";
+import { nudgeSequencer, traceIn } from "@/lib/audit";
 import { type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { AppError, errors, NotFoundError } from "@/lib/http";
 import { runConfig } from "./context";
@@ -69,14 +69,18 @@ export async function beginRunIn(
     createdBy: actor.userId,
     owner: instanceId(),
   });
-  const launch = () => {
-    recordTrace({
-      tenantId: actor.tenantId,
-      runId: run.id,
+  await traceIn(tx, actor, [
+    {
       eventType: "run_start",
+      runId: run.id,
+      sessionId: run.threadId,
+      userId: actor.userId,
       actorId: actor.userId,
-      payload: { workflow: run.workflow },
-    });
+      eventData: { workflow: run.workflow },
+    },
+  ]);
+  const launch = () => {
+    nudgeSequencer(actor.tenantId);
     executeInBackground(actor, run, { kind: "start" });
   };
   return { runId: run.id, threadId: run.threadId, launch };
@@ -91,28 +95,16 @@ export async function resumeRun(
   runId: string,
   decision: { value: unknown; interruptId?: string },
 ): Promise<{ runId: string; status: RunStatus }> {
-  const { run, interruptId } = await storeResume(
-    actor,
-    runId,
-    { ...decision, actorId: actor.userId },
-    instanceId(),
-    (row) => canSee(actor, row),
+  const { run } = await storeResume(actor, runId, { ...decision, actorId: actor.userId }, instanceId(), (row) =>
+    canSee(actor, row),
   );
-  recordTrace({
-    tenantId: actor.tenantId,
-    runId,
-    eventType: "hitl_response",
-    actorId: actor.userId,
-    payload: { interruptId },
-  });
   executeInBackground(actor, run, { kind: "resume", value: decision.value });
   return { runId, status: "running" };
 }
 
 export async function cancelRun(actor: RunActor, runId: string): Promise<{ runId: string; status: RunStatus }> {
-  await markCancelled(actor, runId, (row) => canSee(actor, row));
+  await markCancelled(actor, runId, (row) => canSee(actor, row), actor.userId);
   abortExecution(runId);
-  recordTrace({ tenantId: actor.tenantId, runId, eventType: "run_cancelled", actorId: actor.userId });
   return { runId, status: "cancelled" };
 }
 

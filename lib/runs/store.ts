@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import { nudgeSequencer, type TraceEvent, traceIn } from "@/lib/audit";
 import { isUniqueViolation, rowsOf, schema, type TenantScope, type Tx, withAppRole, withTenant } from "@/lib/db";
 import { AppError, NotFoundError } from "@/lib/http";
 import { runBus } from "./bus";
@@ -116,6 +117,7 @@ export async function settleRun(
   owner: string,
   outcome: { status: RunStatus; error?: string; pendingInterrupts?: PendingInterrupt[] },
   events: RunEventBody[],
+  trace: TraceEvent[] = [],
 ): Promise<boolean> {
   const settled = await withTenant(scope, async (tx) => {
     const rows = await tx
@@ -134,9 +136,13 @@ export async function settleRun(
       .where(and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")))
       .returning({ id: r.id });
     if (rows.length === 0) return null;
+    await traceIn(tx, scope, trace);
     return appendEventsIn(tx, scope, runId, events);
   });
-  if (settled !== null) runBus().emit(runId, settled);
+  if (settled !== null) {
+    runBus().emit(runId, settled);
+    if (trace.length > 0) nudgeSequencer(scope.tenantId);
+  }
   return settled !== null;
 }
 
@@ -151,6 +157,7 @@ export async function storeResume(
   owner: string,
   mayAct: (run: RunRow) => boolean,
 ): Promise<{ run: RunRow; interruptId: string }> {
+  // hitl_response: written with the stored decision, so the trace says who answered exactly when it holds.
   const result = await withTenant(scope, async (tx) => {
     const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("update");
     if (!run || !mayAct(run)) throw new NotFoundError("Run", { run_id: runId });
@@ -193,9 +200,21 @@ export async function storeResume(
       { type: "resume", payload: { interruptId: target.id, actorId: decision.actorId } },
       { type: "status", payload: { status: "running" } },
     ]);
+    await traceIn(tx, scope, [
+      {
+        eventType: "hitl_response",
+        runId,
+        sessionId: run.threadId,
+        userId: run.createdBy,
+        actorId: decision.actorId,
+        nodeName: target.node,
+        eventData: { interruptId: target.id },
+      },
+    ]);
     return { run: claimed, interruptId: target.id, last };
   });
   runBus().emit(runId, result.last);
+  nudgeSequencer(scope.tenantId);
   return { run: result.run, interruptId: result.interruptId };
 }
 
@@ -204,6 +223,7 @@ export async function markCancelled(
   scope: TenantScope,
   runId: string,
   mayAct: (run: RunRow) => boolean,
+  actorId: string,
 ): Promise<RunRow> {
   const result = await withTenant(scope, async (tx) => {
     const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("update");
@@ -226,9 +246,13 @@ export async function markCancelled(
       .where(eq(r.id, runId))
       .returning();
     const last = await appendEventsIn(tx, scope, runId, [{ type: "status", payload: { status: "cancelled" } }]);
+    await traceIn(tx, scope, [
+      { eventType: "run_cancelled", runId, sessionId: run.threadId, userId: run.createdBy, actorId },
+    ]);
     return { updated, last };
   });
   runBus().emit(runId, result.last);
+  nudgeSequencer(scope.tenantId);
   return result.updated;
 }
 

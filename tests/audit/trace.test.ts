@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as verifyRoute from "@/app/api/audit/verify/route";
-import { flushTrace, recordTrace, TraceWriter, verifyChain } from "@/lib/audit";
+import { recordTrace, sequenceTrace, type TraceEvent, traceIn, verifyChain } from "@/lib/audit";
 import { rowsOf, withTenant } from "@/lib/db";
 import { createApiKey } from "@/lib/tenancy";
 import { testTargets } from "../support/databases";
@@ -11,7 +11,7 @@ import { seededDatabase } from "../support/seeded";
 
 for (const target of testTargets()) {
   describe(`execution trace on ${target.name}`, () => {
-    const suite = seededDatabase(target);
+    const suite = seededDatabase(target, { knowledge: false });
 
     async function traceRows(tenantId: string) {
       const r = await suite.database.db.execute(
@@ -30,16 +30,20 @@ for (const target of testTargets()) {
     }
 
     it("chains events per tenant in batches and verifies the chain", async () => {
+      const byTenant = new Map<string, TraceEvent[]>();
       for (let i = 0; i < 250; i++) {
-        recordTrace({
-          tenantId: i % 5 === 0 ? suite.tenants.acme : suite.tenants.demo,
+        const tenantId = i % 5 === 0 ? suite.tenants.acme : suite.tenants.demo;
+        const events = byTenant.get(tenantId) ?? [];
+        events.push({
           eventType: i % 2 ? "node_start" : "node_complete",
-          node: `n${i}`,
+          nodeName: `n${i}`,
           durationMs: i,
-          payload: { i, nested: { b: 2, a: 1 } },
+          eventData: { i, nested: { b: 2, a: 1 } },
         });
+        byTenant.set(tenantId, events);
       }
-      await flushTrace();
+      for (const [tenantId, events] of byTenant) await recordTrace({ tenantId }, events);
+      await sequenceTrace();
       const demo = await traceRows(suite.tenants.demo);
       const acme = await traceRows(suite.tenants.acme);
       expect(demo).toHaveLength(200);
@@ -49,17 +53,27 @@ for (const target of testTargets()) {
       expect(await verifyChain({ tenantId: suite.tenants.acme })).toMatchObject({ status: "ok", checked: 50 });
     });
 
-    it("keeps one chain when several writers append to the same tenant at once", async () => {
-      const writers = [new TraceWriter(), new TraceWriter(), new TraceWriter()];
-      for (let i = 0; i < 90; i++)
-        writers[i % 3].record({ tenantId: suite.tenants.acme, eventType: "llm_call", payload: { i } });
-      await Promise.all(writers.map((w) => w.flush()));
-      expect(await verifyChain({ tenantId: suite.tenants.acme })).toMatchObject({ status: "ok", checked: 140 });
+    it("keeps one chain when several writers and sequencers work on the same tenant at once", async () => {
+      const scope = { tenantId: suite.tenants.acme };
+      const writers = [0, 1, 2].map(async (w) => {
+        for (let i = 0; i < 30; i++) {
+          await withTenant(scope, (tx) => traceIn(tx, scope, [{ eventType: "llm_call", eventData: { w, i } }]));
+          if (i % 10 === 0) await sequenceTrace(scope.tenantId);
+        }
+      });
+      await Promise.all([...writers, ...[0, 1, 2, 3].map(() => sequenceTrace(scope.tenantId))]);
+      await Promise.all([0, 1, 2, 3].map(() => sequenceTrace(scope.tenantId)));
+      const seqs = (await traceRows(scope.tenantId)).map((r) => Number(r.seq));
+      expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+      expect(seqs).toHaveLength(140);
+      expect(await verifyChain(scope)).toMatchObject({ status: "ok", checked: 140, pending: 0 });
     });
 
     it("does not let the app role update or delete trace rows", async () => {
       const update = await dbErrorOf(
-        withTenant({ tenantId: suite.tenants.demo }, (tx) => tx.execute(sql`update execution_trace set node = 'x'`)),
+        withTenant({ tenantId: suite.tenants.demo }, (tx) =>
+          tx.execute(sql`update execution_trace set node_name = 'x'`),
+        ),
       );
       expect(update).toMatch(/permission denied/i);
       const del = await dbErrorOf(
@@ -68,8 +82,17 @@ for (const target of testTargets()) {
       expect(del).toMatch(/permission denied/i);
     });
 
+    it("does not let the app role edit an event waiting in the outbox", async () => {
+      const update = await dbErrorOf(
+        withTenant({ tenantId: suite.tenants.demo }, (tx) =>
+          tx.execute(sql`update execution_trace_outbox set node_name = 'x'`),
+        ),
+      );
+      expect(update).toMatch(/permission denied/i);
+    });
+
     it("refuses UPDATE, DELETE and TRUNCATE even for the owner while the trigger stands", async () => {
-      expect(await dbErrorOf(suite.database.db.execute(sql`update execution_trace set node = 'x'`))).toMatch(
+      expect(await dbErrorOf(suite.database.db.execute(sql`update execution_trace set node_name = 'x'`))).toMatch(
         /append-only/,
       );
       expect(await dbErrorOf(suite.database.db.execute(sql`delete from execution_trace`))).toMatch(/append-only/);
@@ -81,7 +104,7 @@ for (const target of testTargets()) {
       const rows = await traceRows(suite.tenants.demo);
       const victim = rows[41];
       await asOwnerBypassingTrigger(
-        sql`update execution_trace set payload = '{"i": 999}'::jsonb where id = ${victim.id}`,
+        sql`update execution_trace set event_data = '{"i": 999}'::jsonb where id = ${victim.id}`,
       );
       expect(await verifyChain({ tenantId: suite.tenants.demo })).toEqual({
         status: "broken",
@@ -105,7 +128,7 @@ for (const target of testTargets()) {
       expect(denied.status).toBe(403);
       const ok = await call(verifyRoute.GET, { headers: { authorization: `Bearer ${admin.key}` } });
       expect(ok.status).toBe(200);
-      expect(ok.body).toMatchObject({ status: "ok", checked: 140 });
+      expect(ok.body).toMatchObject({ status: "ok", checked: 140, pending: 0 });
     });
   });
 }

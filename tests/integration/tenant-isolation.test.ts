@@ -15,9 +15,12 @@ const POPULATED = [
   "runs",
   "run_events",
   "execution_trace",
+  "execution_trace_outbox",
 ];
 // Tables the app role may only append to: UPDATE and DELETE are refused outright.
 const APPEND_ONLY = ["run_events", "execution_trace", "hitl_events", "hitl_cases", "hitl_case_refs"];
+// Rows nobody edits, but a process takes away once it has handled them (the trace outbox).
+const NO_UPDATE = ["execution_trace_outbox"];
 
 for (const target of testTargets()) {
   describe(`tenant isolation on ${target.name}`, () => {
@@ -63,11 +66,14 @@ for (const target of testTargets()) {
           tenantId,
           seq: 1,
           eventType: "run_start",
-          payload: {},
-          occurredAt: new Date(),
+          eventData: {},
+          eventTimestamp: new Date(),
           prevHash: "0",
           hash: "1",
         });
+        await database.db
+          .insert(schema.executionTraceOutbox)
+          .values({ tenantId, eventType: "run_start", eventTimestamp: new Date() });
       }
       // The tables come from the catalog, so a table added later cannot escape this test.
       const result = await database.db.execute(
@@ -203,6 +209,9 @@ for (const target of testTargets()) {
         if (APPEND_ONLY.includes(table)) {
           expect(await dbErrorOf(asDemo(update)), table).toMatch(/permission denied/i);
           expect(await dbErrorOf(asDemo(del)), table).toMatch(/permission denied/i);
+        } else if (NO_UPDATE.includes(table)) {
+          expect(await dbErrorOf(asDemo(update)), table).toMatch(/permission denied/i);
+          expect({ table, deleted: await asDemo(del) }).toEqual({ table, deleted: 0 });
         } else {
           expect({ table, updated: await asDemo(update), deleted: await asDemo(del) }).toEqual({
             table,

@@ -8,7 +8,7 @@ import { type Database, openDatabase, setActiveDatabase } from "@/lib/db";
 import { getRun, type RunActor } from "@/lib/runs";
 import { boot } from "@/lib/server";
 import { testTargets } from "../support/databases";
-import { allEvents, expectContiguous, visibleText } from "../support/runs";
+import { allEvents, expectCompleteTrace, expectContiguous, visibleText } from "../support/runs";
 import { seedTenants } from "../support/seeded";
 
 const LEASE_MS = 1500;
@@ -143,6 +143,8 @@ for (const target of locations()) {
         );
       expect(steps.filter((s) => s === "prepare:done")).toHaveLength(1);
       expect(steps.filter((s) => s === "respond:done")).toHaveLength(1);
+      const trace = await expectCompleteTrace(database, actor, runId);
+      expect(trace.filter((t) => t === "hitl_request")).toHaveLength(1);
       setActiveDatabase(undefined);
       await database.close();
     });
@@ -161,6 +163,9 @@ for (const target of locations()) {
       // The re-executed node streams into a new part, which holds the whole answer once.
       const afterRecovery = events.filter((e) => e.seq > (recovery?.seq ?? 0));
       expect(visibleText(afterRecovery)).toBe(words);
+      // The attempt the dead process left open is closed in the trace before the node ran again.
+      const trace = await expectCompleteTrace(database, actor, runId);
+      expect(trace.filter((t) => t === "node_error").length).toBeGreaterThanOrEqual(1);
       setActiveDatabase(undefined);
       await database.close();
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flushTrace } from "@/lib/audit";
+import { drainTrace } from "@/lib/audit";
 import { cancelRun, getRun, resumeRun, startRun } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { actorFor, allEvents, expectContiguous, settled, traceTypes, visibleText } from "../support/runs";
@@ -41,7 +41,7 @@ for (const target of testTargets()) {
       // Nine words streamed as deltas arrive in far fewer batched events.
       expect(events.filter((e) => e.type === "text").length).toBeLessThan(9);
 
-      await flushTrace();
+      await drainTrace();
       const trace = await traceTypes(suite.database, runId);
       expect(trace[0]).toBe("run_start");
       expect(trace).toEqual(

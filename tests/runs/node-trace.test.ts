@@ -2,7 +2,7 @@ import { Annotation, END, type LangGraphRunnableConfig, START, StateGraph } from
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { flushTrace, verifyChain } from "@/lib/audit";
+import { drainTrace, verifyChain } from "@/lib/audit";
 import { rowsOf } from "@/lib/db";
 import { emit, installWorkflows, type RunnableGraph, startRun, type Workflow } from "@/lib/runs";
 import { testTargets } from "../support/databases";
@@ -59,15 +59,19 @@ for (const target of testTargets()) {
       const actor = actorFor(suite.tenants);
       const { runId } = await startRun(actor, { workflow: "trace-probe", input: { q: "hello" } });
       expect((await settled(actor, runId)).status).toBe("completed");
-      await flushTrace();
+      await drainTrace();
       const rows = rowsOf<{
         event_type: string;
         node: string | null;
         duration_ms: number | null;
         payload: Record<string, unknown>;
+        tokens_used: number | null;
+        cost_usd: string | null;
       }>(
         await suite.database.db.execute(
-          sql`select event_type, node, duration_ms, payload from execution_trace where run_id = ${runId} order by seq`,
+          sql`select event_type, node_name as node, event_duration_ms as duration_ms, event_data as payload,
+                     tokens_used, cost_usd
+              from execution_trace where run_id = ${runId} order by seq`,
         ),
       );
       expect(rows.map((r) => r.event_type)).toEqual([
@@ -84,7 +88,9 @@ for (const target of testTargets()) {
         node: "answer",
         duration_ms: 120,
         payload: { model: "mock-1", tokensIn: 50, tokensOut: 12 },
+        tokens_used: 62,
       });
+      expect(Number(llm?.cost_usd)).toBeCloseTo(0.0003, 6);
       expect(rows.find((r) => r.event_type === "node_complete")?.duration_ms).toEqual(expect.any(Number));
       expect(await verifyChain(actor)).toMatchObject({ status: "ok" });
     });
@@ -100,16 +106,16 @@ for (const target of testTargets()) {
         payload: { status: "failed", error: "The run failed unexpectedly." },
       });
       expect(JSON.stringify(events)).not.toContain("secret internal detail");
-      await flushTrace();
-      const types = rowsOf<{ event_type: string; payload: Record<string, unknown> }>(
+      await drainTrace();
+      const types = rowsOf<{ event_type: string; event_success: boolean; event_error: string | null }>(
         await suite.database.db.execute(
-          sql`select event_type, payload from execution_trace where run_id = ${runId} order by seq`,
+          sql`select event_type, event_success, event_error from execution_trace where run_id = ${runId} order by seq`,
         ),
       );
       expect(types.map((t) => t.event_type)).toEqual(["run_start", "node_start", "node_error", "run_failed"]);
-      expect(JSON.stringify(types.find((t) => t.event_type === "node_error")?.payload)).toContain(
-        "secret internal detail",
-      );
+      const nodeError = types.find((t) => t.event_type === "node_error");
+      expect(nodeError?.event_success).toBe(false);
+      expect(nodeError?.event_error).toContain("secret internal detail");
     });
   });
 }

@@ -1,8 +1,9 @@
 // A stand-in server process for the crash tests: it opens the database from its environment
 // (DATABASE_URL or VIGIL_DATA_DIR), does one thing with a run, reports on stdout, and either
 // exits or waits to be killed.
-import { flushTrace } from "@/lib/audit";
-import { executionSettled, getRun, readEvents, recoverStaleRuns, resumeRun, startRun } from "@/lib/runs";
+import { drainTrace } from "@/lib/audit";
+import { answerInterrupt } from "@/lib/checkpoints";
+import { executionSettled, getRun, readEvents, recoverStaleRuns, startRun } from "@/lib/runs";
 import { boot } from "@/lib/server";
 
 const [command, tenantId, arg] = process.argv.slice(2);
@@ -23,7 +24,7 @@ await boot({ sweeps: false });
 if (command === "start-and-wait-interrupt") {
   const { runId } = await startRun(actor, { workflow: "demo-echo", input: JSON.parse(arg) });
   await waitFor(runId, (s) => s === "interrupted");
-  await flushTrace();
+  await drainTrace();
   say({ runId, status: "interrupted" });
   setInterval(() => {}, 1000); // stay up until killed
 } else if (command === "start-and-wait-text") {
@@ -36,10 +37,10 @@ if (command === "start-and-wait-interrupt") {
   say({ runId, status: "streaming" });
   setInterval(() => {}, 1000);
 } else if (command === "resume") {
-  await resumeRun(actor, arg, { value: { approved: true } });
+  await answerInterrupt(actor, arg, { value: { action: "approve" } });
   await executionSettled(arg);
   const run = await waitFor(arg, (s) => s !== "running");
-  await flushTrace();
+  await drainTrace();
   say({ runId: arg, status: run.status });
   process.exit(0);
 } else if (command === "recover") {
@@ -48,7 +49,7 @@ if (command === "start-and-wait-interrupt") {
     const run = await getRun(actor, arg);
     if (run.status !== "running") {
       await executionSettled(arg);
-      await flushTrace();
+      await drainTrace();
       say({ runId: arg, status: run.status });
       process.exit(0);
     }

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 import type { Role } from "@/lib/access";
-import { type Database, rowsOf } from "@/lib/db";
+import { drainTrace, verifyChain } from "@/lib/audit";
+import { type Database, rowsOf, type TenantScope } from "@/lib/db";
 import { executionSettled, getRun, type RunActor, type RunEvent, readEvents } from "@/lib/runs";
 import type { SeededTenants } from "./seeded";
 
@@ -49,4 +50,32 @@ export function visibleText(events: RunEvent[]): string {
 export async function traceTypes(database: Database, runId: string): Promise<string[]> {
   const r = await database.db.execute(sql`select event_type from execution_trace where run_id = ${runId} order by seq`);
   return rowsOf<{ event_type: string }>(r).map((x) => x.event_type);
+}
+
+/**
+ * The run's trace tells its whole story once: one start and one end of the run, every node
+ * execution that started ended (completed, failed, or stopped for a person), every stop for a
+ * person answered, no event twice, and the chain verifies.
+ */
+export async function expectCompleteTrace(database: Database, scope: TenantScope, runId: string): Promise<string[]> {
+  await drainTrace();
+  const rows = rowsOf<{ trace_id: string; event_type: string; node_name: string | null }>(
+    await database.db.execute(
+      sql`select trace_id, event_type, node_name from execution_trace where run_id = ${runId} order by seq`,
+    ),
+  );
+  const types = rows.map((r) => r.event_type);
+  const count = (type: string, node?: string | null) =>
+    rows.filter((r) => r.event_type === type && (node === undefined || r.node_name === node)).length;
+  expect(new Set(rows.map((r) => r.trace_id)).size).toBe(rows.length);
+  expect(count("run_start")).toBe(1);
+  expect(count("run_complete") + count("run_failed") + count("run_cancelled")).toBe(1);
+  for (const node of new Set(rows.filter((r) => r.event_type === "node_start").map((r) => r.node_name))) {
+    expect(count("node_complete", node) + count("node_error", node) + count("hitl_request", node), `node ${node}`).toBe(
+      count("node_start", node),
+    );
+  }
+  expect(count("hitl_response")).toBe(count("hitl_request"));
+  expect(await verifyChain(scope)).toMatchObject({ status: "ok", pending: 0 });
+  return types;
 }

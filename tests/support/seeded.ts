@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
-import { flushTrace } from "@/lib/audit";
+import { drainTrace } from "@/lib/audit";
 import { type Database, schema, setActiveDatabase } from "@/lib/db";
 import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
 import { boot } from "@/lib/server";
@@ -51,7 +51,7 @@ export function seededDatabase(
     suite.tenants = await seedTenants(suite.database, options);
   });
   afterAll(async () => {
-    await flushTrace();
+    await drainTrace();
     setActiveDatabase(undefined);
     await suite.database.close();
   });

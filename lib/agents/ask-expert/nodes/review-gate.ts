@@ -47,11 +47,9 @@ export async function reviewGate(state: AskExpertStateType, config: LangGraphRun
           .slice(0, 200),
         confidence: answer.confidence,
       },
-      refs: [
-        { kind: "run", id: session.runId },
-        { kind: "chat_session", id: session.sessionId },
-      ],
+      refs: [{ kind: "chat_session", id: session.sessionId }],
     },
+    { serverRefs: [{ kind: "run", id: session.runId }] },
   );
   emit(config, { kind: "step", message: "Sent to a reviewer: the answer's confidence is low" });
   emit(config, {

@@ -1,7 +1,16 @@
+// The trace writer Vigil had before the outbox, kept as the benchmark's peer: it buffers events
+// in process memory and chains them 50 ms later, off the run's transaction. It loses what it
+// holds when the process dies, which is why lib/audit no longer works this way; the benchmark
+// measures what the outbox's durability costs per run against it.
+
+import { randomUUID } from "node:crypto";
 import { desc, sql } from "drizzle-orm";
+import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "@/lib/audit/chain";
+import { toOutboxRows } from "@/lib/audit/event-rows";
+import type { TraceEvent } from "@/lib/audit/types";
 import { schema, withTenant } from "@/lib/db";
-import { chainHash, GENESIS_HASH } from "./chain";
-import type { ChainedEvent, TraceEvent } from "./types";
+
+export type LegacyTraceEvent = TraceEvent & { tenantId: string };
 
 const FLUSH_INTERVAL_MS = 50;
 const FLUSH_SIZE = 200;
@@ -11,17 +20,17 @@ const MAX_ATTEMPTS = 20;
 /**
  * Buffers trace events and writes them in batches, one transaction per tenant, so tracing
  * never puts a database round trip on a run's hot path. Chain order is serialised per tenant
- * with an advisory lock, so several processes can write one tenant's chain safely.
+ * with the sequencer's advisory lock, so its rows interleave validly with the outbox's.
  */
-export class TraceWriter {
-  private buffer: TraceEvent[] = [];
+export class LegacyTraceBuffer {
+  private buffer: LegacyTraceEvent[] = [];
   private failures = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
-  record(event: TraceEvent): void {
+  record(event: LegacyTraceEvent): void {
     if (this.buffer.length >= MAX_BUFFERED) {
-      console.error("[vigil] trace buffer full; dropping the oldest event");
+      console.error("[bench] legacy trace buffer full; dropping the oldest event");
       this.buffer.shift();
     }
     this.buffer.push({ ...event, occurredAt: event.occurredAt ?? new Date() });
@@ -46,7 +55,7 @@ export class TraceWriter {
     if (this.buffer.length === 0) return;
     const batch = this.buffer;
     this.buffer = [];
-    const byTenant = new Map<string, TraceEvent[]>();
+    const byTenant = new Map<string, LegacyTraceEvent[]>();
     for (const event of batch) {
       const list = byTenant.get(event.tenantId) ?? [];
       list.push(event);
@@ -59,12 +68,14 @@ export class TraceWriter {
       } catch (error) {
         this.failures += 1;
         if (this.failures > MAX_ATTEMPTS) {
-          console.error(`[vigil] trace write failed ${MAX_ATTEMPTS} times; dropping ${events.length} events`, error);
+          console.error(
+            `[bench] legacy trace write failed ${MAX_ATTEMPTS} times; dropping ${events.length} events`,
+            error,
+          );
           this.failures = 0;
           continue;
         }
-        // Keep them for the next flush rather than lose audit records.
-        console.error("[vigil] trace write failed; will retry", error);
+        console.error("[bench] legacy trace write failed; will retry", error);
         this.buffer.unshift(...events);
         if (!this.timer) {
           this.timer = setTimeout(() => void this.flush(), 1000);
@@ -75,25 +86,43 @@ export class TraceWriter {
   }
 }
 
-async function appendChained(tenantId: string, events: TraceEvent[]): Promise<void> {
+/** Chains the events straight into the trace, in the outbox sequencer's current hash form. */
+async function appendChained(tenantId: string, events: LegacyTraceEvent[]): Promise<void> {
   const t = schema.executionTrace;
-  await withTenant({ tenantId }, async (tx) => {
+  const scope = { tenantId };
+  const fields = toOutboxRows(scope, events);
+  await withTenant(scope, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`vigil.trace:${tenantId}`}, 0))`);
     const [head] = await tx.select({ seq: t.seq, hash: t.hash }).from(t).orderBy(desc(t.seq)).limit(1);
     let seq = head?.seq ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
-    const rows = events.map((event) => {
+    const rows = fields.map((event) => {
       seq += 1;
       const chained: ChainedEvent = {
-        tenantId,
+        ...event,
+        traceId: randomUUID(),
         seq,
-        eventType: event.eventType,
+        hashVersion: HASH_VERSION,
         runId: event.runId ?? null,
-        node: event.node ?? null,
+        sessionId: event.sessionId ?? null,
+        requestId: event.requestId ?? null,
+        nodeName: event.nodeName ?? null,
+        eventData: event.eventData ?? {},
+        eventDurationMs: event.eventDurationMs ?? null,
+        eventSuccess: event.eventSuccess ?? true,
+        eventError: event.eventError ?? null,
+        agentId: event.agentId ?? null,
+        agentLevel: event.agentLevel ?? null,
+        userId: event.userId ?? null,
         actorId: event.actorId ?? null,
-        durationMs: event.durationMs ?? null,
-        payload: event.payload ?? {},
-        occurredAt: event.occurredAt ?? new Date(),
+        tokensUsed: event.tokensUsed ?? null,
+        // As numeric(12, 6) will store it, or the hash would cover digits the row does not keep.
+        costUsd: event.costUsd == null ? null : Number(event.costUsd.toFixed(6)),
+        cacheHit: event.cacheHit ?? null,
+        dataClassification: event.dataClassification ?? null,
+        phiAccessed: event.phiAccessed ?? false,
+        phiFields: event.phiFields ?? null,
+        metadata: event.metadata ?? {},
       };
       const hash = chainHash(prevHash, chained);
       const row = { ...chained, prevHash, hash };
@@ -102,20 +131,4 @@ async function appendChained(tenantId: string, events: TraceEvent[]): Promise<vo
     });
     await tx.insert(t).values(rows);
   });
-}
-
-const holder = globalThis as unknown as { __vigilTrace?: TraceWriter };
-
-/** The process-wide trace writer. */
-export function traceWriter(): TraceWriter {
-  holder.__vigilTrace ??= new TraceWriter();
-  return holder.__vigilTrace;
-}
-
-export function recordTrace(event: TraceEvent): void {
-  traceWriter().record(event);
-}
-
-export function flushTrace(): Promise<void> {
-  return traceWriter().flush();
 }

@@ -1,0 +1,185 @@
+import { asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
+import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
+
+const t = schema.executionTrace;
+const o = schema.executionTraceOutbox;
+
+/** Outbox rows chained per transaction: long enough to amortise the lock, short enough to hold it briefly. */
+const BATCH = 500;
+/** How long nudges gather before they are served: a burst of commits is chained in one pass. */
+const NUDGE_DELAY_MS = 10;
+
+/**
+ * Moves the oldest outbox rows of a tenant into its chain: the advisory lock (the key every
+ * trace writer has used) serialises sequencers of one tenant across processes, and the insert
+ * into the trace and the delete from the outbox commit together, so a crash at any point leaves
+ * each event either still in the outbox or chained, never both and never neither. The outbox
+ * carries the trace's CHECKs, so a row that got into it cannot be refused here and block the
+ * tenant's chain.
+ */
+async function chainBatch(tenantId: string): Promise<number> {
+  return withTenant({ tenantId }, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`vigil.trace:${tenantId}`}, 0))`);
+    const [pending, [head]] = await Promise.all([
+      tx.select().from(o).where(eq(o.tenantId, tenantId)).orderBy(asc(o.id)).limit(BATCH),
+      tx.select({ seq: t.seq, hash: t.hash }).from(t).where(eq(t.tenantId, tenantId)).orderBy(desc(t.seq)).limit(1),
+    ]);
+    if (pending.length === 0) return 0;
+    let seq = head?.seq ?? 0;
+    let prevHash = head?.hash ?? GENESIS_HASH;
+    const rows = pending.map(({ id: _outboxId, ...event }) => {
+      seq += 1;
+      const chained: ChainedEvent = { ...event, seq, hashVersion: HASH_VERSION };
+      const hash = chainHash(prevHash, chained);
+      const row = { ...chained, prevHash, hash };
+      prevHash = hash;
+      return row;
+    });
+    await tx.insert(t).values(rows);
+    // By id, not by range: a row with a lower id may have committed after the select above.
+    await tx.delete(o).where(
+      inArray(
+        o.id,
+        pending.map((row) => row.id),
+      ),
+    );
+    return pending.length;
+  });
+}
+
+async function chainTenant(tenantId: string): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const moved = await chainBatch(tenantId);
+    total += moved;
+    if (moved < BATCH) return total;
+  }
+}
+
+/** The tenants with events in the outbox, found across tenants by a SECURITY DEFINER function. */
+async function tenantsWithPending(): Promise<string[]> {
+  const result = await withAppRole((tx) => tx.execute(sql`select tenant_id from vigil_trace_outbox_tenants()`));
+  return rowsOf<{ tenant_id: string }>(result).map((row) => row.tenant_id);
+}
+
+/**
+ * Chains every outbox row of the tenant (or of every tenant) now and resolves when done, with
+ * the number of rows chained. One tenant's failure does not keep the others waiting: it is
+ * thrown after they are chained.
+ */
+export async function sequenceTrace(tenantId?: string): Promise<number> {
+  if (tenantId !== undefined) return chainTenant(tenantId);
+  let total = 0;
+  const failures: unknown[] = [];
+  for (const tenant of await tenantsWithPending()) {
+    try {
+      total += await chainTenant(tenant);
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) throw new AggregateError(failures, `trace sequencing failed for ${failures.length} tenants`);
+  return total;
+}
+
+interface SequencerState {
+  nudged: Set<string>;
+  nudgeTimer?: NodeJS.Timeout;
+  draining?: Promise<void>;
+  sweepTimer?: NodeJS.Timeout;
+  sweeping?: Promise<void>;
+}
+
+// On globalThis so that Next.js module reloads share one sequencer per process.
+const holder = globalThis as unknown as { __vigilTraceSequencer?: SequencerState };
+function state(): SequencerState {
+  holder.__vigilTraceSequencer ??= { nudged: new Set() };
+  return holder.__vigilTraceSequencer;
+}
+
+function logFailure(error: unknown): void {
+  console.error("[vigil] trace sequencing failed; the events stay in the outbox for the next sweep", error);
+}
+
+function scheduleDrain(): void {
+  const s = state();
+  if (s.nudgeTimer || s.draining || s.nudged.size === 0) return;
+  s.nudgeTimer = setTimeout(drainNudged, NUDGE_DELAY_MS);
+  s.nudgeTimer.unref?.();
+}
+
+function drainNudged(): Promise<void> {
+  const s = state();
+  clearTimeout(s.nudgeTimer);
+  s.nudgeTimer = undefined;
+  const tenants = [...s.nudged];
+  s.nudged.clear();
+  s.draining = (async () => {
+    for (const tenantId of tenants) await chainTenant(tenantId).catch(logFailure);
+  })().finally(() => {
+    s.draining = undefined;
+    scheduleDrain();
+  });
+  return s.draining;
+}
+
+/**
+ * Asks this process's sequencer to chain the tenant's outbox soon (call after the commit).
+ * Nudges for one tenant coalesce; a failure is logged and the periodic sweep retries it.
+ */
+export function nudgeSequencer(tenantId: string): void {
+  state().nudged.add(tenantId);
+  scheduleDrain();
+}
+
+/** Serves the nudges already made, at once, and waits for any pass in progress. */
+async function settleNudges(): Promise<void> {
+  const s = state();
+  while (s.draining || s.nudged.size > 0) {
+    if (s.draining) await s.draining;
+    else await drainNudged();
+  }
+}
+
+function sweep(): void {
+  const s = state();
+  if (s.sweeping) return;
+  s.sweeping = sequenceTrace()
+    .then(() => {}, logFailure)
+    .finally(() => {
+      s.sweeping = undefined;
+    });
+}
+
+/**
+ * Starts the periodic sweep (every VIGIL_TRACE_SEQUENCE_MS, default 1000): it chains what
+ * nudges missed, such as the events of a process that died between its commit and its nudge.
+ * Idempotent; the first sweep runs at once.
+ */
+export function startTraceSequencer(): void {
+  const s = state();
+  if (s.sweepTimer) return;
+  const every = Number(process.env.VIGIL_TRACE_SEQUENCE_MS) || 1000;
+  s.sweepTimer = setInterval(sweep, every);
+  s.sweepTimer.unref?.();
+  sweep();
+}
+
+export function stopTraceSequencer(): void {
+  const s = state();
+  clearInterval(s.sweepTimer);
+  s.sweepTimer = undefined;
+}
+
+/**
+ * Chains everything committed so far and waits for it: for shutdown and tests. Serves pending
+ * nudges first, so none fires after the caller has moved on (closed its database, say).
+ */
+export async function drainTrace(): Promise<number> {
+  await settleNudges();
+  const s = state();
+  if (s.sweeping) await s.sweeping;
+  return sequenceTrace();
+}
