@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import { emit } from "@/lib/runs";
+import { emit, runContextOf } from "@/lib/runs";
 import {
   CHECKPOINT_REQUESTS,
   type CheckpointDecision,
@@ -12,6 +12,7 @@ import {
 } from "./contract";
 import { readDecision, statusOf } from "./decision";
 import { CHECKPOINT_POLICIES } from "./policies";
+import { recordCheckpointDecided } from "./records";
 
 export interface AwaitOptions {
   /** Why the agent asks (the design's request_reasoning). */
@@ -30,12 +31,12 @@ export interface AwaitOptions {
  * node runs again from the top on resume: put side effects after this call, or in a node of
  * their own.
  */
-export function awaitDecision<T extends CheckpointTypeName>(
+export async function awaitDecision<T extends CheckpointTypeName>(
   config: LangGraphRunnableConfig,
   type: T,
   request: CheckpointRequest<T>,
   options: AwaitOptions = {},
-): CheckpointDecision {
+): Promise<CheckpointDecision> {
   const valid = CHECKPOINT_REQUESTS[type].parse(request) as Record<string, unknown>;
   const policy = CHECKPOINT_POLICIES[type];
   const envelope: CheckpointEnvelope = {
@@ -55,6 +56,7 @@ export function awaitDecision<T extends CheckpointTypeName>(
   };
   const decision = readDecision(type, valid, interrupt(envelope));
   if (decision.caseId) {
+    await recordCheckpointDecided(runContextOf(config), decision.caseId, decision);
     emit(config, {
       kind: "data",
       name: "checkpoint",

@@ -7,6 +7,7 @@ import {
   type RiskLevel,
 } from "./contract";
 import { checkpointJsonSchema } from "./policies";
+import { recordCheckpointOpened } from "./records";
 
 const PRIORITY_OF_RISK: Record<RiskLevel, "low" | "normal" | "high" | "urgent"> = {
   low: "low",
@@ -59,6 +60,11 @@ export async function openCheckpointCases(context: RunContext, pending: PendingI
       },
     );
     const created = opened.event.createdAt;
+    await recordCheckpointOpened(context, interrupt, checkpoint, {
+      caseId: opened.caseId,
+      requestId: checkpointRequestId(context.runId, interrupt.id),
+      createdAt: created,
+    });
     const part: CheckpointPart = {
       caseId: opened.caseId,
       type: checkpoint.checkpoint_type,

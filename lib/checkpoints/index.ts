@@ -6,3 +6,5 @@ export { checkpointOf, checkpointRequestId, openCheckpointCases } from "./bridge
 export type { CheckpointDecision, CheckpointPart, CheckpointTypeName } from "./contract";
 export { checkpointModificationChecks } from "./modification-checks";
 export { CHECKPOINT_POLICIES, type CheckpointPolicy, checkpointJsonSchema } from "./policies";
+export { checkpointSweepIntervalMs, startCheckpointSweep } from "./sweep";
+export { runCheckpointTimeoutSweep, type TimeoutSweepResult } from "./timeouts";

@@ -39,6 +39,7 @@ export class UIChunkAdapter {
         break;
       case "data":
         out.push({ type: `data-${event.payload.name}`, id: event.payload.id, data: event.payload.data });
+        if (event.payload.name === "checkpoint") out.push(...toolApprovalChunks(event.payload.data));
         break;
       case "source": {
         const s = event.payload;
@@ -105,4 +106,25 @@ export class UIChunkAdapter {
     this.openReasoning = null;
     return [{ type: "reasoning-end", id }];
   }
+}
+
+/**
+ * A tool-execution checkpoint is also the AI SDK's own tool approval, so any `useChat` UI shows
+ * it: the tool call (id = the case id) with its parameters, then the approval request while it
+ * waits, or the denial once rejected.
+ */
+function toolApprovalChunks(data: unknown): UIMessageChunk[] {
+  const part = data as { caseId?: string; type?: string; status?: string; request?: Record<string, unknown> };
+  if (part.type !== "tool_execution" || !part.caseId || !part.request) return [];
+  const toolCallId = part.caseId;
+  const call: UIMessageChunk = {
+    type: "tool-input-available",
+    toolCallId,
+    toolName: String(part.request.tool_name ?? "tool"),
+    input: part.request.tool_parameters ?? {},
+    dynamic: true,
+  };
+  if (part.status === "pending") return [call, { type: "tool-approval-request", approvalId: toolCallId, toolCallId }];
+  if (part.status === "rejected") return [{ type: "tool-output-denied", toolCallId }];
+  return [];
 }

@@ -1,12 +1,13 @@
 import { WORKFLOWS } from "@/lib/agents";
-import { checkpointModificationChecks, openCheckpointCases } from "@/lib/checkpoints";
+import { startTraceSequencer } from "@/lib/audit";
+import { checkpointModificationChecks, openCheckpointCases, startCheckpointSweep } from "@/lib/checkpoints";
 import { type Database, getDatabase, usingActiveDatabaseOverride } from "@/lib/db";
 import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
 import { installModificationChecks, startHitlSweeps } from "@/lib/hitl";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
 
 export interface BootOptions {
-  /** Start the background sweeps (run recovery, HITL). Server processes do; tests drive them by hand. */
+  /** Start the background sweeps (trace sequencer, run recovery, HITL, checkpoint timeouts). Server processes do; tests drive them by hand. */
   sweeps?: boolean;
 }
 
@@ -64,6 +65,8 @@ function startSweeps(): void {
   const state = bootState();
   if (state.sweepsStarted) return;
   state.sweepsStarted = true;
+  startTraceSequencer();
   startRecoveryLoop();
   startHitlSweeps();
+  startCheckpointSweep();
 }

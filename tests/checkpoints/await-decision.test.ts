@@ -23,7 +23,7 @@ const TwoStops = Annotation.Root({
 type TwoStopsState = typeof TwoStops.State;
 
 async function decide(state: TwoStopsState, config: LangGraphRunnableConfig) {
-  const decision = awaitDecision(config, "critical_decision", {
+  const decision = await awaitDecision(config, "critical_decision", {
     decision_type: "regulatory_strategy",
     decision_description: `Which pathway for ${state.topic}?`,
     decision_rationale: "The device has a predicate on the market.",
@@ -42,7 +42,7 @@ async function decide(state: TwoStopsState, config: LangGraphRunnableConfig) {
 }
 
 async function ask(_state: TwoStopsState, config: LangGraphRunnableConfig) {
-  const answer = awaitDecision(config, "clarification", { questions: ["Which market first?"] });
+  const answer = await awaitDecision(config, "clarification", { questions: ["Which market first?"] });
   return { answer, sideEffects: 1 };
 }
 

@@ -54,6 +54,7 @@ for (const target of testTargets()) {
       expect(list.map((r) => r.relname)).toEqual([
         "hitl_case_refs",
         "hitl_cases",
+        "hitl_checkpoints",
         "hitl_events",
         "hitl_schema_registry",
         "hitl_sla_policies",

@@ -4,6 +4,7 @@ export * from "./auth";
 export * from "./chat";
 export * from "./checkpoints";
 export * from "./hitl";
+export * from "./human-checkpoints";
 export * from "./knowledge";
 export * from "./runs";
 export * from "./tenancy";

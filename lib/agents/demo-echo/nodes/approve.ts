@@ -5,7 +5,7 @@ import type { DemoEchoStateType } from "../state";
 // Nothing before the checkpoint has side effects: on resume this node runs again from the top.
 export async function approve(state: DemoEchoStateType, config: LangGraphRunnableConfig) {
   if (state.requireApproval === false) return { approved: true };
-  const decision = awaitDecision(config, "plan_approval", {
+  const decision = await awaitDecision(config, "plan_approval", {
     plan_steps: [{ id: "echo", description: state.plan }],
     estimated_duration_seconds: 1,
     estimated_cost_usd: 0,

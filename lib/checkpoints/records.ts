@@ -1,0 +1,71 @@
+import { and, eq, sql } from "drizzle-orm";
+import { schema, type TenantScope, withTenant } from "@/lib/db";
+import type { PendingInterrupt, RunContext } from "@/lib/runs";
+import type { CheckpointDecision, CheckpointEnvelope } from "./contract";
+import { statusOf } from "./decision";
+
+const c = schema.hitlCheckpoints;
+
+/** Records a checkpoint a run stopped at (once: a recovered run bridging it again adds nothing). */
+export async function recordCheckpointOpened(
+  context: RunContext,
+  interrupt: PendingInterrupt,
+  checkpoint: CheckpointEnvelope,
+  opened: { caseId: string; requestId: string; createdAt: number },
+): Promise<void> {
+  const createdAt = new Date(opened.createdAt);
+  await withTenant(context, (tx) =>
+    tx
+      .insert(c)
+      .values({
+        tenantId: context.tenantId,
+        checkpointId: checkpoint.checkpoint_id,
+        runId: context.runId,
+        interruptId: interrupt.id,
+        caseId: opened.caseId,
+        sessionId: context.threadId,
+        requestId: opened.requestId,
+        userId: context.startedBy,
+        checkpointType: checkpoint.checkpoint_type,
+        checkpointNumber: checkpoint.checkpoint_number,
+        nodeName: checkpoint.node_name || interrupt.node,
+        requestData: checkpoint.request,
+        requestReasoning: checkpoint.request_reasoning,
+        riskLevel: checkpoint.risk_level,
+        timeoutSeconds: checkpoint.timeout_seconds,
+        onTimeout: checkpoint.on_timeout,
+        createdAt,
+        expiresAt: new Date(opened.createdAt + checkpoint.timeout_seconds * 1000),
+      })
+      .onConflictDoNothing(),
+  );
+}
+
+/**
+ * Marks a checkpoint decided, from the resumed node: idempotent (a node that runs again finds
+ * it decided), and it counts the resume.
+ */
+export async function recordCheckpointDecided(
+  scope: TenantScope,
+  caseId: string,
+  decision: CheckpointDecision,
+): Promise<void> {
+  const modifications =
+    decision.action === "edit" ? decision.edit : decision.action === "respond" ? { response: decision.response } : null;
+  const notes = decision.action === "reject" ? (decision.reason ?? decision.notes ?? null) : (decision.notes ?? null);
+  await withTenant(scope, (tx) =>
+    tx
+      .update(c)
+      .set({
+        approvalStatus: statusOf(decision),
+        approvalTimestamp: new Date(),
+        approvalUserId: decision.decided_by?.id ?? null,
+        approvalModifications: modifications,
+        approvalNotes: notes,
+        resumeCount: sql`${c.resumeCount} + 1`,
+        lastResumedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(c.caseId, caseId), eq(c.approvalStatus, "pending"))),
+  );
+}

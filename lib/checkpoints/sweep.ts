@@ -1,0 +1,18 @@
+import { runCheckpointTimeoutSweep } from "./timeouts";
+
+const holder = globalThis as typeof globalThis & { __vigilCheckpointSweep?: ReturnType<typeof setInterval> };
+
+/** How often a server process looks for expired checkpoints (`VIGIL_CHECKPOINT_SWEEP_MS`, default 10 s). */
+export function checkpointSweepIntervalMs(env = process.env): number {
+  const configured = Number(env.VIGIL_CHECKPOINT_SWEEP_MS);
+  return Number.isFinite(configured) && configured >= 500 ? configured : 10_000;
+}
+
+/** Starts the timeout sweep in this process; safe to call more than once, safe in every process. */
+export function startCheckpointSweep(): void {
+  if (holder.__vigilCheckpointSweep) return;
+  const sweep = () =>
+    void runCheckpointTimeoutSweep().catch((error) => console.error("[vigil] checkpoint timeout sweep failed", error));
+  holder.__vigilCheckpointSweep = setInterval(sweep, checkpointSweepIntervalMs());
+  holder.__vigilCheckpointSweep.unref?.();
+}

@@ -1,0 +1,96 @@
+import { and, eq, sql } from "drizzle-orm";
+import { nudgeSequencer, traceIn } from "@/lib/audit";
+import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
+import { escalateCase, type HitlActor, recordDecision } from "@/lib/hitl";
+import { AppError } from "@/lib/http";
+import { TIMEOUT_REASON_PREFIX } from "./decision";
+
+const c = schema.hitlCheckpoints;
+type CheckpointRow = typeof c.$inferSelect;
+
+/** Who an unanswered checkpoint is escalated to when its policy says so. */
+const ESCALATION_TARGET = "admin";
+
+export interface TimeoutSweepResult {
+  decided: { caseId: string; outcome: "approved" | "rejected" }[];
+  escalated: string[];
+}
+
+/**
+ * Decides every checkpoint whose time ran out, as the `system` actor, per its policy: reject or
+ * approve it (an explicit decision with a reason, which resumes the run like any other), or
+ * escalate it. Safe in several processes at once: the decision's request id is derived from
+ * the checkpoint, so a second sweeper replays it, and first-decision-wins keeps a person's
+ * decision that came in just before.
+ */
+export async function runCheckpointTimeoutSweep(options: { limit?: number } = {}): Promise<TimeoutSweepResult> {
+  const expired = rowsOf<{ tenant_id: string; checkpoint_id: string }>(
+    await withAppRole((tx) => tx.execute(sql`select * from vigil_expired_checkpoints(${options.limit ?? 100})`)),
+  );
+  const result: TimeoutSweepResult = { decided: [], escalated: [] };
+  for (const { tenant_id: tenantId, checkpoint_id: checkpointId } of expired) {
+    const [row] = await withTenant({ tenantId }, (tx) =>
+      tx
+        .select()
+        .from(c)
+        .where(and(eq(c.checkpointId, checkpointId), eq(c.approvalStatus, "pending"))),
+    );
+    if (!row || row.expiresAt.getTime() > Date.now() || row.metadata.timeout_escalated_at) continue;
+    const system: HitlActor = { tenantId, userId: "system", role: "system", name: "Vigil (checkpoint timeout)" };
+    const reason = `${TIMEOUT_REASON_PREFIX} no decision within ${row.timeoutSeconds} s; ${verb(row.onTimeout)} by policy.`;
+    const requestId = `checkpoint-timeout:${row.checkpointId}`;
+    try {
+      if (row.onTimeout === "escalate") {
+        await escalateCase(system, row.caseId, { requestId, target: ESCALATION_TARGET, reason });
+        await markEscalated(row, reason);
+        result.escalated.push(row.caseId);
+      } else {
+        const outcome = row.onTimeout === "approve" ? "approved" : "rejected";
+        await recordDecision(system, row.caseId, { requestId, outcome, reason });
+        result.decided.push({ caseId: row.caseId, outcome });
+      }
+    } catch (error) {
+      // Someone decided it first: their decision stands and resumes the run.
+      if (error instanceof AppError && error.code === "ALREADY_TERMINAL") continue;
+      throw error;
+    }
+  }
+  return result;
+}
+
+const verb = (onTimeout: string) =>
+  onTimeout === "approve" ? "approved" : onTimeout === "escalate" ? `escalated to ${ESCALATION_TARGET}` : "rejected";
+
+/**
+ * An escalated checkpoint still waits for a person (its status stays pending until one
+ * decides), but is no longer due: it leaves the sweep,
+ * and its escalation is traced in the same transaction (once, whichever sweeper gets here).
+ */
+async function markEscalated(row: CheckpointRow, reason: string): Promise<void> {
+  const scope = { tenantId: row.tenantId };
+  const marked = await withTenant(scope, async (tx) => {
+    const escalatedAt = new Date().toISOString();
+    const updated = await tx
+      .update(c)
+      .set({
+        metadata: sql`${c.metadata} || ${JSON.stringify({ timeout_escalated_at: escalatedAt, timeout_reason: reason })}::jsonb`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(c.id, row.id), eq(c.approvalStatus, "pending"), sql`not (${c.metadata} ? 'timeout_escalated_at')`))
+      .returning({ id: c.id });
+    if (updated.length === 0) return false;
+    await traceIn(tx, scope, [
+      {
+        eventType: "escalation",
+        runId: row.runId,
+        sessionId: row.sessionId,
+        userId: row.userId,
+        actorId: "system",
+        nodeName: row.nodeName,
+        eventData: { caseId: row.caseId, checkpointType: row.checkpointType, target: ESCALATION_TARGET, reason },
+      },
+    ]);
+    return true;
+  });
+  if (marked) nudgeSequencer(row.tenantId);
+}
