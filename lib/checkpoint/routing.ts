@@ -8,6 +8,7 @@ import {
   type CheckpointTuple,
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
+import type { Tx } from "@/lib/db";
 import { DrizzleCheckpointSaver } from "./saver";
 
 /**
@@ -18,7 +19,21 @@ import { DrizzleCheckpointSaver } from "./saver";
 export class TenantRoutingSaver extends BaseCheckpointSaver {
   private readonly savers = new Map<string, DrizzleCheckpointSaver>();
 
-  constructor(private readonly tenantOf: (config: RunnableConfig) => string) {
+  /**
+   * @param tenantOf the tenant a call's config names (throws when it names none)
+   * @param withTaskWrites saves a task's writes in a transaction of the caller's (`save` does the
+   *   writing), so what the run records about the task — its start, its output, its end —
+   *   commits together with the writes: after a crash the record and the checkpoint agree.
+   */
+  constructor(
+    private readonly tenantOf: (config: RunnableConfig) => string,
+    private readonly withTaskWrites?: (
+      config: RunnableConfig,
+      taskId: string,
+      writes: PendingWrite[],
+      save: (tx: Tx) => Promise<void>,
+    ) => Promise<void>,
+  ) {
     super();
   }
 
@@ -50,7 +65,9 @@ export class TenantRoutingSaver extends BaseCheckpointSaver {
   }
 
   putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
-    return this.saverFor(config).putWrites(config, writes, taskId, taskPath);
+    const saver = this.saverFor(config);
+    if (!this.withTaskWrites) return saver.putWrites(config, writes, taskId, taskPath);
+    return this.withTaskWrites(config, taskId, writes, (tx) => saver.putWritesIn(tx, config, writes, taskId, taskPath));
   }
 
   deleteThread(): Promise<void> {

@@ -10,7 +10,8 @@ import {
   type SerializerProtocol,
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
-import { type TenantScope, tenantStatement, withTenant } from "@/lib/db";
+import type { SQL } from "drizzle-orm";
+import { type TenantScope, type Tx, tenantStatement, withTenant } from "@/lib/db";
 import { metadataTerms } from "./metadata-terms";
 import { runPrepared } from "./prepared";
 import { deleteIdleThreads, deleteOldCheckpoints, deleteThreadRows, deleteUnreferencedBlobs } from "./retention-sql";
@@ -105,10 +106,35 @@ export class DrizzleCheckpointSaver extends BaseCheckpointSaver {
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
+    const statement = await this.writesStatement(config, writes, taskId, taskPath);
+    if (statement) await tenantStatement(this.scope, statement, { prepare: true });
+  }
+
+  /**
+   * The same inside a caller's tenant transaction, so what the caller records about the task
+   * commits with the task's writes (see TenantRoutingSaver).
+   */
+  async putWritesIn(
+    tx: Tx,
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath = "",
+  ): Promise<void> {
+    const statement = await this.writesStatement(config, writes, taskId, taskPath);
+    if (statement) await tx.execute(statement);
+  }
+
+  private async writesStatement(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath: string,
+  ): Promise<SQL | null> {
     const { thread_id, checkpoint_ns = "", checkpoint_id } = config.configurable ?? {};
     if (thread_id === undefined || thread_id === null) throw new Error(`Missing "thread_id" in "config.configurable"`);
     if (!checkpoint_id) throw new Error(`Missing "checkpoint_id" in "config.configurable"`);
-    if (writes.length === 0) return;
+    if (writes.length === 0) return null;
     const replace = writes.every(([channel]) => channel in WRITES_IDX_MAP);
     let rows = await dumpWrites(this.serde, writes, taskId, taskPath);
     // One statement may not upsert a row twice; the last write of a special channel wins.
@@ -119,7 +145,7 @@ export class DrizzleCheckpointSaver extends BaseCheckpointSaver {
       checkpointNs: checkpoint_ns,
       checkpointId: checkpoint_id,
     };
-    await tenantStatement(this.scope, saveWrites(target, rows, replace), { prepare: true });
+    return saveWrites(target, rows, replace);
   }
 
   async deleteThread(threadId: string): Promise<void> {

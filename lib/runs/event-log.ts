@@ -119,8 +119,12 @@ export class BufferedEventWriter {
     } else {
       this.buffer.push(structuredClone(body));
     }
-    if (body.type === "text" || body.type === "reasoning") this.tokens += 1;
+    const text = body.type === "text" || body.type === "reasoning";
+    if (text) this.tokens += 1;
+    // Text deltas coalesce for a moment; anything else (a step, a part, a source) is news a
+    // client waits for — a run resumed after a decision, say — and goes out on the next turn.
     if (this.tokens >= FLUSH_TOKENS) this.flushInBackground();
+    else if (!text) this.flushSoon();
     else if (!this.timer) this.timer = setTimeout(() => this.flushInBackground(), FLUSH_MS);
   }
 
@@ -130,9 +134,50 @@ export class BufferedEventWriter {
     if (!this.timer) this.timer = setTimeout(() => this.flushInBackground(), FLUSH_MS);
   }
 
+  /** Flushes once the current turn of the event loop is done (what it pushes goes together). */
+  private flushSoon(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flushInBackground(), 0);
+  }
+
   // A background write's failure is kept and rethrown by the executor's next explicit flush.
   private flushInBackground(): void {
     this.flush().catch(() => undefined);
+  }
+
+  /**
+   * Writes what is buffered and runs `work` in the same transaction (the checkpointer saving a
+   * task's writes): both commit or neither does. Rejects if this or any earlier write failed.
+   */
+  async flushWith(work: (tx: Tx) => Promise<void>): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const batch = this.buffer;
+    const traces = this.traces;
+    this.buffer = [];
+    this.traces = [];
+    this.tokens = 0;
+    const written = this.chain.then(async () => {
+      if (this.failure) throw this.failure;
+      try {
+        const last = await withTenant(this.scope, async (tx) => {
+          // With the lease check even when nothing is buffered: a lost execution saves nothing.
+          const seq = await appendEventsIn(tx, this.scope, this.runId, batch, this.owner);
+          await traceIn(tx, this.scope, traces);
+          await work(tx);
+          return seq;
+        });
+        if (batch.length > 0) runBus().emit(this.runId, last);
+        if (traces.length > 0) nudgeSequencer(this.scope.tenantId);
+      } catch (error) {
+        this.failure = error;
+        throw error;
+      }
+    });
+    this.chain = written.catch(() => undefined);
+    await written;
   }
 
   /** Writes what is buffered; rejects if any earlier write failed. */

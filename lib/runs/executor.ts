@@ -1,17 +1,17 @@
-import { randomBytes } from "node:crypto";
 import { Command } from "@langchain/langgraph";
 import { openNodeAttempts, type TraceEvent } from "@/lib/audit";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import type { TenantScope } from "@/lib/db";
-import { ThinkingFilter } from "@/lib/engine";
 import { AppError } from "@/lib/http";
 import { type RunContext, runConfig } from "./context";
 import { BufferedEventWriter, LeaseLostError } from "./event-log";
+import { attachTaskRecorder, detachTaskRecorder } from "./executor-writers";
 import { instanceId, leaseMs } from "./instance";
 import { bridgeInterrupts } from "./interrupt-bridge";
-import type { NodeOutput, PendingInterrupt, RunEventBody } from "./protocol";
+import type { PendingInterrupt, RunEventBody } from "./protocol";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
 import { type RunRow, renewLease, settleRun } from "./store";
+import { describeError, TaskLog } from "./task-log";
 
 export type ExecutionMode = { kind: "start" } | { kind: "resume"; value: unknown } | { kind: "recover" };
 
@@ -57,6 +57,9 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
   const graph = graphOf(workflow);
   const config = runConfig(contextOf(scope, run));
   const events = new BufferedEventWriter(scope, run.id, owner);
+  const traceBase = traceOf(run);
+  const taskLog = new TaskLog(events, traceBase);
+  attachTaskRecorder(run.id, taskLog);
   const abort = new AbortController();
   registry().controllers.set(run.id, abort);
   let leaseLost = false;
@@ -73,10 +76,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
         .catch(() => undefined),
     Math.max(200, Math.floor(leaseMs() / 3)),
   );
-  // Trace events ride with the run's events: one transaction, so neither exists without the other.
   const context = config.configurable.vigil_run;
-  const traceBase = traceOf(run);
-  const trace = (event: TraceEvent) => events.trace({ ...traceBase, ...event });
 
   try {
     const input = await inputFor(mode, run, graph, config, events);
@@ -85,54 +85,19 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
       await settleRun(scope, run.id, owner, input.settle, input.events, input.trace);
       return;
     }
-    const stream = await graph.stream(input.value, {
-      ...config,
-      streamMode: ["tasks", "custom"],
-      signal: abort.signal,
-    });
-    const parts = new TextParts(events);
-    let currentNode: string | null = null;
-    const startedAt = new Map<string, number>();
+    // Nodes' own output reaches the task log directly (emit); the stream says when tasks start and end.
+    const stream = await graph.stream(input.value, { ...config, streamMode: ["tasks"], signal: abort.signal });
     for await (const item of stream) {
-      const [kind, chunk] = item as [string, Record<string, unknown>];
-      if (kind === "custom") {
-        const output = chunk as unknown as NodeOutput;
-        if (output.kind === "trace") trace(nodeReported(output, currentNode));
-        else parts.output(output);
-        continue;
-      }
-      const task = chunk as { id: string; name: string; input?: unknown; error?: unknown; interrupts?: unknown[] };
-      if ("input" in task) {
-        parts.closeAll();
-        parts.nextPart();
-        startedAt.set(task.id, Date.now());
-        currentNode = task.name;
-        events.push({ type: "step", payload: { node: task.name, status: "running", message: humanise(task.name) } });
-        trace({ eventType: "node_start", nodeName: task.name });
-        continue;
-      }
-      parts.closeAll();
-      const durationMs = Date.now() - (startedAt.get(task.id) ?? Date.now());
-      if (task.error) {
-        events.push({
-          type: "step",
-          payload: { node: task.name, status: "error", message: `${humanise(task.name)} failed` },
-        });
-        trace({
-          eventType: "node_error",
-          nodeName: task.name,
-          durationMs,
-          success: false,
-          error: describeError(task.error),
-        });
-      } else if (!task.interrupts?.length) {
-        events.push({ type: "step", payload: { node: task.name, status: "done", message: humanise(task.name) } });
-        trace({ eventType: "node_complete", nodeName: task.name, durationMs });
-      }
-      // A node that stopped for a person has no complete: its hitl_request answers its start, and
-      // it runs again from the top on resume, with a start of its own.
+      const [, task] = item as [
+        string,
+        { id: string; name: string; input?: unknown; error?: unknown; interrupts?: unknown[] },
+      ];
+      if ("input" in task) taskLog.started(task.id, task.name);
+      else if (task.error) taskLog.failed(task.id, task.name, task.error);
+      else if (task.interrupts?.length) taskLog.stopped();
+      else taskLog.completed(task.id);
     }
-    parts.closeAll();
+    taskLog.close();
     await events.flush();
     const state = await graph.getState(config);
     const pending = interruptsOf(state);
@@ -172,6 +137,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
     );
   } finally {
     clearInterval(heartbeat);
+    detachTaskRecorder(run.id, taskLog);
     registry().controllers.delete(run.id);
   }
 }
@@ -226,7 +192,8 @@ async function inputFor(
       await closeDeadAttempts(scope, run, events);
       return { value: new Command({ resume: run.resumeValue }) };
     }
-    // The node that stopped is closed by the hitl_request written with this settle.
+    // The nodes that stopped are closed by the hitl_requests written with this settle.
+    await closeDeadAttempts(scope, run, events, new Set(pending.map((p) => p.node)));
     return {
       settle: { status: "interrupted", pendingInterrupts: pending },
       events: await interruptedEvents(config.configurable.vigil_run, pending),
@@ -243,9 +210,20 @@ async function inputFor(
   return { value: null };
 }
 
-/** Ends in the trace the node executions a dead process left open, before they run again. */
-async function closeDeadAttempts(scope: TenantScope, run: RunRow, events: BufferedEventWriter): Promise<void> {
-  for (const [node, open] of await openNodeAttempts(scope, run.id)) {
+/**
+ * Ends in the trace the node executions a dead process left open, before the run goes on. A
+ * node's end commits with its writes (see the task recorder), so an execution without an end
+ * saved nothing: it died with the process and runs again (node_error). `closedByCaller` names
+ * nodes whose open start the caller is about to close itself (a stop for a person).
+ */
+async function closeDeadAttempts(
+  scope: TenantScope,
+  run: RunRow,
+  events: BufferedEventWriter,
+  closedByCaller: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  for (const [node, surplus] of await openNodeAttempts(scope, run.id)) {
+    const open = surplus - (closedByCaller.has(node) ? 1 : 0);
     for (let i = 0; i < open; i++) {
       events.trace({
         ...traceOf(run),
@@ -277,24 +255,6 @@ function hitlRequests(
   }));
 }
 
-/**
- * A node's own trace event (a model or tool call, a cache hit…): its payload is the event's
- * data, and the usage it reports fills the design's columns.
- */
-function nodeReported(output: Extract<NodeOutput, { kind: "trace" }>, node: string | null): TraceEvent {
-  const data = output.payload ?? {};
-  const tokens = [data.tokensIn, data.tokensOut].filter((n): n is number => typeof n === "number");
-  return {
-    eventType: output.eventType,
-    nodeName: node,
-    durationMs: output.durationMs ?? null,
-    eventData: data,
-    tokensUsed: tokens.length > 0 ? tokens.reduce((a, b) => a + b, 0) : null,
-    costUsd: typeof data.costUsd === "number" ? data.costUsd : null,
-    cacheHit: output.eventType === "cache_hit" ? true : output.eventType === "cache_miss" ? false : null,
-  };
-}
-
 /** How a run's stream ends when it stops for a person: the bridge's parts, the interrupt, the status. */
 async function interruptedEvents(context: RunContext, pending: PendingInterrupt[]): Promise<RunEventBody[]> {
   return [
@@ -316,53 +276,4 @@ function interruptsOf(state: Awaited<ReturnType<RunnableGraph["getState"]>>): Pe
   return state.tasks.flatMap((task) =>
     (task.interrupts ?? []).map((i) => ({ id: String(i.id ?? ""), node: task.name, value: i.value ?? null })),
   );
-}
-
-/**
- * Routes what nodes write: text through the <thinking> filter into text and reasoning parts
- * (a new part per task, so a re-executed node never appends to a part it did not open).
- */
-class TextParts {
-  private readonly exec = randomBytes(3).toString("hex");
-  private counter = 0;
-  private filter = new ThinkingFilter();
-
-  constructor(private readonly events: BufferedEventWriter) {}
-
-  nextPart(): void {
-    this.counter += 1;
-  }
-
-  output(out: Exclude<NodeOutput, { kind: "trace" }>): void {
-    if (out.kind === "text") this.emit(this.filter.push(out.delta));
-    else if (out.kind === "data")
-      this.events.push({ type: "data", payload: { name: out.name, id: out.id, data: out.data } });
-    else if (out.kind === "source") this.events.push({ type: "source", payload: out.source });
-    else if (out.kind === "step")
-      this.events.push({ type: "step", payload: { node: "progress", status: "running", message: out.message } });
-  }
-
-  closeAll(): void {
-    this.emit(this.filter.end());
-  }
-
-  private emit({ text, reasoning }: { text: string; reasoning: string }): void {
-    const partId = `${this.exec}-${this.counter}`;
-    if (reasoning) this.events.push({ type: "reasoning", payload: { partId: `r-${partId}`, delta: reasoning } });
-    if (text) this.events.push({ type: "text", payload: { partId: `t-${partId}`, delta: text } });
-  }
-}
-
-function humanise(node: string): string {
-  const words = node.replace(/[_-]+/g, " ").trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
-  // The tasks stream hands a failed task's error over as a plain object.
-  const e = error as { name?: unknown; message?: unknown } | null;
-  if (e && typeof e === "object" && typeof e.message === "string")
-    return `${String(e.name ?? "Error")}: ${e.message}`.slice(0, 500);
-  return (typeof error === "string" ? error : (JSON.stringify(error) ?? String(error))).slice(0, 500);
 }

@@ -1,7 +1,8 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { z } from "zod";
 import { TenantRoutingSaver } from "@/lib/checkpoint";
-import { tenantOfConfig } from "./context";
+import { runContextOf, tenantOfConfig } from "./context";
+import { saveTaskWrites } from "./executor-writers";
 
 /** The slice of a compiled LangGraph graph that the run executor uses. */
 export interface RunnableGraph {
@@ -58,7 +59,12 @@ export function graphOf(workflow: Workflow): RunnableGraph {
   const { graphs } = catalog();
   let graph = graphs.get(workflow.name);
   if (!graph) {
-    graph = workflow.build(new TenantRoutingSaver(tenantOfConfig));
+    graph = workflow.build(
+      new TenantRoutingSaver(tenantOfConfig, (config, taskId, writes, save) => {
+        const context = runContextOf(config);
+        return saveTaskWrites(context, context.runId, taskId, writes, save);
+      }),
+    );
     graphs.set(workflow.name, graph);
   }
   return graph;

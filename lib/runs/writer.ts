@@ -1,7 +1,20 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { taskRecorderOf } from "./executor-writers";
 import type { NodeOutput } from "./protocol";
 
-/** How a workflow node streams text, progress, data parts and sources to its run. */
+/**
+ * How a workflow node streams text, progress, data parts, sources and trace events to its run.
+ * In an execution they go straight to the run's recorder, in the order the node emits them and
+ * ahead of the node's writes (which commit with them); elsewhere to LangGraph's custom stream.
+ */
 export function emit(config: LangGraphRunnableConfig | undefined, output: NodeOutput): void {
+  const runId = (config?.configurable?.vigil_run as { runId?: string } | undefined)?.runId;
+  const taskId = config?.configurable?.__pregel_task_id;
+  const node = config?.metadata?.langgraph_node;
+  const recorder = runId ? taskRecorderOf(runId) : undefined;
+  if (recorder && typeof taskId === "string" && typeof node === "string") {
+    recorder.output({ id: taskId, node }, output);
+    return;
+  }
   config?.writer?.(output);
 }

@@ -165,7 +165,7 @@ for (const target of locations()) {
       expect(visibleText(afterRecovery)).toBe(words);
       // The attempt the dead process left open is closed in the trace before the node ran again.
       const trace = await expectCompleteTrace(database, actor, runId);
-      expect(trace.filter((t) => t === "node_error").length).toBeGreaterThanOrEqual(1);
+      expect(trace.filter((t) => t === "node_error").length, trace.join(" ")).toBeGreaterThanOrEqual(1);
       setActiveDatabase(undefined);
       await database.close();
     });
