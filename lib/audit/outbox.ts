@@ -1,6 +1,7 @@
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { toOutboxRows } from "./event-rows";
 import { nudgeSequencer } from "./sequencer";
+import { traceSink } from "./sink";
 import type { TraceEvent } from "./types";
 
 /**
@@ -10,6 +11,8 @@ import type { TraceEvent } from "./types";
  */
 export async function traceIn(tx: Tx, scope: TenantScope, events: readonly TraceEvent[]): Promise<void> {
   if (events.length === 0) return;
+  const sink = traceSink();
+  if (sink) return sink.write(tx, scope, events);
   await tx.insert(schema.executionTraceOutbox).values(toOutboxRows(scope, events));
 }
 

@@ -1,6 +1,7 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
 import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
+import { traceSink } from "./sink";
 
 const t = schema.executionTrace;
 const o = schema.executionTraceOutbox;
@@ -130,6 +131,11 @@ function drainNudged(): Promise<void> {
  * Nudges for one tenant coalesce; a failure is logged and the periodic sweep retries it.
  */
 export function nudgeSequencer(tenantId: string): void {
+  const sink = traceSink();
+  if (sink) {
+    sink.nudge(tenantId);
+    return;
+  }
   state().nudged.add(tenantId);
   scheduleDrain();
 }

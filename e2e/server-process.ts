@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { connect } from "node:net";
+import { expect } from "@playwright/test";
+import { PASSWORD } from "./support";
+
+// A `next start` of the production build that a test starts, stops and kills itself (the
+// suite's own server, from playwright.config.ts, is never killed).
+
+export interface ServerProcess {
+  base: string;
+  child: ChildProcess;
+}
+
+export function startServer(port: number, env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
+    env: { ...process.env, NODE_ENV: "production", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+    // Its own process group, so a kill reaches every process it started.
+    detached: true,
+  });
+  return { base: `http://127.0.0.1:${port}`, child };
+}
+
+/** Waits until the port accepts connections, without an HTTP request (which would boot the app). */
+export async function listening(server: ServerProcess): Promise<void> {
+  const { port, hostname } = new URL(server.base);
+  for (let i = 0; i < 480; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("next start did not listen");
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.on("exit", () => resolve()));
+}
+
+export async function stopServer(server: ServerProcess): Promise<void> {
+  const done = exited(server.child);
+  process.kill(-(server.child.pid as number), "SIGTERM");
+  await done;
+}
+
+/** `kill -9` of the server and everything it started. */
+export async function killServer(server: ServerProcess): Promise<void> {
+  const done = exited(server.child);
+  process.kill(-(server.child.pid as number), "SIGKILL");
+  await done;
+}
+
+export async function signInAt(base: string, email: string): Promise<string> {
+  const res = await fetch(`${base}/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+export async function api(
+  base: string,
+  cookie: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${base}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}

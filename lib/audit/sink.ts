@@ -1,0 +1,22 @@
+import type { TenantScope, Tx } from "@/lib/db";
+import type { TraceEvent } from "./types";
+
+/**
+ * Where trace events go instead of the outbox. Only `bench:seam` sets one: it runs the same
+ * workload with the old in-memory buffer as its peer, to measure what the outbox's durability
+ * costs a run. The product never does.
+ */
+export interface TraceSink {
+  write(tx: Tx, scope: TenantScope, events: readonly TraceEvent[]): Promise<void>;
+  nudge(tenantId: string): void;
+}
+
+const holder = globalThis as unknown as { __vigilTraceSink?: TraceSink };
+
+export function replaceTraceSink(sink: TraceSink | undefined): void {
+  holder.__vigilTraceSink = sink;
+}
+
+export function traceSink(): TraceSink | undefined {
+  return holder.__vigilTraceSink;
+}
