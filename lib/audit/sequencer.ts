@@ -9,7 +9,7 @@ const o = schema.executionTraceOutbox;
 /** Outbox rows chained per transaction: long enough to amortise the lock, short enough to hold it briefly. */
 const BATCH = 500;
 /** How long nudges gather before they are served: a burst of commits is chained in one pass. */
-const NUDGE_DELAY_MS = 10;
+const NUDGE_DELAY_MS = 50;
 
 /**
  * Moves the oldest outbox rows of a tenant into its chain: the advisory lock (the key every

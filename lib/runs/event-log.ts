@@ -28,9 +28,12 @@ export async function appendEvents(
   if (bodies.length === 0 && trace.length === 0) return 0;
   const last = await withTenant(scope, async (tx) => {
     // With an owner, even a trace-only write checks the lease: a lost execution adds nothing.
-    const seq = bodies.length > 0 || owner ? await appendEventsIn(tx, scope, runId, bodies, owner) : 0;
-    // The trace of what these events show commits with them (the outbox), or not at all.
-    await traceIn(tx, scope, trace);
+    // The trace of what these events show commits with them (the outbox), or not at all; both
+    // statements leave together (pipelined on a server connection).
+    const [seq] = await Promise.all([
+      bodies.length > 0 || owner ? appendEventsIn(tx, scope, runId, bodies, owner) : 0,
+      traceIn(tx, scope, trace),
+    ]);
     return seq;
   });
   if (trace.length > 0) nudgeSequencer(scope.tenantId);
@@ -164,8 +167,10 @@ export class BufferedEventWriter {
       try {
         const last = await withTenant(this.scope, async (tx) => {
           // With the lease check even when nothing is buffered: a lost execution saves nothing.
-          const seq = await appendEventsIn(tx, this.scope, this.runId, batch, this.owner);
-          await traceIn(tx, this.scope, traces);
+          const [seq] = await Promise.all([
+            appendEventsIn(tx, this.scope, this.runId, batch, this.owner),
+            traceIn(tx, this.scope, traces),
+          ]);
           await work(tx);
           return seq;
         });

@@ -136,8 +136,8 @@ export async function settleRun(
       .where(and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")))
       .returning({ id: r.id });
     if (rows.length === 0) return null;
-    await traceIn(tx, scope, trace);
-    return appendEventsIn(tx, scope, runId, events);
+    const [last] = await Promise.all([appendEventsIn(tx, scope, runId, events), traceIn(tx, scope, trace)]);
+    return last;
   });
   if (settled !== null) {
     runBus().emit(runId, settled);

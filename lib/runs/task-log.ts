@@ -7,9 +7,6 @@ import type { BufferedEventWriter } from "./event-log";
 import type { TaskRecorder } from "./executor-writers";
 import type { NodeOutput } from "./protocol";
 
-/** How long saving a task's writes waits for the task's start to be seen, before it saves anyway. */
-const START_WAIT_MS = 1000;
-
 interface Task {
   name: string;
   startedAt: number;
@@ -96,16 +93,16 @@ export class TaskLog implements TaskRecorder {
   }
 
   // The tasks stream announces a task before it runs, but this process may not have read that
-  // yet when a quick node's writes arrive; a task the stream never announces (a state update)
-  // is saved without a record after a moment.
+  // yet when a quick node's writes arrive: one turn of the event loop lets it. Tasks the stream
+  // never announces (the graph's input, a resume command) are saved without a record of their own.
   private startOf(taskId: string): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = setImmediate(() => {
         this.waiting.delete(taskId);
         resolve();
-      }, START_WAIT_MS);
+      });
       this.waiting.set(taskId, () => {
-        clearTimeout(timer);
+        clearImmediate(timer);
         resolve();
       });
     });
