@@ -30,6 +30,7 @@ import {
   type RunActor,
   type RunnableGraph,
   readEvents,
+  runContextOf,
   startRun,
   type Workflow,
 } from "@/lib/runs";
@@ -52,7 +53,7 @@ const probe: Workflow = {
   build: (checkpointer) =>
     new StateGraph(Probe)
       .addNode("ask", async (state: typeof Probe.State, config: LangGraphRunnableConfig) => {
-        const runId = String((config.configurable?.vigil_run as { runId: string }).runId);
+        const { runId } = runContextOf(config);
         if (!asked.has(runId)) asked.set(runId, performance.now());
         await awaitDecision(config, "plan_approval", {
           plan_steps: [{ id: "1", description: `Look into ${state.topic}` }],

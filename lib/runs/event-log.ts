@@ -148,20 +148,25 @@ export class BufferedEventWriter {
     this.flush().catch(() => undefined);
   }
 
+  /** Hands over what is buffered (to write now) and starts an empty buffer. */
+  private take(): { batch: RunEventBody[]; traces: TraceEvent[] } {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const taken = { batch: this.buffer, traces: this.traces };
+    this.buffer = [];
+    this.traces = [];
+    this.tokens = 0;
+    return taken;
+  }
+
   /**
    * Writes what is buffered and runs `work` in the same transaction (the checkpointer saving a
    * task's writes): both commit or neither does. Rejects if this or any earlier write failed.
    */
   async flushWith(work: (tx: Tx) => Promise<void>): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    const batch = this.buffer;
-    const traces = this.traces;
-    this.buffer = [];
-    this.traces = [];
-    this.tokens = 0;
+    const { batch, traces } = this.take();
     const written = this.chain.then(async () => {
       if (this.failure) throw this.failure;
       try {
@@ -187,15 +192,7 @@ export class BufferedEventWriter {
 
   /** Writes what is buffered; rejects if any earlier write failed. */
   async flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    const batch = this.buffer;
-    const traces = this.traces;
-    this.buffer = [];
-    this.traces = [];
-    this.tokens = 0;
+    const { batch, traces } = this.take();
     this.chain = this.chain.then(async () => {
       if ((batch.length === 0 && traces.length === 0) || this.failure) return;
       try {
