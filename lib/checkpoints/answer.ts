@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { roleAtLeast } from "@/lib/access";
 import { caseIdOfRequest, recordDecision } from "@/lib/hitl";
 import { AppError } from "@/lib/http";
-import { getRun, type PendingInterrupt, type RunActor, type RunStatus, resumeRun } from "@/lib/runs";
+import { type PendingInterrupt, type RunActor, type RunStatus, resumeRun, visibleRun } from "@/lib/runs";
 import { checkpointOf, checkpointRequestId } from "./bridge";
 import { CheckpointDecisionError, caseDecisionOf, readDecision } from "./decision";
 
@@ -24,8 +24,9 @@ export async function answerInterrupt(
   runId: string,
   answer: InterruptAnswer,
 ): Promise<{ runId: string; status: RunStatus; caseId?: string }> {
-  const run = await getRun(actor, runId);
-  const target = pendingTarget(run.pendingInterrupts, answer.interruptId);
+  // The run's row says what it waits for; its graph state is not needed here.
+  const run = await visibleRun(actor, runId);
+  const target = pendingTarget(run.pendingInterrupts as PendingInterrupt[], answer.interruptId);
   const checkpoint = target ? checkpointOf(target) : null;
   if (!target || !checkpoint || run.status !== "interrupted") return resumeRun(actor, runId, answer);
 

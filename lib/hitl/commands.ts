@@ -381,8 +381,8 @@ export async function mutateLockedCase(
 
   if (mutation.fields.modifications) {
     const [kase] = await tx.select().from(cases).where(eq(cases.id, caseId));
-    const registered = await schemaVersionIn(tx, kase.adapter, kase.schemaVersion);
     assertModifications(kase.adapter, kase.schemaVersion, mutation.fields.modifications);
+    const registered = await schemaVersionIn(tx, kase.adapter, kase.schemaVersion);
     if (registered) {
       assertPayload(kase.adapter, kase.schemaVersion, registered.jsonSchema, {
         ...kase.payload,

@@ -29,7 +29,6 @@ const registry = schema.hitlSchemaRegistry;
 export const QUEUE_PAGE_MAX = PAGE_MAX;
 export const OPEN_STATES: readonly HitlStateName[] = ["pending", "needs_clarification"];
 
-/** A case with its payload (read as the active schema version), references and projection. */
 /** The id of the case a request opened, if it did (the server's own cases: one per paused interrupt). */
 export async function caseIdOfRequest(scope: TenantScope, requestId: string): Promise<string | null> {
   const [row] = await withTenant(scope, (tx) =>
@@ -38,6 +37,7 @@ export async function caseIdOfRequest(scope: TenantScope, requestId: string): Pr
   return row?.id ?? null;
 }
 
+/** A case with its payload (read as the active schema version), references and projection. */
 export async function getCase(scope: TenantScope, caseId: string): Promise<HitlCaseView> {
   return withTenant(scope, async (tx) => {
     const [row] = await tx
