@@ -19,7 +19,7 @@ import { z } from "zod";
 import * as decisionRoute from "@/app/api/hitl/cases/[id]/decision/route";
 import * as casesRoute from "@/app/api/hitl/cases/route";
 import { drainTrace, replaceTraceSink, startTraceSequencer, stopTraceSequencer } from "@/lib/audit";
-import { awaitDecision } from "@/lib/checkpoints";
+import { awaitDecision, simplePlanApproval } from "@/lib/checkpoints";
 import { rowsOf } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
 import {
@@ -55,18 +55,14 @@ const probe: Workflow = {
       .addNode("ask", async (state: typeof Probe.State, config: LangGraphRunnableConfig) => {
         const { runId } = runContextOf(config);
         if (!asked.has(runId)) asked.set(runId, performance.now());
-        await awaitDecision(config, "plan_approval", {
-          plan_steps: [{ id: "1", description: `Look into ${state.topic}` }],
-          estimated_duration_seconds: 1,
-          estimated_cost_usd: 0,
-          high_risk_steps: [],
-          external_api_calls: [],
-          data_access_required: [],
-          sub_agents_to_spawn: [],
-          tools_to_use: [],
-          allow_modifications: true,
-          timeout_seconds: 300,
-        });
+        await awaitDecision(
+          config,
+          "plan_approval",
+          simplePlanApproval([{ id: "1", description: `Look into ${state.topic}` }], {
+            durationSeconds: 1,
+            costUsd: 0,
+          }),
+        );
         return {};
       })
       .addNode("act", async (_state: typeof Probe.State, config: LangGraphRunnableConfig) => {

@@ -5,6 +5,7 @@ export { type AwaitOptions, awaitDecision } from "./await-decision";
 export { checkpointOf, checkpointRequestId, openCheckpointCases } from "./bridge";
 export type { CheckpointDecision, CheckpointPart, CheckpointTypeName } from "./contract";
 export { checkpointModificationChecks } from "./modification-checks";
+export { simplePlanApproval } from "./plan-request";
 export { CHECKPOINT_POLICIES, type CheckpointPolicy, checkpointJsonSchema } from "./policies";
 export { checkpointSweepIntervalMs, startCheckpointSweep } from "./sweep";
 export { runCheckpointTimeoutSweep, type TimeoutSweepResult } from "./timeouts";

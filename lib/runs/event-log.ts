@@ -26,29 +26,46 @@ export async function appendEvents(
   trace: TraceEvent[] = [],
 ): Promise<number> {
   if (bodies.length === 0 && trace.length === 0) return 0;
-  const last = await withTenant(scope, async (tx) => {
-    // With an owner, even a trace-only write checks the lease: a lost execution adds nothing.
-    // The trace of what these events show commits with them (the outbox), or not at all; both
-    // statements leave together (pipelined on a server connection).
-    const [seq] = await Promise.all([
-      bodies.length > 0 || owner ? appendEventsIn(tx, scope, runId, bodies, owner) : 0,
-      traceIn(tx, scope, trace),
-    ]);
-    return seq;
-  });
-  if (trace.length > 0) nudgeSequencer(scope.tenantId);
-  if (bodies.length > 0) runBus().emit(runId, last);
+  // With an owner, even a trace-only write checks the lease: a lost execution adds nothing.
+  const last = await withTenant(scope, (tx) => appendEventsIn(tx, scope, runId, bodies, { owner, trace }));
+  announce(scope, runId, last, { events: bodies.length > 0, trace: trace.length > 0 });
   return last;
 }
 
-/** The same inside a caller's transaction (the caller emits on the bus after commit). */
+export interface AppendOptions {
+  /** Append only while this process holds the run's lease. */
+  owner?: string;
+  /** The trace of what these events show: it commits with them (the outbox), or not at all. */
+  trace?: readonly TraceEvent[];
+}
+
+/**
+ * The same inside a caller's transaction, with the events' trace (sent alongside, pipelined on
+ * a server connection). After the commit the caller calls `announce`.
+ */
 export async function appendEventsIn(
   tx: Tx,
   scope: TenantScope,
   runId: string,
   bodies: RunEventBody[],
-  owner?: string,
+  { owner, trace = [] }: AppendOptions = {},
+): Promise<number> {
+  const [last] = await Promise.all([appendLogIn(tx, scope, runId, bodies, owner), traceIn(tx, scope, trace)]);
+  return last;
+}
+
+/** After a commit that appended events and trace: wake the run's streams, nudge the sequencer. */
+export function announce(
+  scope: TenantScope,
+  runId: string,
+  lastSeq: number,
+  wrote: { events: boolean; trace: boolean },
 ) {
+  if (wrote.events) runBus().emit(runId, lastSeq);
+  if (wrote.trace) nudgeSequencer(scope.tenantId);
+}
+
+async function appendLogIn(tx: Tx, scope: TenantScope, runId: string, bodies: RunEventBody[], owner?: string) {
   const r = schema.runs;
   const [row] = await tx
     .update(r)
@@ -172,15 +189,11 @@ export class BufferedEventWriter {
       try {
         const last = await withTenant(this.scope, async (tx) => {
           // With the lease check even when nothing is buffered: a lost execution saves nothing.
-          const [seq] = await Promise.all([
-            appendEventsIn(tx, this.scope, this.runId, batch, this.owner),
-            traceIn(tx, this.scope, traces),
-          ]);
+          const seq = await appendEventsIn(tx, this.scope, this.runId, batch, { owner: this.owner, trace: traces });
           await work(tx);
           return seq;
         });
-        if (batch.length > 0) runBus().emit(this.runId, last);
-        if (traces.length > 0) nudgeSequencer(this.scope.tenantId);
+        announce(this.scope, this.runId, last, { events: batch.length > 0, trace: traces.length > 0 });
       } catch (error) {
         this.failure = error;
         throw error;

@@ -5,13 +5,13 @@ import type { TenantScope } from "@/lib/db";
 import { AppError } from "@/lib/http";
 import { type RunContext, runConfig } from "./context";
 import { BufferedEventWriter, LeaseLostError } from "./event-log";
-import { attachTaskRecorder, detachTaskRecorder } from "./executor-writers";
 import { instanceId, leaseMs } from "./instance";
 import { bridgeInterrupts } from "./interrupt-bridge";
 import type { PendingInterrupt, RunEventBody } from "./protocol";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
 import { type RunRow, renewLease, settleRun } from "./store";
 import { describeError, TaskLog } from "./task-log";
+import { attachTaskRecorder, detachTaskRecorder } from "./task-recorders";
 
 export type ExecutionMode = { kind: "start" } | { kind: "resume"; value: unknown } | { kind: "recover" };
 

@@ -1,5 +1,5 @@
 import { type Role, roleAtLeast } from "@/lib/access";
-import { nudgeSequencer, traceIn } from "@/lib/audit";
+import { nudgeSequencer } from "@/lib/audit";
 import { type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { AppError, errors, NotFoundError } from "@/lib/http";
 import { runConfig } from "./context";
@@ -69,17 +69,8 @@ export async function beginRunIn(
     createdBy: actor.userId,
     owner: instanceId(),
   });
-  await traceIn(tx, actor, [
-    {
-      eventType: "run_start",
-      runId: run.id,
-      sessionId: run.threadId,
-      userId: actor.userId,
-      actorId: actor.userId,
-      eventData: { workflow: run.workflow },
-    },
-  ]);
   const launch = () => {
+    // The run and its run_start committed together: chain the trace, then execute.
     nudgeSequencer(actor.tenantId);
     executeInBackground(actor, run, { kind: "start" });
   };

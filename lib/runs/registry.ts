@@ -2,7 +2,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { z } from "zod";
 import { TenantRoutingSaver } from "@/lib/checkpoint";
 import { runContextOf, tenantOfConfig } from "./context";
-import { saveTaskWrites } from "./executor-writers";
+import { saveTaskWrites } from "./task-recorders";
 
 /** The slice of a compiled LangGraph graph that the run executor uses. */
 export interface RunnableGraph {

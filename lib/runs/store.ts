@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { nudgeSequencer, type TraceEvent, traceIn } from "@/lib/audit";
+import type { TraceEvent } from "@/lib/audit";
 import { isUniqueViolation, rowsOf, schema, type TenantScope, type Tx, withAppRole, withTenant } from "@/lib/db";
 import { AppError, NotFoundError } from "@/lib/http";
-import { runBus } from "./bus";
-import { appendEventsIn } from "./event-log";
+import { announce, appendEventsIn } from "./event-log";
 import { leaseMs } from "./instance";
 import type { PendingInterrupt, RunEventBody, RunStatus } from "./protocol";
 
@@ -83,9 +82,24 @@ export async function insertRunIn(tx: Tx, scope: TenantScope, input: NewRun): Pr
       })
       .returning(),
   );
-  await appendEventsIn(tx, scope, created.id, [
-    { type: "run-start", payload: { runId: created.id, workflow: input.workflow } },
-  ]);
+  await appendEventsIn(
+    tx,
+    scope,
+    created.id,
+    [{ type: "run-start", payload: { runId: created.id, workflow: input.workflow } }],
+    {
+      trace: [
+        {
+          eventType: "run_start",
+          runId: created.id,
+          sessionId: threadId,
+          userId: input.createdBy,
+          actorId: input.createdBy,
+          eventData: { workflow: input.workflow },
+        },
+      ],
+    },
+  );
   return created;
 }
 
@@ -136,13 +150,9 @@ export async function settleRun(
       .where(and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")))
       .returning({ id: r.id });
     if (rows.length === 0) return null;
-    const [last] = await Promise.all([appendEventsIn(tx, scope, runId, events), traceIn(tx, scope, trace)]);
-    return last;
+    return appendEventsIn(tx, scope, runId, events, { trace });
   });
-  if (settled !== null) {
-    runBus().emit(runId, settled);
-    if (trace.length > 0) nudgeSequencer(scope.tenantId);
-  }
+  if (settled !== null) announce(scope, runId, settled, { events: true, trace: trace.length > 0 });
   return settled !== null;
 }
 
@@ -196,25 +206,31 @@ export async function storeResume(
         .where(eq(r.id, runId))
         .returning(),
     );
-    const last = await appendEventsIn(tx, scope, runId, [
-      { type: "resume", payload: { interruptId: target.id, actorId: decision.actorId } },
-      { type: "status", payload: { status: "running" } },
-    ]);
-    await traceIn(tx, scope, [
+    const last = await appendEventsIn(
+      tx,
+      scope,
+      runId,
+      [
+        { type: "resume", payload: { interruptId: target.id, actorId: decision.actorId } },
+        { type: "status", payload: { status: "running" } },
+      ],
       {
-        eventType: "hitl_response",
-        runId,
-        sessionId: run.threadId,
-        userId: run.createdBy,
-        actorId: decision.actorId,
-        nodeName: target.node,
-        eventData: { interruptId: target.id },
+        trace: [
+          {
+            eventType: "hitl_response",
+            runId,
+            sessionId: run.threadId,
+            userId: run.createdBy,
+            actorId: decision.actorId,
+            nodeName: target.node,
+            eventData: { interruptId: target.id },
+          },
+        ],
       },
-    ]);
+    );
     return { run: claimed, interruptId: target.id, last };
   });
-  runBus().emit(runId, result.last);
-  nudgeSequencer(scope.tenantId);
+  announce(scope, runId, result.last, { events: true, trace: true });
   return { run: result.run, interruptId: result.interruptId };
 }
 
@@ -245,14 +261,12 @@ export async function markCancelled(
       })
       .where(eq(r.id, runId))
       .returning();
-    const last = await appendEventsIn(tx, scope, runId, [{ type: "status", payload: { status: "cancelled" } }]);
-    await traceIn(tx, scope, [
-      { eventType: "run_cancelled", runId, sessionId: run.threadId, userId: run.createdBy, actorId },
-    ]);
+    const last = await appendEventsIn(tx, scope, runId, [{ type: "status", payload: { status: "cancelled" } }], {
+      trace: [{ eventType: "run_cancelled", runId, sessionId: run.threadId, userId: run.createdBy, actorId }],
+    });
     return { updated, last };
   });
-  runBus().emit(runId, result.last);
-  nudgeSequencer(scope.tenantId);
+  announce(scope, runId, result.last, { events: true, trace: true });
   return result.updated;
 }
 

@@ -4,8 +4,8 @@ import type { TraceEvent } from "@/lib/audit";
 import type { Tx } from "@/lib/db";
 import { ThinkingFilter } from "@/lib/engine";
 import type { BufferedEventWriter } from "./event-log";
-import type { TaskRecorder } from "./executor-writers";
 import type { NodeOutput } from "./protocol";
+import type { TaskRecorder } from "./task-recorders";
 
 interface Task {
   name: string;

@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { taskRecorderOf } from "./executor-writers";
 import type { NodeOutput } from "./protocol";
+import { taskRecorderOf } from "./task-recorders";
 
 /**
  * How a workflow node streams text, progress, data parts, sources and trace events to its run.
