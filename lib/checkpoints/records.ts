@@ -62,6 +62,7 @@ export async function recordCheckpointDecided(
         approvalUserId: decision.decided_by?.id ?? null,
         approvalModifications: modifications,
         approvalNotes: notes,
+        canResumeFrom: false,
         resumeCount: sql`${c.resumeCount} + 1`,
         lastResumedAt: new Date(),
         updatedAt: new Date(),

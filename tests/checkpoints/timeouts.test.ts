@@ -69,6 +69,7 @@ for (const target of testTargets()) {
         checkpointType: "tool_execution",
         checkpointNumber: 2,
         approvalStatus: "pending",
+        canResumeFrom: true,
         timeoutSeconds: 60,
         onTimeout,
         riskLevel: "low",
@@ -110,7 +111,12 @@ for (const target of testTargets()) {
         .select()
         .from(schema.hitlCheckpoints)
         .where(eq(schema.hitlCheckpoints.runId, runId));
-      expect(row).toMatchObject({ approvalStatus: "timeout", approvalUserId: "system", resumeCount: 1 });
+      expect(row).toMatchObject({
+        approvalStatus: "timeout",
+        approvalUserId: "system",
+        resumeCount: 1,
+        canResumeFrom: false,
+      });
       expect(await traceOf(runId)).toContainEqual({ event_type: "hitl_response", actor_id: "system" });
     });
 

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { runs } from "./runs";
 import { createdAt, tenantRef, updatedAt } from "./tenancy";
 
@@ -63,6 +74,8 @@ export const hitlCheckpoints = pgTable(
     onTimeout: text("on_timeout").notNull(),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Whether the run can still be resumed from this checkpoint (until it is decided). */
+    canResumeFrom: boolean("can_resume_from").notNull().default(true),
     resumeCount: integer("resume_count").notNull().default(0),
     lastResumedAt: timestamp("last_resumed_at", { withTimezone: true }),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
