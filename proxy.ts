@@ -1,6 +1,6 @@
 import { getSessionCookie } from "better-auth/cookies";
 import { type NextRequest, NextResponse } from "next/server";
-import { supabaseServerClient } from "@/lib/auth/supabase";
+import { supabaseServerClient } from "@/lib/supabase";
 
 /**
  * Pages need a session: without one, send the person to sign in and back afterwards. This is an

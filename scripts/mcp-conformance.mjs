@@ -37,11 +37,15 @@ const registerHooks = `data:text/javascript,${encodeURIComponent(
 function startServer() {
   const env = { ...process.env, VIGIL_DATA_DIR: "memory://" };
   delete env.DATABASE_URL;
-  const server = spawn(process.execPath, ["--import", "tsx", "scripts/mcp-serve.ts", "--port", "0", "--inject-key"], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const server = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/mcp-serve.ts", "--port", "0", "--inject-key"],
+    {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = "";
     server.stdout.on("data", (chunk) => {

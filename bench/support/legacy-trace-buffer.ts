@@ -5,9 +5,7 @@
 
 import { randomUUID } from "node:crypto";
 import { desc, sql } from "drizzle-orm";
-import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "@/lib/audit/chain";
-import { toOutboxRows } from "@/lib/audit/event-rows";
-import type { TraceEvent } from "@/lib/audit/types";
+import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION, type TraceEvent, toOutboxRows } from "@/lib/audit";
 import { schema, withTenant } from "@/lib/db";
 
 export type LegacyTraceEvent = TraceEvent & { tenantId: string };

@@ -3,10 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { apiFetch } from "@/components/ui/api";
-import type { ChatAgent } from "./types";
+import type { ChatAgentRef } from "@/lib/chat/contract";
 
 /** Who this conversation is with, and which engine answers (the offline one says so). */
-export function AgentHeader({ agent, title, engine }: { agent: ChatAgent; title?: string; engine?: string }) {
+export function AgentHeader({ agent, title, engine }: { agent: ChatAgentRef; title?: string; engine?: string }) {
   // Before the first answer, the server's configured engine tells whether it will be offline.
   const health = useQuery({
     queryKey: ["health"],

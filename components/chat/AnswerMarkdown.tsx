@@ -2,8 +2,8 @@
 
 import { createContext, memo, type ReactNode, useContext } from "react";
 import { defaultRehypePlugins, Streamdown } from "streamdown";
+import type { SourceItem } from "@/lib/chat/contract";
 import { rehypeCitations, withoutPartialCitation } from "./citations";
-import type { SourceItem } from "./types";
 
 export interface CitationTarget {
   n: number;

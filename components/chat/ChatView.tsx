@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "@/components/ui/api";
 import { EmptyState } from "@/components/ui/EmptyState";
+import type { ChatAgentRef, ChatMessage } from "@/lib/chat/contract";
 import { AgentHeader } from "./AgentHeader";
 import type { CitationTarget } from "./AnswerMarkdown";
 import { cancelRun, fetchSession, SESSIONS_KEY, sessionKey, toChatMessage } from "./api";
@@ -16,7 +17,6 @@ import { MessageList } from "./Messages";
 import { answerText, citedNumbers, sourcesOf, webSourcesOf } from "./message-parts";
 import { useConversationRegistry } from "./registry";
 import { SourcesPanel } from "./SourcesPanel";
-import type { ChatAgent, ChatMessage } from "./types";
 
 /** Conversations loaded while their run was still answering: re-attached once, on mount. */
 const awaitingReattach = new WeakSet<Conversation>();
@@ -31,7 +31,7 @@ function useSettledRefresh(): ConversationEvents["onSettled"] {
 }
 
 /** `/chat/new?agent=…`: an empty conversation; the first question creates its session. */
-export function NewChat({ agent }: { agent: ChatAgent }) {
+export function NewChat({ agent }: { agent: ChatAgentRef }) {
   const registry = useConversationRegistry();
   const router = useRouter();
   const onSettled = useSettledRefresh();
@@ -70,7 +70,6 @@ export function SessionChat({ sessionId }: { sessionId: string }) {
     if (!data) return null;
     const activeRunId = data.activeRun?.runId ?? null;
     const messages = data.messages
-      .filter((m) => m.role !== "system")
       // An answer still being written comes back whole from the run's stream.
       .filter((m) => !(activeRunId && m.role === "assistant" && m.metadata?.runId === activeRunId))
       .map(toChatMessage);

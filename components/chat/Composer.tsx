@@ -1,9 +1,9 @@
 "use client";
 
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { MAX_MESSAGE_BYTES } from "@/lib/chat/contract";
 
 /** The server refuses questions over 8 KiB; say so before sending. */
-export const MAX_MESSAGE_BYTES = 8 * 1024;
 
 const encoder = new TextEncoder();
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { toast } from "sonner";
+import type { ChatMessage } from "@/lib/chat/contract";
 import { AnswerMarkdown, type CitationTarget } from "./AnswerMarkdown";
 import { answerText, currentStep, reasoningText, type Step, sourcesOf, stepsOf } from "./message-parts";
-import type { ChatMessage } from "./types";
 
 const STEP_ICON = { running: "…", done: "✓", error: "✕" } as const;
 

@@ -5,9 +5,9 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
+import type { ChatSessionListItem } from "@/lib/chat/contract";
 import { deleteSession, fetchSessions, renameSession, SESSIONS_KEY } from "./api";
 import { useConversationRegistry } from "./registry";
-import type { SessionSummary } from "./types";
 
 function relativeTime(iso: string): string {
   const then = new Date(iso).getTime();
@@ -20,7 +20,7 @@ function relativeTime(iso: string): string {
   return new Date(iso).toLocaleDateString();
 }
 
-function SessionRow({ session, active }: { session: SessionSummary; active: boolean }) {
+function SessionRow({ session, active }: { session: ChatSessionListItem; active: boolean }) {
   const queryClient = useQueryClient();
   const registry = useConversationRegistry();
   const router = useRouter();

@@ -1,9 +1,9 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import type { SourceItem } from "@/lib/chat/contract";
 import type { CitationTarget } from "./AnswerMarkdown";
 import { highlightPassage } from "./citations";
-import type { SourceItem } from "./types";
 
 export interface WebSource {
   sourceId: string;

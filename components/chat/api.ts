@@ -1,17 +1,22 @@
 import { apiFetch } from "@/components/ui/api";
-import type { ChatMessage, SessionDetail, SessionList, StoredMessage } from "./types";
+import type {
+  ChatMessage,
+  ChatMessageView,
+  ChatSessionDetailResponse,
+  ChatSessionListResponse,
+} from "@/lib/chat/contract";
 
 export const SESSIONS_KEY = ["chat", "sessions"] as const;
 export const sessionKey = (id: string) => ["chat", "session", id] as const;
 
-export function fetchSessions(cursor?: string | null): Promise<SessionList> {
+export function fetchSessions(cursor?: string | null): Promise<ChatSessionListResponse> {
   const params = new URLSearchParams({ limit: "30" });
   if (cursor) params.set("cursor", cursor);
-  return apiFetch<SessionList>(`/api/chat/sessions?${params}`);
+  return apiFetch<ChatSessionListResponse>(`/api/chat/sessions?${params}`);
 }
 
-export function fetchSession(id: string): Promise<SessionDetail> {
-  return apiFetch<SessionDetail>(`/api/chat/sessions/${encodeURIComponent(id)}`);
+export function fetchSession(id: string): Promise<ChatSessionDetailResponse> {
+  return apiFetch<ChatSessionDetailResponse>(`/api/chat/sessions/${encodeURIComponent(id)}`);
 }
 
 export function renameSession(id: string, title: string): Promise<unknown> {
@@ -52,7 +57,7 @@ export function errorMessage(error: unknown): string {
 }
 
 /** A stored message as the chat shows it: sources first (as the stream sends them), then the text. */
-export function toChatMessage(m: StoredMessage): ChatMessage {
+export function toChatMessage(m: ChatMessageView): ChatMessage {
   const parts: ChatMessage["parts"] = [];
   if (m.role === "assistant" && m.sources && m.sources.length > 0) {
     parts.push({ type: "data-sources", data: { items: m.sources } });
@@ -62,6 +67,6 @@ export function toChatMessage(m: StoredMessage): ChatMessage {
     id: m.id,
     role: m.role,
     parts,
-    metadata: { ...(m.metadata ?? {}), citations: m.citations ?? m.metadata?.citations },
+    metadata: { ...m.metadata, citations: m.citations },
   };
 }

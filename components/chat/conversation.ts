@@ -1,8 +1,9 @@
 import { Chat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { toast } from "sonner";
+import type { ChatAgentRef, ChatMessage } from "@/lib/chat/contract";
+import type { DataParts } from "@/lib/runs/contract";
 import { errorMessage } from "./api";
-import type { ChatAgent, ChatDataParts, ChatMessage } from "./types";
 
 /**
  * One conversation with one agent: a `Chat` whose transport speaks the /api/chat contract — it
@@ -13,11 +14,11 @@ export interface Conversation {
   chat: Chat<ChatMessage>;
   /** The session, once the server created it. */
   sessionId: string | null;
-  agent: ChatAgent;
+  agent: ChatAgentRef;
   /** The run answering right now (or last), for re-attaching and cancelling. */
   runId: string | null;
   /** The step reported last while an answer streams, in arrival order (parts keep first-seen order). */
-  liveStep: ChatDataParts["step"] | null;
+  liveStep: DataParts["step"] | null;
 }
 
 export interface ConversationEvents {
@@ -37,7 +38,7 @@ function lastUserText(messages: ChatMessage[]): string {
 }
 
 export function createConversation(
-  init: { agent: ChatAgent; sessionId?: string | null; messages?: ChatMessage[]; runId?: string | null },
+  init: { agent: ChatAgentRef; sessionId?: string | null; messages?: ChatMessage[]; runId?: string | null },
   events: ConversationEvents = {},
 ): Conversation {
   const conversation: Conversation = {
@@ -85,7 +86,7 @@ export function createConversation(
       toast.error(errorMessage(error));
     },
     onData: (part) => {
-      if (part.type === "data-step") conversation.liveStep = part.data as ChatDataParts["step"];
+      if (part.type === "data-step") conversation.liveStep = part.data as DataParts["step"];
     },
     onFinish: ({ message }) => {
       conversation.liveStep = null;

@@ -1,7 +1,8 @@
+import type { ChatMessage, SourceItem } from "@/lib/chat/contract";
+import type { DataParts } from "@/lib/runs/contract";
 import type { WebSource } from "./SourcesPanel";
-import type { ChatDataParts, ChatMessage, SourceItem } from "./types";
 
-export type Step = ChatDataParts["step"];
+export type Step = DataParts["step"];
 
 /** The visible answer: all text parts, in order. */
 export function answerText(message: ChatMessage): string {
@@ -22,7 +23,7 @@ export function reasoningText(message: ChatMessage): string {
 export function sourcesOf(message: ChatMessage): SourceItem[] {
   let items: SourceItem[] = [];
   for (const part of message.parts) {
-    if (part.type === "data-sources") items = (part.data as ChatDataParts["sources"]).items ?? [];
+    if (part.type === "data-sources") items = (part.data as DataParts["sources"]).items ?? [];
   }
   return items;
 }

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
 import { EmptyState } from "@/components/ui/EmptyState";
-import type { AgentCard } from "@/lib/experts";
+import type { AgentCard } from "@/lib/experts/contract";
 
 interface AgentList {
   count: number;

@@ -1,7 +1,7 @@
 "use client";
 
 import { type KeyboardEvent, type Ref, useId, useImperativeHandle, useRef, useState } from "react";
-import type { HitlCaseView } from "@/lib/hitl";
+import type { HitlCaseView } from "@/lib/hitl/contract";
 import { HitlApiError, newRequestId, type StandingDecision } from "./api";
 import { CommandError } from "./CommandError";
 import { modificationsOf } from "./modifications";

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, type Ref, useState } from "react";
 import { type Role, roleAtLeast } from "@/lib/access";
-import type { HitlEventView } from "@/lib/hitl";
+import type { HitlEventView } from "@/lib/hitl/contract";
 import { type CaseDetailBody, HitlApiError, hitlFetch, type StandingDecision } from "./api";
 import { DueBadge, EscalationBadge, PriorityBadge, StateBadge } from "./Badges";
 import { CaseActions, type CaseActionsHandle } from "./CaseActions";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
-import type { HitlCaseView } from "@/lib/hitl";
+import type { HitlCaseView } from "@/lib/hitl/contract";
 import { newRequestId } from "./api";
 import { CommandError } from "./CommandError";
 import { type CaseCommand, useCaseCommand } from "./useCaseCommand";

@@ -1,4 +1,4 @@
-import type { HitlEventView } from "@/lib/hitl";
+import type { HitlEventView } from "@/lib/hitl/contract";
 import { formatTime } from "./format";
 import { PayloadView } from "./PayloadView";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import type { AdapterInfo, QueueCounts } from "@/lib/hitl";
+import type { AdapterInfo, QueueCounts } from "@/lib/hitl/contract";
 import type { CasePriority } from "./api";
 import { humanize, PRIORITY_LABELS } from "./format";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import type { HitlQueueItem } from "@/lib/hitl";
+import type { HitlQueueItem } from "@/lib/hitl/contract";
 import { DueBadge, EscalationBadge, PriorityBadge, StateBadge } from "./Badges";
 import { ago, humanize } from "./format";
 

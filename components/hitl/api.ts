@@ -6,7 +6,7 @@ import type {
   HitlEventView,
   HitlQueueItem,
   QueueCounts,
-} from "@/lib/hitl";
+} from "@/lib/hitl/contract";
 
 // The inbox's side of the /api/hitl contract. Types come from the core (type-only imports, so
 // no server code reaches the bundle); refusals keep their code and details, because the inbox

@@ -1,25 +1,18 @@
 import { ApiError } from "@/components/ui/api";
-import type { AgentCard } from "@/lib/experts";
-import type { KnowledgeDocument, SearchHit } from "@/lib/rag/types";
-import { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_UPLOAD_BYTES } from "@/lib/rag/types";
+import type { AgentCard } from "@/lib/experts/contract";
+import type { DocumentPage, KnowledgeDocument, SearchHit } from "@/lib/rag/contract";
+import { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTES } from "@/lib/rag/contract";
 
-// The knowledge page's side of /api/knowledge. Types and limits come from lib/rag/types (no
+// The knowledge page's side of /api/knowledge. Types and limits come from lib/rag/contract (no
 // server code reaches the bundle). Uploads go through XMLHttpRequest: fetch reports no upload
 // progress.
 
-export type { KnowledgeDocument, SearchHit };
-export { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_UPLOAD_BYTES };
+export type { DocumentPage, KnowledgeDocument, SearchHit };
+export { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTES };
 
 export const DOCUMENTS_KEY = ["knowledge-documents"] as const;
 export const DOCUMENT_PAGE_SIZE = 25;
-/** The API refuses a document in more domains than this. */
-export const MAX_DOMAINS_PER_DOCUMENT = 16;
 export const MAX_TITLE_LENGTH = 300;
-
-export interface DocumentPage {
-  items: KnowledgeDocument[];
-  nextCursor: string | null;
-}
 
 export interface SearchBody {
   count: number;

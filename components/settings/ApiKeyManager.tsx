@@ -5,7 +5,7 @@ import { type FormEvent, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
 import { EmptyState } from "@/components/ui/EmptyState";
 import type { Role } from "@/lib/access";
-import type { ApiKeySummary, CreatedApiKey } from "@/lib/tenancy";
+import type { ApiKeySummary, CreatedApiKey } from "@/lib/tenancy/contract";
 
 const inputClass =
   "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
 import { type Role, roleAtLeast } from "@/lib/access";
-import type { Membership } from "@/lib/tenancy";
+import type { Membership } from "@/lib/tenancy/contract";
 import { NAV_ITEMS } from "./nav";
 import { SignOutButton } from "./SignOutButton";
 import { TenantSwitcher } from "./TenantSwitcher";

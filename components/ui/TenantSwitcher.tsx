@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { Membership } from "@/lib/tenancy";
+import type { Membership } from "@/lib/tenancy/contract";
 import { apiFetch } from "./api";
 
 export function TenantSwitcher({ current, tenants }: { current: string; tenants: Membership[] }) {

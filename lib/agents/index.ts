@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Workflow } from "@/lib/runs";
 import { askExpert } from "./ask-expert/graph";
 import { demoEcho } from "./demo-echo/graph";

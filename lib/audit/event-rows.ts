@@ -1,5 +1,5 @@
 import type { schema, TenantScope } from "@/lib/db";
-import { AGENT_LEVELS, DATA_CLASSIFICATIONS, TRACE_EVENT_TYPES, type TraceEvent } from "./types";
+import { AGENT_LEVELS, DATA_CLASSIFICATIONS, TRACE_EVENT_TYPES, type TraceEvent } from "./contract";
 
 export type OutboxRow = typeof schema.executionTraceOutbox.$inferInsert;
 

@@ -1,8 +1,11 @@
-export { GENESIS_HASH } from "./chain";
+import "server-only";
+
+export { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
+export type { TraceEvent } from "./contract";
+
+export { toOutboxRows } from "./event-rows";
 export { openNodeAttempts } from "./open-attempts";
 export { recordTrace, traceIn } from "./outbox";
 export { drainTrace, nudgeSequencer, sequenceTrace, startTraceSequencer, stopTraceSequencer } from "./sequencer";
-export { replaceTraceSink, type TraceSink } from "./sink";
-export type { AgentLevel, DataClassification, TraceEvent, TraceEventType, VerifyResult } from "./types";
-export { AGENT_LEVELS, DATA_CLASSIFICATIONS, TRACE_EVENT_TYPES } from "./types";
+export { replaceTraceSink } from "./sink";
 export { verifyChain } from "./verify";

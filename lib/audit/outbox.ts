@@ -1,8 +1,8 @@
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import type { TraceEvent } from "./contract";
 import { toOutboxRows } from "./event-rows";
 import { nudgeSequencer } from "./sequencer";
 import { traceSink } from "./sink";
-import type { TraceEvent } from "./types";
 
 /**
  * Writes events to the outbox inside the caller's transaction, so the change and its trace

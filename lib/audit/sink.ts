@@ -1,5 +1,5 @@
 import type { TenantScope, Tx } from "@/lib/db";
-import type { TraceEvent } from "./types";
+import type { TraceEvent } from "./contract";
 
 /**
  * Where trace events go instead of the outbox. Only `bench:seam` sets one: it runs the same

@@ -1,7 +1,7 @@
 import { asc, count, gt } from "drizzle-orm";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import { expectedHash, GENESIS_HASH } from "./chain";
-import type { BrokenReason, VerifyResult } from "./types";
+import type { BrokenReason, VerifyResult } from "./contract";
 
 const PAGE = 2000;
 

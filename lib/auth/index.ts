@@ -1,7 +1,8 @@
-export { type AuthMode, authMode, TENANT_COOKIE } from "./config";
+import "server-only";
+
+export { authMode } from "./config";
 export { getLocalAuth } from "./local";
-export { type PageSession, pageSession } from "./page";
+export { pageSession } from "./page";
 export { getSession, requireRole, requireSession } from "./session";
 export { signIn, signOut, tenantCookie } from "./sign-in";
-export { supabaseServerClient } from "./supabase";
-export type { Identity, Session } from "./types";
+export type { Session } from "./types";

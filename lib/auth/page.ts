@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { AppError } from "@/lib/http";
+import { DomainError } from "@/lib/errors";
 import { getSession } from "./session";
 import type { Session } from "./types";
 
@@ -14,7 +14,7 @@ export const pageSession = cache(async (): Promise<PageSession> => {
     if (!session) redirect("/sign-in");
     return { session };
   } catch (error) {
-    if (error instanceof AppError) return { problem: error.message };
+    if (error instanceof DomainError) return { problem: error.message };
     throw error;
   }
 });

@@ -1,5 +1,5 @@
 import { type Role, roleAtLeast } from "@/lib/access";
-import { AppError, errors } from "@/lib/http";
+import { DomainError, errors } from "@/lib/errors";
 import { claimInvitations, looksLikeApiKey, type Membership, membershipsOf, resolveApiKey } from "@/lib/tenancy";
 import { authMode, TENANT_COOKIE } from "./config";
 import { localIdentity } from "./local";
@@ -14,7 +14,11 @@ export async function getSession(headers: Headers): Promise<Session | null> {
   if (!identity) return null;
   const tenants = await tenantsOf(identity);
   if (tenants.length === 0) {
-    throw new AppError(403, "NO_MEMBERSHIP", "Your account does not belong to any tenant yet. Ask an admin.");
+    throw new DomainError(
+      "forbidden",
+      "NO_MEMBERSHIP",
+      "Your account does not belong to any tenant yet. Ask an admin.",
+    );
   }
   const chosen = readCookie(headers, TENANT_COOKIE);
   const active = tenants.find((t) => t.tenantId === chosen) ?? tenants[0];

@@ -1,11 +1,13 @@
-import { AppError } from "@/lib/http";
+import { DomainError } from "@/lib/errors";
+import { setCookieHeaders } from "@/lib/supabase";
 import { authMode, TENANT_COOKIE } from "./config";
 import { getLocalAuth } from "./local";
 import { tenantsOf } from "./session";
-import { setCookieHeaders, supabaseSignIn, supabaseSignOut } from "./supabase";
+import { supabaseSignIn, supabaseSignOut } from "./supabase";
 import type { Identity, Session } from "./types";
 
-const invalidCredentials = () => new AppError(401, "INVALID_CREDENTIALS", "Email or password is not right.");
+const invalidCredentials = () =>
+  new DomainError("unauthenticated", "INVALID_CREDENTIALS", "Email or password is not right.");
 
 /** Signs a person in with the active identity provider; returns the Set-Cookie headers to send. */
 export async function signIn(headers: Headers, email: string, password: string): Promise<string[]> {
@@ -28,7 +30,11 @@ export async function signIn(headers: Headers, email: string, password: string):
   }
   // A person with no tenant could sign in but do nothing; say so now, and keep no session.
   if ((await tenantsOf(identity)).length === 0) {
-    throw new AppError(403, "NO_MEMBERSHIP", "Your account does not belong to any tenant yet. Ask an admin.");
+    throw new DomainError(
+      "forbidden",
+      "NO_MEMBERSHIP",
+      "Your account does not belong to any tenant yet. Ask an admin.",
+    );
   }
   return cookies;
 }
@@ -44,7 +50,7 @@ export async function signOut(headers: Headers): Promise<string[]> {
 /** Chooses the tenant later requests act in; only a tenant the person belongs to. */
 export function tenantCookie(session: Session, tenantId: string): string {
   if (!session.tenants.some((t) => t.tenantId === tenantId) || session.via !== "session") {
-    throw new AppError(403, "TENANT_FORBIDDEN", "You are not a member of that tenant.");
+    throw new DomainError("forbidden", "TENANT_FORBIDDEN", "You are not a member of that tenant.");
   }
   return `${TENANT_COOKIE}=${encodeURIComponent(tenantId)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000`;
 }

@@ -1,22 +1,9 @@
 // Consultations with an expert agent: sessions, their messages, and starting a turn.
-export {
-  MAX_MESSAGE_BYTES,
-  MAX_TITLE_CHARS,
-  SESSION_PAGE_MAX,
-  sessionOfThread,
-  threadOfSession,
-  titleFromMessage,
-} from "./limits";
-export {
-  CHAT_WORKFLOW,
-  type ChatTurn,
-  type ChatTurnInput,
-  deleteChatSession,
-  getChatSession,
-  listChatSessions,
-  renameChatSession,
-  startChatTurn,
-} from "./sessions";
+import "server-only";
+
+export type { ReviewState, SourceItem } from "./contract";
+export { MAX_TITLE_CHARS, SESSION_PAGE_MAX, titleFromMessage } from "./limits";
+export { deleteChatSession, getChatSession, listChatSessions, renameChatSession, startChatTurn } from "./sessions";
 export {
   type ChatAgentProfile,
   type ChatSessionContext,
@@ -26,15 +13,3 @@ export {
   savedConversation,
   touchSession,
 } from "./turn-context";
-export type {
-  ChatActor,
-  ChatAgentRef,
-  ChatAnswerMetadata,
-  ChatMessageMetadata,
-  ChatMessageView,
-  ChatSessionDetail,
-  ChatSessionListItem,
-  ChatSessionPage,
-  ReviewState,
-  SourceItem,
-} from "./types";

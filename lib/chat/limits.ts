@@ -1,10 +1,9 @@
-/** A chat message is at most 8 KiB of UTF-8. */
-export const MAX_MESSAGE_BYTES = 8192;
-export const MAX_TITLE_CHARS = 120;
+import { MAX_MESSAGE_BYTES, MAX_TITLE_CHARS, SESSION_PAGE_MAX } from "./contract";
+
+export { MAX_MESSAGE_BYTES, MAX_TITLE_CHARS, SESSION_PAGE_MAX };
 /** New sessions are titled after the first characters of their first message. */
 export const TITLE_FROM_MESSAGE_CHARS = 60;
 export const SESSION_PAGE_DEFAULT = 20;
-export const SESSION_PAGE_MAX = 100;
 export const PREVIEW_CHARS = 120;
 
 /** The LangGraph thread of a chat session: its checkpoints are the conversation's memory. */

@@ -1,7 +1,8 @@
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import { withTenant } from "@/lib/db";
-import { AppError, errors, NotFoundError } from "@/lib/http";
+import { DomainError, errors, NotFoundError } from "@/lib/errors";
 import { beginRunIn } from "@/lib/runs";
+import type { ChatSessionDetail, ChatSessionPage } from "./contract";
 import {
   MAX_MESSAGE_BYTES,
   MAX_TITLE_CHARS,
@@ -24,7 +25,7 @@ import {
   sessionPageIn,
   updateSessionIn,
 } from "./store";
-import type { ChatActor, ChatSessionDetail, ChatSessionPage } from "./types";
+import type { ChatActor } from "./types";
 
 /** The workflow a chat turn runs. */
 export const CHAT_WORKFLOW = "ask-expert";
@@ -102,12 +103,12 @@ async function onFreeSession<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof AppError && error.code === "THREAD_BUSY") throw chatBusy();
+    if (error instanceof DomainError && error.code === "THREAD_BUSY") throw chatBusy();
     throw error;
   }
 }
 
-function chatBusy(runId?: string): AppError {
+function chatBusy(runId?: string): DomainError {
   return errors.conflict(
     "CHAT_BUSY",
     "The agent is still answering in this session; wait or stop it first.",

@@ -1,15 +1,9 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { rowsOf, schema, type TenantScope, type Tx } from "@/lib/db";
-import { NotFoundError } from "@/lib/http";
+import { NotFoundError } from "@/lib/errors";
+import type { ChatAgentRef, ChatMessageMetadata, ChatMessageView, ChatSessionListItem, SourceItem } from "./contract";
 import { previewOf, threadOfSession } from "./limits";
-import type {
-  ChatActor,
-  ChatAgentRef,
-  ChatMessageMetadata,
-  ChatMessageView,
-  ChatSessionListItem,
-  SourceItem,
-} from "./types";
+import type { ChatActor } from "./types";
 
 const s = schema.chatSessions;
 const m = schema.chatMessages;

@@ -1,5 +1,6 @@
 import { type TenantScope, withTenant } from "@/lib/db";
-import { AppError } from "@/lib/http";
+import { DomainError } from "@/lib/errors";
+import type { ChatMessageMetadata, SourceItem } from "./contract";
 import { sessionOfThread } from "./limits";
 import {
   type AgentRow,
@@ -10,7 +11,6 @@ import {
   sessionIn,
   updateSessionIn,
 } from "./store";
-import type { ChatMessageMetadata, SourceItem } from "./types";
 
 // What the ask-expert workflow reads and writes about its session. The workflow knows only its
 // tenant (from its checkpointer) and its thread; the session and the run follow from the thread.
@@ -45,13 +45,14 @@ export async function loadChatSession(
   run: { threadId: string; runId: string; startedBy: string },
 ): Promise<ChatSessionContext> {
   const sessionId = sessionOfThread(run.threadId);
-  if (!sessionId) throw new AppError(400, "NOT_A_CHAT_THREAD", "This workflow runs on a chat session's thread.");
+  if (!sessionId)
+    throw new DomainError("invalid", "NOT_A_CHAT_THREAD", "This workflow runs on a chat session's thread.");
   return withTenant(scope, async (tx) => {
     const session = await sessionIn(tx, sessionId);
-    if (!session) throw new AppError(404, "CHAT_SESSION_GONE", "The chat session no longer exists.");
+    if (!session) throw new DomainError("not_found", "CHAT_SESSION_GONE", "The chat session no longer exists.");
     // A consultation is private to its member: only they can continue it, whoever starts a run.
     if (run.startedBy !== session.userId) {
-      throw new AppError(403, "CHAT_SESSION_FORBIDDEN", "Only the session's owner can continue it.");
+      throw new DomainError("forbidden", "CHAT_SESSION_FORBIDDEN", "Only the session's owner can continue it.");
     }
     return { sessionId, userId: session.userId, runId: run.runId, title: session.title, agentId: session.agentId };
   });
@@ -60,7 +61,7 @@ export async function loadChatSession(
 /** The agent's profile as the workflow needs it (prompt, model, tools, knowledge domains). */
 export async function loadChatAgent(scope: TenantScope, agentId: string): Promise<ChatAgentProfile> {
   const agent = await withTenant(scope, (tx) => agentByIdIn(tx, agentId));
-  if (!agent) throw new AppError(404, "CHAT_AGENT_GONE", "The session's agent no longer exists.");
+  if (!agent) throw new DomainError("not_found", "CHAT_AGENT_GONE", "The session's agent no longer exists.");
   return {
     id: agent.id,
     slug: agent.slug,
@@ -101,7 +102,7 @@ export async function saveAssistantMessage(
     const existing = await assistantMessageOfRunIn(tx, input.sessionId, input.runId);
     if (existing) return { messageId: existing, created: false };
     if (!(await sessionIn(tx, input.sessionId))) {
-      throw new AppError(404, "CHAT_SESSION_GONE", "The chat session no longer exists.");
+      throw new DomainError("not_found", "CHAT_SESSION_GONE", "The chat session no longer exists.");
     }
     const messageId = await insertMessageIn(tx, scope, {
       sessionId: input.sessionId,

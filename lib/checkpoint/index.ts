@@ -1,3 +1,5 @@
+import "server-only";
+
 export { TenantRoutingSaver } from "./routing";
-export type { DrizzleCheckpointSaverOptions, PruneResult } from "./saver";
+
 export { DrizzleCheckpointSaver } from "./saver";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { roleAtLeast } from "@/lib/access";
+import { DomainError } from "@/lib/errors";
 import { caseIdOfRequest, recordDecision } from "@/lib/hitl";
-import { AppError } from "@/lib/http";
 import { type PendingInterrupt, type RunActor, type RunStatus, resumeRun, visibleRun } from "@/lib/runs";
 import { checkpointOf, checkpointRequestId } from "./bridge";
 import { CheckpointDecisionError, caseDecisionOf, readDecision } from "./decision";
@@ -35,13 +35,18 @@ export async function answerInterrupt(
     decision = readDecision(checkpoint.checkpoint_type, checkpoint.request, answer.value);
   } catch (error) {
     if (!(error instanceof CheckpointDecisionError)) throw error;
-    throw new AppError(422, "CHECKPOINT_DECISION_INVALID", error.message, error.issues);
+    throw new DomainError("unprocessable", "CHECKPOINT_DECISION_INVALID", error.message, error.issues);
   }
   const caseId = await caseIdOfRequest(actor, checkpointRequestId(runId, target.id));
   if (!caseId) {
-    throw new AppError(409, "CHECKPOINT_NOT_OPEN", "The checkpoint's review case is not open yet; try again.", {
-      interrupt_id: target.id,
-    });
+    throw new DomainError(
+      "conflict",
+      "CHECKPOINT_NOT_OPEN",
+      "The checkpoint's review case is not open yet; try again.",
+      {
+        interrupt_id: target.id,
+      },
+    );
   }
   const own = !roleAtLeast(actor.role, "reviewer");
   await recordDecision(

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { nudgeSequencer, traceIn } from "@/lib/audit";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
+import { DomainError } from "@/lib/errors";
 import { escalateCase, type HitlActor, recordDecision } from "@/lib/hitl";
-import { AppError } from "@/lib/http";
 import { TIMEOUT_REASON_PREFIX } from "./decision";
 
 const c = schema.hitlCheckpoints;
@@ -51,7 +51,7 @@ export async function runCheckpointTimeoutSweep(options: { limit?: number } = {}
       }
     } catch (error) {
       // Someone decided it first: their decision stands and resumes the run.
-      if (error instanceof AppError && error.code === "ALREADY_TERMINAL") continue;
+      if (error instanceof DomainError && error.code === "ALREADY_TERMINAL") continue;
       throw error;
     }
   }

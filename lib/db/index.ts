@@ -1,4 +1,6 @@
-export type { Database, DatabaseConfig, Db, DbKind } from "./client";
+import "server-only";
+
+export type { Database, Db } from "./client";
 export { configFromEnv, getDatabase, openDatabase, setActiveDatabase, usingActiveDatabaseOverride } from "./client";
 export { isUniqueViolation } from "./errors";
 export { rowsOf } from "./rows";

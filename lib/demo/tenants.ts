@@ -1,4 +1,5 @@
-import type { Role, SafetyLevel } from "@/lib/db/schema";
+import type { Role } from "@/lib/access";
+import type { SafetyLevel } from "@/lib/experts/contract";
 
 export const DEMO_PASSWORD = "vigil-demo";
 

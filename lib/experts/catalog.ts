@@ -1,14 +1,12 @@
 import { and, asc, eq, ilike, or } from "drizzle-orm";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
-import { NotFoundError } from "@/lib/http";
+import { NotFoundError } from "@/lib/errors";
+import type { AgentCard } from "./contract";
 
 export type Agent = typeof schema.agents.$inferSelect;
 
-/** What the catalog shows: the agent without its system prompt. */
-export type AgentCard = Omit<Agent, "systemPrompt" | "tenantId">;
-
-function toCard({ systemPrompt: _prompt, tenantId: _tenant, ...card }: Agent): AgentCard {
-  return card;
+function toCard({ systemPrompt: _prompt, tenantId: _tenant, createdAt, updatedAt, ...card }: Agent): AgentCard {
+  return { ...card, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
 }
 
 /** The tenant's active agents, optionally narrowed by a search over name, domain and description. */

@@ -1,1 +1,3 @@
-export { type Agent, type AgentCard, getAgentBySlug, listAgents } from "./catalog";
+import "server-only";
+
+export { getAgentBySlug, listAgents } from "./catalog";

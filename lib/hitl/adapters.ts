@@ -1,7 +1,8 @@
 import canonicalize from "canonicalize";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
-import { errors, NotFoundError } from "@/lib/http";
+import { errors, NotFoundError } from "@/lib/errors";
+import type { AdapterInfo } from "./contract";
 import { type SlaPolicy, toSlaPolicy } from "./sla";
 import { compileSchema } from "./validation";
 
@@ -274,13 +275,6 @@ export async function adapterForSubmitIn(
   }
   if (!row) return null;
   return { version: row.version, jsonSchema: row.jsonSchema, policy: row.policy ? toSlaPolicy(row.policy) : null };
-}
-
-export interface AdapterInfo {
-  adapter: string;
-  activeVersion: number | null;
-  versions: number[];
-  builtIn: boolean;
 }
 
 /** Every adapter a case can be submitted to: registered ones and the built-ins. */

@@ -3,17 +3,27 @@ import canonicalize from "canonicalize";
 import { and, eq, sql } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
 import { isUniqueViolation, schema, type Tx, withTenant } from "@/lib/db";
-import type { HitlEscalationDetails, HitlOutcome, HitlPriority, HitlRefKind, HitlStateName } from "@/lib/db/schema";
-import { HITL_OUTCOMES, HITL_PRIORITIES, HITL_REF_KINDS } from "@/lib/db/schema";
-import { errors, NotFoundError } from "@/lib/http";
+import { errors, NotFoundError } from "@/lib/errors";
 import { adapterForSubmitIn, schemaVersionIn, summarize } from "./adapters";
+import type {
+  HitlCommandResult,
+  HitlEscalationDetails,
+  HitlEventView,
+  HitlOutcome,
+  HitlPriority,
+  HitlProjection,
+  HitlRef,
+  HitlRefKind,
+  HitlStateName,
+} from "./contract";
+import { HITL_OUTCOMES, SubmitCase } from "./contract";
 import { hitlErrors } from "./errors";
 import { HITL_LIMITS, optionalText, requireJsonObject, requireRequestId, requireText } from "./limits";
 import { applyEvent, toProjection } from "./projection";
 import { resumeLinkedRun } from "./run-link";
 import { dueAtFor } from "./sla";
 import { EVENT_OF_ACTION, type HitlAction, TRANSITIONS } from "./transitions";
-import type { HitlActor, HitlCommandResult, HitlEventView, HitlProjection, HitlRef } from "./types";
+import type { HitlActor } from "./types";
 import { assertModifications, assertPayload } from "./validation";
 
 // Every command is one transaction that appends an event and updates the projection with the
@@ -86,40 +96,25 @@ function assertMayAct(actor: HitlActor, action: HitlAction, ownRun = false): voi
 /** Refs that tie a case to a run: written by the server when a run stops for a person, never by a client. */
 const SERVER_REF_KINDS: readonly HitlRefKind[] = ["run", "interrupt"];
 
-function parseRefs(value: unknown): HitlRef[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw errors.invalidField("refs", "refs must be a list.");
-  if (value.length > HITL_LIMITS.refs) throw errors.invalidField("refs", `At most ${HITL_LIMITS.refs} refs.`);
-  return value.map((ref, i) => {
-    const kind = (ref as { kind?: unknown })?.kind;
-    if (!HITL_REF_KINDS.includes(kind as HitlRefKind)) {
-      throw errors.invalidField(`refs.${i}.kind`, `kind is one of ${HITL_REF_KINDS.join(", ")}.`);
-    }
-    if (SERVER_REF_KINDS.includes(kind as HitlRefKind)) {
-      throw errors.invalidField(
-        `refs.${i}.kind`,
-        `${kind} refs are written by the server when a run stops for a decision; a client cannot set them.`,
-      );
-    }
-    const id = requireText(`refs.${i}.id`, (ref as { id?: unknown }).id, HITL_LIMITS.refIdChars);
-    return { kind: kind as HitlRefKind, id };
-  });
+/** A caller's refs, refusing the kinds only the server writes. */
+function callerRefs(refs: HitlRef[]): HitlRef[] {
+  const i = refs.findIndex((ref) => SERVER_REF_KINDS.includes(ref.kind));
+  if (i >= 0) {
+    throw errors.invalidField(
+      `refs.${i}.kind`,
+      `${refs[i].kind} refs are written by the server when a run stops for a decision; a client cannot set them.`,
+    );
+  }
+  return refs;
 }
 
+/** submit_case for callers inside the server (camelCase); checked with the wire schema. */
 export interface SubmitCaseInput {
   adapter: string;
   payload: unknown;
   requestId: string;
   refs?: HitlRef[];
   priority?: HitlPriority;
-}
-
-function parsePriority(value: unknown): HitlPriority {
-  if (value === undefined || value === null) return "normal";
-  if (!HITL_PRIORITIES.includes(value as HitlPriority)) {
-    throw errors.invalidField("priority", `priority is one of ${HITL_PRIORITIES.join(", ")}.`);
-  }
-  return value as HitlPriority;
 }
 
 export interface SubmitOptions {
@@ -133,11 +128,19 @@ export async function submitCase(
   input: SubmitCaseInput,
   options: SubmitOptions = {},
 ): Promise<HitlCommandResult> {
-  const requestId = requireRequestId(input.requestId);
-  const adapter = requireText("adapter", input.adapter, 64);
-  const payload = requireJsonObject("payload", input.payload);
-  const refs = [...parseRefs(input.refs), ...(options.serverRefs ?? [])];
-  const priority = parsePriority(input.priority);
+  // The wire schema REST and MCP parse, applied again here for callers inside the server.
+  const parsed = SubmitCase.safeParse({
+    request_id: input.requestId,
+    adapter: input.adapter,
+    payload: input.payload,
+    refs: input.refs ?? undefined,
+    priority: input.priority ?? undefined,
+  });
+  if (!parsed.success) throw errors.validation(parsed.error.issues);
+  const { request_id: requestId, adapter } = parsed.data;
+  const payload = requireJsonObject("payload", parsed.data.payload);
+  const refs = [...callerRefs(parsed.data.refs ?? []), ...(options.serverRefs ?? [])];
+  const priority = parsed.data.priority ?? "normal";
   const who = actorFields(actor);
   // Priority joins the intent only when set, so replays of submissions made before it existed match.
   const hash = intentHash({

@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, or, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { errors } from "@/lib/http";
+import { errors } from "@/lib/errors";
 
 // Keyset pagination: a cursor is the sort value and id of the last row handed out, opaque to
 // clients. Every list in the HITL core pages this way, so pages stay stable under inserts.

@@ -1,17 +1,8 @@
-import { errors } from "@/lib/http";
+import { errors } from "@/lib/errors";
+import { HITL_LIMITS } from "./contract";
 import { hitlErrors } from "./errors";
 
-export const HITL_LIMITS = {
-  /** Serialized JSON size of a case payload or of decision modifications. */
-  payloadBytes: 256 * 1024,
-  requestIdChars: 200,
-  questionChars: 4000,
-  answerChars: 4000,
-  reasonChars: 2000,
-  actorNameChars: 200,
-  refs: 20,
-  refIdChars: 500,
-} as const;
+export { HITL_LIMITS };
 
 export function requireRequestId(requestId: unknown): string {
   if (typeof requestId !== "string" || requestId.trim().length === 0) {

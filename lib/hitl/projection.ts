@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { asc, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import type { HitlProjection } from "./contract";
 import { actionOfOutcome, EVENT_OF_ACTION, type HitlAction, INITIAL_STATE, TRANSITIONS } from "./transitions";
-import type { HitlProjection } from "./types";
 
 // The projection is a fold of a case's ordered events. Commands and the rebuild use the same
 // fold, so a rebuilt projection equals the live one unless someone edited hitl_state by hand.

@@ -1,11 +1,20 @@
 import { and, asc, desc, eq, exists, gt, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
-import type { HitlOutcome, HitlPriority, HitlRefKind, HitlStateName } from "@/lib/db/schema";
-import { NotFoundError } from "@/lib/http";
+import { NotFoundError } from "@/lib/errors";
 import { toEventView } from "./commands";
+import type {
+  HitlCaseView,
+  HitlEventView,
+  HitlOutcome,
+  HitlPage,
+  HitlPriority,
+  HitlQueueItem,
+  HitlRefKind,
+  HitlStateName,
+  QueueCounts,
+} from "./contract";
 import { decodeCursor, keysetAfter, PAGE_MAX, pageSize, toPage } from "./cursor";
 import { toProjection } from "./projection";
-import type { HitlCaseView, HitlEventView, HitlPage, HitlQueueItem } from "./types";
 import { upcastPayload } from "./upcasters";
 
 // The queries of the HITL design, all tenant-scoped and keyset-paginated:
@@ -198,15 +207,6 @@ export async function listReviewQueue(
   return withTenant(scope, (tx) =>
     casePage(tx, { ...filter, state: states && states.length > 0 ? states : ["pending"] }, { limit, cursor }),
   );
-}
-
-export interface QueueCounts {
-  pending: number;
-  needsClarification: number;
-  escalated: number;
-  overdue: number;
-  byAdapter: Record<string, number>;
-  byPriority: Record<string, number>;
 }
 
 /** Counts of open cases for the inbox's filters. */

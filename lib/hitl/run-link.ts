@@ -1,10 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Role } from "@/lib/access";
 import { rowsOf, schema, type TenantScope, withAppRole, withTenant } from "@/lib/db";
-import { AppError } from "@/lib/http";
+import { DomainError } from "@/lib/errors";
 import { resumeRun } from "@/lib/runs";
 import { toEventView } from "./commands";
-import type { HitlActor, HitlEventView, HitlResumeValue, LinkedRun } from "./types";
+import type { HitlEventView, HitlResumeValue, LinkedRun } from "./contract";
+import type { HitlActor } from "./types";
 
 // A case may belong to a run waiting in an interrupt. Its decision resumes the run: the
 // decision is committed first (the case is the record), then the run is resumed. A crash in
@@ -36,7 +37,10 @@ export async function resumeLinkedRun(actor: HitlActor, decision: HitlEventView,
     return { ...link, resume: "resumed" };
   } catch (error) {
     // Resumed already (a replayed decision, a sweep) or no longer waiting: the decision stands.
-    if (error instanceof AppError && (error.code === "RUN_NOT_INTERRUPTED" || error.code === "INTERRUPT_NOT_PENDING")) {
+    if (
+      error instanceof DomainError &&
+      (error.code === "RUN_NOT_INTERRUPTED" || error.code === "INTERRUPT_NOT_PENDING")
+    ) {
       return { ...link, resume: "not_waiting" };
     }
     console.error(`[vigil] resuming run ${link.runId} after case ${decision.caseId} failed; the sweep retries`, error);

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
-import { HITL_SLA_CALENDARS, type HitlSlaCalendar } from "@/lib/db/schema";
-import { errors } from "@/lib/http";
+import { errors } from "@/lib/errors";
 import { DEFAULT_ADAPTER_SCHEMAS } from "./adapters";
+import { HITL_SLA_CALENDARS, type HitlSlaCalendar } from "./contract";
 import { hitlErrors } from "./errors";
 import type { HitlActor } from "./types";
 

@@ -1,4 +1,4 @@
-import type { HitlEventType, HitlOutcome, HitlStateName } from "@/lib/db/schema";
+import type { HitlEventType, HitlOutcome, HitlStateName } from "./contract";
 
 // The HITL state machine, as data. A case is born `pending` by submitCase (not an action on an
 // existing case, so not in the matrix). Each cell says where an action leads from a state, or

@@ -1,5 +1,5 @@
 import { Ajv, type ValidateFunction } from "ajv";
-import { errors } from "@/lib/http";
+import { errors } from "@/lib/errors";
 import { hitlErrors } from "./errors";
 
 // Payloads are validated against the adapter's JSON Schema with Ajv. Compiled validators are

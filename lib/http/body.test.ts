@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { DomainError } from "@/lib/errors";
 import { parseBody } from "./body";
-import { AppError } from "./errors";
+import { statusOf } from "./route";
 
 const Shape = z.object({ name: z.string() });
 
@@ -9,14 +10,14 @@ function request(body: BodyInit, headers: Record<string, string> = { "content-ty
   return new Request("http://localhost/x", { method: "POST", body, headers });
 }
 
-async function errorOf(work: Promise<unknown>): Promise<AppError> {
+async function errorOf(work: Promise<unknown>): Promise<DomainError> {
   try {
     await work;
   } catch (e) {
-    if (e instanceof AppError) return e;
+    if (e instanceof DomainError) return e;
     throw e;
   }
-  throw new Error("expected an AppError");
+  throw new Error("expected an DomainError");
 }
 
 describe("parseBody", () => {
@@ -38,24 +39,24 @@ describe("parseBody", () => {
       duplex: "half",
     } as RequestInit);
     const error = await errorOf(parseBody(req, Shape, 1000));
-    expect([error.status, error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+    expect([statusOf(error), error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
   });
 
   it("refuses a declared Content-Length over the limit before reading", async () => {
     const error = await errorOf(parseBody(request("{}", { "content-length": "5000" }), Shape, 1000));
-    expect(error.status).toBe(413);
+    expect(statusOf(error)).toBe(413);
   });
 
   it("refuses non-JSON content types with 415", async () => {
     const error = await errorOf(
       parseBody(request("name=a", { "content-type": "application/x-www-form-urlencoded" }), Shape),
     );
-    expect([error.status, error.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+    expect([statusOf(error), error.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
   });
 
   it("names the failing fields", async () => {
     const error = await errorOf(parseBody(request('{"name":1}'), Shape));
-    expect(error.status).toBe(400);
+    expect(statusOf(error)).toBe(400);
     expect(error.details).toEqual([{ path: "name", message: expect.any(String) }]);
   });
 

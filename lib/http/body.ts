@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { errors } from "./errors";
+import { errors } from "@/lib/errors";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 

@@ -1,4 +1,22 @@
-import { AppError, NotFoundError } from "./errors";
+import { DomainError, type ErrorKind, NotFoundError } from "@/lib/errors";
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** The HTTP status a domain error answers with. */
+export function statusOf(error: DomainError): number {
+  return STATUS[error.kind];
+}
 
 type Handler<C> = (req: Request, context: C) => Promise<Response>;
 
@@ -10,10 +28,10 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 }
 
 export function errorResponse(error: unknown): Response {
-  if (error instanceof AppError) {
+  if (error instanceof DomainError) {
     const body: Record<string, unknown> = { status: "error", code: error.code, message: error.message };
     if (error.details !== undefined) body.details = error.details;
-    return json(body, { status: error.status });
+    return json(body, { status: statusOf(error) });
   }
   if (error instanceof NotFoundError) {
     return json({ status: "not_found", message: error.message, ...error.extra }, { status: 404 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { roleAtLeast } from "@/lib/access";
+import { errors } from "@/lib/errors";
 import { activateAdapterVersion, type HitlActor, registerAdapterVersion } from "@/lib/hitl";
-import { errors } from "@/lib/http";
 import { defineTool } from "./tool";
 import { requestId } from "./vocabulary";
 

@@ -1,6 +1,6 @@
 import { getSession } from "@/lib/auth";
+import { DomainError, errors } from "@/lib/errors";
 import type { HitlActor } from "@/lib/hitl";
-import { AppError, errors } from "@/lib/http";
 
 const BEARER = /^Bearer\s+\S+$/i;
 
@@ -31,6 +31,8 @@ function assertSameOrigin(request: Request): void {
     // an unparsable Origin is refused below
   }
   if (host !== new URL(request.url).host) {
-    throw new AppError(403, "ORIGIN_FORBIDDEN", "Requests from another origin are not accepted here.", { origin });
+    throw new DomainError("forbidden", "ORIGIN_FORBIDDEN", "Requests from another origin are not accepted here.", {
+      origin,
+    });
   }
 }

@@ -6,10 +6,11 @@ import {
   provideClarification,
   recordDecision,
   requestClarification,
+  SubmitCase,
   submitCase,
 } from "@/lib/hitl";
 import { defineTool } from "./tool";
-import { caseId, OUTCOMES, PRIORITIES, ref, requestId } from "./vocabulary";
+import { caseId, OUTCOMES, requestId } from "./vocabulary";
 
 // The case tools: submit, ask and answer, decide, read. Arguments are snake_case; results are the
 // REST API's bodies. The principal (tenant, role, actor id) comes from the API key.
@@ -25,24 +26,7 @@ export const submitCaseTool = defineTool({
     "Opens a review case (state pending) that a human reviewer approves or rejects. The payload is validated " +
     "against the adapter's active JSON Schema (PAYLOAD_INVALID lists the failing fields). Poll get_case for the " +
     "decision; in state needs_clarification, answer state.openQuestion with provide_clarification.",
-  input: z.strictObject({
-    adapter: z
-      .string()
-      .min(1)
-      .max(64)
-      .describe(
-        "The kind of decision: lgv_troubleshooting, plan_approval, tool_execution, subagent_spawn, " +
-          "critical_decision, final_review, or an adapter the tenant registered.",
-      ),
-    payload: z.record(z.string(), z.unknown()).describe("The case data, matching the adapter's active schema."),
-    request_id: requestId,
-    refs: z
-      .array(ref)
-      .max(HITL_LIMITS.refs)
-      .optional()
-      .describe("What the case is about (your own ids go under kind external)."),
-    priority: z.enum(PRIORITIES).optional().describe("How urgent the decision is (normal)."),
-  }),
+  input: SubmitCase,
   annotations: mutation,
   run: (actor, args) =>
     submitCase(actor, {

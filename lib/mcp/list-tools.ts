@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { errors } from "@/lib/errors";
 import { listCases, listReviewQueue } from "@/lib/hitl";
-import { errors } from "@/lib/http";
 import { defineTool } from "./tool";
 import { adapterFilter, CASE_STATES, OPEN_STATES, OUTCOMES, PRIORITIES, page, ref } from "./vocabulary";
 

@@ -19,7 +19,7 @@ export function toolSuccess(body: object): CallToolResult {
 
 /**
  * A refusal in the API's one error shape, built by the same code that answers HTTP errors:
- * `{status: "error", code, message, details}` for an AppError, `{status: "not_found", …}` for a
+ * `{status: "error", code, message, details}` for an DomainError, `{status: "not_found", …}` for a
  * missing resource, and a logged INTERNAL error without internals for anything else.
  */
 export async function toolFailure(error: unknown): Promise<CallToolResult> {

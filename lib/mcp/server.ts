@@ -1,7 +1,8 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { errors } from "@/lib/errors";
 import type { HitlActor } from "@/lib/hitl";
-import { DEFAULT_BODY_LIMIT, errors, json } from "@/lib/http";
+import { DEFAULT_BODY_LIMIT, json } from "@/lib/http";
 import packageJson from "@/package.json";
 import { activateAdapterSchemaTool, registerAdapterSchemaTool } from "./adapter-tools";
 import {

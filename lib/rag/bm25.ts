@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { rowsOf, type Tx } from "@/lib/db";
-import type { SearchHit } from "./types";
+import type { SearchHit } from "./contract";
 
 /** Okapi BM25 parameters (the usual defaults). */
 export const BM25_K1 = 1.2;

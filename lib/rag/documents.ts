@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { getDatabase, schema, type TenantScope, withTenant } from "@/lib/db";
-import { errors, NotFoundError } from "@/lib/http";
+import { errors, NotFoundError } from "@/lib/errors";
 import { textArray } from "./bm25";
+import type { DocumentPage, KnowledgeChunk, KnowledgeDocument } from "./contract";
 import { lockStatistics, unindexDocument } from "./indexing";
 import { scheduleKnowledgeMaintenance } from "./maintenance";
-import type { DocumentPage, KnowledgeChunk, KnowledgeDocument } from "./types";
 
 const documents = schema.knowledgeDocuments;
 const chunks = schema.knowledgeChunks;

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { AppError } from "@/lib/http";
+import { DomainError } from "@/lib/errors";
 import type { Block } from "./blocks";
 import { type ChunkDraft, chunkBlocks } from "./chunking";
+import type { DocumentInput, KnowledgeFormat } from "./contract";
 import { htmlToMarkdown } from "./html";
 import { parseMarkdown, parsePlainText } from "./markdown";
 import { looksLikePdf, pdfBlocks, readPdf } from "./pdf";
-import type { DocumentInput, KnowledgeFormat } from "./types";
 
 export interface ExtractedDocument {
   title: string;
@@ -17,11 +17,15 @@ export interface ExtractedDocument {
 }
 
 export const knowledgeErrors = {
-  empty: () => new AppError(400, "EMPTY_DOCUMENT", "The document contains no text to index."),
+  empty: () => new DomainError("invalid", "EMPTY_DOCUMENT", "The document contains no text to index."),
   unreadable: (format: string) =>
-    new AppError(400, "UNREADABLE_DOCUMENT", `The ${format} file could not be read; is it damaged?`),
+    new DomainError("invalid", "UNREADABLE_DOCUMENT", `The ${format} file could not be read; is it damaged?`),
   notText: () =>
-    new AppError(415, "UNSUPPORTED_MEDIA_TYPE", "The file is not UTF-8 text; send Markdown, text, HTML or PDF."),
+    new DomainError(
+      "unsupported_media",
+      "UNSUPPORTED_MEDIA_TYPE",
+      "The file is not UTF-8 text; send Markdown, text, HTML or PDF.",
+    ),
 };
 
 /**

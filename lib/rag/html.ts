@@ -1,5 +1,5 @@
 import { convert, type FormatCallback, type SelectorDefinition } from "html-to-text";
-import { MAX_UPLOAD_BYTES } from "./types";
+import { MAX_UPLOAD_BYTES } from "./contract";
 
 // Headings come out as Markdown headings ("## Title"), so the Markdown parser recovers the
 // section path from converted HTML exactly as from a Markdown file.

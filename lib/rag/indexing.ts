@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
-import { errors } from "@/lib/http";
+import { errors } from "@/lib/errors";
 
 // The BM25 index of a tenant: postings (term, chunk, tf, len), document frequencies and
 // collection statistics. Every write to them goes through here, inside the transaction that

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { getDatabase, schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
-import { errors } from "@/lib/http";
+import { errors } from "@/lib/errors";
+import { DOMAIN_PATTERN, type DocumentInput, type IngestResult, MAX_DOMAINS_PER_DOCUMENT } from "./contract";
 import { toDocument } from "./documents";
 import { configuredEmbeddingProvider, type EmbeddingProvider } from "./embeddings";
 import { type ExtractedDocument, extractDocument } from "./extract";
 import { indexDocument, lockStatistics, registerDomains } from "./indexing";
 import { scheduleKnowledgeMaintenance } from "./maintenance";
-import { DOMAIN_PATTERN, type DocumentInput, type IngestResult } from "./types";
 import { embedOrNull, vectorStoreReady, writeEmbeddings } from "./vectors";
 
 const documents = schema.knowledgeDocuments;
@@ -23,7 +23,8 @@ export interface IngestOptions {
 export function normalizeDomains(domains: string[]): string[] {
   const out = [...new Set(domains.map((d) => d.trim().toLowerCase()).filter(Boolean))];
   if (out.length === 0) throw errors.invalidField("domains", "Name at least one knowledge domain.");
-  if (out.length > 16) throw errors.invalidField("domains", "A document belongs to at most 16 domains.");
+  if (out.length > MAX_DOMAINS_PER_DOCUMENT)
+    throw errors.invalidField("domains", `A document belongs to at most ${MAX_DOMAINS_PER_DOCUMENT} domains.`);
   const bad = out.find((d) => !DOMAIN_PATTERN.test(d));
   if (bad) throw errors.invalidField("domains", `"${bad}" is not a domain name (lower-case letters, digits, - and _).`);
   return out;

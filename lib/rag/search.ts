@@ -1,8 +1,8 @@
 import { getDatabase, type TenantScope, withTenant } from "@/lib/db";
 import { rankBm25 } from "./bm25";
+import { GUIDE_DOMAIN, type SearchResult } from "./contract";
 import { configuredEmbeddingProvider, type EmbeddingProvider } from "./embeddings";
 import { reciprocalRankFusion } from "./rrf";
-import { GUIDE_DOMAIN, type SearchResult } from "./types";
 import { embedOrNull, rankByVector, scheduleEmbeddingRefresh, vectorStoreReady } from "./vectors";
 
 export const SEARCH_K_DEFAULT = 8;

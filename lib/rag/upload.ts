@@ -1,6 +1,6 @@
-import { z } from "zod";
-import { AppError, errors, parseBody } from "@/lib/http";
-import { DOMAIN_PATTERN, type DocumentInput, type KnowledgeFormat, MAX_UPLOAD_BYTES } from "./types";
+import { DomainError, errors } from "@/lib/errors";
+import { parseBody } from "@/lib/http";
+import { type DocumentInput, DocumentJson, type KnowledgeFormat, MAX_UPLOAD_BYTES } from "./contract";
 
 // Reading a document upload from a request: multipart from the UI, JSON from programs. Both
 // are size-limited while being read, and a declared Content-Length over the limit is refused
@@ -29,8 +29,8 @@ const MIME_TYPES: Record<string, KnowledgeFormat> = {
 };
 
 const unsupported = () =>
-  new AppError(
-    415,
+  new DomainError(
+    "unsupported_media",
     "UNSUPPORTED_MEDIA_TYPE",
     "Upload a Markdown (.md), text (.txt), HTML (.html) or PDF (.pdf) file, or send JSON.",
   );
@@ -42,16 +42,6 @@ export function formatOfFile(name: string, type: string): KnowledgeFormat | null
   const mime = type.split(";")[0].trim().toLowerCase();
   return MIME_TYPES[mime] ?? null;
 }
-
-const Domain = z.string().trim().toLowerCase().regex(DOMAIN_PATTERN, "lower-case letters, digits, - and _");
-
-export const DocumentJson = z.object({
-  title: z.string().trim().min(1).max(300),
-  text: z.string().min(1),
-  format: z.enum(["markdown", "text", "html"]),
-  domains: z.array(Domain).min(1).max(16),
-  externalId: z.string().trim().min(1).max(300).optional(),
-});
 
 /** A request body that errors once more than `limit` bytes have passed through it. */
 function limitedBody(body: ReadableStream<Uint8Array>, limit: number, onExceeded: () => void) {

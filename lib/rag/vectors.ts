@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { type Db, rowsOf, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { domainFilter, toHit } from "./bm25";
+import type { SearchHit } from "./contract";
 import type { EmbeddingProvider } from "./embeddings";
-import type { SearchHit } from "./types";
 
 // Vector similarity is optional twice over: it needs an embedding provider (configuration) and
 // the `knowledge_embeddings` table, which its migration creates only where pgvector exists.

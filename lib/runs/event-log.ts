@@ -2,7 +2,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { nudgeSequencer, type TraceEvent, traceIn } from "@/lib/audit";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { runBus } from "./bus";
-import type { RunEvent, RunEventBody } from "./protocol";
+import type { RunEvent, RunEventBody } from "./contract";
 
 /** The executor no longer holds the run (cancelled, or taken over after a stall). */
 export class LeaseLostError extends Error {

@@ -2,12 +2,12 @@ import { Command } from "@langchain/langgraph";
 import { openNodeAttempts, type TraceEvent } from "@/lib/audit";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import type { TenantScope } from "@/lib/db";
-import { AppError } from "@/lib/http";
+import { DomainError } from "@/lib/errors";
 import { type RunContext, runConfig } from "./context";
+import type { PendingInterrupt, RunEventBody } from "./contract";
 import { BufferedEventWriter, LeaseLostError } from "./event-log";
 import { instanceId, leaseMs } from "./instance";
 import { bridgeInterrupts } from "./interrupt-bridge";
-import type { PendingInterrupt, RunEventBody } from "./protocol";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
 import { type RunRow, renewLease, settleRun } from "./store";
 import { describeError, TaskLog } from "./task-log";
@@ -124,7 +124,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
         console.warn(`[vigil] run ${run.id}: lease lost; this process stopped executing it`);
       return;
     }
-    const message = error instanceof AppError ? error.message : "The run failed unexpectedly.";
+    const message = error instanceof DomainError ? error.message : "The run failed unexpectedly.";
     console.error(`[vigil] run ${run.id} failed`, error);
     await events.flush().catch(() => undefined);
     await settleRun(

@@ -1,4 +1,18 @@
+import "server-only";
+
 export { type RunContext, runContextOf } from "./context";
+export type {
+  DataPartName,
+  DataParts,
+  NodeOutput,
+  NodeTraceType,
+  PendingInterrupt,
+  RunEvent,
+  RunEventBody,
+  RunStatus,
+  SourcePayload,
+  StepStatus,
+} from "./contract";
 export { appendEvents, readEvents } from "./event-log";
 export { executionSettled } from "./executor";
 export { instanceId } from "./instance";
@@ -14,18 +28,6 @@ export {
   startRun,
   visibleRun,
 } from "./lifecycle";
-export type {
-  DataPartName,
-  DataParts,
-  NodeOutput,
-  NodeTraceType,
-  PendingInterrupt,
-  RunEvent,
-  RunEventBody,
-  RunStatus,
-  SourcePayload,
-  StepStatus,
-} from "./protocol";
 export { recoverStaleRuns, startRecoveryLoop } from "./recovery";
 export { findWorkflow, installWorkflows, type RunnableGraph, type Workflow } from "./registry";
 export { claimStaleRuns, renewLease } from "./store";

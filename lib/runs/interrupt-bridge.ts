@@ -1,5 +1,5 @@
 import type { RunContext } from "./context";
-import type { PendingInterrupt, RunEventBody } from "./protocol";
+import type { PendingInterrupt, RunEventBody } from "./contract";
 
 /**
  * What happens when a run stops for a person: the bridge (lib/checkpoints, installed by boot)

@@ -1,11 +1,11 @@
 import { type Role, roleAtLeast } from "@/lib/access";
 import { nudgeSequencer } from "@/lib/audit";
 import { type TenantScope, type Tx, withTenant } from "@/lib/db";
-import { AppError, errors, NotFoundError } from "@/lib/http";
+import { DomainError, errors, NotFoundError } from "@/lib/errors";
 import { runConfig } from "./context";
+import type { PendingInterrupt, RunStatus } from "./contract";
 import { abortExecution, contextOf, executeInBackground } from "./executor";
 import { instanceId } from "./instance";
-import type { PendingInterrupt, RunStatus } from "./protocol";
 import { findWorkflow, graphOf } from "./registry";
 import { getRunRow, insertRunIn, markCancelled, type RunRow, storeResume } from "./store";
 
@@ -58,7 +58,7 @@ export async function beginRunIn(
 ): Promise<BegunRun> {
   const workflow = findWorkflow(request.workflow);
   if (!workflow) {
-    throw new AppError(404, "UNKNOWN_WORKFLOW", `There is no workflow named "${request.workflow}".`);
+    throw new DomainError("not_found", "UNKNOWN_WORKFLOW", `There is no workflow named "${request.workflow}".`);
   }
   const input = workflow.input.safeParse(request.input);
   if (!input.success) throw errors.validation(input.error.issues.map((i) => ({ ...i, path: ["input", ...i.path] })));

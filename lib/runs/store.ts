@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { TraceEvent } from "@/lib/audit";
 import { isUniqueViolation, rowsOf, schema, type TenantScope, type Tx, withAppRole, withTenant } from "@/lib/db";
-import { AppError, NotFoundError } from "@/lib/http";
+import { DomainError, NotFoundError } from "@/lib/errors";
+import type { PendingInterrupt, RunEventBody, RunStatus } from "./contract";
 import { announce, appendEventsIn } from "./event-log";
 import { leaseMs } from "./instance";
-import type { PendingInterrupt, RunEventBody, RunStatus } from "./protocol";
 
 export type RunRow = typeof schema.runs.$inferSelect;
 const r = schema.runs;
@@ -23,8 +23,8 @@ async function onFreeThread<T>(threadId: string, work: () => Promise<T>): Promis
     return await work();
   } catch (error) {
     if (!isUniqueViolation(error, "runs_running_thread_uq")) throw error;
-    throw new AppError(
-      409,
+    throw new DomainError(
+      "conflict",
       "THREAD_BUSY",
       "Another run is still running on this thread; wait for it to finish or cancel it.",
       { thread_id: threadId },
@@ -59,8 +59,8 @@ export async function insertRunIn(tx: Tx, scope: TenantScope, input: NewRun): Pr
       .limit(1);
     if (first && first.createdBy !== input.createdBy) throw new NotFoundError("Thread", { thread_id: threadId });
     if (first && first.workflow !== input.workflow) {
-      throw new AppError(
-        409,
+      throw new DomainError(
+        "conflict",
         "THREAD_WORKFLOW_MISMATCH",
         `This thread belongs to runs of the "${first.workflow}" workflow.`,
         { thread_id: threadId, workflow: first.workflow },
@@ -172,8 +172,8 @@ export async function storeResume(
     const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("update");
     if (!run || !mayAct(run)) throw new NotFoundError("Run", { run_id: runId });
     if (run.status !== "interrupted") {
-      throw new AppError(
-        409,
+      throw new DomainError(
+        "conflict",
         "RUN_NOT_INTERRUPTED",
         `The run is ${run.status}; only an interrupted run can be resumed.`,
         {
@@ -188,7 +188,7 @@ export async function storeResume(
         ? pending[0]
         : undefined;
     if (!target) {
-      throw new AppError(409, "INTERRUPT_NOT_PENDING", "Name one of the run's pending interrupts.", {
+      throw new DomainError("conflict", "INTERRUPT_NOT_PENDING", "Name one of the run's pending interrupts.", {
         pending: pending.map((p) => p.id),
       });
     }
@@ -245,7 +245,7 @@ export async function markCancelled(
     const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("update");
     if (!run || !mayAct(run)) throw new NotFoundError("Run", { run_id: runId });
     if (run.status !== "running" && run.status !== "interrupted") {
-      throw new AppError(409, "RUN_FINISHED", `The run is already ${run.status}.`, { status: run.status });
+      throw new DomainError("conflict", "RUN_FINISHED", `The run is already ${run.status}.`, { status: run.status });
     }
     const [updated] = await tx
       .update(r)

@@ -3,8 +3,8 @@ import type { PendingWrite } from "@langchain/langgraph-checkpoint";
 import type { TraceEvent } from "@/lib/audit";
 import type { Tx } from "@/lib/db";
 import { ThinkingFilter } from "@/lib/engine";
+import type { NodeOutput } from "./contract";
 import type { BufferedEventWriter } from "./event-log";
-import type { NodeOutput } from "./protocol";
 import type { TaskRecorder } from "./task-recorders";
 
 interface Task {

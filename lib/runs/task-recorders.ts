@@ -1,6 +1,6 @@
 import type { PendingWrite } from "@langchain/langgraph-checkpoint";
 import { type TenantScope, type Tx, withTenant } from "@/lib/db";
-import type { NodeOutput } from "./protocol";
+import type { NodeOutput } from "./contract";
 
 /** How an execution records what its tasks do, in order, and with the writes that save them. */
 export interface TaskRecorder {

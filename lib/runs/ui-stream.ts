@@ -1,5 +1,5 @@
-import type { UIMessageChunk } from "ai";
-import type { RunEvent, RunStatus } from "./protocol";
+import type { CheckpointPart } from "@/lib/checkpoints/contract";
+import type { DataPartName, DataParts, RunEvent, RunStatus, RunUIChunk } from "./contract";
 
 /**
  * Turns a run's events into AI SDK UI message chunks. Deterministic: feeding the same events
@@ -11,8 +11,8 @@ export class UIChunkAdapter {
   private openReasoning: string | null = null;
   status: RunStatus | null = null;
 
-  toChunks(event: RunEvent): UIMessageChunk[] {
-    const out: UIMessageChunk[] = [];
+  toChunks(event: RunEvent): RunUIChunk[] {
+    const out: RunUIChunk[] = [];
     switch (event.type) {
       case "run-start":
         out.push({ type: "start", messageId: event.payload.runId, messageMetadata: { runId: event.payload.runId } });
@@ -38,8 +38,8 @@ export class UIChunkAdapter {
         out.push({ type: "reasoning-delta", id: event.payload.partId, delta: event.payload.delta });
         break;
       case "data":
-        out.push({ type: `data-${event.payload.name}`, id: event.payload.id, data: event.payload.data });
-        if (event.payload.name === "checkpoint") out.push(...toolApprovalChunks(event.payload.data));
+        out.push(dataChunk(event.payload.name, event.payload.data, event.payload.id));
+        if (event.payload.name === "checkpoint") out.push(...toolApprovalChunks(event.payload.data as CheckpointPart));
         break;
       case "source": {
         const s = event.payload;
@@ -89,18 +89,18 @@ export class UIChunkAdapter {
     return this.status !== null && this.status !== "running";
   }
 
-  private closeAll(): UIMessageChunk[] {
+  private closeAll(): RunUIChunk[] {
     return [...this.closeReasoning(), ...this.closeText()];
   }
 
-  private closeText(): UIMessageChunk[] {
+  private closeText(): RunUIChunk[] {
     if (!this.openText) return [];
     const id = this.openText;
     this.openText = null;
     return [{ type: "text-end", id }];
   }
 
-  private closeReasoning(): UIMessageChunk[] {
+  private closeReasoning(): RunUIChunk[] {
     if (!this.openReasoning) return [];
     const id = this.openReasoning;
     this.openReasoning = null;
@@ -113,11 +113,10 @@ export class UIChunkAdapter {
  * it: the tool call (id = the case id) with its parameters, then the approval request while it
  * waits, or the denial once rejected.
  */
-function toolApprovalChunks(data: unknown): UIMessageChunk[] {
-  const part = data as { caseId?: string; type?: string; status?: string; request?: Record<string, unknown> };
-  if (part.type !== "tool_execution" || !part.caseId || !part.request) return [];
+function toolApprovalChunks(part: CheckpointPart): RunUIChunk[] {
+  if (part.type !== "tool_execution") return [];
   const toolCallId = part.caseId;
-  const call: UIMessageChunk = {
+  const call: RunUIChunk = {
     type: "tool-input-available",
     toolCallId,
     toolName: String(part.request.tool_name ?? "tool"),
@@ -127,4 +126,9 @@ function toolApprovalChunks(data: unknown): UIMessageChunk[] {
   if (part.status === "pending") return [call, { type: "tool-approval-request", approvalId: toolCallId, toolCallId }];
   if (part.status === "rejected") return [{ type: "tool-output-denied", toolCallId }];
   return [];
+}
+
+/** A data part as its typed chunk: the event log stores data untyped; the name says its shape. */
+function dataChunk<N extends DataPartName>(name: N, data: unknown, id?: string): RunUIChunk {
+  return { type: `data-${name}`, id, data: data as DataParts[N] } as RunUIChunk;
 }

@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { NodeOutput } from "./protocol";
+import type { NodeOutput } from "./contract";
 import { taskRecorderOf } from "./task-recorders";
 
 /**

@@ -1,6 +1,8 @@
 // Fallback search: outside sources asked when the knowledge base has nothing for a question.
+import "server-only";
+
 export { configuredSearchers, fallbackSearch } from "./fallback";
-export { fallbackTimeoutMs } from "./http";
-export { PUBMED_BASE_URL, pubmedSearcher } from "./pubmed";
-export type { FallbackHit, FallbackResult, FallbackSearcher, SearchEnv } from "./types";
+
+export { pubmedSearcher } from "./pubmed";
+export type { FallbackHit } from "./types";
 export { webSearcher } from "./web";

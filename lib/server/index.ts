@@ -1,3 +1,5 @@
 // The composition root: the one place that wires the process together (DESIGN.md).
+import "server-only";
+
 export { type BootOptions, boot } from "./boot";
 export { pageSession, route } from "./entry";

@@ -1,1 +1,3 @@
-export { type Health, health } from "./health";
+import "server-only";
+
+export { health } from "./health";

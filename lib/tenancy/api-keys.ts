@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { rowsOf, schema, type TenantScope, withAppRole, withTenant } from "@/lib/db";
-import { NotFoundError } from "@/lib/http";
-import type { ApiKeySummary, Role } from "./types";
+import { NotFoundError } from "@/lib/errors";
+import type { ApiKeySummary, CreatedApiKey, Role } from "./contract";
 
 const KEY_PREFIX = "vk_";
 
@@ -12,11 +12,6 @@ export function hashApiKey(key: string): string {
 
 export function looksLikeApiKey(value: string): boolean {
   return value.startsWith(KEY_PREFIX) && value.length > 20 && value.length < 200;
-}
-
-export interface CreatedApiKey extends ApiKeySummary {
-  /** The secret itself: shown once, never stored. */
-  key: string;
 }
 
 export async function createApiKey(

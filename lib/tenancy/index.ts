@@ -1,4 +1,5 @@
-export type { CreatedApiKey, ResolvedApiKey } from "./api-keys";
-export { createApiKey, hashApiKey, listApiKeys, looksLikeApiKey, resolveApiKey, revokeApiKey } from "./api-keys";
+import "server-only";
+
+export { createApiKey, listApiKeys, looksLikeApiKey, resolveApiKey, revokeApiKey } from "./api-keys";
+export type { Membership, Role } from "./contract";
 export { claimInvitations, membershipsOf, tenantBySlug } from "./memberships";
-export type { ApiKeySummary, Membership, Role } from "./types";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, withAppRole } from "@/lib/db";
-import type { Membership, Role } from "./types";
+import type { Membership, Role } from "./contract";
 
 interface MembershipRow {
   tenant_id: string;

@@ -19,12 +19,23 @@ interface Worker {
 }
 
 function startWorker(url: string, tenantId: string, tag: string, limit?: number): Worker {
-  const child = spawn("npx", ["tsx", "tests/audit/trace-worker.ts", tenantId, tag, ...(limit ? [String(limit)] : [])], {
-    env: { ...process.env, DATABASE_URL: url, VIGIL_TRACE_SEQUENCE_MS: "25" },
-    stdio: ["ignore", "pipe", "pipe"],
-    // Its own process group, so SIGKILL reaches npx and the node process it started.
-    detached: true,
-  });
+  const child = spawn(
+    "npx",
+    [
+      "tsx",
+      "--conditions=react-server",
+      "tests/audit/trace-worker.ts",
+      tenantId,
+      tag,
+      ...(limit ? [String(limit)] : []),
+    ],
+    {
+      env: { ...process.env, DATABASE_URL: url, VIGIL_TRACE_SEQUENCE_MS: "25" },
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so SIGKILL reaches npx and the node process it started.
+      detached: true,
+    },
+  );
   const worker = { tag, child, lastReported: -1 } as Worker;
   let stderr = "";
   child.stderr?.on("data", (d) => {

@@ -33,14 +33,14 @@ export async function submitLgv(actor: HitlActor, payload = lgvPayload()): Promi
   return submitCase(actor, { adapter: "lgv_troubleshooting", payload, requestId: rid("submit") });
 }
 
-/** The AppError (or NotFoundError) a promise rejects with. */
+/** The DomainError (or NotFoundError) a promise rejects with. */
 export async function refusal(
   work: Promise<unknown>,
-): Promise<{ code?: string; status?: number; details?: unknown; name: string }> {
+): Promise<{ code?: string; kind?: string; details?: unknown; name: string }> {
   try {
     await work;
   } catch (error) {
-    return error as { code?: string; status?: number; details?: unknown; name: string };
+    return error as { code?: string; kind?: string; details?: unknown; name: string };
   }
   expect.fail("expected a refusal, but the call succeeded");
 }

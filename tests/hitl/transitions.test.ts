@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { HitlStateName } from "@/lib/db/schema";
-import { HITL_STATES } from "@/lib/db/schema";
+import type { HitlStateName } from "@/lib/hitl";
 import {
   caseHistory,
   escalateCase,
   getCase,
   HITL_ACTIONS,
+  HITL_STATES,
   type HitlAction,
   type HitlActor,
   provideClarification,
@@ -73,7 +73,7 @@ for (const target of testTargets()) {
 
           if (cell === "invalid" || cell === "already_terminal") {
             const error = await refusal(perform(reviewer(), caseId, action));
-            expect(error.status).toBe(409);
+            expect(error.kind).toBe("conflict");
             if (cell === "invalid") {
               expect(error.code).toBe("INVALID_STATE_TRANSITION");
               expect(error.details).toEqual({ from_state: from, requested_action: action });

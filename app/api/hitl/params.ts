@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Session } from "@/lib/auth";
-import { HITL_LIMITS, HITL_STATES, type HitlActor, type HitlPage, QUEUE_PAGE_MAX } from "@/lib/hitl";
-import { errors } from "@/lib/http";
+import { errors } from "@/lib/errors";
+import { HITL_STATES, type HitlActor, type HitlPage, QUEUE_PAGE_MAX, RequestId } from "@/lib/hitl";
 
 // What the /api/hitl routes share: the actor of a request, path and query parameters, and the
 // list envelope. Request bodies and query strings are snake_case, as in the HITL design.
@@ -37,7 +37,7 @@ export function listBody<T>(page: HitlPage<T>) {
 
 // ---- bodies ------------------------------------------------------------------------------
 
-export const requestIdField = z.string().trim().min(1).max(HITL_LIMITS.requestIdChars);
+export const requestIdField = RequestId;
 export const jsonObject = z.record(z.string(), z.unknown());
 
 // ---- query parameters --------------------------------------------------------------------

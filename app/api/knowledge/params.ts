@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DOMAIN_PATTERN } from "@/lib/rag";
+import { DOMAIN_PATTERN, MAX_DOMAINS_PER_DOCUMENT } from "@/lib/rag/contract";
 
 /** `?domain=a,b` (comma-separated) as a list of domain names; absent means every domain. */
 export const domainsParam = z
@@ -18,4 +18,4 @@ export const domainsParam = z
         ]
       : undefined,
   )
-  .pipe(z.array(z.string().regex(DOMAIN_PATTERN, "not a domain name")).max(16).optional());
+  .pipe(z.array(z.string().regex(DOMAIN_PATTERN, "not a domain name")).max(MAX_DOMAINS_PER_DOCUMENT).optional());

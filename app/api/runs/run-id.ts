@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errors } from "@/lib/http";
+import { errors } from "@/lib/errors";
 
 const RunId = z.uuid();
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getSession, signIn, signOut } from "@/lib/auth";
-import { errors, json, parseBody } from "@/lib/http";
+import { errors } from "@/lib/errors";
+import { json, parseBody } from "@/lib/http";
 import { route } from "@/lib/server";
 
 const SignIn = z.object({ email: z.email().max(320), password: z.string().min(1).max(200) });

@@ -1,11 +1,9 @@
 import { sql } from "drizzle-orm";
 import { check, index, jsonb, pgTable, real, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { AgentStatus, SafetyLevel } from "../../experts/contract";
 import { createdAt, tenantRef, updatedAt } from "./tenancy";
 
-export const SAFETY_LEVELS = ["low", "medium", "high"] as const;
-export type SafetyLevel = (typeof SAFETY_LEVELS)[number];
-export const AGENT_STATUSES = ["active", "draft", "archived"] as const;
-export type AgentStatus = (typeof AGENT_STATUSES)[number];
+export { AGENT_STATUSES, type AgentStatus, SAFETY_LEVELS, type SafetyLevel } from "../../experts/contract";
 
 // The expert catalog. `model` overrides the deployment's default model when set.
 export const agents = pgTable(

@@ -13,6 +13,21 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import {
+  HITL_EVENT_TYPES,
+  HITL_OUTCOMES,
+  HITL_PRIORITIES,
+  HITL_REF_KINDS,
+  HITL_SLA_CALENDARS,
+  HITL_STATES,
+  type HitlEscalationDetails,
+  type HitlEventType,
+  type HitlOutcome,
+  type HitlPriority,
+  type HitlRefKind,
+  type HitlSlaCalendar,
+  type HitlStateName,
+} from "../../hitl/contract";
 import { tenantRef } from "./tenancy";
 
 // The HITL core: cases, their append-only event log, the state projection rebuilt from it, the
@@ -20,38 +35,21 @@ import { tenantRef } from "./tenancy";
 // Timestamps are epoch milliseconds UTC (bigint) so that events order and hash identically
 // on every driver.
 
-export const HITL_STATES = ["pending", "needs_clarification", "approved", "rejected"] as const;
-export type HitlStateName = (typeof HITL_STATES)[number];
-
-export const HITL_EVENT_TYPES = [
-  "case_submitted",
-  "needs_clarification",
-  "clarification_provided",
-  "decision_recorded",
-  // An SLA passed: the case is flagged for its escalation target. The state does not change.
-  "escalated",
-] as const;
-export type HitlEventType = (typeof HITL_EVENT_TYPES)[number];
-
-export const HITL_OUTCOMES = ["approved", "rejected"] as const;
-export type HitlOutcome = (typeof HITL_OUTCOMES)[number];
-
-export const HITL_PRIORITIES = ["low", "normal", "high", "urgent"] as const;
-export type HitlPriority = (typeof HITL_PRIORITIES)[number];
-
-export const HITL_SLA_CALENDARS = ["calendar", "business"] as const;
-export type HitlSlaCalendar = (typeof HITL_SLA_CALENDARS)[number];
-
-/** What an `escalated` event records, so the projection can be rebuilt from events alone. */
-export interface HitlEscalationDetails {
-  level: number;
-  target: string;
-  dueAt: number | null;
-  nextNotifyAt: number | null;
-}
-
-export const HITL_REF_KINDS = ["run", "interrupt", "thread", "chat_session", "external"] as const;
-export type HitlRefKind = (typeof HITL_REF_KINDS)[number];
+export {
+  HITL_EVENT_TYPES,
+  HITL_OUTCOMES,
+  HITL_PRIORITIES,
+  HITL_REF_KINDS,
+  HITL_SLA_CALENDARS,
+  HITL_STATES,
+  type HitlEscalationDetails,
+  type HitlEventType,
+  type HitlOutcome,
+  type HitlPriority,
+  type HitlRefKind,
+  type HitlSlaCalendar,
+  type HitlStateName,
+};
 
 const epochMs = (name: string) => bigint(name, { mode: "number" });
 

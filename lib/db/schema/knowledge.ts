@@ -7,8 +7,7 @@ import { createdAt, tenantRef } from "./tenancy";
 // tenant, kept current by ingestion and deletion in the same transaction. Embeddings live in
 // `knowledge_embeddings`, created by a custom migration only where pgvector exists.
 
-export const KNOWLEDGE_FORMATS = ["markdown", "text", "html", "pdf"] as const;
-export type KnowledgeFormat = (typeof KNOWLEDGE_FORMATS)[number];
+import type { KnowledgeFormat } from "../../rag/contract";
 
 export const knowledgeDocuments = pgTable(
   "knowledge_documents",

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { NewChat } from "@/components/chat/ChatView";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { NotFoundError } from "@/lib/errors";
 import { getAgentBySlug } from "@/lib/experts";
-import { NotFoundError } from "@/lib/http";
 import { pageSession } from "@/lib/server";
 
 export const metadata: Metadata = { title: "New chat" };

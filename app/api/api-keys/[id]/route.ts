@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
-import { errors, json } from "@/lib/http";
+import { errors } from "@/lib/errors";
+import { json } from "@/lib/http";
 import { route } from "@/lib/server";
 import { revokeApiKey } from "@/lib/tenancy";
 

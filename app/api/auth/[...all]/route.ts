@@ -1,5 +1,6 @@
 import { authMode, getLocalAuth } from "@/lib/auth";
-import { errorResponse, NotFoundError } from "@/lib/http";
+import { NotFoundError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http";
 import { boot } from "@/lib/server";
 
 // better-auth's own endpoints (sign-in/email, sign-out, get-session) in local mode only.

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
-import { HITL_LIMITS, HITL_OUTCOMES, HITL_PRIORITIES, HITL_REF_KINDS, listCases, submitCase } from "@/lib/hitl";
+import {
+  HITL_LIMITS,
+  HITL_OUTCOMES,
+  HITL_PRIORITIES,
+  HITL_REF_KINDS,
+  listCases,
+  SubmitCase,
+  submitCase,
+} from "@/lib/hitl";
 import { json, parseBody, parseQuery } from "@/lib/http";
 import { route } from "@/lib/server";
 import {
@@ -8,27 +16,14 @@ import {
   assertRange,
   booleanParam,
   cursorParam,
-  jsonObject,
   limitParam,
   listBody,
-  requestIdField,
   statesParam,
   timeParam,
 } from "../params";
 
 /** A case payload is at most HITL_LIMITS.payloadBytes; the envelope gets some room on top. */
 const SUBMIT_BODY_LIMIT = HITL_LIMITS.payloadBytes + 64 * 1024;
-
-const SubmitCase = z.strictObject({
-  request_id: requestIdField,
-  adapter: z.string().trim().min(1).max(64),
-  payload: jsonObject,
-  refs: z
-    .array(z.strictObject({ kind: z.enum(HITL_REF_KINDS), id: z.string().min(1).max(HITL_LIMITS.refIdChars) }))
-    .max(HITL_LIMITS.refs)
-    .optional(),
-  priority: z.enum(HITL_PRIORITIES).optional(),
-});
 
 /** Opens a case (any member). 201, or 200 with `replayed: true` when the request_id was already used for it. */
 export const POST = route(async (req) => {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
+import { errors } from "@/lib/errors";
 import { type DecisionStatsBucket, decisionStats, STATS_BUCKETS } from "@/lib/hitl";
-import { errors, json, parseQuery } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
 import { route } from "@/lib/server";
 import { assertRange, timeParam } from "../params";
 

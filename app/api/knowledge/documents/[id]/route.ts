@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requireRole, requireSession } from "@/lib/auth";
-import { errors, json } from "@/lib/http";
+import { errors } from "@/lib/errors";
+import { json } from "@/lib/http";
 import { deleteDocument, getDocument } from "@/lib/rag";
 import { route } from "@/lib/server";
 

@@ -1,5 +1,5 @@
 import { requireSession } from "@/lib/auth";
-import { errors } from "@/lib/http";
+import { errors } from "@/lib/errors";
 import { runEventStream, sseHeaders, visibleRun } from "@/lib/runs";
 import { route } from "@/lib/server";
 import { runIdFrom } from "../../run-id";

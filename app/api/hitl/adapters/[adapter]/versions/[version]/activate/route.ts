@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
+import { errors } from "@/lib/errors";
 import { activateAdapterVersion } from "@/lib/hitl";
-import { errors, json } from "@/lib/http";
+import { json } from "@/lib/http";
 import { route } from "@/lib/server";
 import { adapterFrom } from "../../../../../params";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { loadHistory } from "@/lib/agents/ask-expert/nodes/load-history";
-import type { AskExpertStateType } from "@/lib/agents/ask-expert/state";
 import { titleFromMessage } from "@/lib/chat";
+import { loadHistory } from "./nodes/load-history";
+import type { AskExpertStateType } from "./state";
 
 const turns = (n: number) =>
   Array.from({ length: n }, (_, i) => ({

@@ -1,12 +1,12 @@
 import { type SQL, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
-// White-box: the plan of the very statement list() sends is what this file is about.
-import { selectTuples } from "@/lib/checkpoint/select-sql";
 import { rowsOf, withTenant } from "@/lib/db";
-import { testTargets } from "../support/databases";
-import { databaseFor, putChain, toArray } from "./fixtures";
-import { createTenant } from "./tenants";
+import { databaseFor, putChain, toArray } from "@/tests/checkpoint/fixtures";
+import { createTenant } from "@/tests/checkpoint/tenants";
+import { testTargets } from "@/tests/support/databases";
+// White-box: the plan of the very statement list() sends is what this file is about.
+import { selectTuples } from "./select-sql";
 
 const THREADS = 150;
 const STEPS = 6;

@@ -1,5 +1,9 @@
-// What crosses the wire about runs: the event log's entries and the custom data parts of the
-// UI message stream. Imported by the server and by the UI, so the two cannot drift.
+// What crosses the wire about runs: the event log's entries, the custom data parts of the UI
+// message stream and the message type both ends use. Client-safe: the server's stream writer and
+// the browser's `useChat` import the same types, so the two cannot drift.
+import type { InferUIMessageChunk, UIMessage } from "ai";
+import type { CheckpointPart } from "@/lib/checkpoints/contract";
+import type { SearchHit } from "@/lib/rag/contract";
 
 export type StepStatus = "running" | "done" | "error";
 export type RunStatus = "running" | "interrupted" | "completed" | "failed" | "cancelled";
@@ -54,32 +58,48 @@ export type NodeOutput =
   | { kind: "source"; source: SourcePayload };
 
 /** The payloads of the custom data parts (DESIGN.md, Stream protocol). */
-export interface DataParts {
+export type DataParts = {
   step: { node: string; status: StepStatus; message: string };
   route: { route: "rag" | "sql" | "general" | "research" | "autonomous" };
   tool: { tool: string; status: "start" | "end" | "error"; input?: unknown; output?: unknown };
-  checkpoint: { caseId: string; type: string; number: number; status: string; request: unknown };
+  checkpoint: CheckpointPart;
   todo: { items: { id: string; task: string; status: string }[] };
   interrupt: { interrupts: PendingInterrupt[] };
   sources: { items: SourceItem[] };
-}
+};
 
 /**
- * One source of an answer, as the `data-sources` part and a saved chat message carry it. `n` is
- * the number the answer cites it by (`[n]`). Knowledge-base sources carry their chunk and
- * document ids; fallback search results carry synthetic ids (`pubmed:<pmid>`, `web:<hash>`)
- * and their `url`.
+ * One source of an answer, as the `data-sources` part and a saved chat message carry it: a
+ * retrieved passage plus `n`, the number the answer cites it by (`[n]`). Fallback search results
+ * carry synthetic ids (`pubmed:<pmid>`, `web:<hash>`) and their `url`.
  */
-export interface SourceItem {
+export interface SourceItem extends SearchHit {
   n: number;
-  chunkId: string;
-  documentId: string;
-  title: string;
-  externalId: string | null;
-  section: string | null;
-  page: number | null;
-  text: string;
-  score: number;
   /** Set for fallback search results: where the result lives. */
   url?: string;
 }
+
+/** A human decision a run's answer is waiting on or went through. */
+export interface ReviewState {
+  caseId: string;
+  status: string;
+}
+
+/**
+ * Message metadata on the stream: `{runId}` from the start chunk, `{status}` when the run settles,
+ * and whatever the workflow's finish event adds (a chat answer: session, citations, confidence…).
+ */
+export interface RunMetadata {
+  runId?: string;
+  status?: RunStatus;
+  sessionId?: string;
+  citations?: number[];
+  confidence?: number;
+  engine?: string;
+  model?: string;
+  review?: ReviewState | null;
+}
+
+/** The message a run streams, as the UI stream writer produces it and `useChat` reads it. */
+export type RunUIMessage = UIMessage<RunMetadata, DataParts>;
+export type RunUIChunk = InferUIMessageChunk<RunUIMessage>;

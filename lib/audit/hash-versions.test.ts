@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GENESIS_HASH, recordTrace, sequenceTrace, verifyChain } from "@/lib/audit";
-import { chainHashV1 } from "@/lib/audit/chain";
 import { rowsOf, schema } from "@/lib/db";
-import { testTargets } from "../support/databases";
-import { seededDatabase } from "../support/seeded";
+import { testTargets } from "@/tests/support/databases";
+import { seededDatabase } from "@/tests/support/seeded";
+import { chainHashV1 } from "./chain";
 
 for (const target of testTargets()) {
   describe(`a chain of version 1 and version 2 rows on ${target.name}`, () => {

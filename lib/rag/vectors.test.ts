@@ -1,19 +1,14 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { rowsOf, withTenant } from "@/lib/db";
-import {
-  embeddingProviderFromEnv,
-  openAiCompatibleEmbeddings,
-  RRF_K,
-  reciprocalRankFusion,
-  refreshEmbeddings,
-  searchKnowledge,
-} from "@/lib/rag";
-import { rankBm25 } from "@/lib/rag/bm25";
-import { rankByVector } from "@/lib/rag/vectors";
-import { testTargets } from "../support/databases";
-import { seededDatabase } from "../support/seeded";
-import { countRows, fakeEmbeddings, ingestMarkdown, newTenant } from "./support";
+import { RRF_K, searchKnowledge } from "@/lib/rag";
+import { countRows, fakeEmbeddings, ingestMarkdown, newTenant } from "@/tests/rag/support";
+import { testTargets } from "@/tests/support/databases";
+import { seededDatabase } from "@/tests/support/seeded";
+import { rankBm25 } from "./bm25";
+import { embeddingProviderFromEnv, openAiCompatibleEmbeddings } from "./embeddings";
+import { reciprocalRankFusion } from "./rrf";
+import { rankByVector, refreshEmbeddings } from "./vectors";
 
 describe("reciprocal rank fusion", () => {
   it("sums 1/(k + rank) over the lists an item appears in", () => {

@@ -1,3 +1,4 @@
+// The audit trail's client-safe vocabulary: trace event types, agent levels, data classes.
 /**
  * The Mode 3 design's event types, plus Vigil's run lifecycle and `retention` (the mark a later
  * retention job leaves where it cut the chain). The database CHECKs hold the same lists.

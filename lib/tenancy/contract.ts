@@ -1,3 +1,4 @@
+// The tenancy's client-safe contract: memberships and API keys as the settings pages read them.
 import type { Role } from "@/lib/access";
 
 export type { Role };
@@ -20,4 +21,9 @@ export interface ApiKeySummary {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+}
+
+/** A new key as created: the summary plus the secret, shown once and never stored. */
+export interface CreatedApiKey extends ApiKeySummary {
+  key: string;
 }

@@ -1,6 +1,8 @@
-import type { KnowledgeFormat } from "@/lib/db/schema";
+// The knowledge base's client-safe contract: limits, names and shapes the API and the UI share.
+import { z } from "zod";
 
-export type { KnowledgeFormat };
+export const KNOWLEDGE_FORMATS = ["markdown", "text", "html", "pdf"] as const;
+export type KnowledgeFormat = (typeof KNOWLEDGE_FORMATS)[number];
 
 /** Uploads (files and JSON texts) larger than this are refused with 413. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -13,6 +15,26 @@ export const GUIDE_DOMAIN = "guide";
 
 /** A knowledge domain name: lower-case words joined by dashes or underscores. */
 export const DOMAIN_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** A document belongs to 1–16 domains (the database checks the same bound). */
+export const MAX_DOMAINS_PER_DOCUMENT = 16;
+
+/** A domain name as a caller may type it: trimmed and lower-cased, then checked. */
+export const KnowledgeDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(DOMAIN_PATTERN, "lower-case letters, digits, - and _");
+
+/** `POST /api/knowledge/documents` with a JSON body: a text document. */
+export const DocumentJson = z.object({
+  title: z.string().trim().min(1).max(300),
+  text: z.string().min(1),
+  format: z.enum(["markdown", "text", "html"]),
+  domains: z.array(KnowledgeDomain).min(1).max(MAX_DOMAINS_PER_DOCUMENT),
+  externalId: z.string().trim().min(1).max(300).optional(),
+});
+export type DocumentJson = z.infer<typeof DocumentJson>;
 
 /** What a caller hands to ingestion: the raw content and what it is. */
 export interface DocumentInput {
@@ -54,6 +76,7 @@ export interface IngestResult {
   created: boolean;
 }
 
+/** One retrieved passage. */
 export interface SearchHit {
   chunkId: string;
   documentId: string;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { CHUNK_MAX, chunkBlocks, contentHashOf, extractDocument, normalizeText, sentencesOf } from "@/lib/rag";
-import { parseMarkdown } from "@/lib/rag/markdown";
-import { pdfBlocks } from "@/lib/rag/pdf";
-import { minimalPdf } from "./pdf";
+import { minimalPdf } from "@/tests/rag/pdf";
+import { CHUNK_MAX, chunkBlocks, sentencesOf } from "./chunking";
+import { contentHashOf, extractDocument, normalizeText } from "./extract";
+import { parseMarkdown } from "./markdown";
+import { pdfBlocks } from "./pdf";
 
 const sentence = (i: number) => `Sentence number ${i} explains one more detail of the submission process.`;
 const paragraph = (from: number, count: number) =>

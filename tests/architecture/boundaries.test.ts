@@ -1,0 +1,52 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkBoundaries } from "./boundaries";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+describe("import boundaries", () => {
+  it("the codebase keeps them: no lib internals from outside, no server code in the client", () => {
+    const violations = checkBoundaries(ROOT).map((v) => `${v.rule}: ${v.file} — ${v.detail}`);
+    expect(violations).toEqual([]);
+  });
+
+  describe("the checker", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "vigil-boundaries-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    };
+
+    it("reports each kind of break", () => {
+      write("lib/store/index.ts", 'import "server-only";\nexport { save } from "./save";\n');
+      write("lib/store/save.ts", "export const save = 1;\n");
+      write("lib/store/contract.ts", "export type Row = { id: string };\n");
+      write("lib/loose/index.ts", "export const x = 1;\n");
+      write("lib/leaky/index.ts", 'import "server-only";\n');
+      write("lib/leaky/contract.ts", 'import { save } from "@/lib/store";\nexport const y = save;\n');
+      write("components/Fine.tsx", '"use client";\nimport type { Row } from "@/lib/store/contract";\n');
+      write("components/helper.ts", 'import { save } from "@/lib/store";\nexport const h = save;\n');
+      write("components/Bad.tsx", '"use client";\nimport { h } from "./helper";\nexport const b = h;\n');
+      write("app/page.tsx", 'import { save } from "@/lib/store/save";\nexport default save;\n');
+
+      const found = checkBoundaries(dir).map((v) => [v.rule, v.file, v.detail]);
+      expect(found).toEqual(
+        expect.arrayContaining([
+          ["internal-import", "app/page.tsx", "imports lib/store/save.ts; use @/lib/store"],
+          ["server-marker", "lib/loose/index.ts", 'a server index starts with import "server-only"'],
+          [
+            "client-reaches-server",
+            "components/Bad.tsx",
+            "components/Bad.tsx → components/helper.ts → lib/store/index.ts",
+          ],
+          ["contract-reaches-server", "lib/leaky/contract.ts", "lib/leaky/contract.ts → lib/store/index.ts"],
+          ["unused-export", "lib/loose/index.ts", "x is used nowhere outside"],
+        ]),
+      );
+      expect(found).toHaveLength(5);
+    });
+  });
+});
