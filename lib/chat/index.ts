@@ -9,6 +9,7 @@ export {
   type ChatSessionContext,
   loadChatAgent,
   loadChatSession,
+  recordAnswerReview,
   saveAssistantMessage,
   savedConversation,
   touchSession,

@@ -130,6 +130,22 @@ export async function assistantMessageOfRunIn(tx: Tx, sessionId: string, runId: 
   return row?.id ?? null;
 }
 
+/** Sets the review state of an assistant message (and its text, when a reviewer edited it). */
+export async function updateAssistantReviewIn(
+  tx: Tx,
+  messageId: string,
+  review: { caseId: string; status: string },
+  content?: string,
+): Promise<void> {
+  await tx
+    .update(m)
+    .set({
+      metadata: sql`jsonb_set(coalesce(${m.metadata}, '{}'::jsonb), '{review}', ${JSON.stringify(review)}::jsonb)`,
+      ...(content === undefined ? {} : { content }),
+    })
+    .where(eq(m.id, messageId));
+}
+
 export async function messagesIn(tx: Tx, sessionId: string): Promise<ChatMessageView[]> {
   const rows = await tx
     .select()

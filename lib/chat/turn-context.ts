@@ -1,6 +1,6 @@
 import { type TenantScope, withTenant } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
-import type { ChatMessageMetadata, SourceItem } from "./contract";
+import type { ChatMessageMetadata, ReviewState, SourceItem } from "./contract";
 import { sessionOfThread } from "./limits";
 import {
   type AgentRow,
@@ -9,6 +9,7 @@ import {
   insertMessageIn,
   recentTurnsIn,
   sessionIn,
+  updateAssistantReviewIn,
   updateSessionIn,
 } from "./store";
 
@@ -114,6 +115,22 @@ export async function saveAssistantMessage(
       at: new Date(),
     });
     return { messageId, created: true };
+  });
+}
+
+/**
+ * Records where the review of a run's answer stands on the saved message: pending when the case
+ * opens, then the reviewer's outcome; an edited answer replaces the text the asker reads.
+ */
+export async function recordAnswerReview(
+  scope: TenantScope,
+  input: { sessionId: string; runId: string; review: ReviewState; content?: string },
+): Promise<boolean> {
+  return withTenant(scope, async (tx) => {
+    const messageId = await assistantMessageOfRunIn(tx, input.sessionId, input.runId);
+    if (!messageId) return false;
+    await updateAssistantReviewIn(tx, messageId, input.review, input.content);
+    return true;
   });
 }
 

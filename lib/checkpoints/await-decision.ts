@@ -22,6 +22,8 @@ export interface AwaitOptions {
   onTimeout?: TimeoutOutcome;
   /** The inbox title; the type's own title from the request otherwise. */
   title?: string;
+  /** What else the case is about, linked on the case for the reviewer. */
+  refs?: { kind: "chat_session" | "external"; id: string }[];
 }
 
 /**
@@ -53,6 +55,7 @@ export async function awaitDecision<T extends CheckpointTypeName>(
     allowed_actions: [...policy.actions],
     timeout_seconds: options.timeoutSeconds ?? policy.timeout.seconds,
     on_timeout: options.onTimeout ?? policy.timeout.onTimeout,
+    ...(options.refs?.length ? { refs: options.refs } : {}),
   };
   const decision = readDecision(type, valid, interrupt(envelope));
   if (decision.caseId) {

@@ -50,7 +50,7 @@ export async function openCheckpointCases(context: RunContext, pending: PendingI
         requestId: checkpointRequestId(context.runId, interrupt.id),
         payload: checkpoint.request,
         priority: PRIORITY_OF_RISK[checkpoint.risk_level],
-        refs: [{ kind: "thread", id: context.threadId }],
+        refs: [{ kind: "thread", id: context.threadId }, ...(checkpoint.refs ?? [])],
       },
       {
         serverRefs: [

@@ -188,6 +188,11 @@ export const CheckpointEnvelope = z.object({
   allowed_actions: z.array(z.enum(CHECKPOINT_ACTIONS)),
   timeout_seconds: z.number().int().min(1),
   on_timeout: z.enum(TIMEOUT_OUTCOMES),
+  /** What else the case is about, for the reviewer (e.g. the chat session an answer belongs to). */
+  refs: z
+    .array(z.object({ kind: z.enum(["chat_session", "external"]), id: z.string().min(1).max(500) }))
+    .max(5)
+    .optional(),
 });
 export type CheckpointEnvelope = z.infer<typeof CheckpointEnvelope>;
 

@@ -6,8 +6,9 @@ export { answerInterrupt } from "./answer";
 export { awaitDecision } from "./await-decision";
 export { checkpointRequestId, openCheckpointCases } from "./bridge";
 export type { CheckpointDecision } from "./contract";
+export { statusOf } from "./decision";
 export { checkpointModificationChecks } from "./modification-checks";
 export { simplePlanApproval } from "./plan-request";
-
+export { checkpointCaseOf } from "./records";
 export { startCheckpointSweep } from "./sweep";
 export { runCheckpointTimeoutSweep } from "./timeouts";

@@ -41,6 +41,14 @@ export async function recordCheckpointOpened(
   );
 }
 
+/** The review case of a run's latest checkpoint, if it stopped at one. */
+export async function checkpointCaseOf(scope: TenantScope, runId: string): Promise<string | null> {
+  const [row] = await withTenant(scope, (tx) =>
+    tx.select({ caseId: c.caseId }).from(c).where(eq(c.runId, runId)).orderBy(sql`${c.createdAt} desc`).limit(1),
+  );
+  return row?.caseId ?? null;
+}
+
 /**
  * Marks a checkpoint decided, from the resumed node: idempotent (a node that runs again finds
  * it decided), and it counts the resume.

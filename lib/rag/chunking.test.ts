@@ -157,15 +157,15 @@ describe("extraction", () => {
 
   it("refuses empty documents, damaged PDFs and binary files posing as text", async () => {
     await expect(extractDocument({ format: "text", content: " \n\n ", domains: ["x"] })).rejects.toMatchObject({
-      status: 400,
+      kind: "invalid",
       code: "EMPTY_DOCUMENT",
     });
     await expect(
       extractDocument({ format: "pdf", content: new Uint8Array([1, 2, 3]), domains: ["x"] }),
-    ).rejects.toMatchObject({ status: 400, code: "UNREADABLE_DOCUMENT" });
+    ).rejects.toMatchObject({ kind: "invalid", code: "UNREADABLE_DOCUMENT" });
     await expect(
       extractDocument({ format: "text", content: new Uint8Array([0xff, 0xfe, 0x00, 0xd8]), domains: ["x"] }),
-    ).rejects.toMatchObject({ status: 415 });
+    ).rejects.toMatchObject({ kind: "unsupported_media" });
   });
 
   it("titles a plain text by its file name", async () => {

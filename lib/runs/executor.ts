@@ -1,3 +1,4 @@
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { Command } from "@langchain/langgraph";
 import { openNodeAttempts, type TraceEvent } from "@/lib/audit";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
@@ -29,7 +30,10 @@ function registry(): Registry {
 
 /** Executes a run in the background of this process; the caller does not wait for it. */
 export function executeInBackground(scope: TenantScope, run: RunRow, mode: ExecutionMode): void {
-  const done = execute(scope, run, mode)
+  // A run is a root: started from inside another run's node (a review run begun by Ask Expert),
+  // it must not inherit that node's LangGraph context, or it would run as the node's subgraph.
+  const detached = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => execute(scope, run, mode));
+  const done = detached
     .catch((error) => console.error(`[vigil] run ${run.id} executor crashed`, error))
     .finally(() => registry().completions.delete(run.id));
   registry().completions.set(run.id, done);

@@ -30,7 +30,7 @@ export {
 } from "./lifecycle";
 export { recoverStaleRuns, startRecoveryLoop } from "./recovery";
 export { findWorkflow, installWorkflows, type RunnableGraph, type Workflow } from "./registry";
-export { claimStaleRuns, renewLease } from "./store";
+export { claimStaleRuns, latestRunOnThread, renewLease } from "./store";
 export { runEventStream, sseHeaders } from "./stream";
 export { UIChunkAdapter } from "./ui-stream";
 export { emit } from "./writer";

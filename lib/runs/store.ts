@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { TraceEvent } from "@/lib/audit";
 import { isUniqueViolation, rowsOf, schema, type TenantScope, type Tx, withAppRole, withTenant } from "@/lib/db";
 import { DomainError, NotFoundError } from "@/lib/errors";
@@ -101,6 +101,14 @@ export async function insertRunIn(tx: Tx, scope: TenantScope, input: NewRun): Pr
     },
   );
   return created;
+}
+
+/** The newest run of a thread, if it has any. */
+export async function latestRunOnThread(scope: TenantScope, threadId: string): Promise<string | null> {
+  const [row] = await withTenant(scope, (tx) =>
+    tx.select({ id: r.id }).from(r).where(eq(r.threadId, threadId)).orderBy(desc(r.createdAt)).limit(1),
+  );
+  return row?.id ?? null;
 }
 
 export async function getRunRow(scope: TenantScope, runId: string): Promise<RunRow> {

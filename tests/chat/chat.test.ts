@@ -4,7 +4,7 @@ import * as sessionRoute from "@/app/api/chat/sessions/[id]/route";
 import * as sessionsRoute from "@/app/api/chat/sessions/route";
 import type { SourceItem } from "@/lib/chat";
 import { schema } from "@/lib/db";
-import { getCase } from "@/lib/hitl";
+import { getCase, recordDecision } from "@/lib/hitl";
 import { searchKnowledge } from "@/lib/rag";
 import { executionSettled } from "@/lib/runs";
 import { testTargets } from "../support/databases";
@@ -437,15 +437,38 @@ for (const target of testTargets()) {
       expect(review).toMatchObject({ status: "pending" });
       const kase = await getCase({ tenantId: suite.tenants.demo }, review.caseId);
       expect(kase.adapter).toBe("final_review");
+      // Checkpoint 5 of the contract: a review run (not the asker's) waits on the case.
+      const reviewRun = kase.refs.find((r) => r.kind === "run")?.id as string;
+      expect(reviewRun).not.toBe(runId);
       expect(kase.refs).toEqual(
         expect.arrayContaining([
-          { kind: "run", id: runId },
+          { kind: "thread", id: `answer-review:${runId}` },
           { kind: "chat_session", id: sessionId },
         ]),
       );
-      expect((kase.payload as { output: string }).output).toBe(textOf(res.chunks).trim());
-      const saved = (await getSession(expert, sessionId)).body as { messages: { metadata: Record<string, unknown> }[] };
+      const request = kase.payload as { response_text: string; response_confidence: number; allow_edits: boolean };
+      expect(request.response_text).toBe(textOf(res.chunks).trim());
+      expect(request.response_confidence).toBe(meta.confidence);
+      const saved = (await getSession(expert, sessionId)).body as {
+        messages: { content: string; metadata: Record<string, unknown> }[];
+      };
       expect(saved.messages[1].metadata.review).toEqual({ caseId: review.caseId, status: "pending" });
+
+      // The conversation goes on while the review waits.
+      const next = await postChat(expert.auth, { sessionId, agentId: "clinical-trial-designer", message: "Thanks!" });
+      expect(next.status).toBe(200);
+
+      // The reviewer edits the answer: the asker reads the reviewed text, marked as modified.
+      const reviewer = { tenantId: suite.tenants.demo, userId: "reviewer-1", role: "reviewer" as const, name: "Rita" };
+      await recordDecision(reviewer, review.caseId, {
+        outcome: "approved",
+        modifications: { response_text: "Reviewed: randomisation assigns participants by chance." },
+        requestId: `review-${review.caseId}`,
+      });
+      await executionSettled(reviewRun);
+      const after = (await getSession(expert, sessionId)).body as typeof saved;
+      expect(after.messages[1].metadata.review).toEqual({ caseId: review.caseId, status: "modified" });
+      expect(after.messages[1].content).toBe("Reviewed: randomisation assigns participants by chance.");
 
       // With the default threshold a well-supported answer of a medium-safety agent is not reviewed.
       delete process.env.VIGIL_REVIEW_CONFIDENCE;

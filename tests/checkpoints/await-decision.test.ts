@@ -165,13 +165,13 @@ for (const target of testTargets()) {
           modifications: { recommended_option: "de_novo" },
         }),
       );
-      expect(notEditable).toMatchObject({ code: "PAYLOAD_INVALID", status: 422 });
+      expect(notEditable).toMatchObject({ code: "PAYLOAD_INVALID", kind: "unprocessable" });
       const respondHere = await refusal(
         answerInterrupt(owner(), runId, { value: { action: "respond", response: "x" } }),
       );
-      expect(respondHere).toMatchObject({ code: "CHECKPOINT_DECISION_INVALID", status: 422 });
+      expect(respondHere).toMatchObject({ code: "CHECKPOINT_DECISION_INVALID", kind: "unprocessable" });
       const unreadable = await refusal(answerInterrupt(owner(), runId, { value: { ok: 1 } }));
-      expect(unreadable).toMatchObject({ code: "CHECKPOINT_DECISION_INVALID", status: 422 });
+      expect(unreadable).toMatchObject({ code: "CHECKPOINT_DECISION_INVALID", kind: "unprocessable" });
       // Another member of the tenant cannot see the run, let alone decide its checkpoint.
       const stranger = actorFor(suite.tenants, "member", "someone-else");
       expect(await refusal(answerInterrupt(stranger, runId, { value: { action: "approve" } }))).toMatchObject({
@@ -180,7 +180,7 @@ for (const target of testTargets()) {
       // A member deciding the case directly (not as the run's owner) is refused by the core.
       expect(
         await refusal(recordDecision(people().member, caseId, { requestId: rid(), outcome: "approved" })),
-      ).toMatchObject({ status: 403 });
+      ).toMatchObject({ kind: "forbidden" });
       expect(await caseHistory(people().reviewer, caseId)).toHaveLength(1);
       expect((await settled(owner(), runId)).status).toBe("interrupted");
       const [run] = await suite.database.db.select().from(schema.runs).where(eq(schema.runs.id, runId));

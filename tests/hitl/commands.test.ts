@@ -42,7 +42,7 @@ for (const target of testTargets()) {
             refs: [{ kind, id: "someone-elses-run" }],
           }),
         );
-        expect(refused).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
+        expect(refused).toMatchObject({ kind: "invalid", code: "VALIDATION_FAILED" });
         expect(refused.details).toEqual([expect.objectContaining({ path: "refs.0.kind" })]);
         expect(await caseIdOfRequest(demo().reviewer, requestId)).toBeNull();
       }
@@ -125,7 +125,7 @@ for (const target of testTargets()) {
         submitCase(demo().member, { adapter: "lgv_troubleshooting", payload: lgvPayload(), requestId }),
       );
       expect(other).toMatchObject({
-        status: 409,
+        kind: "conflict",
         code: "IDEMPOTENCY_CONFLICT",
         details: { request_id: requestId, case_id: first.caseId },
       });
@@ -143,11 +143,11 @@ for (const target of testTargets()) {
       const flipped = await refusal(
         recordDecision(demo().reviewer, first.caseId, { requestId: decisionId, outcome: "approved" }),
       );
-      expect(flipped).toMatchObject({ status: 409, code: "IDEMPOTENCY_CONFLICT" });
+      expect(flipped).toMatchObject({ kind: "conflict", code: "IDEMPOTENCY_CONFLICT" });
       const reused = await refusal(
         requestClarification(demo().reviewer, first.caseId, { requestId: decisionId, question: "Why?" }),
       );
-      expect(reused).toMatchObject({ status: 409, code: "IDEMPOTENCY_CONFLICT" });
+      expect(reused).toMatchObject({ kind: "conflict", code: "IDEMPOTENCY_CONFLICT" });
       expect(await caseHistory(demo().reviewer, first.caseId)).toHaveLength(2);
     });
 
@@ -159,7 +159,7 @@ for (const target of testTargets()) {
         requestClarification(demo().reviewer, caseId, { requestId: " ", question: "?" }),
         provideClarification(demo().member, caseId, { requestId: "x".repeat(201), answer: "!" }),
       ]) {
-        expect(await refusal(work)).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
+        expect(await refusal(work)).toMatchObject({ kind: "invalid", code: "VALIDATION_FAILED" });
       }
     });
 
@@ -171,7 +171,7 @@ for (const target of testTargets()) {
           requestId: rid(),
         }),
       );
-      expect(bad).toMatchObject({ status: 422, code: "PAYLOAD_INVALID" });
+      expect(bad).toMatchObject({ kind: "unprocessable", code: "PAYLOAD_INVALID" });
       const issues = (bad.details as { issues: { path: string; keyword: string }[] }).issues;
       expect(issues).toEqual(
         expect.arrayContaining([
@@ -182,14 +182,14 @@ for (const target of testTargets()) {
       );
       expect(
         await refusal(submitCase(demo().member, { adapter: "nope", payload: {}, requestId: rid() })),
-      ).toMatchObject({ status: 404, code: "ADAPTER_NOT_FOUND" });
+      ).toMatchObject({ kind: "not_found", code: "ADAPTER_NOT_FOUND" });
       expect(
         await refusal(submitCase(demo().member, { adapter: "plan_approval", payload: [1], requestId: rid() })),
-      ).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
+      ).toMatchObject({ kind: "invalid", code: "VALIDATION_FAILED" });
       const huge = { plan: "x", notes: "y".repeat(HITL_LIMITS.payloadBytes) };
       expect(
         await refusal(submitCase(demo().member, { adapter: "plan_approval", payload: huge, requestId: rid() })),
-      ).toMatchObject({ status: 413, code: "PAYLOAD_TOO_LARGE" });
+      ).toMatchObject({ kind: "too_large", code: "PAYLOAD_TOO_LARGE" });
       for (const adapter of [
         "plan_approval",
         "tool_execution",
@@ -211,18 +211,18 @@ for (const target of testTargets()) {
             modifications: { lgv_id: 3 },
           }),
         ),
-      ).toMatchObject({ status: 422, code: "PAYLOAD_INVALID" });
+      ).toMatchObject({ kind: "unprocessable", code: "PAYLOAD_INVALID" });
       expect(
         await refusal(
           recordDecision(demo().reviewer, caseId, { requestId: rid(), outcome: "rejected", modifications: { a: 1 } }),
         ),
-      ).toMatchObject({ status: 400 });
+      ).toMatchObject({ kind: "invalid" });
       expect(
         await refusal(recordDecision(demo().reviewer, caseId, { requestId: rid(), outcome: "modified" as "approved" })),
-      ).toMatchObject({ status: 400 });
+      ).toMatchObject({ kind: "invalid" });
       expect(
         await refusal(requestClarification(demo().reviewer, caseId, { requestId: rid(), question: "q".repeat(4001) })),
-      ).toMatchObject({ status: 400 });
+      ).toMatchObject({ kind: "invalid" });
       expect(await caseHistory(demo().reviewer, caseId)).toHaveLength(1);
     });
 
@@ -262,10 +262,10 @@ for (const target of testTargets()) {
       const { caseId } = await submitLgv(demo().member);
       expect(
         await refusal(recordDecision(demo().member, caseId, { requestId: rid(), outcome: "approved" })),
-      ).toMatchObject({ status: 403, code: "FORBIDDEN" });
+      ).toMatchObject({ kind: "forbidden", code: "FORBIDDEN" });
       expect(
         await refusal(requestClarification(demo().member, caseId, { requestId: rid(), question: "?" })),
-      ).toMatchObject({ status: 403 });
+      ).toMatchObject({ kind: "forbidden" });
       const timedOut = await recordDecision(demo().system, caseId, {
         requestId: rid(),
         outcome: "rejected",
@@ -301,7 +301,7 @@ for (const target of testTargets()) {
       } while (cursor);
       expect(pages).toBe(2);
       expect(seen).toEqual([ids[4], ids[3], ids[1], ids[0]]);
-      expect(await refusal(listReviewQueue(acme().reviewer, { cursor: "garbage" }))).toMatchObject({ status: 400 });
+      expect(await refusal(listReviewQueue(acme().reviewer, { cursor: "garbage" }))).toMatchObject({ kind: "invalid" });
     });
 
     it("keeps a tenant's cases invisible to another tenant", async () => {

@@ -36,7 +36,7 @@ for (const target of testTargets()) {
       for (const l of lost) {
         expect(l.reason).toMatchObject({
           code: "ALREADY_TERMINAL",
-          status: 409,
+          kind: "conflict",
           details: { decision: { event_id: winner.event.id, outcome: winner.state } },
         });
       }

@@ -57,7 +57,7 @@ for (const target of testTargets()) {
         renotifyHours: null,
       };
       expect(await refusal(setSlaPolicy(demo().reviewer, policy))).toMatchObject({ code: "FORBIDDEN" });
-      expect(await refusal(setSlaPolicy(demo().admin, { ...policy, dueHours: 0 }))).toMatchObject({ status: 400 });
+      expect(await refusal(setSlaPolicy(demo().admin, { ...policy, dueHours: 0 }))).toMatchObject({ kind: "invalid" });
       expect(await refusal(setSlaPolicy(demo().admin, { ...policy, adapter: "nope" }))).toMatchObject({
         code: "ADAPTER_NOT_FOUND",
       });

@@ -174,7 +174,7 @@ for (const target of testTargets()) {
 
     it("refuses a cursor it did not hand out", async () => {
       const error = await refusal(listCases(scope(), {}, { cursor: "not-a-cursor" }));
-      expect(error).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
+      expect(error).toMatchObject({ kind: "invalid", code: "VALIDATION_FAILED" });
     });
   });
 }

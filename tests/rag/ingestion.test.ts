@@ -215,7 +215,7 @@ for (const target of testTargets()) {
       }
       const before = await knowledgeCounts(suite.database);
       await expect(ingestMarkdown(tenantId, "# One more\n\nText.", ["d0", "d64"])).rejects.toMatchObject({
-        status: 409,
+        kind: "conflict",
         code: "TOO_MANY_DOMAINS",
       });
       expect(await knowledgeCounts(suite.database)).toEqual(before);

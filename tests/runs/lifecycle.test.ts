@@ -59,7 +59,7 @@ for (const target of testTargets()) {
       await settled(actor, runId);
       await resumeRun(actor, runId, { value: { approved: false } });
       await expect(resumeRun(actor, runId, { value: { approved: true } })).rejects.toMatchObject({
-        status: 409,
+        kind: "conflict",
         code: "RUN_NOT_INTERRUPTED",
       });
       const done = await settled(actor, runId);
@@ -106,7 +106,7 @@ for (const target of testTargets()) {
       await cancelRun(actor, waiting.runId);
       expect((await getRun(actor, waiting.runId)).status).toBe("cancelled");
       await expect(resumeRun(actor, waiting.runId, { value: { approved: true } })).rejects.toMatchObject({
-        status: 409,
+        kind: "conflict",
       });
       await expect(cancelRun(actor, waiting.runId)).rejects.toMatchObject({ code: "RUN_FINISHED" });
 
@@ -153,7 +153,7 @@ for (const target of testTargets()) {
 
     it("refuses an unknown workflow", async () => {
       await expect(startRun(actorFor(suite.tenants), { workflow: "nope", input: {} })).rejects.toMatchObject({
-        status: 404,
+        kind: "not_found",
         code: "UNKNOWN_WORKFLOW",
       });
     });

@@ -48,7 +48,7 @@ for (const target of testTargets()) {
       const first = await startRun(actor, { workflow: "demo-echo", input: longRun, threadId });
       await expect(
         startRun(actor, { workflow: "demo-echo", input: { message: "second" }, threadId }),
-      ).rejects.toMatchObject({ status: 409, code: "THREAD_BUSY", details: { thread_id: threadId } });
+      ).rejects.toMatchObject({ kind: "conflict", code: "THREAD_BUSY", details: { thread_id: threadId } });
       expect(await runsOnThread(suite.database, threadId)).toHaveLength(1);
 
       await cancelRun(actor, first.runId);
@@ -67,7 +67,7 @@ for (const target of testTargets()) {
       const refused = outcomes.filter((o) => o.status === "rejected");
       expect(started).toHaveLength(1);
       expect(refused).toHaveLength(1);
-      expect(refused[0].reason).toMatchObject({ status: 409, code: "THREAD_BUSY" });
+      expect(refused[0].reason).toMatchObject({ kind: "conflict", code: "THREAD_BUSY" });
       expect(await runsOnThread(suite.database, threadId)).toHaveLength(1);
       await cancelRun(actor, started[0].value.runId);
       await settled(actor, started[0].value.runId);
@@ -85,7 +85,7 @@ for (const target of testTargets()) {
       const other = await startRun(actor, { workflow: "demo-echo", input: longRun, threadId });
 
       await expect(resumeRun(actor, waiting.runId, { value: { approved: true } })).rejects.toMatchObject({
-        status: 409,
+        kind: "conflict",
         code: "THREAD_BUSY",
       });
       // The refused decision left nothing: the run still waits for it.
@@ -111,7 +111,7 @@ for (const target of testTargets()) {
       await expect(
         startRun(owner, { workflow: "ask-expert", input: { message: "other graph" }, threadId }),
       ).rejects.toMatchObject({
-        status: 409,
+        kind: "conflict",
         code: "THREAD_WORKFLOW_MISMATCH",
         details: { thread_id: threadId, workflow: "demo-echo" },
       });

@@ -39,9 +39,9 @@ export function buildAskExpert(checkpointer: BaseCheckpointSaver): RunnableGraph
       "generate",
     ])
     .addEdge("execute_tools", "generate")
-    .addEdge("generate", "review_gate")
-    .addEdge("review_gate", "save_message")
-    .addEdge("save_message", "update_session")
+    .addEdge("generate", "save_message")
+    .addEdge("save_message", "review_gate")
+    .addEdge("review_gate", "update_session")
     .addEdge("update_session", END)
     .compile({ checkpointer }) as unknown as RunnableGraph;
 }

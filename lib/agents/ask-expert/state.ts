@@ -52,5 +52,7 @@ export const AskExpertState = Annotation.Root({
   answer: Annotation<GeneratedAnswer | null>(),
   review: Annotation<(ReviewState & { reason: string }) | null>(),
   messageId: Annotation<string | null>(),
+  /** When this turn began (ms): the review reports the turn's duration. */
+  startedAt: Annotation<number | undefined>(),
 });
 export type AskExpertStateType = typeof AskExpertState.State;

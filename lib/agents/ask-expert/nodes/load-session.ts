@@ -18,5 +18,6 @@ export async function loadSession(_state: AskExpertStateType, config: LangGraphR
     answer: null,
     review: null,
     messageId: null,
+    startedAt: Date.now(),
   };
 }

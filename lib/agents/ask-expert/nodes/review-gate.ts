@@ -1,6 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { submitCase } from "@/lib/hitl";
-import { emit, runContextOf } from "@/lib/runs";
+import { recordAnswerReview } from "@/lib/chat";
+import { checkpointCaseOf } from "@/lib/checkpoints";
+import { emit, executionSettled, latestRunOnThread, type RunContext, runContextOf, startRun } from "@/lib/runs";
+import { type AnswerReviewInput, answerReview, answerReviewThread } from "../../answer-review/graph";
 import { HIGH_SAFETY_THRESHOLD, reviewThreshold } from "../config";
 import type { AskExpertStateType } from "../state";
 
@@ -24,38 +26,81 @@ export function reviewReason(state: AskExpertStateType): string | null {
 }
 
 /**
- * Sends a low-confidence answer to the review inbox as a `final_review` case. Non-blocking: the
- * answer is already shown; its metadata says the review is pending. The request id is the
- * run's, so a re-run of this step after a crash opens no second case.
+ * Sends a low-confidence answer to review as checkpoint 5 (`final_review`) without holding it
+ * back: the answer is already shown and saved; a run of `answer-review` waits for the reviewer's
+ * decision and writes it onto the saved answer. This node waits only until that run's case is
+ * open, so the answer's metadata can name it. The review's thread is the chat run's, so a re-run
+ * of this step after a crash finds the review it started.
  */
 export async function reviewGate(state: AskExpertStateType, config: LangGraphRunnableConfig) {
   const scope = runContextOf(config);
   const reason = reviewReason(state);
   const { answer, session, agent } = state;
   if (!reason || !answer || !session || !agent) return { review: null };
-  const cited = new Set(answer.citations);
-  const result = await submitCase(
-    { tenantId: scope.tenantId, userId: "system", role: "system", name: `${agent.name} (Ask Expert)` },
-    {
-      adapter: "final_review",
-      requestId: `ask-expert:${session.runId}:final_review`,
-      payload: {
-        output: answer.text,
-        sources: state.sources
-          .filter((s) => cited.has(s.n))
-          .map((s) => `[${s.n}] ${s.title}${s.section ? ` — ${s.section}` : ""}${s.url ? ` (${s.url})` : ""}`)
-          .slice(0, 200),
-        confidence: answer.confidence,
-      },
-      refs: [{ kind: "chat_session", id: session.sessionId }],
+  const cited = state.sources.filter((s) => answer.citations.includes(s.n));
+  const input: AnswerReviewInput = {
+    sessionId: session.sessionId,
+    chatRunId: session.runId,
+    reason,
+    request: {
+      response_text: answer.text.slice(0, 100_000),
+      response_confidence: answer.confidence,
+      citations: cited.slice(0, 200).map((s) => ({
+        n: s.n,
+        title: s.title,
+        section: s.section,
+        ...(s.url ? { url: s.url } : {}),
+      })),
+      sources_used: state.sources.length,
+      agents_involved: [agent.name],
+      total_duration_seconds: state.startedAt ? Math.max(0, Math.round((Date.now() - state.startedAt) / 1000)) : 0,
+      total_cost_usd: answer.costUsd ?? 0,
+      nodes_executed: NODES_BEFORE_REVIEW,
+      tools_used: [],
+      sub_agents_spawned: 0,
+      evidence_level: state.retrieval === "hybrid" ? "retrieved (hybrid)" : "retrieved (lexical)",
+      constitutional_compliance: true,
+      quality_checks_passed: 0,
+      quality_checks_failed: 1,
+      allow_edits: true,
+      save_to_history: true,
     },
-    { serverRefs: [{ kind: "run", id: session.runId }] },
-  );
+  };
+  const caseId = await openAnswerReview(scope, input);
+  await recordAnswerReview(scope, {
+    sessionId: session.sessionId,
+    runId: session.runId,
+    review: { caseId, status: "pending" },
+  });
   emit(config, { kind: "step", message: "Sent to a reviewer: the answer's confidence is low" });
   emit(config, {
     kind: "trace",
     eventType: "escalation",
-    payload: { adapter: "final_review", caseId: result.caseId, reason, confidence: answer.confidence },
+    payload: { adapter: "final_review", caseId, reason, confidence: answer.confidence },
   });
-  return { review: { caseId: result.caseId, status: "pending", reason } };
+  return { review: { caseId, status: "pending", reason } };
+}
+
+const NODES_BEFORE_REVIEW = ["load_session", "load_history", "analyze_query", "rag_retrieval", "generate"];
+/** How long to wait for a review run recovered on another instance to open its case. */
+const CASE_WAIT_MS = 30_000;
+
+async function openAnswerReview(scope: RunContext, input: AnswerReviewInput): Promise<string> {
+  const threadId = answerReviewThread(input.chatRunId);
+  const runId =
+    (await latestRunOnThread(scope, threadId)) ??
+    (
+      await startRun(
+        // The product starts the review, not the asker: nobody can decide their own answer's review.
+        { tenantId: scope.tenantId, userId: "system", role: "member" },
+        { workflow: answerReview.name, input, threadId },
+      )
+    ).runId;
+  await executionSettled(runId);
+  for (const deadline = Date.now() + CASE_WAIT_MS; ; ) {
+    const caseId = await checkpointCaseOf(scope, runId);
+    if (caseId) return caseId;
+    if (Date.now() > deadline) throw new Error("The answer's review run opened no case.");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
