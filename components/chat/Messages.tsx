@@ -128,7 +128,7 @@ function AssistantMessage({
                 title={`Review case ${meta.review.caseId} (${meta.review.status})`}
                 className="rounded-full bg-violet-100 px-2 py-0.5 font-medium text-violet-800 dark:bg-violet-900/60 dark:text-violet-200"
               >
-                Sent for review
+                {REVIEW_LABELS[meta.review.status] ?? "Sent for review"}
               </span>
             )}
             {sources.length > 0 && (
@@ -228,3 +228,12 @@ export function MessageList({
     </ol>
   );
 }
+
+/** What the asker reads about their answer's review, by the checkpoint's status. */
+const REVIEW_LABELS: Record<string, string> = {
+  pending: "Sent for review",
+  approved: "Approved by a reviewer",
+  modified: "Edited by a reviewer",
+  rejected: "Rejected by a reviewer",
+  timeout: "Review timed out",
+};
