@@ -23,7 +23,8 @@ function startWorker(url: string, tenantId: string, tag: string, limit?: number)
     "npx",
     [
       "tsx",
-      "--conditions=react-server",
+      "--import",
+      "./scripts/server-only-node.mjs",
       "tests/audit/trace-worker.ts",
       tenantId,
       tag,
