@@ -160,11 +160,8 @@ test("kill -9 at random moments during 20 runs: after recovery every trace is wh
           count("node_complete", node) + count("node_error", node) + count("hitl_request", node),
           `${runId} ${node}: every start ended: ${story}`,
         ).toBe(count("node_start", node));
-        // Never twice. (Rarely a node's result is kept but its end was not recorded with it; recovery
-        // then records the attempt as ended by the crash — see docs/decisions.md.)
-        expect(count("node_complete", node), `${runId} ${node} completed at most once: ${story}`).toBeLessThanOrEqual(
-          1,
-        );
+        // Exactly once: the end commits with the node's result, and before the checkpoint holding it.
+        expect(count("node_complete", node), `${runId} ${node} completed once: ${story}`).toBe(1);
       }
       expect(count("hitl_response"), `${runId}: every stop answered`).toBe(count("hitl_request"));
       const seqs = rowsOf<{ seq: number }>(

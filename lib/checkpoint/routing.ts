@@ -24,15 +24,19 @@ export class TenantRoutingSaver extends BaseCheckpointSaver {
    * @param withTaskWrites saves a task's writes in a transaction of the caller's (`save` does the
    *   writing), so what the run records about the task — its start, its output, its end —
    *   commits together with the writes: after a crash the record and the checkpoint agree.
+   * @param beforePut waits until the task writes already handed over are saved: LangGraph
+   *   saves a step's checkpoint without waiting for its tasks' writes, and a checkpoint that
+   *   holds a node's result must not commit before the record that the node completed.
    */
   constructor(
     private readonly tenantOf: (config: RunnableConfig) => string,
     private readonly withTaskWrites?: (
       config: RunnableConfig,
-      taskId: string,
+      task: { id: string; path: string },
       writes: PendingWrite[],
       save: (tx: Tx) => Promise<void>,
     ) => Promise<void>,
+    private readonly beforePut?: (config: RunnableConfig) => Promise<void>,
   ) {
     super();
   }
@@ -55,19 +59,23 @@ export class TenantRoutingSaver extends BaseCheckpointSaver {
     return this.saverFor(config).list(config, options);
   }
 
-  put(
+  async put(
     config: RunnableConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    return this.saverFor(config).put(config, checkpoint, metadata, newVersions);
+    const saver = this.saverFor(config);
+    await this.beforePut?.(config);
+    return saver.put(config, checkpoint, metadata, newVersions);
   }
 
   putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const saver = this.saverFor(config);
     if (!this.withTaskWrites) return saver.putWrites(config, writes, taskId, taskPath);
-    return this.withTaskWrites(config, taskId, writes, (tx) => saver.putWritesIn(tx, config, writes, taskId, taskPath));
+    return this.withTaskWrites(config, { id: taskId, path: taskPath ?? "" }, writes, (tx) =>
+      saver.putWritesIn(tx, config, writes, taskId, taskPath),
+    );
   }
 
   deleteThread(): Promise<void> {

@@ -203,6 +203,11 @@ export class BufferedEventWriter {
     await written;
   }
 
+  /** Resolves once the writes already started have finished (a failure is kept for `flush`). */
+  async settled(): Promise<void> {
+    await this.chain.catch(() => undefined);
+  }
+
   /** Writes what is buffered; rejects if any earlier write failed. */
   async flush(): Promise<void> {
     const { batch, traces } = this.take();

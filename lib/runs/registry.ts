@@ -2,7 +2,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { z } from "zod";
 import { TenantRoutingSaver } from "@/lib/checkpoint";
 import { runContextOf, tenantOfConfig } from "./context";
-import { saveTaskWrites } from "./task-recorders";
+import { saveTaskWrites, taskWritesSaved } from "./task-recorders";
 
 /** The slice of a compiled LangGraph graph that the run executor uses. */
 export interface RunnableGraph {
@@ -60,10 +60,14 @@ export function graphOf(workflow: Workflow): RunnableGraph {
   let graph = graphs.get(workflow.name);
   if (!graph) {
     graph = workflow.build(
-      new TenantRoutingSaver(tenantOfConfig, (config, taskId, writes, save) => {
-        const context = runContextOf(config);
-        return saveTaskWrites(context, context.runId, taskId, writes, save);
-      }),
+      new TenantRoutingSaver(
+        tenantOfConfig,
+        (config, task, writes, save) => {
+          const context = runContextOf(config);
+          return saveTaskWrites(context, context.runId, task, writes, save);
+        },
+        (config) => taskWritesSaved(runContextOf(config).runId),
+      ),
     );
     graphs.set(workflow.name, graph);
   }

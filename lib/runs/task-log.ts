@@ -81,10 +81,23 @@ export class TaskLog implements TaskRecorder {
     this.parts.closeAll();
   }
 
-  async saveWithTask(taskId: string, writes: PendingWrite[], save: (tx: Tx) => Promise<void>): Promise<void> {
-    if (!this.tasks.has(taskId)) await this.startOf(taskId);
-    if (writes.every(([channel]) => channel !== "__error__" && channel !== "__interrupt__")) this.completed(taskId);
+  async saveWithTask(
+    task: { id: string; node: string | null },
+    writes: PendingWrite[],
+    save: (tx: Tx) => Promise<void>,
+  ): Promise<void> {
+    // A node's writes can arrive before the tasks stream announces it (the stream is read a
+    // turn or more later): its start is recorded now, in the transaction that keeps its result.
+    if (!this.tasks.has(task.id)) {
+      if (task.node) this.started(task.id, task.node);
+      else await this.startOf(task.id);
+    }
+    if (writes.every(([channel]) => channel !== "__error__" && channel !== "__interrupt__")) this.completed(task.id);
     await this.events.flushWith(save);
+  }
+
+  saved(): Promise<void> {
+    return this.events.settled();
   }
 
   /** Text still in the <thinking> filter goes out (the execution ends or stops). */

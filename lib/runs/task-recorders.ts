@@ -6,7 +6,13 @@ import type { NodeOutput } from "./contract";
 export interface TaskRecorder {
   /** What a node emits, recorded the moment it does (a task not seen yet starts then). */
   output(task: { id: string; node: string }, output: NodeOutput): void;
-  saveWithTask(taskId: string, writes: PendingWrite[], save: (tx: Tx) => Promise<void>): Promise<void>;
+  saveWithTask(
+    task: { id: string; node: string | null },
+    writes: PendingWrite[],
+    save: (tx: Tx) => Promise<void>,
+  ): Promise<void>;
+  /** Resolves once every save handed over so far has finished (committed or failed). */
+  saved(): Promise<void>;
 }
 
 export function taskRecorderOf(runId: string): TaskRecorder | undefined {
@@ -38,11 +44,26 @@ export function detachTaskRecorder(runId: string, recorder: TaskRecorder): void 
 export function saveTaskWrites(
   scope: TenantScope,
   runId: string,
-  taskId: string,
+  task: { id: string; path: string },
   writes: PendingWrite[],
   save: (tx: Tx) => Promise<void>,
 ): Promise<void> {
   const recorder = recorders().get(runId);
-  if (recorder) return recorder.saveWithTask(taskId, writes, save);
+  if (recorder) return recorder.saveWithTask({ id: task.id, node: nodeOfTaskPath(task.path) }, writes, save);
   return withTenant(scope, save);
+}
+
+/** Waits for the run's task writes in flight in this process, before its next checkpoint. */
+export async function taskWritesSaved(runId: string): Promise<void> {
+  await recorders().get(runId)?.saved();
+}
+
+/**
+ * The node a task runs, from the path LangGraph saves its writes under (`~__pregel_pull, <node>`
+ * for a node's own task); null for the graph's input, a resume command or a pushed task.
+ */
+export function nodeOfTaskPath(path: string): string | null {
+  const match = /^~__pregel_pull, ([^,~]+)$/.exec(path);
+  // `__start__` is the graph's input, not a node that runs.
+  return match && !match[1].startsWith("__") ? match[1] : null;
 }

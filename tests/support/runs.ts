@@ -75,6 +75,12 @@ export async function expectCompleteTrace(database: Database, scope: TenantScope
       count("node_start", node),
     );
   }
+  // A finished run's nodes each completed once: an end is recorded with the node's result.
+  if (count("run_complete") === 1) {
+    for (const node of new Set(rows.filter((r) => r.event_type === "node_start").map((r) => r.node_name))) {
+      expect(count("node_complete", node), `node ${node} completed once`).toBe(1);
+    }
+  }
   expect(count("hitl_response")).toBe(count("hitl_request"));
   expect(await verifyChain(scope)).toMatchObject({ status: "ok", pending: 0 });
   return types;
