@@ -39,7 +39,16 @@ function startServer() {
   delete env.DATABASE_URL;
   const server = spawn(
     process.execPath,
-    ["--import", "./scripts/server-only-node.mjs", "--import", "tsx", "scripts/mcp-serve.ts", "--port", "0", "--inject-key"],
+    [
+      "--import",
+      "./scripts/server-only-node.mjs",
+      "--import",
+      "tsx",
+      "scripts/mcp-serve.ts",
+      "--port",
+      "0",
+      "--inject-key",
+    ],
     {
       cwd: root,
       env,

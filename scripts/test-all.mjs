@@ -63,7 +63,12 @@ if (!vitestOk && vitest && vitest.numFailedTests === 0 && results.failed === 0) 
 if (run("build", "npx", ["next", "build"])) {
   rmSync("test-results/e2e.json", { force: true });
   // The spec process imports server modules (seeding, the audit check): resolve them as the server does.
-  run("e2e", process.execPath, ["--import", "./scripts/server-only-node.mjs", "node_modules/@playwright/test/cli.js", "test"]);
+  run("e2e", process.execPath, [
+    "--import",
+    "./scripts/server-only-node.mjs",
+    "node_modules/@playwright/test/cli.js",
+    "test",
+  ]);
   const e2e = readJson("test-results/e2e.json");
   if (e2e) {
     results.passed += e2e.stats.expected + e2e.stats.flaky;

@@ -14,9 +14,13 @@ const run = promisify(execFile);
 
 async function script(mode: "rebuild" | "drift", dataDir: string) {
   try {
-    const { stdout } = await run("npx", ["tsx", "--import", "./scripts/server-only-node.mjs", "scripts/hitl-projection.ts", mode], {
-      env: { ...process.env, VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" },
-    });
+    const { stdout } = await run(
+      "npx",
+      ["tsx", "--import", "./scripts/server-only-node.mjs", "scripts/hitl-projection.ts", mode],
+      {
+        env: { ...process.env, VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" },
+      },
+    );
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string };

@@ -20,12 +20,16 @@ interface Location {
 }
 
 function worker(location: Location, args: string[]): { child: ChildProcess; line: Promise<Record<string, unknown>> } {
-  const child = spawn("npx", ["tsx", "--import", "./scripts/server-only-node.mjs", "tests/support/run-worker.ts", ...args], {
-    env: { ...process.env, ...location.env, VIGIL_RUN_LEASE_MS: String(LEASE_MS), VIGIL_SEED: "off" },
-    stdio: ["ignore", "pipe", "pipe"],
-    // Its own process group, so SIGKILL reaches npx and the node process it started.
-    detached: true,
-  });
+  const child = spawn(
+    "npx",
+    ["tsx", "--import", "./scripts/server-only-node.mjs", "tests/support/run-worker.ts", ...args],
+    {
+      env: { ...process.env, ...location.env, VIGIL_RUN_LEASE_MS: String(LEASE_MS), VIGIL_SEED: "off" },
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so SIGKILL reaches npx and the node process it started.
+      detached: true,
+    },
+  );
   let stderr = "";
   child.stderr?.on("data", (d) => {
     stderr += d;
