@@ -91,6 +91,52 @@ export interface ChatSessionDetail {
 /** `GET /api/chat/sessions/{id}`. */
 export type ChatSessionDetailResponse = { status: "success" } & ChatSessionDetail;
 
+/** Where the review of an answer stands, as its asker reads it. */
+export const ANSWER_REVIEW_STATUSES = [
+  "pending",
+  "needs_clarification",
+  "approved",
+  "modified",
+  "rejected",
+  "timeout",
+] as const;
+export type AnswerReviewStatus = (typeof ANSWER_REVIEW_STATUSES)[number];
+
+export interface AnswerReview {
+  /** The chat run whose answer is under review (the message's `metadata.runId`). */
+  runId: string;
+  caseId: string;
+  status: AnswerReviewStatus;
+  /** The reviewer's open question (status `needs_clarification`). */
+  question: string | null;
+  /** The decision's reason, if it gave one. */
+  reason: string | null;
+  decidedAt: string | null;
+  /** The text the asker reads now: a reviewer's edit replaces the answer. */
+  content: string;
+  /** The answer as the agent wrote it, when a reviewer edited it. */
+  originalContent: string | null;
+  /** False while a decision is made but not yet applied to the answer. */
+  settled: boolean;
+}
+
+/** `GET /api/chat/sessions/{id}/reviews`: each server-sent event carries every review of the session. */
+export interface AnswerReviewsEvent {
+  reviews: AnswerReview[];
+}
+
+/** What a reviewer of a chat answer sees besides the answer: the question, who asked, the sources. */
+export interface AnswerReviewContext {
+  kind: "chat_answer";
+  sessionId: string;
+  question: string;
+  askedAt: string;
+  asker: { id: string; name: string | null };
+  agent: { id: string; slug: string; name: string };
+  answer: { text: string; confidence: number | null; citations: number[] };
+  sources: SourceItem[];
+}
+
 /** The stream's final message metadata for a chat answer (the executor adds `runId` and `status`). */
 export interface ChatAnswerMetadata {
   runId: string;

@@ -1,7 +1,14 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { rowsOf, schema, type TenantScope, type Tx } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
-import type { ChatAgentRef, ChatMessageMetadata, ChatMessageView, ChatSessionListItem, SourceItem } from "./contract";
+import type {
+  ChatAgentRef,
+  ChatMessageMetadata,
+  ChatMessageView,
+  ChatSessionListItem,
+  ReviewState,
+  SourceItem,
+} from "./contract";
 import { previewOf, threadOfSession } from "./limits";
 import type { ChatActor } from "./types";
 
@@ -134,7 +141,7 @@ export async function assistantMessageOfRunIn(tx: Tx, sessionId: string, runId: 
 export async function updateAssistantReviewIn(
   tx: Tx,
   messageId: string,
-  review: { caseId: string; status: string },
+  review: ReviewState,
   content?: string,
 ): Promise<void> {
   await tx

@@ -49,6 +49,7 @@ export async function openCheckpointCases(context: RunContext, pending: PendingI
         adapter: checkpoint.checkpoint_type,
         requestId: checkpointRequestId(context.runId, interrupt.id),
         payload: checkpoint.request,
+        summary: checkpoint.title,
         priority: PRIORITY_OF_RISK[checkpoint.risk_level],
         refs: [{ kind: "thread", id: context.threadId }, ...(checkpoint.refs ?? [])],
       },

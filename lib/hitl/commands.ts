@@ -5,6 +5,7 @@ import { roleAtLeast } from "@/lib/access";
 import { isUniqueViolation, schema, type Tx, withTenant } from "@/lib/db";
 import { errors, NotFoundError } from "@/lib/errors";
 import { adapterForSubmitIn, schemaVersionIn, summarize } from "./adapters";
+import { announceCaseChange } from "./case-bus";
 import type {
   HitlCommandResult,
   HitlEscalationDetails,
@@ -115,6 +116,8 @@ export interface SubmitCaseInput {
   requestId: string;
   refs?: HitlRef[];
   priority?: HitlPriority;
+  /** The inbox line; the adapter's formatter writes one when absent. */
+  summary?: string;
 }
 
 export interface SubmitOptions {
@@ -133,6 +136,7 @@ export async function submitCase(
     request_id: input.requestId,
     adapter: input.adapter,
     payload: input.payload,
+    summary: input.summary ?? undefined,
     refs: input.refs ?? undefined,
     priority: input.priority ?? undefined,
   });
@@ -150,6 +154,7 @@ export async function submitCase(
     payload,
     refs,
     ...(priority === "normal" ? {} : { priority }),
+    ...(parsed.data.summary ? { summary: parsed.data.summary } : {}),
   });
 
   return withTenant(actor, async (tx) => {
@@ -175,7 +180,7 @@ export async function submitCase(
       adapter,
       schemaVersion: found.version,
       payload,
-      summary: summarize(adapter, payload),
+      summary: parsed.data.summary ?? summarize(adapter, payload),
       requestId,
       priority,
       dueAt: found.policy ? dueAtFor(now, found.policy) : null,
@@ -285,14 +290,17 @@ async function mutateCase(
   const requestId = requireRequestId(rawRequestId);
   assertMayAct(actor, mutation.action, mutation.ownRunId !== undefined);
   const attempt = () => withTenant(actor, (tx) => lockedMutation(tx, actor, caseId, requestId, mutation));
+  let result: HitlCommandResult;
   try {
-    return await attempt();
+    result = await attempt();
   } catch (error) {
     // A retry of this request committed while we waited for the lock and the action was still
     // allowed: our event collided with its event. A second attempt sees it and replays it.
-    if (isDuplicateRequest(error)) return attempt();
-    throw error;
+    if (!isDuplicateRequest(error)) throw error;
+    result = await attempt();
   }
+  if (!result.replayed) announceCaseChange(caseId);
+  return result;
 }
 
 function isDuplicateRequest(error: unknown): boolean {

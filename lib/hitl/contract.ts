@@ -208,6 +208,13 @@ export const SubmitCase = z.strictObject({
       "The kind of decision: lgv_troubleshooting, plan_approval, tool_execution, subagent_spawn, " +
         "critical_decision, final_review, or an adapter the tenant registered.",
     ),
+  summary: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe("One line for the reviewer's inbox; the adapter's formatter writes one when absent."),
   payload: z.record(z.string(), z.unknown()).describe("The case data, matching the adapter's active schema."),
   refs: z
     .array(CaseRef)

@@ -9,6 +9,7 @@ export {
   registerDefaultAdapters,
   summarize,
 } from "./adapters";
+export { announceCaseChange, onCaseChange } from "./case-bus";
 export { escalateCase, provideClarification, recordDecision, requestClarification, submitCase } from "./commands";
 export type { HitlCommandResult, HitlPage, HitlQueueItem } from "./contract";
 export {
@@ -26,8 +27,10 @@ export { runEscalationSweep } from "./escalation";
 export { HITL_LIMITS } from "./limits";
 export { projectionDrift, rebuildProjection } from "./projection";
 export {
+  type CaseStanding,
   caseHistory,
   caseIdOfRequest,
+  caseStandings,
   clarificationBacklog,
   type DecisionStatsBucket,
   decisionLog,

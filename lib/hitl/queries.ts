@@ -38,6 +38,38 @@ const registry = schema.hitlSchemaRegistry;
 export const QUEUE_PAGE_MAX = PAGE_MAX;
 export const OPEN_STATES: readonly HitlStateName[] = ["pending", "needs_clarification"];
 
+/** Where a case stands, as the person it concerns reads it (the asker of a reviewed answer). */
+export interface CaseStanding {
+  caseId: string;
+  state: HitlStateName;
+  outcome: HitlOutcome | null;
+  /** The reviewer's open question while the case needs clarification. */
+  question: string | null;
+  /** The reason a decision gave (a rejection's, usually). */
+  reason: string | null;
+  decidedAt: number | null;
+}
+
+/** The standing of each of these cases of the tenant (unknown ids are left out). */
+export async function caseStandings(scope: TenantScope, caseIds: readonly string[]): Promise<CaseStanding[]> {
+  if (caseIds.length === 0) return [];
+  const rows = await withTenant(scope, (tx) =>
+    tx
+      .select({
+        caseId: state.caseId,
+        state: state.state,
+        outcome: state.outcome,
+        question: state.openQuestion,
+        reason: events.reason,
+        decidedAt: state.decidedAt,
+      })
+      .from(state)
+      .leftJoin(events, eq(events.id, state.decisionEventId))
+      .where(inArray(state.caseId, [...caseIds])),
+  );
+  return rows.map((r) => ({ ...r, reason: r.reason ?? null, decidedAt: r.decidedAt ?? null }));
+}
+
 /** The id of the case a request opened, if it did (the server's own cases: one per paused interrupt). */
 export async function caseIdOfRequest(scope: TenantScope, requestId: string): Promise<string | null> {
   const [row] = await withTenant(scope, (tx) =>

@@ -32,6 +32,7 @@ export const submitCaseTool = defineTool({
     submitCase(actor, {
       adapter: args.adapter,
       payload: args.payload,
+      summary: args.summary,
       requestId: args.request_id,
       refs: args.refs,
       priority: args.priority,

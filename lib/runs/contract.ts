@@ -83,6 +83,12 @@ export interface SourceItem extends SearchHit {
 export interface ReviewState {
   caseId: string;
   status: string;
+  /** The reviewer's open question, while the review needs the asker's clarification. */
+  question?: string | null;
+  /** A decision's reason (a rejection's, usually). */
+  reason?: string | null;
+  /** The answer as the agent wrote it, when a reviewer edited it. */
+  originalContent?: string | null;
 }
 
 /**

@@ -467,7 +467,11 @@ for (const target of testTargets()) {
       });
       await executionSettled(reviewRun);
       const after = (await getSession(expert, sessionId)).body as typeof saved;
-      expect(after.messages[1].metadata.review).toEqual({ caseId: review.caseId, status: "modified" });
+      expect(after.messages[1].metadata.review).toEqual({
+        caseId: review.caseId,
+        status: "modified",
+        originalContent: saved.messages[1].content,
+      });
       expect(after.messages[1].content).toBe("Reviewed: randomisation assigns participants by chance.");
 
       // With the default threshold a well-supported answer of a medium-safety agent is not reviewed.

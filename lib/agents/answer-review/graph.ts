@@ -16,6 +16,8 @@ export const AnswerReviewInput = z.object({
   sessionId: z.uuid(),
   chatRunId: z.uuid(),
   reason: z.string().min(1).max(2000),
+  /** The inbox title: what was asked ("Answer to: …"), not the answer's first line. */
+  title: z.string().min(1).max(300),
   request: FinalReviewRequest,
 });
 export type AnswerReviewInput = z.infer<typeof AnswerReviewInput>;
@@ -24,6 +26,7 @@ const AnswerReviewState = Annotation.Root({
   sessionId: Annotation<string>(),
   chatRunId: Annotation<string>(),
   reason: Annotation<string>(),
+  title: Annotation<string>(),
   request: Annotation<z.infer<typeof FinalReviewRequest>>(),
   outcome: Annotation<{ caseId: string | null; status: string; text: string | null } | null>(),
 });
@@ -32,6 +35,7 @@ type AnswerReviewStateType = typeof AnswerReviewState.State;
 async function awaitReview(state: AnswerReviewStateType, config: LangGraphRunnableConfig) {
   const decision = await awaitDecision(config, "final_review", state.request, {
     reasoning: state.reason,
+    title: state.title,
     refs: [{ kind: "chat_session", id: state.sessionId }],
   });
   const edited = decision.action === "edit" ? decision.edit.response_text : undefined;

@@ -33,6 +33,7 @@ export const POST = route(async (req) => {
     requestId: body.request_id,
     adapter: body.adapter,
     payload: body.payload,
+    summary: body.summary,
     refs: body.refs,
     priority: body.priority,
   });

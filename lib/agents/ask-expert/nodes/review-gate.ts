@@ -42,6 +42,7 @@ export async function reviewGate(state: AskExpertStateType, config: LangGraphRun
     sessionId: session.sessionId,
     chatRunId: session.runId,
     reason,
+    title: `Answer to: ${state.message.replace(/\s+/g, " ").trim()}`.slice(0, 300),
     request: {
       response_text: answer.text.slice(0, 100_000),
       response_confidence: answer.confidence,

@@ -1,14 +1,19 @@
 import { requireSession } from "@/lib/auth";
+import { answerReviewContext } from "@/lib/chat";
 import { caseHistory, getCase } from "@/lib/hitl";
 import { json } from "@/lib/http";
 import { route } from "@/lib/server";
 import { caseIdFrom } from "../../params";
 
-/** One case (payload read as the active schema version, the adapter's summary, refs, state) and its history. */
+/**
+ * One case (payload read as the active schema version, the adapter's summary, refs, state), its
+ * history, and what it is about when that lives in Vigil (`context`: the question and sources
+ * behind a chat answer under review; null otherwise).
+ */
 export const GET = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
   const session = await requireSession(req);
   const caseId = await caseIdFrom(params);
   const kase = await getCase(session, caseId);
-  const history = await caseHistory(session, caseId);
-  return json({ status: "success", case: kase, history });
+  const [history, context] = await Promise.all([caseHistory(session, caseId), answerReviewContext(session, kase.refs)]);
+  return json({ status: "success", case: kase, history, context });
 });

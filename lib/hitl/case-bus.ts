@@ -1,0 +1,23 @@
+import { EventEmitter } from "node:events";
+
+// Wakes this process's listeners after a case changed (its event committed). Listeners in other
+// processes notice by polling, so this is a latency shortcut, not a necessity (as the run bus).
+const holder = globalThis as unknown as { __vigilCaseBus?: EventEmitter };
+
+function caseBus(): EventEmitter {
+  if (!holder.__vigilCaseBus) {
+    holder.__vigilCaseBus = new EventEmitter();
+    holder.__vigilCaseBus.setMaxListeners(0);
+  }
+  return holder.__vigilCaseBus;
+}
+
+export function announceCaseChange(caseId: string): void {
+  caseBus().emit("case", caseId);
+}
+
+/** Calls `listener` with the id of every case that changes in this process; returns the unsubscribe. */
+export function onCaseChange(listener: (caseId: string) => void): () => void {
+  caseBus().on("case", listener);
+  return () => caseBus().off("case", listener);
+}
