@@ -16,6 +16,7 @@ import { type Conversation, type ConversationEvents, createConversation } from "
 import { MessageList } from "./Messages";
 import { answerText, citedNumbers, sourcesOf, webSourcesOf } from "./message-parts";
 import { useConversationRegistry } from "./registry";
+import { useAnswerReviews } from "./reviews";
 import { SourcesPanel } from "./SourcesPanel";
 
 /** Conversations loaded while their run was still answering: re-attached once, on mount. */
@@ -126,11 +127,13 @@ function lastAssistant(messages: ChatMessage[]): ChatMessage | undefined {
 
 function ConversationView({ conversation, title }: { conversation: Conversation; title?: string }) {
   const { agent } = conversation;
-  const { messages, status, sendMessage, regenerate, stop } = useChat<ChatMessage>({
+  const { messages, status, sendMessage, regenerate, stop, setMessages } = useChat<ChatMessage>({
     chat: conversation.chat,
     experimental_throttle: 50,
   });
   const busy = status === "submitted" || status === "streaming";
+  // Not while an answer streams: the stream owns the messages until it settles.
+  useAnswerReviews(busy ? null : conversation.sessionId, messages, setMessages);
   const [focus, setFocus] = useState<{ messageId: string; target: CitationTarget | null } | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);

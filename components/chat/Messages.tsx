@@ -4,6 +4,8 @@ import { toast } from "sonner";
 import type { ChatMessage } from "@/lib/chat/contract";
 import { AnswerMarkdown, type CitationTarget } from "./AnswerMarkdown";
 import { answerText, currentStep, reasoningText, type Step, sourcesOf, stepsOf } from "./message-parts";
+import { ReviewBadge, ReviewNote } from "./ReviewNote";
+import { reviewOf } from "./reviews";
 
 const STEP_ICON = { running: "…", done: "✓", error: "✕" } as const;
 
@@ -72,6 +74,7 @@ function AssistantMessage({
   const meta = message.metadata ?? {};
   const step = liveStep ?? currentStep(message);
   const thinking = streaming && (!text || step?.status === "running");
+  const review = streaming ? null : reviewOf(message);
 
   return (
     <li className="flex gap-3" data-testid="assistant-message" aria-busy={streaming}>
@@ -112,6 +115,7 @@ function AssistantMessage({
           </div>
         )}
         {thinking && text && <ThinkingIndicator label={step?.message || "Finishing…"} />}
+        {review && <ReviewNote review={review} canRetry={isLast && canRetry} onRetry={onRetry} />}
         {!streaming && (
           <div className="flex flex-wrap items-center gap-2 text-xs">
             {typeof meta.confidence === "number" && (
@@ -122,15 +126,7 @@ function AssistantMessage({
                 {confidenceLabel(meta.confidence)}
               </span>
             )}
-            {meta.review && (
-              <span
-                data-testid="review-badge"
-                title={`Review case ${meta.review.caseId} (${meta.review.status})`}
-                className="rounded-full bg-violet-100 px-2 py-0.5 font-medium text-violet-800 dark:bg-violet-900/60 dark:text-violet-200"
-              >
-                {REVIEW_LABELS[meta.review.status] ?? "Sent for review"}
-              </span>
-            )}
+            {review && <ReviewBadge review={review} />}
             {sources.length > 0 && (
               <button
                 type="button"
@@ -228,12 +224,3 @@ export function MessageList({
     </ol>
   );
 }
-
-/** What the asker reads about their answer's review, by the checkpoint's status. */
-const REVIEW_LABELS: Record<string, string> = {
-  pending: "Sent for review",
-  approved: "Approved by a reviewer",
-  modified: "Edited by a reviewer",
-  rejected: "Rejected by a reviewer",
-  timeout: "Review timed out",
-};

@@ -32,7 +32,7 @@ function merge(message: ReviewedMessage, standing: CaseStanding | undefined): An
     caseId: stored.caseId,
     status,
     question: status === "needs_clarification" ? (standing?.question ?? null) : null,
-    reason: standing?.reason ?? null,
+    reason: standing?.reason ?? stored.reason ?? null,
     decidedAt: standing?.decidedAt ? new Date(standing.decidedAt).toISOString() : null,
     content: message.content,
     originalContent: stored.originalContent ?? null,

@@ -89,6 +89,8 @@ export interface ReviewState {
   reason?: string | null;
   /** The answer as the agent wrote it, when a reviewer edited it. */
   originalContent?: string | null;
+  /** False while a decision is made but not yet applied to the answer. */
+  settled?: boolean;
 }
 
 /**

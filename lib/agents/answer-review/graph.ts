@@ -28,7 +28,7 @@ const AnswerReviewState = Annotation.Root({
   reason: Annotation<string>(),
   title: Annotation<string>(),
   request: Annotation<z.infer<typeof FinalReviewRequest>>(),
-  outcome: Annotation<{ caseId: string | null; status: string; text: string | null } | null>(),
+  outcome: Annotation<{ caseId: string | null; status: string; text: string | null; reason: string | null } | null>(),
 });
 type AnswerReviewStateType = typeof AnswerReviewState.State;
 
@@ -45,6 +45,7 @@ async function awaitReview(state: AnswerReviewStateType, config: LangGraphRunnab
       caseId: await checkpointCaseOf(run, run.runId),
       status: statusOf(decision),
       text: typeof edited === "string" ? edited : null,
+      reason: (decision.action === "reject" ? (decision.reason ?? decision.notes) : decision.notes) ?? null,
     },
   };
 }
@@ -55,7 +56,7 @@ async function applyReview(state: AnswerReviewStateType, config: LangGraphRunnab
   const applied = await recordAnswerReview(runContextOf(config), {
     sessionId: state.sessionId,
     runId: state.chatRunId,
-    review: { caseId: outcome.caseId, status: outcome.status },
+    review: { caseId: outcome.caseId, status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) },
     ...(outcome.text === null ? {} : { content: outcome.text }),
   });
   emit(config, {
