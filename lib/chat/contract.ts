@@ -125,6 +125,15 @@ export interface AnswerReviewsEvent {
   reviews: AnswerReview[];
 }
 
+/** One of the caller's answers under review, across their sessions (the "My requests" page). */
+export interface MyAnswerReview extends AnswerReview {
+  sessionId: string;
+  sessionTitle: string;
+  agentName: string;
+  /** When the answer was given. */
+  answeredAt: string;
+}
+
 /** What a reviewer of a chat answer sees besides the answer: the question, who asked, the sources. */
 export interface AnswerReviewContext {
   kind: "chat_answer";

@@ -3,7 +3,7 @@ import "server-only";
 
 export type { ReviewState, SourceItem } from "./contract";
 export { MAX_TITLE_CHARS, SESSION_PAGE_MAX, titleFromMessage } from "./limits";
-export { answerReviewContext, answerReviewStream, answerReviews } from "./reviews";
+export { answerReviewContext, answerReviewStream, answerReviews, myAnswerReviews } from "./reviews";
 export { deleteChatSession, getChatSession, listChatSessions, renameChatSession, startChatTurn } from "./sessions";
 export {
   type ChatAgentProfile,

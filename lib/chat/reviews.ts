@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
 import { schema, withTenant } from "@/lib/db";
 import { type CaseStanding, caseStandings, onCaseChange } from "@/lib/hitl";
-import type { AnswerReview, AnswerReviewContext, AnswerReviewStatus, ReviewState } from "./contract";
+import type { AnswerReview, AnswerReviewContext, AnswerReviewStatus, MyAnswerReview, ReviewState } from "./contract";
 import { agentByIdIn, isUuid, messagesIn, ownSessionIn, sessionIn } from "./store";
 import type { ChatActor } from "./types";
 
@@ -49,18 +49,58 @@ export async function answerReviews(actor: ChatActor, sessionId: string): Promis
       .from(m)
       .where(and(eq(m.sessionId, sessionId), eq(m.role, "assistant"), sql`${m.metadata} ? 'review'`))
       .orderBy(m.createdAt);
-    return rows.map((r) => ({
-      runId: String(r.metadata.runId ?? ""),
-      content: r.content,
-      review: r.metadata.review as ReviewState,
-    }));
+    return rows.map(reviewedMessage);
   });
+  return withStandings(actor, messages, (_message, review) => review);
+}
+
+const MY_REVIEWS_MAX = 200;
+
+/** The caller's answers under review in every session of theirs, newest first. */
+export async function myAnswerReviews(actor: ChatActor): Promise<MyAnswerReview[]> {
+  const s = schema.chatSessions;
+  const rows = await withTenant(actor, (tx) =>
+    tx
+      .select({
+        content: m.content,
+        metadata: m.metadata,
+        createdAt: m.createdAt,
+        sessionId: s.id,
+        sessionTitle: s.title,
+        agentName: schema.agents.name,
+      })
+      .from(m)
+      .innerJoin(s, eq(s.id, m.sessionId))
+      .innerJoin(schema.agents, eq(schema.agents.id, s.agentId))
+      .where(and(eq(s.userId, actor.userId), eq(m.role, "assistant"), sql`${m.metadata} ? 'review'`))
+      .orderBy(desc(m.createdAt))
+      .limit(MY_REVIEWS_MAX),
+  );
+  const messages = rows.map((r) => ({ ...reviewedMessage(r), row: r }));
+  return withStandings(actor, messages, (msg, review) => ({
+    ...review,
+    sessionId: msg.row.sessionId,
+    sessionTitle: msg.row.sessionTitle,
+    agentName: msg.row.agentName,
+    answeredAt: msg.row.createdAt.toISOString(),
+  }));
+}
+
+function reviewedMessage(row: { content: string; metadata: Record<string, unknown> }): ReviewedMessage {
+  return { runId: String(row.metadata.runId ?? ""), content: row.content, review: row.metadata.review as ReviewState };
+}
+
+async function withStandings<M extends ReviewedMessage, T>(
+  actor: ChatActor,
+  messages: M[],
+  view: (message: M, review: AnswerReview) => T,
+): Promise<T[]> {
   const standings = await caseStandings(
     actor,
     messages.map((msg) => msg.review.caseId),
   );
   const byCase = new Map(standings.map((s) => [s.caseId, s]));
-  return messages.map((msg) => merge(msg, byCase.get(msg.review.caseId)));
+  return messages.map((msg) => view(msg, merge(msg, byCase.get(msg.review.caseId))));
 }
 
 /** How often a stream re-reads, for changes made by another process. */

@@ -5,6 +5,7 @@ import * as clarificationRoute from "@/app/api/hitl/cases/[id]/clarification/rou
 import * as askRoute from "@/app/api/hitl/cases/[id]/clarification-request/route";
 import * as decisionRoute from "@/app/api/hitl/cases/[id]/decision/route";
 import * as caseRoute from "@/app/api/hitl/cases/[id]/route";
+import * as myRequestsRoute from "@/app/api/me/requests/route";
 import type { AnswerReview, AnswerReviewContext } from "@/lib/chat/contract";
 import { testTargets } from "../support/databases";
 import { call } from "../support/http";
@@ -155,6 +156,23 @@ for (const target of testTargets()) {
         ).toBe(200);
         const asked = await stream.next((r) => r[0]?.status === "needs_clarification");
         expect(asked[0].question).toBe("Which trial phase do you mean?");
+
+        // "My requests" says the reviewer waits on the asker, and only the asker.
+        const mine = await call(myRequestsRoute.GET, { path: "/api/me/requests", headers: asker.auth });
+        expect(mine.body.waitingOnYou).toBeGreaterThanOrEqual(1);
+        expect(mine.body.answers).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({
+              caseId,
+              sessionId,
+              status: "needs_clarification",
+              question: "Which trial phase do you mean?",
+              agentName: "Clinical Trial Designer",
+            }),
+          ]),
+        );
+        const theirs = await call(myRequestsRoute.GET, { path: "/api/me/requests", headers: stranger.auth });
+        expect(theirs.body).toMatchObject({ waitingOnYou: 0, answers: [] });
 
         // The asker answers from the chat; the review is pending again.
         expect((await onCase(asker, clarificationRoute.POST, caseId, { answer: "Phase III." })).status).toBe(200);
