@@ -4,7 +4,8 @@ import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { errors, NotFoundError } from "@/lib/errors";
 import type { AdapterInfo } from "./contract";
 import { type SlaPolicy, toSlaPolicy } from "./sla";
-import { compileSchema } from "./validation";
+import type { Upcaster } from "./upcasters";
+import { assertUsableSchema } from "./validation";
 
 // Adapters: what kind of decision a case asks for. Each has JSON Schemas in the tenant's
 // registry (several versions, one active) and a formatter that turns a payload into the one
@@ -19,29 +20,32 @@ function objectSchema(title: string, properties: Record<string, unknown>, requir
   return { type: "object", title, properties, required, additionalProperties: false };
 }
 
+const lgvProperties = {
+  symptom: str(),
+  site: str(200),
+  lgv_id: str(100),
+  services_checked: strList(),
+  connection_path: str(1000),
+  evidence: {
+    type: "array",
+    maxItems: 50,
+    items: {
+      type: "object",
+      properties: { source: str(500), observation: str(4000), at: str(100) },
+      required: ["source", "observation"],
+      additionalProperties: false,
+    },
+  },
+  missing_data: strList(),
+};
+const lgvRequired = ["symptom", "site", "lgv_id", "services_checked", "evidence"];
+
+/** Version 1 of each built-in adapter: what a tenant starts with, active. */
 export const DEFAULT_ADAPTER_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   lgv_troubleshooting: objectSchema(
     "LGV troubleshooting: a proposed next action on a laser-guided vehicle",
-    {
-      symptom: str(),
-      site: str(200),
-      lgv_id: str(100),
-      services_checked: strList(),
-      connection_path: str(1000),
-      evidence: {
-        type: "array",
-        maxItems: 50,
-        items: {
-          type: "object",
-          properties: { source: str(500), observation: str(4000), at: str(100) },
-          required: ["source", "observation"],
-          additionalProperties: false,
-        },
-      },
-      missing_data: strList(),
-      proposed_next_action: str(),
-    },
-    ["symptom", "site", "lgv_id", "services_checked", "evidence", "proposed_next_action"],
+    { ...lgvProperties, proposed_next_action: str() },
+    [...lgvRequired, "proposed_next_action"],
   ),
   plan_approval: objectSchema(
     "Plan approval: the agent's plan before it runs",
@@ -88,6 +92,43 @@ export const DEFAULT_ADAPTER_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
 
 export const DEFAULT_ADAPTERS = Object.keys(DEFAULT_ADAPTER_SCHEMAS);
 
+/**
+ * Later versions of built-in adapters, from version 2 on. A tenant keeps version 1 active until
+ * an admin activates one of these (activating version 2 adds it to the tenant's registry).
+ */
+const LATER_BUILT_IN_VERSIONS: Readonly<Record<string, readonly JsonSchema[]>> = {
+  // v2 names the field for what it is: the action the agent recommends to the reviewer.
+  lgv_troubleshooting: [
+    objectSchema(
+      "LGV troubleshooting: a recommended next action on a laser-guided vehicle",
+      { ...lgvProperties, recommended_action: str() },
+      [...lgvRequired, "recommended_action"],
+    ),
+  ],
+};
+
+/** The built-in schema of an adapter's version, if the code defines one. */
+function builtInSchema(adapter: string, version: number): JsonSchema | undefined {
+  if (!Object.hasOwn(DEFAULT_ADAPTER_SCHEMAS, adapter)) return undefined;
+  return version === 1 ? DEFAULT_ADAPTER_SCHEMAS[adapter] : LATER_BUILT_IN_VERSIONS[adapter]?.[version - 2];
+}
+
+const renameField =
+  (from: string, to: string): Upcaster =>
+  (payload) => {
+    if (!(from in payload) || to in payload) return payload;
+    const { [from]: value, ...rest } = payload;
+    return { ...rest, [to]: value };
+  };
+
+/**
+ * How the built-in adapters' payloads read as their next version, by adapter and the version
+ * read from (consulted by upcastPayload; an upcaster registered in code for the same step wins).
+ */
+export const BUILT_IN_UPCASTERS: Readonly<Record<string, Readonly<Record<number, Upcaster>>>> = {
+  lgv_troubleshooting: { 1: renameField("proposed_next_action", "recommended_action") },
+};
+
 const SUMMARY_CHARS = 280;
 
 function clip(text: string, limit = SUMMARY_CHARS): string {
@@ -104,7 +145,7 @@ type Summarizer = (payload: Record<string, unknown>) => string;
 
 export const SUMMARIZERS: Readonly<Record<string, Summarizer>> = {
   lgv_troubleshooting: (p) =>
-    `LGV ${field(p, "lgv_id")} at ${field(p, "site")}: ${field(p, "symptom")} → ${field(p, "proposed_next_action")}`,
+    `LGV ${field(p, "lgv_id")} at ${field(p, "site")}: ${field(p, "symptom")} → ${field(p, "recommended_action") || field(p, "proposed_next_action")}`,
   plan_approval: (p) => {
     const steps = Array.isArray(p.steps) ? ` (${p.steps.length} steps)` : "";
     return `Plan${steps}: ${field(p, "plan")}`;
@@ -127,11 +168,43 @@ export function summarize(adapter: string, payload: Record<string, unknown>): st
 const reg = schema.hitlSchemaRegistry;
 export type AdapterSchemaRow = typeof reg.$inferSelect;
 
+/** Serializes registry writes of one tenant: version numbers and the active flag stay consistent. */
+async function lockRegistry(tx: Tx, tenantId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hitl_registry:${tenantId}`}))`);
+}
+
+/** Makes a stored version the active one (the previous active one is kept, inactive) and stamps when. */
+async function activateRowIn(tx: Tx, adapter: string, row: AdapterSchemaRow): Promise<AdapterSchemaRow> {
+  if (row.active) return row;
+  await tx
+    .update(reg)
+    .set({ active: false })
+    .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
+  const [activated] = await tx
+    .update(reg)
+    .set({ active: true, activatedAt: Date.now() })
+    .where(eq(reg.id, row.id))
+    .returning();
+  return activated;
+}
+
+async function newestVersionIn(tx: Tx, tenantId: string, adapter: string): Promise<AdapterSchemaRow | undefined> {
+  const [newest] = await tx
+    .select()
+    .from(reg)
+    .where(and(eq(reg.tenantId, tenantId), eq(reg.adapter, adapter)))
+    .orderBy(desc(reg.version))
+    .limit(1);
+  return newest;
+}
+
 /**
  * Adds a schema version for an adapter (the next number) and, with `activate`, makes it the
  * one new cases are validated against. Returns the stored row. Registering the schema the
  * latest version already has adds nothing and returns that version, so a retried call (after a
- * timeout, say) does not pile up identical versions.
+ * timeout, say) does not pile up identical versions. A schema that does not compile, or whose
+ * patterns RE2 cannot run or could backtrack catastrophically, is refused before anything is
+ * written (see validation.ts).
  */
 export async function registerAdapterVersion(
   scope: TenantScope,
@@ -142,61 +215,65 @@ export async function registerAdapterVersion(
   if (!/^[a-z][a-z0-9_]{0,63}$/.test(adapter)) {
     throw errors.invalidField("adapter", "An adapter name is lower_snake_case, at most 64 characters.");
   }
-  compileSchema(jsonSchema); // refuse a schema Ajv cannot compile before storing it
+  await assertUsableSchema(jsonSchema);
   return withTenant(scope, async (tx) => {
-    // Serialize registrations of one tenant so two never pick the same number.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hitl_registry:${scope.tenantId}`}))`);
+    await lockRegistry(tx, scope.tenantId);
     await materializeDefaultIn(tx, scope.tenantId, adapter);
-    const [newest] = await tx
-      .select()
-      .from(reg)
-      .where(and(eq(reg.tenantId, scope.tenantId), eq(reg.adapter, adapter)))
-      .orderBy(desc(reg.version))
-      .limit(1);
+    const newest = await newestVersionIn(tx, scope.tenantId, adapter);
     if (newest && canonicalize(newest.jsonSchema) === canonicalize(jsonSchema)) {
-      if (!options.activate || newest.active) return newest;
-      await tx
-        .update(reg)
-        .set({ active: false })
-        .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
-      const [activated] = await tx.update(reg).set({ active: true }).where(eq(reg.id, newest.id)).returning();
-      return activated;
+      return options.activate ? activateRowIn(tx, adapter, newest) : newest;
     }
-    const latest = newest?.version;
     if (options.activate) {
       await tx
         .update(reg)
         .set({ active: false })
         .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
     }
+    const now = Date.now();
     const [row] = await tx
       .insert(reg)
       .values({
         tenantId: scope.tenantId,
         adapter,
-        version: (latest ?? 0) + 1,
+        version: (newest?.version ?? 0) + 1,
         jsonSchema,
         active: Boolean(options.activate),
-        createdAt: Date.now(),
+        createdAt: now,
+        activatedAt: options.activate ? now : null,
       })
       .returning();
     return row;
   });
 }
 
-/** Makes one stored version the active one. */
-export async function activateAdapterVersion(scope: TenantScope, adapter: string, version: number): Promise<void> {
-  await withTenant(scope, async (tx) => {
-    const [target] = await tx
-      .select({ id: reg.id })
+/**
+ * Makes one stored version the active one; activating the version that is already active
+ * changes nothing. A later built-in version (lgv_troubleshooting 2) the tenant does not have yet
+ * is added first, when it is the next number, so its upcaster applies to it.
+ */
+export async function activateAdapterVersion(
+  scope: TenantScope,
+  adapter: string,
+  version: number,
+): Promise<AdapterVersionInfo> {
+  return withTenant(scope, async (tx) => {
+    await lockRegistry(tx, scope.tenantId);
+    let [target] = await tx
+      .select()
       .from(reg)
       .where(and(eq(reg.adapter, adapter), eq(reg.version, version)));
+    const builtIn = builtInSchema(adapter, version);
+    if (!target && builtIn && version > 1) {
+      await materializeDefaultIn(tx, scope.tenantId, adapter);
+      if ((await newestVersionIn(tx, scope.tenantId, adapter))?.version === version - 1) {
+        [target] = await tx
+          .insert(reg)
+          .values({ tenantId: scope.tenantId, adapter, version, jsonSchema: builtIn, createdAt: Date.now() })
+          .returning();
+      }
+    }
     if (!target) throw new NotFoundError("Adapter version", { adapter, version });
-    await tx
-      .update(reg)
-      .set({ active: false })
-      .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
-    await tx.update(reg).set({ active: true }).where(eq(reg.id, target.id));
+    return versionInfo(await activateRowIn(tx, adapter, target));
   });
 }
 
@@ -221,6 +298,7 @@ export async function registerDefaultAdapters(scope: TenantScope): Promise<{ add
             jsonSchema: DEFAULT_ADAPTER_SCHEMAS[adapter],
             active: true,
             createdAt: now,
+            activatedAt: now,
           })),
         )
         .onConflictDoNothing();
@@ -238,9 +316,10 @@ async function materializeDefaultIn(tx: Tx, tenantId: string, adapter: string): 
   if (!builtIn) return;
   const [any] = await tx.select({ id: reg.id }).from(reg).where(eq(reg.adapter, adapter)).limit(1);
   if (any) return;
+  const now = Date.now();
   await tx
     .insert(reg)
-    .values({ tenantId, adapter, version: 1, jsonSchema: builtIn, active: true, createdAt: Date.now() })
+    .values({ tenantId, adapter, version: 1, jsonSchema: builtIn, active: true, createdAt: now, activatedAt: now })
     .onConflictDoNothing();
 }
 
@@ -277,16 +356,48 @@ export async function adapterForSubmitIn(
   return { version: row.version, jsonSchema: row.jsonSchema, policy: row.policy ? toSlaPolicy(row.policy) : null };
 }
 
-/** Every adapter a case can be submitted to: registered ones and the built-ins. */
-export async function listAdapters(scope: TenantScope): Promise<AdapterInfo[]> {
+/** One stored schema version of an adapter, as listings show it. */
+export interface AdapterVersionInfo {
+  version: number;
+  active: boolean;
+  createdAt: number;
+  /** When the version last became the active one (kept once it is deactivated; null: never active). */
+  activatedAt: number | null;
+}
+
+const versionInfo = (row: Pick<AdapterSchemaRow, keyof AdapterVersionInfo>): AdapterVersionInfo => ({
+  version: row.version,
+  active: row.active,
+  createdAt: row.createdAt,
+  activatedAt: row.activatedAt,
+});
+
+/** An adapter with its stored versions (a built-in one the tenant has not used yet has none stored). */
+export interface AdapterListing extends AdapterInfo {
+  versionHistory: AdapterVersionInfo[];
+}
+
+/**
+ * Every adapter a case can be submitted to: registered ones and the built-ins. With `detail`,
+ * each also lists its stored versions with their creation and last activation times.
+ */
+export async function listAdapters(scope: TenantScope): Promise<AdapterInfo[]>;
+export async function listAdapters(scope: TenantScope, options: { detail: true }): Promise<AdapterListing[]>;
+export async function listAdapters(scope: TenantScope, options: { detail?: boolean } = {}): Promise<AdapterInfo[]> {
   return withTenant(scope, async (tx) => {
     const rows = await tx
-      .select({ adapter: reg.adapter, version: reg.version, active: reg.active })
+      .select({
+        adapter: reg.adapter,
+        version: reg.version,
+        active: reg.active,
+        createdAt: reg.createdAt,
+        activatedAt: reg.activatedAt,
+      })
       .from(reg)
       .orderBy(reg.adapter, reg.version);
-    const byName = new Map<string, AdapterInfo>();
+    const byName = new Map<string, AdapterListing>();
     for (const name of DEFAULT_ADAPTERS)
-      byName.set(name, { adapter: name, activeVersion: 1, versions: [1], builtIn: true });
+      byName.set(name, { adapter: name, activeVersion: 1, versions: [1], builtIn: true, versionHistory: [] });
     const seen = new Set<string>();
     for (const row of rows) {
       const info = byName.get(row.adapter) ?? {
@@ -294,6 +405,7 @@ export async function listAdapters(scope: TenantScope): Promise<AdapterInfo[]> {
         activeVersion: null,
         versions: [],
         builtIn: false,
+        versionHistory: [],
       };
       if (!seen.has(row.adapter)) {
         seen.add(row.adapter);
@@ -301,10 +413,12 @@ export async function listAdapters(scope: TenantScope): Promise<AdapterInfo[]> {
         info.activeVersion = null;
       }
       info.versions.push(row.version);
+      info.versionHistory.push(versionInfo(row));
       if (row.active) info.activeVersion = row.version;
       byName.set(row.adapter, info);
     }
-    return [...byName.values()].sort((a, b) => a.adapter.localeCompare(b.adapter));
+    const listed = [...byName.values()].sort((a, b) => a.adapter.localeCompare(b.adapter));
+    return options.detail ? listed : listed.map(({ versionHistory: _, ...info }) => info);
   });
 }
 

@@ -64,6 +64,8 @@ export const hitlSchemaRegistry = pgTable(
     jsonSchema: jsonb("json_schema").$type<Record<string, unknown>>().notNull(),
     active: boolean("active").notNull().default(false),
     createdAt: epochMs("created_at").notNull(),
+    /** When the version last became the active one (kept after it is deactivated; null: never active). */
+    activatedAt: epochMs("activated_at"),
   },
   (t) => [
     uniqueIndex("hitl_schema_registry_version_uq").on(t.tenantId, t.adapter, t.version),
