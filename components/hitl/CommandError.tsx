@@ -7,14 +7,9 @@ interface PayloadIssue {
 
 /** Why a command was refused, with the failing fields when the server named them. */
 export function CommandError({ error, onRetry }: { error: Error; onRetry?: () => void }) {
+  // PAYLOAD_INVALID, VALIDATION_FAILED, QUESTION_REQUIRED…: `details` lists the failing fields.
   const issues: PayloadIssue[] =
-    error instanceof HitlApiError
-      ? error.code === "PAYLOAD_INVALID"
-        ? ((error.details as { issues?: PayloadIssue[] } | undefined)?.issues ?? [])
-        : error.code === "VALIDATION_FAILED" && Array.isArray(error.details)
-          ? (error.details as PayloadIssue[])
-          : []
-      : [];
+    error instanceof HitlApiError && Array.isArray(error.details) ? (error.details as PayloadIssue[]) : [];
   const offline = isNetworkFailure(error);
   return (
     <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">

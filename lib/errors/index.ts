@@ -16,13 +16,18 @@ export type ErrorKind =
   | "rate_limited"
   | "unavailable";
 
-/** An error a caller can act on; it leaves every transport in the documented error shape. */
+/**
+ * An error a caller can act on; it leaves every transport in the documented error shape:
+ * `{status: "error", code, message, ...fields, details}`. `fields` are top-level members a
+ * design names for its error (INVALID_STATE_TRANSITION's `from_state` and `requested_action`).
+ */
 export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    readonly fields?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = "DomainError";

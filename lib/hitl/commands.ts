@@ -488,8 +488,9 @@ export async function escalateCase(
 export async function requestClarification(
   actor: HitlActor,
   caseId: string,
-  input: { requestId: string; question: string },
+  input: { requestId: string; question?: string | null },
 ): Promise<HitlCommandResult> {
+  if (typeof input.question !== "string" || input.question.trim() === "") throw hitlErrors.questionRequired();
   const question = requireText("question", input.question, HITL_LIMITS.questionChars);
   return mutateCase(actor, caseId, input.requestId, { action: "request_clarification", fields: { question } });
 }
@@ -498,8 +499,9 @@ export async function requestClarification(
 export async function provideClarification(
   actor: HitlActor,
   caseId: string,
-  input: { requestId: string; answer: string },
+  input: { requestId: string; answer?: string | null },
 ): Promise<HitlCommandResult> {
+  if (typeof input.answer !== "string" || input.answer.trim() === "") throw hitlErrors.answerRequired();
   const answer = requireText("answer", input.answer, HITL_LIMITS.answerChars);
   return mutateCase(actor, caseId, input.requestId, { action: "provide_clarification", fields: { answer } });
 }

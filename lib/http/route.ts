@@ -29,7 +29,12 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof DomainError) {
-    const body: Record<string, unknown> = { status: "error", code: error.code, message: error.message };
+    const body: Record<string, unknown> = {
+      status: "error",
+      code: error.code,
+      message: error.message,
+      ...error.fields,
+    };
     if (error.details !== undefined) body.details = error.details;
     return json(body, { status: statusOf(error) });
   }

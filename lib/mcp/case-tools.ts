@@ -73,7 +73,7 @@ export const requestClarificationTool = defineTool({
     "A member key is refused with FORBIDDEN.",
   input: z.strictObject({
     case_id: caseId,
-    question: z.string().min(1).max(HITL_LIMITS.questionChars),
+    question: z.string().max(HITL_LIMITS.questionChars).optional().describe("Required (QUESTION_REQUIRED)."),
     request_id: requestId,
   }),
   annotations: mutation,
@@ -87,7 +87,7 @@ export const provideClarificationTool = defineTool({
   description: "Answers the open question of a case in needs_clarification; the case is pending again.",
   input: z.strictObject({
     case_id: caseId,
-    answer: z.string().min(1).max(HITL_LIMITS.answerChars),
+    answer: z.string().max(HITL_LIMITS.answerChars).optional().describe("Required (ANSWER_REQUIRED)."),
     request_id: requestId,
   }),
   annotations: mutation,

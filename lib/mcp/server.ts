@@ -14,7 +14,7 @@ import {
   submitCaseTool,
 } from "./case-tools";
 import { listCasesTool, listReviewQueueTool } from "./list-tools";
-import { type HitlTool, registerTool } from "./tool";
+import { type HitlTool, registerTools } from "./tool";
 
 export const MCP_SERVER_NAME = "vigil-hitl";
 
@@ -45,7 +45,7 @@ export function createHitlMcpServer(actor: HitlActor): McpServer {
     { name: MCP_SERVER_NAME, title: "Vigil review queue", version: packageJson.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  for (const tool of HITL_TOOLS) registerTool(server, actor, tool);
+  registerTools(server, actor, HITL_TOOLS);
   return server;
 }
 

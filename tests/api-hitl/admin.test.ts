@@ -155,7 +155,8 @@ for (const target of testTargets()) {
       expect(v1Payload.status).toBe(422);
       expect(v1Payload.body).toMatchObject({
         code: "PAYLOAD_INVALID",
-        details: { adapter: "ticket_triage", version: 2 },
+        adapter: "ticket_triage",
+        version: 2,
       });
       expect((await submitTicket({ title: "With severity", severity: "high" })).status).toBe(201);
 

@@ -278,9 +278,10 @@ for (const target of testTargets()) {
       expect(res.body).toMatchObject({
         status: "error",
         code: "PAYLOAD_INVALID",
-        details: { adapter: "lgv_troubleshooting", version: 1 },
+        adapter: "lgv_troubleshooting",
+        version: 1,
       });
-      const issues = (res.body.details as { issues: { path: string; keyword: string }[] }).issues;
+      const issues = res.body.details as { path: string; keyword: string }[];
       expect(issues).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ path: "/site", keyword: "type" }),
@@ -459,7 +460,6 @@ for (const target of testTargets()) {
           REVIEWER,
           ["modifications"],
         ],
-        [`clarification-request`, "", { request_id: rid(), question: "   " }, REVIEWER, ["question"]],
         [`escalation`, "", { request_id: rid() }, REVIEWER, ["target"]],
       ];
       const routes: Record<string, unknown> = {
@@ -475,6 +475,22 @@ for (const target of testTargets()) {
         expect(res.status, JSON.stringify({ body, answer: res.body })).toBe(400);
         expect(res.body).toMatchObject({ status: "error", code: "VALIDATION_FAILED" });
         expect((res.body.details as { path: string }[]).map((d) => d.path).sort()).toEqual(paths);
+      }
+      // A blank question or answer gets the design's own codes.
+      for (const [route, name, body, code] of [
+        [clarificationRequestRoute.POST, "clarification-request", { question: "   " }, "QUESTION_REQUIRED"],
+        [clarificationRequestRoute.POST, "clarification-request", {}, "QUESTION_REQUIRED"],
+        [clarificationRoute.POST, "clarification", { answer: "" }, "ANSWER_REQUIRED"],
+      ] as const) {
+        const res = await api.post(
+          REVIEWER,
+          route,
+          `/api/hitl/cases/${id}/${name}`,
+          { request_id: rid(), ...body },
+          on(id),
+        );
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ status: "error", code });
       }
       const malformed = await api.raw(REVIEWER, decisionRoute.POST, {
         method: "POST",

@@ -172,7 +172,7 @@ for (const target of testTargets()) {
         }),
       );
       expect(bad).toMatchObject({ kind: "unprocessable", code: "PAYLOAD_INVALID" });
-      const issues = (bad.details as { issues: { path: string; keyword: string }[] }).issues;
+      const issues = bad.details as { path: string; keyword: string }[];
       expect(issues).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ path: "/lgv_id", keyword: "type" }),
@@ -243,7 +243,7 @@ for (const target of testTargets()) {
         await refusal(
           submitCase(acme().member, { adapter: "final_review", payload: { output: "x" }, requestId: rid() }),
         ),
-      ).toMatchObject({ code: "PAYLOAD_INVALID", details: { version: 2 } });
+      ).toMatchObject({ code: "PAYLOAD_INVALID", fields: { version: 2 } });
       const ok = await submitCase(acme().member, {
         adapter: "final_review",
         payload: { output: "x", reviewer_notes: "n" },

@@ -216,16 +216,17 @@ for (const target of testTargets()) {
       expect(refused.body).toMatchObject({
         status: "error",
         code: "PAYLOAD_INVALID",
-        details: { adapter: "lgv_troubleshooting", version: 1 },
+        adapter: "lgv_troubleshooting",
+        version: 1,
       });
-      const issues = (refused.body.details as { issues: { path: string; keyword: string }[] }).issues;
+      const issues = refused.body.details as { path: string; keyword: string }[];
       expect(issues).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ keyword: "required" }),
           expect.objectContaining({ path: "/services_checked", keyword: "type" }),
         ]),
       );
-      expect(Object.keys(refused.body).sort()).toEqual(["code", "details", "message", "status"]);
+      expect(Object.keys(refused.body).sort()).toEqual(["adapter", "code", "details", "message", "status", "version"]);
 
       const unknown = await callTool(clients.member, "submit_case", {
         adapter: "no_such_adapter",
@@ -242,9 +243,11 @@ for (const target of testTargets()) {
         arguments: { case_id: caseId, outcome: "approved" },
       });
       expect(result.isError).toBe(true);
+      // A JSON result in the API's error shape, naming the missing argument.
       const [content] = result.content as { type: string; text: string }[];
-      expect(content.text).toMatch(/Input validation error/);
-      expect(content.text).toContain("request_id");
+      const body = JSON.parse(content.text) as { status: string; code: string; details: { path: string }[] };
+      expect(body).toMatchObject({ status: "error", code: "VALIDATION_FAILED" });
+      expect(body.details.map((d) => d.path)).toContain("request_id");
       const history = await callTool(clients.reviewer, "get_case_history", { case_id: caseId });
       expect(history.body.count).toBe(1);
 
@@ -442,7 +445,7 @@ for (const target of testTargets()) {
       expect((await submitV1({ item: "forklift battery", amount: 4000 })).body).toMatchObject({
         status: "error",
         code: "PAYLOAD_INVALID",
-        details: { version: 2 },
+        version: 2,
       });
       expect((await submitV1({ item: "forklift battery", amount: 4000, currency: "EUR" })).body).toMatchObject({
         status: "success",

@@ -7,7 +7,8 @@ import { actorOf, caseIdFrom, requestIdField } from "../../../params";
 
 const ClarificationRequest = z.strictObject({
   request_id: requestIdField,
-  question: z.string().trim().min(1).max(HITL_LIMITS.questionChars),
+  // Missing or blank: QUESTION_REQUIRED, from the command, as the design names it.
+  question: z.string().max(HITL_LIMITS.questionChars).optional(),
 });
 
 /** A reviewer asks the submitter a question; the case waits in `needs_clarification`. */

@@ -7,7 +7,8 @@ import { actorOf, caseIdFrom, requestIdField } from "../../../params";
 
 const Clarification = z.strictObject({
   request_id: requestIdField,
-  answer: z.string().trim().min(1).max(HITL_LIMITS.answerChars),
+  // Missing or blank: ANSWER_REQUIRED, from the command, as the design names it.
+  answer: z.string().max(HITL_LIMITS.answerChars).optional(),
 });
 
 /** The answer to a case's open question (any member of the tenant); the case is `pending` again. */
