@@ -2,9 +2,13 @@ import { expect, test } from "@playwright/test";
 import { navLabels, signIn } from "./support";
 
 const ROLES = [
-  { email: "expert@demo.local", role: "member", nav: ["Experts"] },
-  { email: "reviewer@demo.local", role: "reviewer", nav: ["Experts", "Inbox"] },
-  { email: "admin@demo.local", role: "admin", nav: ["Experts", "Inbox", "Knowledge", "Audit", "API keys"] },
+  { email: "expert@demo.local", role: "member", nav: ["Experts", "My requests"] },
+  { email: "reviewer@demo.local", role: "reviewer", nav: ["Experts", "My requests", "Inbox"] },
+  {
+    email: "admin@demo.local",
+    role: "admin",
+    nav: ["Experts", "My requests", "Inbox", "Knowledge", "Audit", "API keys"],
+  },
 ];
 
 for (const { email, role, nav } of ROLES) {

@@ -138,3 +138,72 @@ test("when someone else decided first, the inbox shows their decision instead of
   const history = await (await reviewer.request.get(`/api/hitl/cases/${id}/history`)).json();
   expect(history.items.map((e: { type: string }) => e.type)).toEqual(["case_submitted", "decision_recorded"]);
 });
+
+test("a single-key approval waits for Undo: undone, nothing is sent; let go, it is sent", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const member = await pageFor(browser, MEMBER);
+  const { id, lgv } = await submitCase(member);
+  const reviewer = await pageFor(browser, REVIEWER);
+  await reviewer.goto(`/inbox?case=${id}`);
+  const detail = reviewer.getByTestId("case-detail");
+  await expect(detail.getByRole("heading", { name: new RegExp(lgv) })).toBeVisible();
+  const history = async () =>
+    ((await (await reviewer.request.get(`/api/hitl/cases/${id}/history`)).json()).items as { type: string }[]).map(
+      (e) => e.type,
+    );
+
+  // `a`, then Undo in the toast: nothing reaches the server, even after the delay.
+  await reviewer.keyboard.press("a");
+  const toast = reviewer.locator("[data-sonner-toast]").filter({ hasText: "Approving in 5 seconds" });
+  await expect(toast).toBeVisible();
+  await expect(toast).toContainText(`LGV ${lgv}`);
+  await expect(detail.getByTestId("pending-approval")).toContainText(/Approving in \d s/);
+  await expect(detail.getByRole("button", { name: /^Approve/ })).toBeDisabled();
+  await expect(detail.getByRole("button", { name: /^Reject/ })).toBeDisabled();
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(detail.getByTestId("pending-approval")).toHaveCount(0);
+  await expect(detail).toContainText("Approval undone; nothing was sent.");
+  await reviewer.waitForTimeout(6_500);
+  expect(await history()).toEqual(["case_submitted"]);
+  await expect(detail.getByTestId("case-state")).toHaveText("Pending");
+
+  // The button waits the same way, and `u` takes it back.
+  await detail.getByRole("button", { name: /^Approve/ }).click();
+  await expect(detail.getByTestId("pending-approval")).toBeVisible();
+  await reviewer.keyboard.press("u");
+  await expect(detail.getByTestId("pending-approval")).toHaveCount(0);
+  await expect(toast).toHaveCount(0);
+
+  // Let go: not sent at once, sent when the window closes.
+  await detail.getByRole("button", { name: /^Approve/ }).click();
+  await expect(toast).toBeVisible();
+  expect(await history()).toEqual(["case_submitted"]);
+  await expect(detail.getByTestId("case-decision")).toContainText("Approved by Riley Reviewer at");
+  await expect(reviewer.locator("[data-sonner-toast]").filter({ hasText: "Approved." })).toBeVisible();
+  expect(await history()).toEqual(["case_submitted", "decision_recorded"]);
+});
+
+test("a reviewer's nav counts the open cases and follows new ones; a member's has no inbox", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const member = await pageFor(browser, MEMBER);
+  await submitCase(member);
+  const reviewer = await pageFor(browser, REVIEWER);
+  const counts = (await (await reviewer.request.get("/api/hitl/queue/counts")).json()).counts as {
+    pending: number;
+    needsClarification: number;
+  };
+  const open = counts.pending + counts.needsClarification;
+  expect(open).toBeGreaterThan(0);
+  const badge = reviewer.getByRole("navigation", { name: "Main" }).getByTestId("nav-open-cases");
+  await expect(badge).toHaveAttribute("data-count", String(open));
+  await expect(reviewer.getByRole("link", { name: "Inbox" })).toHaveAccessibleDescription(
+    `${open} open ${open === 1 ? "case" : "cases"}`,
+  );
+
+  // A case submitted elsewhere shows up without a reload.
+  await submitCase(member);
+  await expect(badge).toHaveAttribute("data-count", String(open + 1), { timeout: 45_000 });
+
+  await expect(member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Inbox" })).toHaveCount(0);
+  await expect(member.getByTestId("nav-open-cases")).toHaveCount(0);
+});

@@ -79,10 +79,12 @@ test("the asker sees the reviewer's question, answers it in the chat, and sees t
   const question = page.getByTestId("review-question");
   await expect(question).toContainText("Which trial phase is this about?");
   await expect(badge).toHaveText("The reviewer has a question");
+  await expect(page.getByTestId("nav-waiting-on-you")).toHaveAttribute("data-count", "1");
   await question.getByPlaceholder("Your answer to the reviewer").fill("Phase III, two arms.");
   await question.getByRole("button", { name: "Send answer" }).click();
   await expect(badge).toHaveText("Sent for review");
   await expect(question).toHaveCount(0);
+  await expect(page.getByTestId("nav-waiting-on-you")).toHaveCount(0);
   const history = await apiAt(BASE, reviewer, `/api/hitl/cases/${caseId}`);
   expect((history.body.history as { answer: string | null }[]).some((e) => e.answer === "Phase III, two arms.")).toBe(
     true,
@@ -105,6 +107,14 @@ test("the asker sees the reviewer's question, answers it in the chat, and sees t
   await expect(page.getByTestId("review-badge").last()).toHaveText("Rejected by a reviewer");
   await expect(page.getByTestId("review-note").last()).toContainText("Reason: Cites the wrong guideline.");
   await expect(page.getByRole("button", { name: "Ask again" })).toBeVisible();
+
+  // My requests lists both reviews with their outcomes.
+  await page.getByRole("link", { name: "My requests" }).click();
+  await expect(page.getByRole("heading", { name: "My requests" })).toBeVisible();
+  await expect(page.getByTestId("my-answer-review")).toHaveCount(2);
+  await expect(page.getByTestId("my-answer-review").first()).toContainText("Rejected by a reviewer");
+  await expect(page.getByTestId("my-answer-review").first()).toContainText("Reason: Cites the wrong guideline.");
+  await page.goBack();
 
   // After a reload the conversation tells the same story.
   await page.reload();

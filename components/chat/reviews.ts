@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import type { AnswerReview, AnswerReviewsEvent, ChatMessage } from "@/lib/chat/contract";
 import type { ReviewState } from "@/lib/runs/contract";
@@ -47,6 +48,7 @@ export function useAnswerReviews(
   messages: ChatMessage[],
   setMessages: (update: (messages: ChatMessage[]) => ChatMessage[]) => void,
 ): void {
+  const queryClient = useQueryClient();
   const open = useMemo(
     () =>
       messages.some((m) => {
@@ -60,6 +62,8 @@ export function useAnswerReviews(
     const source = new EventSource(`/api/chat/sessions/${encodeURIComponent(sessionId)}/reviews`);
     source.onmessage = (event) => {
       const { reviews } = JSON.parse(event.data) as AnswerReviewsEvent;
+      // The nav's "waiting on you" count and the My requests page read the same reviews.
+      void queryClient.invalidateQueries({ queryKey: ["me", "requests"] });
       const byRun = new Map(reviews.map((r) => [r.runId, r]));
       setMessages((current) =>
         current.map((m) => {
@@ -69,5 +73,5 @@ export function useAnswerReviews(
       );
     };
     return () => source.close();
-  }, [sessionId, open, setMessages]);
+  }, [sessionId, open, setMessages, queryClient]);
 }

@@ -1,16 +1,21 @@
 "use client";
 
-import { type KeyboardEvent, type Ref, useId, useImperativeHandle, useRef, useState } from "react";
+import dynamic from "next/dynamic";
+import { type KeyboardEvent, type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from "react";
+import { toast } from "sonner";
 import type { HitlCaseView } from "@/lib/hitl/contract";
-import { HitlApiError, newRequestId, type StandingDecision } from "./api";
+import { type CommandBody, HitlApiError, newRequestId, postWhileLeaving, type StandingDecision } from "./api";
 import { CommandError } from "./CommandError";
-import { modificationsOf } from "./modifications";
-import { type CaseCommand, useCaseCommand } from "./useCaseCommand";
+import { decisionLine } from "./format";
+import { UNDO_MS } from "./undo";
+import { type CaseCommand, commandUrl, useCaseCommand } from "./useCaseCommand";
+import { pendingDecisions, usePendingDecision } from "./usePendingDecision";
 
 /** What the inbox's keyboard shortcuts can do to the open case. */
 export interface CaseActionsHandle {
   approve(): void;
   reject(): void;
+  undo(): void;
   focusQuestion(): void;
 }
 
@@ -29,9 +34,30 @@ function blurOnEscape(event: KeyboardEvent<HTMLTextAreaElement>) {
   if (event.key === "Escape") event.currentTarget.blur();
 }
 
+/** Whole seconds until `dueAt`, ticking while there is time left. */
+function useSecondsLeft(dueAt: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (dueAt === null) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [dueAt]);
+  return dueAt === null ? 0 : Math.max(0, Math.ceil((dueAt - now) / 1000));
+}
+
+const toastId = (caseId: string) => `approve:${caseId}`;
+
+// The form library and its validator load only when a reviewer opens the form.
+const ModifyForm = dynamic(() => import("./ModifyForm").then((m) => m.ModifyForm), {
+  ssr: false,
+  loading: () => <p className="text-sm text-slate-500">Loading the form…</p>,
+});
+
 /**
  * A reviewer's actions on an open case: approve, reject, modify and approve, ask the submitter.
- * Each click mints one request_id; a late decision is shown as the one that stands.
+ * Each click mints one request_id; a late decision is shown as the one that stands. A plain
+ * approval (a click or the `a` key) waits a few seconds for "Undo" before it is sent.
  */
 export function CaseActions({
   kase,
@@ -46,55 +72,94 @@ export function CaseActions({
   const [notes, setNotes] = useState("");
   const [question, setQuestion] = useState("");
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const questionBox = useRef<HTMLTextAreaElement>(null);
   const command = useCaseCommand(kase.id);
-  const busy = command.isPending;
+  const pending = usePendingDecision(kase.id);
+  const secondsLeft = useSecondsLeft(pending?.phase === "waiting" ? pending.dueAt : null);
+  const busy = command.isPending || pending !== null;
   const questionOpen = kase.state.state === "needs_clarification";
 
   const successLabel = useRef("Done.");
 
-  function send(next: CaseCommand, success: string) {
-    if (busy) return;
+  /** Sends a command now; resolves with its result, rejects with why it failed. */
+  function execute(next: CaseCommand, success: string): Promise<CommandBody> {
     successLabel.current = success;
     setProblem(null);
     setDone(null);
-    command.mutate(next, {
-      onSuccess: () => {
+    return command.mutateAsync(next).then(
+      (result) => {
         setDone(success);
         setNotes("");
         setQuestion("");
         setEditing(false);
+        return result;
       },
-      onError: (error) => {
+      (error: unknown) => {
         const standing = error instanceof HitlApiError ? error.standingDecision : null;
         if (standing) onStanding(standing);
+        throw error;
       },
-    });
+    );
+  }
+
+  function send(next: CaseCommand, success: string) {
+    if (busy) return;
+    execute(next, success).catch(() => undefined);
   }
 
   const reason = () => (notes.trim() ? { reason: notes.trim() } : {});
 
   function approve() {
-    send({ path: "decision", body: { request_id: newRequestId(), outcome: "approved", ...reason() } }, "Approved.");
+    if (busy) return;
+    const next: CaseCommand = {
+      path: "decision",
+      body: { request_id: newRequestId(), outcome: "approved", ...reason() },
+    };
+    const id = toastId(kase.id);
+    const scheduled = pendingDecisions.schedule(kase.id, async ({ unloading }) => {
+      if (unloading) return postWhileLeaving(commandUrl(kase.id, next.path), next.body);
+      toast.loading("Sending the approval…", { id, action: undefined, duration: Number.POSITIVE_INFINITY });
+      try {
+        await execute(next, "Approved.");
+        toast.success("Approved.", { id, duration: 4_000 });
+      } catch (error) {
+        const standing = error instanceof HitlApiError ? error.standingDecision : null;
+        toast.error(
+          standing
+            ? `Your approval was not recorded. ${decisionLine(standing.outcome, standing.actor_name, standing.decided_at)}.`
+            : `The approval was not sent: ${(error as Error).message}`,
+          { id, duration: 10_000 },
+        );
+      }
+    });
+    if (!scheduled) return;
+    setProblem(null);
+    setDone(null);
+    toast(`Approving in ${UNDO_MS / 1000} seconds`, {
+      id,
+      description: kase.summary,
+      duration: Number.POSITIVE_INFINITY,
+      action: { label: "Undo", onClick: undo },
+    });
+  }
+
+  function undo() {
+    if (!pendingDecisions.undo(kase.id)) return;
+    toast.dismiss(toastId(kase.id));
+    setDone("Approval undone; nothing was sent.");
   }
 
   function reject() {
     send({ path: "decision", body: { request_id: newRequestId(), outcome: "rejected", ...reason() } }, "Rejected.");
   }
 
-  function approveWithChanges() {
-    const parsed = modificationsOf(kase.payload, draft);
-    if ("problem" in parsed) {
-      setProblem(parsed.problem);
-      return;
-    }
+  function approveWithChanges(modifications: Record<string, unknown>) {
     send(
       {
         path: "decision",
-        body: { request_id: newRequestId(), outcome: "approved", modifications: parsed.modifications, ...reason() },
+        body: { request_id: newRequestId(), outcome: "approved", modifications, ...reason() },
       },
       "Approved with changes.",
     );
@@ -112,7 +177,12 @@ export function CaseActions({
     );
   }
 
-  useImperativeHandle(handle, () => ({ approve, reject, focusQuestion: () => questionBox.current?.focus() }));
+  useImperativeHandle(handle, () => ({
+    approve,
+    reject,
+    undo,
+    focusQuestion: () => questionBox.current?.focus(),
+  }));
 
   const failure = command.error && !(command.error instanceof HitlApiError && command.error.standingDecision);
 
@@ -160,7 +230,6 @@ export function CaseActions({
           aria-expanded={editing}
           onClick={() => {
             setProblem(null);
-            if (!editing) setDraft(JSON.stringify(kase.payload, null, 2));
             setEditing(!editing);
           }}
           disabled={busy}
@@ -169,30 +238,30 @@ export function CaseActions({
           {editing ? "Cancel changes" : "Modify and approve…"}
         </button>
       </div>
-      {editing && (
-        <div className="space-y-2">
-          <label htmlFor={`${ids}-draft`} className="block text-xs font-medium text-slate-600 dark:text-slate-400">
-            Payload with your changes (JSON; only changed fields are sent)
-          </label>
-          <textarea
-            id={`${ids}-draft`}
-            className={`${fieldClass} font-mono text-xs`}
-            rows={12}
-            spellCheck={false}
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={blurOnEscape}
-          />
-          <button
-            type="button"
-            onClick={approveWithChanges}
-            disabled={busy}
-            className={`${buttonClass} bg-emerald-600 text-white hover:bg-emerald-700`}
-          >
-            Approve with changes
-          </button>
+      {pending && (
+        <div
+          role="status"
+          data-testid="pending-approval"
+          className="flex flex-wrap items-center gap-2 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm dark:border-emerald-800 dark:bg-emerald-950/40"
+        >
+          {pending.phase === "waiting" ? (
+            <>
+              <span>Approving in {secondsLeft} s…</span>
+              <button
+                type="button"
+                onClick={undo}
+                className="rounded-md border border-emerald-600 px-2 py-0.5 text-xs font-medium text-emerald-800 hover:bg-emerald-100 dark:text-emerald-200 dark:hover:bg-emerald-900"
+              >
+                Undo approval
+                <Kbd>u</Kbd>
+              </button>
+            </>
+          ) : (
+            <span>Sending the approval…</span>
+          )}
         </div>
       )}
+      {editing && <ModifyForm kase={kase} busy={busy} onApprove={approveWithChanges} />}
       <div>
         <label
           htmlFor={`${ids}-question`}
@@ -223,7 +292,7 @@ export function CaseActions({
         </button>
       </div>
       <div aria-live="polite" className="space-y-2">
-        {busy && <p className="text-sm text-slate-500">Sending…</p>}
+        {command.isPending && !pending && <p className="text-sm text-slate-500">Sending…</p>}
         {problem && (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
             {problem}

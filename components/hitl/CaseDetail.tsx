@@ -4,9 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, type Ref, useState } from "react";
 import { type Role, roleAtLeast } from "@/lib/access";
 import type { HitlEventView } from "@/lib/hitl/contract";
+import { AnswerContext } from "./AnswerContext";
 import { type CaseDetailBody, HitlApiError, hitlFetch, type StandingDecision } from "./api";
 import { DueBadge, EscalationBadge, PriorityBadge, StateBadge } from "./Badges";
 import { CaseActions, type CaseActionsHandle } from "./CaseActions";
+import { CaseRefs } from "./CaseRefs";
 import { ClarificationAnswer } from "./ClarificationAnswer";
 import { decisionLine, formatTime, humanize } from "./format";
 import { HistoryTimeline } from "./HistoryTimeline";
@@ -73,6 +75,7 @@ export function CaseDetail({
   }
 
   const { case: kase, history } = data;
+  const context = data.context ?? null;
   const state = kase.state;
   const open = state.state === "pending" || state.state === "needs_clarification";
   const decision = history.find((e) => e.id === state.decisionEventId);
@@ -88,10 +91,10 @@ export function CaseDetail({
           {open && <DueBadge dueAt={state.dueAt} />}
           <EscalationBadge level={state.escalationLevel} target={state.escalatedTo} />
         </div>
-        <h2 id="case-title" className="text-lg font-semibold leading-snug">
+        <h2 id="case-title" className="text-lg font-semibold leading-snug break-words">
           {kase.summary}
         </h2>
-        <p className="text-xs text-slate-500 dark:text-slate-400">
+        <p className="text-xs break-words text-slate-500 dark:text-slate-400">
           {humanize(kase.adapter)} · schema v{kase.schemaVersion}
           {kase.payloadVersion !== kase.schemaVersion ? ` (read as v${kase.payloadVersion})` : ""} · submitted by{" "}
           {submission?.actor.name ?? kase.createdBy} · {formatTime(kase.createdAt)} ·{" "}
@@ -123,22 +126,27 @@ export function CaseDetail({
 
       {state.state === "needs_clarification" && <ClarificationAnswer kase={kase} />}
 
+      {context && <AnswerContext context={context} />}
+
       {open && mayDecide && <CaseActions kase={kase} handle={actions} onStanding={setStanding} />}
 
-      <Section title="Payload">
-        <PayloadView payload={kase.payload} />
-      </Section>
+      {context ? (
+        // The answer above is the payload's text; the rest of the payload is one click away.
+        <details>
+          <summary className="cursor-pointer text-sm font-semibold">Payload (every field)</summary>
+          <div className="mt-2">
+            <PayloadView payload={kase.payload} />
+          </div>
+        </details>
+      ) : (
+        <Section title="Payload">
+          <PayloadView payload={kase.payload} />
+        </Section>
+      )}
 
       {kase.refs.length > 0 && (
         <Section title="References">
-          <ul className="space-y-1 text-sm">
-            {kase.refs.map((ref) => (
-              <li key={`${ref.kind}:${ref.id}`}>
-                <span className="text-slate-500 dark:text-slate-400">{humanize(ref.kind)}:</span>{" "}
-                <span className="font-mono break-all">{ref.id}</span>
-              </li>
-            ))}
-          </ul>
+          <CaseRefs refs={kase.refs} context={context} />
         </Section>
       )}
 

@@ -10,6 +10,7 @@ import type { CaseActionsHandle } from "./CaseActions";
 import { CaseDetail, REFRESH_MS } from "./CaseDetail";
 import { DEFAULT_FILTER, type QueueFilter, QueueFilters, queueQuery } from "./QueueFilters";
 import { QueueList } from "./QueueList";
+import { UNDO_MS } from "./undo";
 
 const PAGE_SIZE = 25;
 
@@ -29,12 +30,13 @@ function Kbd({ children }: { children: string }) {
 
 function Shortcuts({ mayDecide }: { mayDecide: boolean }) {
   return (
-    <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="shortcuts">
+    <p className="hidden text-xs text-slate-500 sm:block dark:text-slate-400" data-testid="shortcuts">
       Shortcuts: <Kbd>j</Kbd> / <Kbd>k</Kbd> next / previous case
       {mayDecide && (
         <>
           {" "}
-          · <Kbd>a</Kbd> approve · <Kbd>r</Kbd> reject · <Kbd>c</Kbd> ask for clarification
+          · <Kbd>a</Kbd> approve (<Kbd>u</Kbd> undoes it for {UNDO_MS / 1000} s) · <Kbd>r</Kbd> reject · <Kbd>c</Kbd>{" "}
+          ask for clarification
         </>
       )}{" "}
       · <Kbd>Esc</Kbd> leaves a text box
@@ -91,6 +93,18 @@ export function ReviewInbox({ role }: { role: Role }) {
     [pathname, searchParams],
   );
 
+  const caseSection = useRef<HTMLElement>(null);
+  /** A click in the queue; on a narrow screen the case shows below the queue, so go there. */
+  const pick = useCallback(
+    (id: string) => {
+      select(id);
+      if (window.matchMedia("(max-width: 1023px)").matches) {
+        caseSection.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+      }
+    },
+    [select],
+  );
+
   const move = useCallback(
     (step: 1 | -1) => {
       if (items.length === 0) return;
@@ -106,7 +120,12 @@ export function ReviewInbox({ role }: { role: Role }) {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (isTyping(event.target)) {
+        // Escape leaves any text box (the modify form's fields too), so the shortcuts work again.
+        if (event.key === "Escape" && event.target instanceof HTMLElement) event.target.blur();
+        return;
+      }
       const key = event.key;
       if (key === "j" || key === "k") {
         event.preventDefault();
@@ -117,6 +136,9 @@ export function ReviewInbox({ role }: { role: Role }) {
       if (key === "a") {
         event.preventDefault();
         actions.current.approve();
+      } else if (key === "u") {
+        event.preventDefault();
+        actions.current.undo();
       } else if (key === "r") {
         event.preventDefault();
         actions.current.reject();
@@ -177,7 +199,7 @@ export function ReviewInbox({ role }: { role: Role }) {
           </EmptyState>
         ) : (
           <>
-            <QueueList items={items} selectedId={selectedId} onSelect={select} />
+            <QueueList items={items} selectedId={selectedId} onSelect={pick} />
             {queue.hasNextPage && (
               <button
                 type="button"
@@ -193,8 +215,9 @@ export function ReviewInbox({ role }: { role: Role }) {
         <Shortcuts mayDecide={mayDecide} />
       </section>
       <section
+        ref={caseSection}
         aria-label="Case"
-        className="min-h-64 rounded-xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
+        className="min-h-64 min-w-0 scroll-mt-20 rounded-xl border border-slate-200 bg-white p-3 sm:p-5 dark:border-slate-800 dark:bg-slate-900"
       >
         {selectedId ? (
           <CaseDetail key={selectedId} caseId={selectedId} role={role} actions={actions} />

@@ -1,4 +1,5 @@
 import { ApiError } from "@/components/ui/api";
+import type { AnswerReviewContext } from "@/lib/chat/contract";
 import type {
   AdapterInfo,
   HitlCaseView,
@@ -24,6 +25,8 @@ export interface CaseList {
 export interface CaseDetailBody {
   case: HitlCaseView;
   history: HitlEventView[];
+  /** What the case is about when that lives in Vigil (a chat answer under review); null otherwise. */
+  context: AnswerReviewContext | null;
 }
 
 export type CommandBody = HitlCommandResult;
@@ -86,6 +89,17 @@ export async function hitlFetch<T>(url: string, init: RequestInit = {}): Promise
 
 export function postJson<T>(url: string, body: unknown): Promise<T> {
   return hitlFetch<T>(url, { method: "POST", body: JSON.stringify(body) });
+}
+
+/** A POST that outlives the page (sent while it unloads); nobody reads its answer. */
+export async function postWhileLeaving(url: string, body: unknown): Promise<void> {
+  await fetch(url, {
+    method: "POST",
+    keepalive: true,
+    credentials: "same-origin",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A fresh idempotency key (crypto.randomUUID needs a secure context; fall back to random bytes). */

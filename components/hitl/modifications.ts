@@ -1,9 +1,15 @@
-// Modify-and-approve: a reviewer edits the payload as JSON; the decision carries only what changed.
+// Modify-and-approve as JSON: a reviewer edits the payload; the decision carries only what changed.
+import { sameJson } from "./edit-form";
+import { humanize } from "./format";
 
-/** The changed top-level fields of an edited payload, or why it cannot be sent. */
+/**
+ * The changed top-level fields of an edited payload, or why it cannot be sent. With `editable`,
+ * changing any other field is refused here rather than by the server.
+ */
 export function modificationsOf(
   original: Record<string, unknown>,
   draft: string,
+  editable: readonly string[] | null = null,
 ): { modifications: Record<string, unknown> } | { problem: string } {
   let edited: unknown;
   try {
@@ -19,10 +25,14 @@ export function modificationsOf(
     return { problem: `Fields cannot be removed (${removed.join(", ")}); change their values instead.` };
   }
   const modifications = Object.fromEntries(
-    Object.entries(edited as Record<string, unknown>).filter(
-      ([key, value]) => JSON.stringify(value) !== JSON.stringify(original[key]),
-    ),
+    Object.entries(edited as Record<string, unknown>).filter(([key, value]) => !sameJson(value, original[key])),
   );
   if (Object.keys(modifications).length === 0) return { problem: "Nothing was changed — use Approve instead." };
+  const locked = editable ? Object.keys(modifications).filter((key) => !editable.includes(key)) : [];
+  if (locked.length > 0) {
+    return {
+      problem: `Only ${editable?.map(humanize).join(", ")} can be changed in this case, not ${locked.join(", ")}.`,
+    };
+  }
   return { modifications };
 }

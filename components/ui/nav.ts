@@ -1,14 +1,19 @@
 import type { Role } from "@/lib/access";
 
+/** A number shown next to a nav item, counted live for the people the item is for. */
+export type NavCount = "openCases" | "waitingOnYou";
+
 export interface NavItem {
   href: string;
   label: string;
   minRole: Role;
+  count?: NavCount;
 }
 
 export const NAV_ITEMS: NavItem[] = [
   { href: "/experts", label: "Experts", minRole: "member" },
-  { href: "/inbox", label: "Inbox", minRole: "reviewer" },
+  { href: "/requests", label: "My requests", minRole: "member", count: "waitingOnYou" },
+  { href: "/inbox", label: "Inbox", minRole: "reviewer", count: "openCases" },
   { href: "/knowledge", label: "Knowledge", minRole: "admin" },
   { href: "/audit", label: "Audit", minRole: "admin" },
   { href: "/settings/api-keys", label: "API keys", minRole: "admin" },

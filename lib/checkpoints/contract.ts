@@ -150,6 +150,19 @@ export const CHECKPOINT_REQUESTS = {
 } as const;
 
 export type CheckpointTypeName = keyof typeof CHECKPOINT_REQUESTS;
+
+/**
+ * The fields a decision may change on each type's request (an `edit`, or an approval's
+ * modifications); anything else a reviewer sends is refused. The rest is what the agent found.
+ */
+export const CHECKPOINT_EDITABLE_FIELDS: Readonly<Record<CheckpointTypeName, readonly string[]>> = {
+  plan_approval: ["plan_steps"],
+  tool_execution: ["tool_parameters"],
+  subagent_spawn: ["task_description", "tools_authorized"],
+  critical_decision: ["chosen_option"],
+  final_review: ["response_text"],
+  clarification: ["response"],
+};
 export const CHECKPOINT_TYPE_NAMES = Object.keys(CHECKPOINT_REQUESTS) as CheckpointTypeName[];
 export type CheckpointRequest<T extends CheckpointTypeName> = z.infer<(typeof CHECKPOINT_REQUESTS)[T]>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  CHECKPOINT_EDITABLE_FIELDS,
   CHECKPOINT_REQUESTS,
   type CheckpointAction,
   type CheckpointTypeName,
@@ -33,7 +34,7 @@ export const CHECKPOINT_POLICIES: Readonly<Record<CheckpointTypeName, Checkpoint
   plan_approval: {
     number: 1,
     actions: ["approve", "reject", "edit"],
-    editable: ["plan_steps"],
+    editable: CHECKPOINT_EDITABLE_FIELDS.plan_approval,
     timeout: { seconds: DEFAULT_TIMEOUT_SECONDS, onTimeout: "reject" },
     title: (r) => `Approve a plan of ${Array.isArray(r.plan_steps) ? r.plan_steps.length : 0} steps`,
     risk: (r) => (Array.isArray(r.high_risk_steps) && r.high_risk_steps.length > 0 ? "high" : "medium"),
@@ -41,7 +42,7 @@ export const CHECKPOINT_POLICIES: Readonly<Record<CheckpointTypeName, Checkpoint
   tool_execution: {
     number: 2,
     actions: ["approve", "reject", "edit"],
-    editable: ["tool_parameters"],
+    editable: CHECKPOINT_EDITABLE_FIELDS.tool_execution,
     timeout: { seconds: DEFAULT_TIMEOUT_SECONDS, onTimeout: "reject" },
     title: (r) => `Run tool ${str(r.tool_name)}`,
     risk: (r) => riskOf(r.risk_level),
@@ -49,7 +50,7 @@ export const CHECKPOINT_POLICIES: Readonly<Record<CheckpointTypeName, Checkpoint
   subagent_spawn: {
     number: 3,
     actions: ["approve", "reject", "edit"],
-    editable: ["task_description", "tools_authorized"],
+    editable: CHECKPOINT_EDITABLE_FIELDS.subagent_spawn,
     timeout: { seconds: DEFAULT_TIMEOUT_SECONDS, onTimeout: "reject" },
     title: (r) => `Delegate to ${str(r.agent_name)}: ${str(r.task_description)}`,
     risk: (r) => (r.task_complexity === "high" ? "high" : "medium"),
@@ -57,7 +58,7 @@ export const CHECKPOINT_POLICIES: Readonly<Record<CheckpointTypeName, Checkpoint
   critical_decision: {
     number: 4,
     actions: ["approve", "reject", "edit"],
-    editable: ["chosen_option"],
+    editable: CHECKPOINT_EDITABLE_FIELDS.critical_decision,
     timeout: { seconds: DEFAULT_TIMEOUT_SECONDS, onTimeout: "escalate" },
     title: (r) => `Decide: ${str(r.decision_description)}`,
     risk: (r) => riskOf(r.impact_level),
@@ -65,7 +66,7 @@ export const CHECKPOINT_POLICIES: Readonly<Record<CheckpointTypeName, Checkpoint
   final_review: {
     number: 5,
     actions: ["approve", "reject", "edit"],
-    editable: ["response_text"],
+    editable: CHECKPOINT_EDITABLE_FIELDS.final_review,
     timeout: { seconds: DEFAULT_TIMEOUT_SECONDS, onTimeout: "escalate" },
     title: (r) => `Review the final answer: ${str(r.response_text)}`,
     risk: (r) => (typeof r.response_confidence === "number" && r.response_confidence < 0.5 ? "high" : "medium"),
@@ -73,7 +74,7 @@ export const CHECKPOINT_POLICIES: Readonly<Record<CheckpointTypeName, Checkpoint
   clarification: {
     number: null,
     actions: ["respond", "reject"],
-    editable: ["response"],
+    editable: CHECKPOINT_EDITABLE_FIELDS.clarification,
     timeout: { seconds: 24 * 3600, onTimeout: "escalate" },
     title: (r) => `Answer: ${Array.isArray(r.questions) ? str(r.questions[0]) : ""}`,
     risk: () => "low",

@@ -1,0 +1,58 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { apiFetch } from "@/components/ui/api";
+import type { AnswerReviewContext } from "@/lib/chat/contract";
+import type { HitlRef } from "@/lib/hitl/contract";
+import { humanize } from "./format";
+
+interface SessionBody {
+  session: { userId: string };
+}
+
+/** Who is looking (a chat session opens only for its owner). */
+function useViewerId(enabled: boolean): string | null {
+  const { data } = useQuery({
+    queryKey: ["session", "me"],
+    queryFn: () => apiFetch<SessionBody>("/api/session"),
+    staleTime: 5 * 60_000,
+    enabled,
+  });
+  return data?.session.userId ?? null;
+}
+
+/**
+ * What a case is about. A chat session is a link for the person who asked in it (nobody else
+ * may open it); runs, threads and outside ids are shown as they are.
+ */
+export function CaseRefs({ refs, context }: { refs: HitlRef[]; context: AnswerReviewContext | null }) {
+  const chatRef = refs.find((ref) => ref.kind === "chat_session");
+  const viewerId = useViewerId(Boolean(chatRef && context));
+  const mayOpen = (ref: HitlRef) =>
+    ref.kind === "chat_session" &&
+    context !== null &&
+    context.sessionId === ref.id &&
+    viewerId !== null &&
+    viewerId === context.asker.id;
+
+  return (
+    <ul className="space-y-1 text-sm" data-testid="case-refs">
+      {refs.map((ref) => (
+        <li key={`${ref.kind}:${ref.id}`} className="break-words" data-ref-kind={ref.kind}>
+          <span className="text-slate-500 dark:text-slate-400">{humanize(ref.kind)}:</span>{" "}
+          {mayOpen(ref) ? (
+            <Link href={`/chat/${encodeURIComponent(ref.id)}`} className="font-mono break-all text-brand-600 underline">
+              {ref.id}
+            </Link>
+          ) : (
+            <span className="font-mono break-all">{ref.id}</span>
+          )}
+          {ref.kind === "chat_session" && viewerId !== null && !mayOpen(ref) && context?.sessionId === ref.id && (
+            <span className="text-xs text-slate-500 dark:text-slate-400"> (only the asker opens it)</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
