@@ -3,9 +3,11 @@
 import Form from "@rjsf/core";
 import type { IconButtonProps, RJSFSchema, UiSchema } from "@rjsf/utils";
 import validator from "@rjsf/validator-ajv8";
+import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useId, useMemo, useState } from "react";
+import { apiFetch } from "@/components/ui/api";
 import type { HitlCaseView } from "@/lib/hitl/contract";
-import { buildEditForm, changedFields, editableFieldsOf, formDataFrom, formValues } from "./edit-form";
+import { buildEditForm, changedFields, editableFieldsOf, formDataFrom, formValues, type JsonSchema } from "./edit-form";
 import { humanize } from "./format";
 import { modificationsOf } from "./modifications";
 
@@ -65,21 +67,49 @@ function blurOnEscape(event: KeyboardEvent<HTMLElement>) {
 }
 
 /**
- * Modify and approve: a form of the fields the reviewer may change (built from the adapter's JSON
- * Schema, prefilled with the payload), or, behind "Advanced", the payload as JSON. Either way
- * only the changed fields are sent.
+ * Modify and approve for any adapter: a checkpoint type's form comes from its contract; any
+ * other adapter's from the schema version the payload reads as, fetched first (without it, the
+ * fields are read off the payload and the server's validation still decides).
  */
-export function ModifyForm({
-  kase,
-  busy,
-  onApprove,
-}: {
+export function ModifyForm(props: {
   kase: HitlCaseView;
   busy: boolean;
   onApprove: (modifications: Record<string, unknown>) => void;
 }) {
+  const { kase } = props;
+  const fetchSchema = editableFieldsOf(kase.adapter) === null;
+  const { data, isPending } = useQuery({
+    queryKey: ["hitl", "adapter-schema", kase.adapter, kase.payloadVersion],
+    queryFn: () =>
+      apiFetch<{ jsonSchema: JsonSchema }>(
+        `/api/hitl/adapters/${encodeURIComponent(kase.adapter)}/versions/${kase.payloadVersion}`,
+      ),
+    enabled: fetchSchema,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  if (fetchSchema && isPending) return <p className="text-sm text-slate-500">Loading the form…</p>;
+  return <SchemaModifyForm {...props} schema={data?.jsonSchema ?? null} />;
+}
+
+/**
+ * Modify and approve: a form of the fields the reviewer may change (built from the adapter's JSON
+ * Schema, prefilled with the payload), or, behind "Advanced", the payload as JSON. Either way
+ * only the changed fields are sent.
+ */
+function SchemaModifyForm({
+  kase,
+  schema,
+  busy,
+  onApprove,
+}: {
+  kase: HitlCaseView;
+  schema: JsonSchema | null;
+  busy: boolean;
+  onApprove: (modifications: Record<string, unknown>) => void;
+}) {
   const ids = useId();
-  const form = useMemo(() => buildEditForm(kase.adapter, kase.payload), [kase.adapter, kase.payload]);
+  const form = useMemo(() => buildEditForm(kase.adapter, kase.payload, schema), [kase.adapter, kase.payload, schema]);
   const editable = editableFieldsOf(kase.adapter);
   const [formData, setFormData] = useState<Record<string, unknown>>(form.formData);
   const [advanced, setAdvanced] = useState(form.fields.length === 0);

@@ -422,6 +422,20 @@ export async function listAdapters(scope: TenantScope, options: { detail?: boole
   });
 }
 
+/** One version of an adapter's schema: stored, or a built-in one the tenant has not stored yet. */
+export async function adapterSchemaVersion(
+  scope: TenantScope,
+  adapter: string,
+  version: number,
+): Promise<AdapterVersionInfo & { adapter: string; jsonSchema: JsonSchema }> {
+  const row = await withTenant(scope, (tx) => schemaVersionIn(tx, adapter, version));
+  if (row) return { adapter, ...versionInfo(row), jsonSchema: row.jsonSchema };
+  const builtIn = builtInSchema(adapter, version);
+  if (!builtIn) throw new NotFoundError("Adapter schema version", { adapter, version });
+  // Never stored: version 1 of a built-in is what the tenant uses until it registers another.
+  return { adapter, version, active: version === 1, createdAt: 0, activatedAt: null, jsonSchema: builtIn };
+}
+
 export async function schemaVersionIn(tx: Tx, adapter: string, version: number): Promise<AdapterSchemaRow | undefined> {
   const [row] = await tx
     .select()

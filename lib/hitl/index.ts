@@ -3,6 +3,7 @@ import "server-only";
 
 export {
   activateAdapterVersion,
+  adapterSchemaVersion,
   DEFAULT_ADAPTERS,
   listAdapters,
   registerAdapterVersion,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as activateRoute from "@/app/api/hitl/adapters/[adapter]/versions/[version]/activate/route";
+import * as versionRoute from "@/app/api/hitl/adapters/[adapter]/versions/[version]/route";
 import * as versionsRoute from "@/app/api/hitl/adapters/[adapter]/versions/route";
 import * as adaptersRoute from "@/app/api/hitl/adapters/route";
 import * as caseRoute from "@/app/api/hitl/cases/[id]/route";
@@ -52,6 +53,20 @@ for (const target of testTargets()) {
       expect(res.body.items).toEqual(
         expect.arrayContaining([{ adapter: "lgv_troubleshooting", activeVersion: 1, versions: [1], builtIn: true }]),
       );
+    });
+
+    it("reads one schema version, stored or built in, for any member", async () => {
+      const read = (adapter: string, version: string) =>
+        api.get(MEMBER, versionRoute.GET, `/api/hitl/adapters/${adapter}/versions/${version}`, { adapter, version });
+      const builtIn = await read("lgv_troubleshooting", "1");
+      expect(builtIn.status).toBe(200);
+      expect(builtIn.body).toMatchObject({ status: "success", adapter: "lgv_troubleshooting", version: 1 });
+      const schema = builtIn.body.jsonSchema as { properties: Record<string, unknown>; required: string[] };
+      expect(Object.keys(schema.properties)).toContain("proposed_next_action");
+      expect(schema.required).toContain("symptom");
+      expect((await read("lgv_troubleshooting", "99")).status).toBe(404);
+      expect((await read("no_such_adapter", "1")).status).toBe(404);
+      expect((await read("lgv_troubleshooting", "one")).status).toBe(400);
     });
 
     it("registers and activates adapter schema versions (admin only), and validates new cases against the active one", async () => {
