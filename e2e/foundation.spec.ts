@@ -2,22 +2,27 @@ import { expect, test } from "@playwright/test";
 import { navLabels, signIn } from "./support";
 
 const ROLES = [
-  { email: "expert@demo.local", role: "member", nav: ["Experts", "My requests"] },
-  { email: "reviewer@demo.local", role: "reviewer", nav: ["Experts", "My requests", "Inbox"] },
+  { email: "expert@demo.local", role: "member", home: "/experts", nav: ["Experts", "My requests"] },
+  { email: "reviewer@demo.local", role: "reviewer", home: "/inbox", nav: ["Experts", "My requests", "Inbox"] },
   {
     email: "admin@demo.local",
     role: "admin",
+    home: "/inbox",
     nav: ["Experts", "My requests", "Inbox", "Knowledge", "Audit", "API keys"],
   },
 ];
 
-for (const { email, role, nav } of ROLES) {
-  test(`${role} signs in, sees the right navigation, searches the experts and signs out`, async ({ page }) => {
+for (const { email, role, home, nav } of ROLES) {
+  test(`${role} signs in where their work is, sees the right navigation, searches the experts and signs out`, async ({
+    page,
+  }) => {
     await signIn(page, email);
+    await expect(page).toHaveURL(new RegExp(`${home}$`));
     await expect(page.getByTestId("current-role")).toHaveText(role);
     await expect(page.getByTestId("tenant-name")).toHaveText("Demo Pharma");
     expect(await navLabels(page)).toEqual(nav);
 
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Experts" }).click();
     const cards = page.getByTestId("expert-card");
     await expect(cards).toHaveCount(6);
     await page.getByLabel("Search experts").fill("safety");

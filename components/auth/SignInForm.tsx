@@ -19,7 +19,8 @@ export function SignInForm({ demoAccounts }: { demoAccounts: string[] }) {
     try {
       await apiFetch("/api/session", { method: "POST", body: JSON.stringify({ email, password }) });
       // Only same-site paths: an open redirect would let a link send people elsewhere after sign-in.
-      router.replace(next?.startsWith("/") && !next.startsWith("//") ? next : "/experts");
+      // Without a page to return to, "/" sends each role where it starts (reviewers: the inbox).
+      router.replace(next?.startsWith("/") && !next.startsWith("//") ? next : "/");
       router.refresh();
     } catch (e) {
       setError(e instanceof Error ? e.message : "Sign-in failed.");
