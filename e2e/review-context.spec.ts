@@ -1,6 +1,5 @@
-import { rmSync } from "node:fs";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { api as apiAt, listening, type ServerProcess, signInAt, startServer, stopServer } from "./server-process";
+import { api as apiAt, reviewingServer, signInAt } from "./server-process";
 import { PASSWORD } from "./support";
 
 // The reviewer's side of a chat answer under review, in the browser. This server sends every
@@ -15,23 +14,7 @@ const QUESTION = "How does randomisation work in clinical trials?";
 const PHONE_QUESTION = "What is block randomisation?";
 const EDITED = "Randomisation assigns each participant to an arm by chance, so the arms stay comparable [1].";
 
-let server: ServerProcess;
-
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  rmSync(DATA_DIR, { recursive: true, force: true });
-  server = startServer(PORT, {
-    VIGIL_DATA_DIR: DATA_DIR,
-    BETTER_AUTH_SECRET: "review-context-secret-review-context",
-    VIGIL_REVIEW_CONFIDENCE: "0.999",
-  });
-  await listening(server);
-});
-
-test.afterAll(async () => {
-  await stopServer(server);
-  rmSync(DATA_DIR, { recursive: true, force: true });
-});
+reviewingServer(PORT, DATA_DIR);
 
 async function pageFor(browser: Browser, email: string, viewport?: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE, ...(viewport ? { viewport } : {}) });

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { api as apiAt, listening, type ServerProcess, signInAt, startServer, stopServer } from "./server-process";
+import { api as apiAt, reviewingServer, signInAt } from "./server-process";
 import { PASSWORD } from "./support";
 
 // The asker's side of a review, in the browser: every answer of this server goes to review
@@ -14,23 +13,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = ".data/e2e-review-loop";
 const AGENT = "Clinical Trial Designer";
 
-let server: ServerProcess;
-
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  rmSync(DATA_DIR, { recursive: true, force: true });
-  server = startServer(PORT, {
-    VIGIL_DATA_DIR: DATA_DIR,
-    BETTER_AUTH_SECRET: "review-loop-secret-review-loop-secret",
-    VIGIL_REVIEW_CONFIDENCE: "0.999",
-  });
-  await listening(server);
-});
-
-test.afterAll(async () => {
-  await stopServer(server);
-  rmSync(DATA_DIR, { recursive: true, force: true });
-});
+reviewingServer(PORT, DATA_DIR);
 
 async function signIn(page: Page, email: string) {
   await page.goto(`${BASE}/sign-in`);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { connect } from "node:net";
-import { expect } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { PASSWORD } from "./support";
 
 // A `next start` of the production build that a test starts, stops and kills itself (the
@@ -81,4 +82,27 @@ export async function api(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/**
+ * A server of the spec's own, started before its tests and stopped after, on which every chat
+ * answer goes to review (VIGIL_REVIEW_CONFIDENCE=0.999: the suite's own server cannot be given
+ * an environment per test), on a fresh embedded database of its own.
+ */
+export function reviewingServer(port: number, dataDir: string): void {
+  let server: ServerProcess;
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    rmSync(dataDir, { recursive: true, force: true });
+    server = startServer(port, {
+      VIGIL_DATA_DIR: dataDir,
+      BETTER_AUTH_SECRET: `reviewing-${port}-secret-reviewing-secret`,
+      VIGIL_REVIEW_CONFIDENCE: "0.999",
+    });
+    await listening(server);
+  });
+  test.afterAll(async () => {
+    await stopServer(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 }

@@ -7,6 +7,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import { rowsOf } from "@/lib/db";
 import { KNOWLEDGE_CORPUS } from "@/lib/demo";
 import { MAX_UPLOAD_BYTES } from "@/lib/rag";
+import type { SearchHit } from "@/lib/rag/contract";
 import { testTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
@@ -23,16 +24,7 @@ function form(fields: Record<string, string | File | string[]>): FormData {
   return data;
 }
 
-interface Hit {
-  chunkId: string;
-  documentId: string;
-  title: string;
-  externalId: string | null;
-  section: string | null;
-  page: number | null;
-  text: string;
-  score: number;
-}
+type Hit = SearchHit;
 
 for (const target of testTargets()) {
   describe(`knowledge API on ${target.name}`, () => {

@@ -13,20 +13,14 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import {
-  HITL_EVENT_TYPES,
-  HITL_OUTCOMES,
-  HITL_PRIORITIES,
-  HITL_REF_KINDS,
-  HITL_SLA_CALENDARS,
-  HITL_STATES,
-  type HitlEscalationDetails,
-  type HitlEventType,
-  type HitlOutcome,
-  type HitlPriority,
-  type HitlRefKind,
-  type HitlSlaCalendar,
-  type HitlStateName,
+import type {
+  HitlEscalationDetails,
+  HitlEventType,
+  HitlOutcome,
+  HitlPriority,
+  HitlRefKind,
+  HitlSlaCalendar,
+  HitlStateName,
 } from "../../hitl/contract";
 import { tenantRef } from "./tenancy";
 
@@ -34,22 +28,6 @@ import { tenantRef } from "./tenancy";
 // adapters' JSON Schemas and links to what a case belongs to (a run, an interrupt, …).
 // Timestamps are epoch milliseconds UTC (bigint) so that events order and hash identically
 // on every driver.
-
-export {
-  HITL_EVENT_TYPES,
-  HITL_OUTCOMES,
-  HITL_PRIORITIES,
-  HITL_REF_KINDS,
-  HITL_SLA_CALENDARS,
-  HITL_STATES,
-  type HitlEscalationDetails,
-  type HitlEventType,
-  type HitlOutcome,
-  type HitlPriority,
-  type HitlRefKind,
-  type HitlSlaCalendar,
-  type HitlStateName,
-};
 
 const epochMs = (name: string) => bigint(name, { mode: "number" });
 
