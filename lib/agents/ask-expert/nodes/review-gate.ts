@@ -5,6 +5,7 @@ import { emit, executionSettled, latestRunOnThread, type RunContext, runContextO
 import { type AnswerReviewInput, answerReview, answerReviewThread } from "../../answer-review/graph";
 import { HIGH_SAFETY_THRESHOLD, reviewThreshold } from "../config";
 import type { AskExpertStateType } from "../state";
+import { CHAT_TOOLS, hasChatTools } from "./execute-tools";
 
 /**
  * Whether an answer goes to a reviewer: a sourced answer to a question whose confidence is
@@ -38,6 +39,7 @@ export async function reviewGate(state: AskExpertStateType, config: LangGraphRun
   const { answer, session, agent } = state;
   if (!reason || !answer || !session || !agent) return { review: null };
   const cited = state.sources.filter((s) => answer.citations.includes(s.n));
+  const tools = hasChatTools(state) ? agent.tools.filter((t) => (CHAT_TOOLS as readonly string[]).includes(t)) : [];
   const input: AnswerReviewInput = {
     sessionId: session.sessionId,
     chatRunId: session.runId,
@@ -56,8 +58,8 @@ export async function reviewGate(state: AskExpertStateType, config: LangGraphRun
       agents_involved: [agent.name],
       total_duration_seconds: state.startedAt ? Math.max(0, Math.round((Date.now() - state.startedAt) / 1000)) : 0,
       total_cost_usd: answer.costUsd ?? 0,
-      nodes_executed: NODES_BEFORE_REVIEW,
-      tools_used: [],
+      nodes_executed: [...NODES_BEFORE, ...(tools.length > 0 ? ["execute_tools"] : []), ...NODES_AFTER_TOOLS],
+      tools_used: tools,
       sub_agents_spawned: 0,
       evidence_level: state.retrieval === "hybrid" ? "retrieved (hybrid)" : "retrieved (lexical)",
       constitutional_compliance: true,
@@ -82,7 +84,9 @@ export async function reviewGate(state: AskExpertStateType, config: LangGraphRun
   return { review: { caseId, status: "pending", reason } };
 }
 
-const NODES_BEFORE_REVIEW = ["load_session", "load_history", "analyze_query", "rag_retrieval", "generate"];
+// The turn's nodes before this one (the graph's order; execute_tools only for agents with tools).
+const NODES_BEFORE = ["load_session", "load_agent_profile", "load_history", "analyze_query", "rag_retrieval"];
+const NODES_AFTER_TOOLS = ["generate", "save_message"];
 /** How long to wait for a review run recovered on another instance to open its case. */
 const CASE_WAIT_MS = 30_000;
 
