@@ -84,6 +84,8 @@ export interface HitlProjection {
   decidedBy: string | null;
   decidedAt: number | null;
   openQuestion: string | null;
+  /** When the open question was asked; an escalation does not move it. */
+  needsClarificationSince: number | null;
   clarificationRounds: number;
   priority: HitlPriority;
   /** When the adapter's SLA expects a decision (null: no SLA). */

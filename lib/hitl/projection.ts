@@ -42,6 +42,7 @@ export function applyEvent(
       decidedBy: null,
       decidedAt: null,
       openQuestion: null,
+      needsClarificationSince: null,
       clarificationRounds: 0,
       priority: kase.priority,
       dueAt: kase.dueAt ?? null,
@@ -62,11 +63,14 @@ export function applyEvent(
   next.updatedAt = event.createdAt;
   if (event.type === "needs_clarification") {
     next.openQuestion = event.question;
+    next.needsClarificationSince = event.createdAt;
     next.clarificationRounds = current.clarificationRounds + 1;
   } else if (event.type === "clarification_provided") {
     next.openQuestion = null;
+    next.needsClarificationSince = null;
   } else if (event.type === "decision_recorded") {
     next.openQuestion = null;
+    next.needsClarificationSince = null;
     next.outcome = event.outcome;
     next.decisionEventId = event.id;
     next.decidedBy = event.actorId;
@@ -95,6 +99,7 @@ export function toProjection(row: StateRow): HitlProjection {
     decidedBy: row.decidedBy ?? null,
     decidedAt: row.decidedAt ?? null,
     openQuestion: row.openQuestion ?? null,
+    needsClarificationSince: row.needsClarificationSince ?? null,
     clarificationRounds: row.clarificationRounds,
     priority: row.priority,
     dueAt: row.dueAt ?? null,

@@ -412,18 +412,20 @@ export async function clarificationBacklog(
   const after = options.cursor ? decodeCursor(options.cursor) : null;
   const now = options.now ?? Date.now();
   return withTenant(scope, async (tx) => {
-    // While a question is open the last event is the question, so updated_at is when it was asked.
+    // Aged from when the question was asked: an escalation in between updates the case, not the question.
+    // (Set on every case in needs_clarification: by the fold, and by migration 0020 for older rows.)
+    const since = state.needsClarificationSince;
     const rows = await tx
-      .select(queueColumns)
+      .select({ ...queueColumns, since })
       .from(state)
       .innerJoin(cases, eq(cases.id, state.caseId))
-      .where(and(eq(state.state, "needs_clarification"), keysetAfter(after, state.updatedAt, state.caseId, "asc")))
-      .orderBy(asc(state.updatedAt), asc(state.caseId))
+      .where(and(eq(state.state, "needs_clarification"), keysetAfter(after, since, state.caseId, "asc")))
+      .orderBy(asc(since), asc(state.caseId))
       .limit(limit + 1);
-    const page = toPage(rows, limit, (r) => [r.updatedAt, r.id]);
+    const page = toPage(rows, limit, (r) => [r.since ?? r.updatedAt, r.id]);
     return {
       nextCursor: page.nextCursor,
-      items: page.items.map((r) => ({ ...r, ageMs: Math.max(0, now - r.updatedAt) })),
+      items: page.items.map(({ since: asked, ...r }) => ({ ...r, ageMs: Math.max(0, now - (asked ?? r.updatedAt)) })),
     };
   });
 }

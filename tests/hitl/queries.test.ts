@@ -1,8 +1,13 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { schema } from "@/lib/db";
 import {
   clarificationBacklog,
   decisionLog,
   decisionStats,
+  escalateCase,
   getCase,
   type HitlQueueItem,
   listCases,
@@ -144,6 +149,28 @@ for (const target of testTargets()) {
       const backlog = await clarificationBacklog(scope(), { now });
       expect(backlog.items.map((c) => c.id)).toEqual([ids.asked]);
       expect(backlog.items[0].ageMs).toBeGreaterThanOrEqual(5000);
+
+      // An escalation touches the case, not the question: the question keeps its age.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await escalateCase(demo().reviewer, ids.asked, { requestId: rid(), target: "admin" });
+      const after = await clarificationBacklog(scope(), { now });
+      expect(after.items[0].ageMs).toBe(backlog.items[0].ageMs);
+      const kase = await getCase(demo().reviewer, ids.asked);
+      expect(kase.state.needsClarificationSince).toBe(now - backlog.items[0].ageMs);
+      expect(kase.state.updatedAt).toBeGreaterThan(kase.state.needsClarificationSince as number);
+
+      // Rows from before the column: migration 0020 gives them their last question's time.
+      const asked = kase.state.needsClarificationSince;
+      const st = schema.hitlState;
+      await suite.database.db.update(st).set({ needsClarificationSince: null }).where(eq(st.caseId, ids.asked));
+      const file = path.resolve(import.meta.dirname, "../../drizzle/0020_hitl_clarification_since.sql");
+      const backfill = readFileSync(file, "utf8")
+        .split("--> statement-breakpoint")
+        .map((s) => s.trim().replace(/^--.*\n/gm, ""))
+        .filter((s) => s.startsWith("UPDATE"));
+      expect(backfill).toHaveLength(1);
+      await suite.database.db.execute(sql.raw(backfill[0]));
+      expect((await getCase(demo().reviewer, ids.asked)).state.needsClarificationSince).toBe(asked);
     });
 
     it("reads cases of an older schema version through upcasters", async () => {

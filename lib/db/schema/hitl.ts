@@ -178,6 +178,8 @@ export const hitlState = pgTable(
     decidedBy: text("decided_by"),
     decidedAt: epochMs("decided_at"),
     openQuestion: text("open_question"),
+    /** When the open question was asked (null: none open); the clarification backlog's age. */
+    needsClarificationSince: epochMs("needs_clarification_since"),
     clarificationRounds: integer("clarification_rounds").notNull().default(0),
     priority: text("priority").$type<HitlPriority>().notNull().default("normal"),
     dueAt: epochMs("due_at"),
@@ -194,6 +196,7 @@ export const hitlState = pgTable(
     index("hitl_state_queue_idx").on(t.tenantId, t.state, t.createdAt, t.caseId),
     index("hitl_state_priority_idx").on(t.tenantId, t.state, t.priority, t.createdAt, t.caseId),
     index("hitl_state_decided_idx").on(t.tenantId, t.decidedAt, t.caseId),
+    index("hitl_state_backlog_idx").on(t.tenantId, t.state, t.needsClarificationSince, t.caseId),
     index("hitl_state_escalation_idx").on(t.nextEscalationAt).where(sql`${t.nextEscalationAt} is not null`),
     check("hitl_state_state_check", sql`${t.state} in ('pending', 'needs_clarification', 'approved', 'rejected')`),
     check("hitl_state_outcome_check", sql`${t.outcome} is null or ${t.outcome} = ${t.state}`),
