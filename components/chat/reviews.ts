@@ -1,13 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
-import type { AnswerReview, AnswerReviewsEvent, ChatMessage } from "@/lib/chat/contract";
+import { type AnswerReview, type AnswerReviewsEvent, type ChatMessage, reviewSettled } from "@/lib/chat/contract";
 import type { ReviewState } from "@/lib/runs/contract";
 
 // The asker's side of an answer's review: while any answer of the session waits on a reviewer
 // (or on the asker's own clarification), a server-sent event stream brings each change into the
 // conversation — the reviewer's question, the decision and its reason, the edited answer.
-
-const SETTLED = ["approved", "modified", "rejected", "timeout"];
 
 export function reviewOf(message: ChatMessage): ReviewState | null {
   return (message.metadata?.review as ReviewState | null | undefined) ?? null;
@@ -15,7 +13,7 @@ export function reviewOf(message: ChatMessage): ReviewState | null {
 
 /** A review still moving: its answer may yet change, or the asker has a question to answer. */
 export function reviewIsOpen(review: ReviewState): boolean {
-  return review.settled === false || !SETTLED.includes(review.status);
+  return review.settled === false || !reviewSettled(review.status);
 }
 
 function applied(message: ChatMessage, review: AnswerReview): ChatMessage {

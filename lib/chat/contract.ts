@@ -102,6 +102,14 @@ export const ANSWER_REVIEW_STATUSES = [
 ] as const;
 export type AnswerReviewStatus = (typeof ANSWER_REVIEW_STATUSES)[number];
 
+/** The statuses a review ends in once its decision is applied to the answer. */
+const SETTLED_REVIEW_STATUSES: readonly string[] = ["approved", "modified", "rejected", "timeout"];
+
+/** Whether a stored review status is final (its decision applied to the answer). */
+export function reviewSettled(status: string): boolean {
+  return SETTLED_REVIEW_STATUSES.includes(status);
+}
+
 export interface AnswerReview {
   /** The chat run whose answer is under review (the message's `metadata.runId`). */
   runId: string;

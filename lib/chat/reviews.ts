@@ -2,7 +2,14 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
 import { schema, withTenant } from "@/lib/db";
 import { type CaseStanding, caseStandings, onCaseChange } from "@/lib/hitl";
-import type { AnswerReview, AnswerReviewContext, AnswerReviewStatus, MyAnswerReview, ReviewState } from "./contract";
+import {
+  type AnswerReview,
+  type AnswerReviewContext,
+  type AnswerReviewStatus,
+  type MyAnswerReview,
+  type ReviewState,
+  reviewSettled,
+} from "./contract";
 import { agentByIdIn, isUuid, messagesIn, ownSessionIn, sessionIn } from "./store";
 import type { ChatActor } from "./types";
 
@@ -18,11 +25,9 @@ interface ReviewedMessage {
   review: ReviewState;
 }
 
-const APPLIED: readonly string[] = ["approved", "modified", "rejected", "timeout"];
-
 function merge(message: ReviewedMessage, standing: CaseStanding | undefined): AnswerReview {
   const stored = message.review;
-  const settled = APPLIED.includes(stored.status);
+  const settled = reviewSettled(stored.status);
   let status: AnswerReviewStatus = settled ? (stored.status as AnswerReviewStatus) : "pending";
   if (!settled && standing?.state === "needs_clarification") status = "needs_clarification";
   // Decided, not yet applied to the answer: say what was decided; the edit follows.

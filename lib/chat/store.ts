@@ -138,19 +138,34 @@ export async function assistantMessageOfRunIn(tx: Tx, sessionId: string, runId: 
 }
 
 /** Sets the review state of an assistant message (and its text, when a reviewer edited it). */
+/**
+ * Sets the review state of a run's assistant message in one statement; with `content` (a
+ * reviewer's edit) the text is replaced and the agent's own text kept as `originalContent` (the
+ * first one, if edited twice). False when the run saved no answer in the session.
+ */
 export async function updateAssistantReviewIn(
   tx: Tx,
-  messageId: string,
+  message: { sessionId: string; runId: string },
   review: ReviewState,
   content?: string,
-): Promise<void> {
-  await tx
+): Promise<boolean> {
+  const state = sql`${JSON.stringify(review)}::jsonb`;
+  const updated = await tx
     .update(m)
-    .set({
-      metadata: sql`jsonb_set(coalesce(${m.metadata}, '{}'::jsonb), '{review}', ${JSON.stringify(review)}::jsonb)`,
-      ...(content === undefined ? {} : { content }),
-    })
-    .where(eq(m.id, messageId));
+    .set(
+      content === undefined
+        ? { metadata: sql`jsonb_set(${m.metadata}, '{review}', ${state})` }
+        : {
+            // SET reads the row as it was: the text being replaced is the original.
+            metadata: sql`jsonb_set(${m.metadata}, '{review}', ${state} || jsonb_build_object('originalContent', coalesce(${m.metadata} #>> '{review,originalContent}', ${m.content})))`,
+            content,
+          },
+    )
+    .where(
+      and(eq(m.sessionId, message.sessionId), eq(m.role, "assistant"), sql`${m.metadata}->>'runId' = ${message.runId}`),
+    )
+    .returning({ id: m.id });
+  return updated.length > 0;
 }
 
 export async function messagesIn(tx: Tx, sessionId: string): Promise<ChatMessageView[]> {

@@ -1,5 +1,4 @@
-import { eq } from "drizzle-orm";
-import { schema, type TenantScope, withTenant } from "@/lib/db";
+import { type TenantScope, withTenant } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { announceCaseChange } from "@/lib/hitl";
 import type { ChatMessageMetadata, ReviewState, SourceItem } from "./contract";
@@ -128,22 +127,9 @@ export async function recordAnswerReview(
   scope: TenantScope,
   input: { sessionId: string; runId: string; review: ReviewState; content?: string },
 ): Promise<boolean> {
-  const applied = await withTenant(scope, async (tx) => {
-    const messageId = await assistantMessageOfRunIn(tx, input.sessionId, input.runId);
-    if (!messageId) return false;
-    let review: ReviewState = input.review;
-    if (input.content !== undefined) {
-      // The agent's own text stays readable beside the reviewer's version.
-      const [current] = await tx
-        .select({ content: schema.chatMessages.content, metadata: schema.chatMessages.metadata })
-        .from(schema.chatMessages)
-        .where(eq(schema.chatMessages.id, messageId));
-      const before = current?.metadata.review as ReviewState | undefined;
-      review = { ...review, originalContent: before?.originalContent ?? current?.content ?? null };
-    }
-    await updateAssistantReviewIn(tx, messageId, review, input.content);
-    return true;
-  });
+  const applied = await withTenant(scope, (tx) =>
+    updateAssistantReviewIn(tx, { sessionId: input.sessionId, runId: input.runId }, input.review, input.content),
+  );
   // The asker's open chat hears of it at once (see answerReviewStream).
   if (applied) announceCaseChange(input.review.caseId);
   return applied;
