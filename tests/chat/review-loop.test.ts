@@ -7,6 +7,8 @@ import * as decisionRoute from "@/app/api/hitl/cases/[id]/decision/route";
 import * as caseRoute from "@/app/api/hitl/cases/[id]/route";
 import * as myRequestsRoute from "@/app/api/me/requests/route";
 import type { AnswerReview, AnswerReviewContext } from "@/lib/chat/contract";
+import { getCase } from "@/lib/hitl";
+import { executionSettled } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
@@ -86,6 +88,12 @@ for (const target of testTargets()) {
         caseId: meta.review.caseId,
         text: textOf(res.chunks).trim(),
       };
+    }
+
+    /** The review run a decision resumed finishes its execution before the suite's database goes. */
+    async function reviewRunSettled(caseId: string) {
+      const kase = await getCase({ tenantId: suite.tenants.demo }, caseId);
+      await executionSettled(kase.refs.find((r) => r.kind === "run")?.id as string);
     }
 
     const onCase = (p: Principal, handler: unknown, caseId: string, body: Record<string, unknown>) =>
@@ -186,6 +194,7 @@ for (const target of testTargets()) {
         expect(rejected[0]).toMatchObject({ reason: "Wrong guideline.", originalContent: null });
       } finally {
         stream.close();
+        await reviewRunSettled(caseId);
       }
     });
 
@@ -203,6 +212,7 @@ for (const target of testTargets()) {
         expect(modified[0]).toMatchObject({ content: edited, originalContent: text });
       } finally {
         stream.close();
+        await reviewRunSettled(caseId);
       }
     });
   });
