@@ -9,19 +9,28 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type {
-  HitlEscalationDetails,
-  HitlEventType,
-  HitlOutcome,
-  HitlPriority,
-  HitlRefKind,
-  HitlSlaCalendar,
-  HitlStateName,
+import {
+  HITL_ACTOR_KINDS,
+  HITL_CONFIDENCES,
+  HITL_EVENT_TYPES,
+  HITL_OUTCOMES,
+  HITL_PRIORITIES,
+  HITL_STATES,
+  type HitlActorKind,
+  type HitlConfidence,
+  type HitlEscalationDetails,
+  type HitlEventType,
+  type HitlOutcome,
+  type HitlPriority,
+  type HitlSlaCalendar,
+  type HitlStateName,
 } from "../../hitl/contract";
+import { inList } from "./checks";
 import { tenantRef } from "./tenancy";
 
 // The HITL core: cases, their append-only event log, the state projection rebuilt from it, the
@@ -37,13 +46,15 @@ export const hitlSchemaRegistry = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     tenantId: tenantRef(),
-    adapter: text("adapter").notNull(),
-    version: integer("version").notNull(),
-    jsonSchema: jsonb("json_schema").$type<Record<string, unknown>>().notNull(),
-    active: boolean("active").notNull().default(false),
-    createdAt: epochMs("created_at").notNull(),
+    adapter: text("adapter_id").notNull(),
+    version: integer("schema_version").notNull(),
+    jsonSchema: jsonb("schema_json").$type<Record<string, unknown>>().notNull(),
+    active: boolean("is_active").notNull().default(false),
+    createdAt: epochMs("created_at_ms").notNull(),
     /** When the version last became the active one (kept after it is deactivated; null: never active). */
-    activatedAt: epochMs("activated_at"),
+    activatedAt: epochMs("activated_at_ms"),
+    /** The last time the row changed (registered, activated or deactivated). */
+    updatedAt: epochMs("updated_at_ms").notNull(),
   },
   (t) => [
     uniqueIndex("hitl_schema_registry_version_uq").on(t.tenantId, t.adapter, t.version),
@@ -57,27 +68,49 @@ export const hitlSchemaRegistry = pgTable(
 export const hitlCases = pgTable(
   "hitl_cases",
   {
-    id: text("id").primaryKey(),
+    id: text("case_id").primaryKey(),
     tenantId: tenantRef(),
-    adapter: text("adapter").notNull(),
+    adapter: text("adapter_id").notNull(),
     schemaVersion: integer("schema_version").notNull(),
-    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
-    /** The adapter's one-line summary for the reviewer inbox. */
+    /** What kind of request (e.g. question, correction, incident). */
+    caseType: text("case_type").notNull(),
+    title: text("title").notNull(),
+    /** The caller's one-line summary, or the adapter's formatter's when the caller gave none. */
     summary: text("summary").notNull(),
+    payload: jsonb("payload_json").$type<Record<string, unknown>>().notNull(),
+    /** SHA-256 of the payload's RFC 8785 canonical JSON (see docs/decisions.md for migrated rows). */
+    payloadHash: text("payload_hash_sha256").notNull(),
+    submitterName: text("submitter_name").notNull(),
+    submitterRole: text("submitter_role").notNull(),
+    /** The submitting principal (server-derived, never the caller's display fields). */
+    createdBy: text("submitter_id").notNull(),
+    submitterTeam: text("submitter_team"),
     /** The submit's idempotency key. */
     requestId: text("request_id").notNull(),
     priority: text("priority").$type<HitlPriority>().notNull().default("normal"),
+    confidence: text("confidence").$type<HitlConfidence>(),
     /** When the adapter's SLA expects a decision, fixed at submission (null: no SLA). */
-    dueAt: epochMs("due_at"),
-    createdBy: text("created_by").notNull(),
-    createdAt: epochMs("created_at").notNull(),
+    dueAt: epochMs("due_at_ms"),
+    createdAt: epochMs("created_at_ms").notNull(),
+    /** The envelope never changes; this is the submission time, kept for the design's column. */
+    updatedAt: epochMs("updated_at_ms").notNull(),
   },
   (t) => [
     uniqueIndex("hitl_cases_request_uq").on(t.tenantId, t.requestId),
     // The target of the composite keys below: a row of another table names its case and tenant.
     uniqueIndex("hitl_cases_tenant_uq").on(t.id, t.tenantId),
-    check("hitl_cases_priority_check", sql`${t.priority} in ('low', 'normal', 'high', 'urgent')`),
+    index("idx_hitl_cases_adapter_created").on(t.tenantId, t.adapter, t.createdAt.desc()),
+    index("idx_hitl_cases_priority_created").on(t.tenantId, t.priority, t.createdAt.desc()),
+    check("hitl_cases_priority_check", sql`${t.priority} in (${inList(HITL_PRIORITIES)})`),
+    check(
+      "hitl_cases_confidence_check",
+      sql`${t.confidence} is null or ${t.confidence} in (${inList(HITL_CONFIDENCES)})`,
+    ),
     check("hitl_cases_id_check", sql`${t.id} ~ '^HITL-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`),
+    check(
+      "hitl_cases_text_check",
+      sql`length(btrim(${t.caseType})) between 1 and 64 and length(btrim(${t.title})) between 1 and 300 and length(btrim(${t.submitterName})) between 1 and 200 and length(btrim(${t.submitterRole})) between 1 and 200`,
+    ),
   ],
 );
 
@@ -91,50 +124,58 @@ const caseOf = (t: { caseId: AnyPgColumn; tenantId: AnyPgColumn }) =>
 export const hitlEvents = pgTable(
   "hitl_events",
   {
-    id: text("id").primaryKey(),
+    id: text("event_id").primaryKey(),
     // The tenant is the case's (composite key below): one lock on the case row per write
     // instead of one on the tenant's row, which every concurrent command would share.
     tenantId: uuid("tenant_id").notNull(),
     caseId: text("case_id").notNull(),
     seq: integer("seq").notNull(),
-    type: text("type").$type<HitlEventType>().notNull(),
+    type: text("event_type").$type<HitlEventType>().notNull(),
     requestId: text("request_id").notNull(),
     /** Hash of what the request asked for: a replay must ask for the same thing. */
     intentHash: text("intent_hash").notNull(),
     fromState: text("from_state").$type<HitlStateName>(),
     toState: text("to_state").$type<HitlStateName>().notNull(),
+    actorKind: text("actor_kind").$type<HitlActorKind>().notNull(),
+    /** The acting principal (server-derived). */
     actorId: text("actor_id").notNull(),
-    actorName: text("actor_name"),
+    actorName: text("actor_name").notNull(),
+    /** The display role the caller gave (or the principal's role). */
     actorRole: text("actor_role").notNull(),
+    actorTeam: text("actor_team"),
+    /** The principal's role when it acted (member, reviewer, admin, system): what authorised it. */
+    principalRole: text("principal_role").notNull(),
     question: text("question"),
     answer: text("answer"),
-    outcome: text("outcome").$type<HitlOutcome>(),
+    outcome: text("decision_outcome").$type<HitlOutcome>(),
     modifications: jsonb("modifications").$type<Record<string, unknown>>(),
-    reason: text("reason"),
+    notes: text("notes").notNull().default(""),
     details: jsonb("details").$type<HitlEscalationDetails>(),
-    createdAt: epochMs("created_at").notNull(),
+    supersedesEventId: text("supersedes_event_id"),
+    /** The event as recorded, RFC 8785 canonical JSON (with the caller's display fields as given). */
+    eventJson: text("event_json").notNull(),
+    createdAt: epochMs("created_at_ms").notNull(),
   },
   (t) => [
     caseOf(t),
+    foreignKey({ columns: [t.supersedesEventId], foreignColumns: [t.id] }).onDelete("restrict"),
     uniqueIndex("hitl_events_request_uq").on(t.caseId, t.requestId),
     uniqueIndex("hitl_events_seq_uq").on(t.caseId, t.seq),
     // First terminal decision wins, whatever the application does.
     uniqueIndex("hitl_events_one_decision_uq").on(t.caseId).where(sql`${t.type} = 'decision_recorded'`),
+    // A decision is superseded at most once (the newest one stands).
+    uniqueIndex("hitl_events_supersedes_uq").on(t.supersedesEventId).where(sql`${t.supersedesEventId} is not null`),
     index("hitl_events_tenant_created_idx").on(t.tenantId, t.createdAt),
+    index("idx_hitl_events_case_created").on(t.caseId, t.createdAt.desc()),
+    index("idx_hitl_events_type_created").on(t.tenantId, t.type, t.createdAt.desc()),
+    index("idx_hitl_events_decision_created").on(t.tenantId, t.outcome, t.createdAt.desc()),
+    index("idx_hitl_events_request_id").on(t.requestId),
     check("hitl_events_id_check", sql`${t.id} ~ '^HEV-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`),
-    check(
-      "hitl_events_type_check",
-      sql`${t.type} in ('case_submitted', 'needs_clarification', 'clarification_provided', 'decision_recorded', 'escalated')`,
-    ),
-    check(
-      "hitl_events_from_state_check",
-      sql`${t.fromState} is null or ${t.fromState} in ('pending', 'needs_clarification', 'approved', 'rejected')`,
-    ),
-    check(
-      "hitl_events_to_state_check",
-      sql`${t.toState} in ('pending', 'needs_clarification', 'approved', 'rejected')`,
-    ),
-    check("hitl_events_outcome_check", sql`${t.outcome} is null or ${t.outcome} in ('approved', 'rejected')`),
+    check("hitl_events_type_check", sql`${t.type} in (${inList(HITL_EVENT_TYPES)})`),
+    check("hitl_events_actor_kind_check", sql`${t.actorKind} in (${inList(HITL_ACTOR_KINDS)})`),
+    check("hitl_events_from_state_check", sql`${t.fromState} is null or ${t.fromState} in (${inList(HITL_STATES)})`),
+    check("hitl_events_to_state_check", sql`${t.toState} in (${inList(HITL_STATES)})`),
+    check("hitl_events_outcome_check", sql`${t.outcome} is null or ${t.outcome} in (${inList(HITL_OUTCOMES)})`),
     check("hitl_events_seq_check", sql`${t.seq} >= 1`),
     check(
       "hitl_events_question_check",
@@ -146,7 +187,12 @@ export const hitlEvents = pgTable(
     ),
     check(
       "hitl_events_decision_check",
-      sql`(${t.type} = 'decision_recorded') = (${t.outcome} is not null and ${t.toState} = ${t.outcome})`,
+      sql`(${t.type} in ('decision_recorded', 'decision_superseded')) = (${t.outcome} is not null and ${t.toState} = ${t.outcome})`,
+    ),
+    // Superseding names the decision it replaces and says why.
+    check(
+      "hitl_events_supersede_check",
+      sql`(${t.type} = 'decision_superseded') = (${t.supersedesEventId} is not null) and (${t.type} <> 'decision_superseded' or length(btrim(${t.notes})) > 0)`,
     ),
     check(
       "hitl_events_escalation_check",
@@ -158,7 +204,7 @@ export const hitlEvents = pgTable(
     ),
     check(
       "hitl_events_text_length_check",
-      sql`coalesce(length(${t.question}), 0) <= 4000 and coalesce(length(${t.answer}), 0) <= 4000 and coalesce(length(${t.reason}), 0) <= 2000`,
+      sql`coalesce(length(${t.question}), 0) <= 4000 and coalesce(length(${t.answer}), 0) <= 4000 and length(${t.notes}) <= 4000`,
     ),
   ],
 );
@@ -169,27 +215,29 @@ export const hitlState = pgTable(
   {
     caseId: text("case_id").primaryKey(),
     tenantId: uuid("tenant_id").notNull(),
-    adapter: text("adapter").notNull(),
-    state: text("state").$type<HitlStateName>().notNull(),
+    adapter: text("adapter_id").notNull(),
+    state: text("current_state").$type<HitlStateName>().notNull(),
     lastSeq: integer("last_seq").notNull(),
     lastEventId: text("last_event_id").notNull(),
-    outcome: text("outcome").$type<HitlOutcome>(),
-    decisionEventId: text("decision_event_id"),
+    /** The decision that stands: the first one, or the one that superseded it. */
+    outcome: text("active_decision_outcome").$type<HitlOutcome>(),
+    decisionEventId: text("active_terminal_event_id"),
     decidedBy: text("decided_by"),
-    decidedAt: epochMs("decided_at"),
+    decidedAt: epochMs("decided_at_ms"),
     openQuestion: text("open_question"),
-    /** When the open question was asked (null: none open); the clarification backlog's age. */
-    needsClarificationSince: epochMs("needs_clarification_since"),
+    /** When the open question was first asked (null: none open); the clarification backlog's age. */
+    needsClarificationSince: epochMs("needs_clarification_since_ms"),
     clarificationRounds: integer("clarification_rounds").notNull().default(0),
     priority: text("priority").$type<HitlPriority>().notNull().default("normal"),
-    dueAt: epochMs("due_at"),
+    /** When the adapter's SLA expects a decision: the escalation falls due then. */
+    dueAt: epochMs("escalation_due_at_ms"),
     escalationLevel: integer("escalation_level").notNull().default(0),
-    escalatedTo: text("escalated_to"),
-    escalatedAt: epochMs("escalated_at"),
+    escalatedTo: text("escalation_target"),
+    escalatedAt: epochMs("escalated_at_ms"),
     /** When the sweep escalates again (re-notify); null when no SLA applies or the case is decided. */
-    nextEscalationAt: epochMs("next_escalation_at"),
-    createdAt: epochMs("created_at").notNull(),
-    updatedAt: epochMs("updated_at").notNull(),
+    nextEscalationAt: epochMs("next_escalation_at_ms"),
+    createdAt: epochMs("created_at_ms").notNull(),
+    updatedAt: epochMs("updated_at_ms").notNull(),
   },
   (t) => [
     caseOf(t),
@@ -198,8 +246,11 @@ export const hitlState = pgTable(
     index("hitl_state_decided_idx").on(t.tenantId, t.decidedAt, t.caseId),
     index("hitl_state_backlog_idx").on(t.tenantId, t.state, t.needsClarificationSince, t.caseId),
     index("hitl_state_escalation_idx").on(t.nextEscalationAt).where(sql`${t.nextEscalationAt} is not null`),
-    check("hitl_state_state_check", sql`${t.state} in ('pending', 'needs_clarification', 'approved', 'rejected')`),
+    index("idx_hitl_state_current_updated").on(t.tenantId, t.state, t.updatedAt.desc()),
+    index("idx_hitl_state_escalation_due").on(t.dueAt),
+    check("hitl_state_state_check", sql`${t.state} in (${inList(HITL_STATES)})`),
     check("hitl_state_outcome_check", sql`${t.outcome} is null or ${t.outcome} = ${t.state}`),
+    check("hitl_state_priority_check", sql`${t.priority} in (${inList(HITL_PRIORITIES)})`),
   ],
 );
 
@@ -209,7 +260,7 @@ export const hitlSlaPolicies = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     tenantId: tenantRef(),
-    adapter: text("adapter").notNull(),
+    adapter: text("adapter_id").notNull(),
     /** Time allowed for a decision, in hours of the chosen calendar. */
     dueHours: integer("due_hours").notNull(),
     calendar: text("calendar").$type<HitlSlaCalendar>().notNull().default("calendar"),
@@ -217,7 +268,7 @@ export const hitlSlaPolicies = pgTable(
     escalateTo: text("escalate_to").notNull(),
     /** Escalate again this often while the case stays open (null: once). */
     renotifyHours: integer("renotify_hours"),
-    updatedAt: epochMs("updated_at").notNull(),
+    updatedAt: epochMs("updated_at_ms").notNull(),
   },
   (t) => [
     uniqueIndex("hitl_sla_policies_adapter_uq").on(t.tenantId, t.adapter),
@@ -227,21 +278,23 @@ export const hitlSlaPolicies = pgTable(
   ],
 );
 
-/** What a case belongs to: a run and its interrupt, a chat session, an external system's id. */
+/** What a case is about: Vigil's run, interrupt, thread or chat session, or any other system's entity. */
 export const hitlCaseRefs = pgTable(
   "hitl_case_refs",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
     tenantId: uuid("tenant_id").notNull(),
     caseId: text("case_id").notNull(),
-    kind: text("kind").$type<HitlRefKind>().notNull(),
-    refId: text("ref_id").notNull(),
-    createdAt: epochMs("created_at").notNull(),
+    /** An open vocabulary (ticket, neo4j_node, service, …); run and interrupt are written by the server only. */
+    kind: text("ref_type").notNull(),
+    key: text("ref_key").notNull(),
+    refId: text("ref_value").notNull(),
+    createdAt: epochMs("created_at_ms").notNull(),
   },
   (t) => [
     caseOf(t),
-    uniqueIndex("hitl_case_refs_uq").on(t.caseId, t.kind, t.refId),
+    primaryKey({ columns: [t.caseId, t.kind, t.key, t.refId] }),
     index("hitl_case_refs_lookup_idx").on(t.tenantId, t.kind, t.refId),
-    check("hitl_case_refs_kind_check", sql`${t.kind} in ('run', 'interrupt', 'thread', 'chat_session', 'external')`),
+    check("hitl_case_refs_type_check", sql`${t.kind} ~ '^[a-z][a-z0-9_]{0,63}$'`),
+    check("hitl_case_refs_key_check", sql`length(${t.key}) between 1 and 200`),
   ],
 );

@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { inList } from "./checks";
 import { runs } from "./runs";
 import { createdAt, tenantRef, updatedAt } from "./tenancy";
 
@@ -33,8 +34,6 @@ export const CHECKPOINT_APPROVAL_STATUSES = [
   "responded",
 ] as const;
 export type CheckpointApprovalStatus = (typeof CHECKPOINT_APPROVAL_STATUSES)[number];
-
-const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 
 /**
  * Every human checkpoint a run stopped at (the Mode 3 design's mode3_hitl_checkpoints): what
