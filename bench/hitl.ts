@@ -7,10 +7,11 @@
 //
 // BENCH_DATABASE_URL (or TEST_DATABASE_URL) names the server; a fresh database is created and dropped.
 
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import canonicalize from "canonicalize";
 import { sql } from "drizzle-orm";
 import { drainTrace } from "@/lib/audit";
 import { getDatabase, rowsOf } from "@/lib/db";
@@ -42,6 +43,12 @@ const payload = (i: number) => ({
   missing_data: ["reflector survey"],
   proposed_next_action: "Re-survey reflectors in aisle 4",
 });
+
+/** SHA-256 of the payload's RFC 8785 canonical JSON, as submit_case stores it. */
+const payloadHash = (value: Record<string, unknown>) =>
+  createHash("sha256")
+    .update(canonicalize(value) ?? "")
+    .digest("hex");
 
 interface LevelResult {
   concurrency: number;
@@ -87,31 +94,55 @@ async function fillQueue(tenantId: string, total: number) {
   const base = Date.now() - total * 1000;
   const openEvery = Math.round(1 / QUEUE_OPEN_SHARE);
   await db.execute(sql`
-    insert into hitl_cases (id, tenant_id, adapter, schema_version, payload, summary, request_id, priority, created_by, created_at)
-    select 'HITL-' || gen_random_uuid(), ${tenantId}, 'lgv_troubleshooting', 1, ${JSON.stringify(payload(0))}::jsonb,
-           'LGV-' || (i % 40) || ' at DC' || (i % 7) || ': Re-survey reflectors in aisle 4', 'bulk-' || i,
-           (array['low','normal','normal','high','urgent'])[1 + i % 5], 'bench-member', ${base}::bigint + i * 1000
-    from generate_series(1, ${total}) i`);
+    insert into hitl_cases (case_id, tenant_id, adapter_id, schema_version, case_type, title, summary, payload_json,
+                            payload_hash_sha256, submitter_name, submitter_role, submitter_id, request_id, priority,
+                            created_at_ms, updated_at_ms)
+    select 'HITL-' || gen_random_uuid(), ${tenantId}, 'lgv_troubleshooting', 1, 'review', line, line,
+           ${JSON.stringify(payload(0))}::jsonb, ${payloadHash(payload(0))}, 'Bench Member', 'member', 'bench-member',
+           -- Spread over the open cases too (every openEvery-th case stays open).
+           'bulk-' || i, (array['low','normal','normal','high','critical'])[1 + (i / ${openEvery}) % 5], at, at
+    from generate_series(1, ${total}) i,
+         lateral (select 'LGV-' || (i % 40) || ' at DC' || (i % 7) || ': Re-survey reflectors in aisle 4' as line,
+                         ${base}::bigint + i * 1000 as at) v`);
+  // The events' event_json as the commands write it: the columns, nulls left out.
   await db.execute(sql`
-    insert into hitl_events (id, tenant_id, case_id, seq, type, request_id, intent_hash, from_state, to_state, actor_id, actor_role, created_at)
-    select 'HEV-' || gen_random_uuid(), tenant_id, id, 1, 'case_submitted', request_id, 'bulk', null, 'pending',
-           created_by, 'member', created_at
-    from hitl_cases where tenant_id = ${tenantId} and request_id like 'bulk-%'`);
+    insert into hitl_events (event_id, tenant_id, case_id, seq, event_type, request_id, intent_hash, from_state, to_state,
+                             actor_kind, actor_id, actor_name, actor_role, principal_role, event_json, created_at_ms)
+    select id, tenant_id, case_id, 1, 'submitted', request_id, 'bulk', null, 'pending',
+           'operator', submitter_id, submitter_name, 'member', 'member',
+           jsonb_build_object('event_id', id, 'case_id', case_id, 'seq', 1, 'event_type', 'submitted',
+             'request_id', request_id, 'to_state', 'pending', 'notes', '',
+             'actor', jsonb_build_object('kind', 'operator', 'id', submitter_id, 'name', submitter_name,
+               'role', 'member', 'principal_role', 'member'),
+             'created_at_ms', created_at_ms)::text,
+           created_at_ms
+    from (select 'HEV-' || gen_random_uuid() as id, * from hitl_cases
+          where tenant_id = ${tenantId} and request_id like 'bulk-%') c`);
   await db.execute(sql`
-    insert into hitl_events (id, tenant_id, case_id, seq, type, request_id, intent_hash, from_state, to_state, actor_id,
-                             actor_role, outcome, created_at)
-    select 'HEV-' || gen_random_uuid(), tenant_id, id, 2, 'decision_recorded', 'bulk-decision-' || id, 'bulk', 'pending',
-           'approved', 'bench-reviewer', 'reviewer', 'approved', created_at + 500
-    from hitl_cases where tenant_id = ${tenantId} and request_id like 'bulk-%'
-      and (substring(request_id from 6))::int % ${openEvery} <> 0`);
+    insert into hitl_events (event_id, tenant_id, case_id, seq, event_type, request_id, intent_hash, from_state, to_state,
+                             actor_kind, actor_id, actor_name, actor_role, principal_role, decision_outcome, event_json,
+                             created_at_ms)
+    select id, tenant_id, case_id, 2, 'decision_recorded', rid, 'bulk', 'pending', 'approved',
+           'operator', 'bench-reviewer', 'Bench Rev', 'reviewer', 'reviewer', 'approved',
+           jsonb_build_object('event_id', id, 'case_id', case_id, 'seq', 2, 'event_type', 'decision_recorded',
+             'request_id', rid, 'from_state', 'pending', 'to_state', 'approved', 'decision_outcome', 'approved',
+             'notes', '', 'actor', jsonb_build_object('kind', 'operator', 'id', 'bench-reviewer', 'name', 'Bench Rev',
+               'role', 'reviewer', 'principal_role', 'reviewer'),
+             'created_at_ms', created_at_ms + 500)::text,
+           created_at_ms + 500
+    from (select 'HEV-' || gen_random_uuid() as id, 'bulk-decision-' || case_id as rid, * from hitl_cases
+          where tenant_id = ${tenantId} and request_id like 'bulk-%'
+            and (substring(request_id from 6))::int % ${openEvery} <> 0) c`);
   await db.execute(sql`
-    insert into hitl_state (case_id, tenant_id, adapter, state, last_seq, last_event_id, outcome, decision_event_id,
-                            decided_by, decided_at, clarification_rounds, priority, escalation_level, created_at, updated_at)
-    select c.id, c.tenant_id, c.adapter, coalesce(d.outcome, 'pending'), coalesce(d.seq, 1), coalesce(d.id, s.id),
-           d.outcome, d.id, d.actor_id, d.created_at, 0, c.priority, 0, c.created_at, coalesce(d.created_at, c.created_at)
+    insert into hitl_state (case_id, tenant_id, adapter_id, current_state, last_seq, last_event_id,
+                            active_decision_outcome, active_terminal_event_id, decided_by, decided_at_ms,
+                            clarification_rounds, priority, escalation_level, created_at_ms, updated_at_ms)
+    select c.case_id, c.tenant_id, c.adapter_id, coalesce(d.decision_outcome, 'pending'), coalesce(d.seq, 1),
+           coalesce(d.event_id, s.event_id), d.decision_outcome, d.event_id, d.actor_id, d.created_at_ms, 0, c.priority,
+           0, c.created_at_ms, coalesce(d.created_at_ms, c.created_at_ms)
     from hitl_cases c
-    join hitl_events s on s.case_id = c.id and s.seq = 1
-    left join hitl_events d on d.case_id = c.id and d.seq = 2
+    join hitl_events s on s.case_id = c.case_id and s.seq = 1
+    left join hitl_events d on d.case_id = c.case_id and d.seq = 2
     where c.tenant_id = ${tenantId} and c.request_id like 'bulk-%'`);
   await db.execute(sql`analyze hitl_cases; analyze hitl_events; analyze hitl_state`);
 }
@@ -131,7 +162,7 @@ async function queueLatency(scope: { tenantId: string }) {
     deep.push(performance.now() - t);
     cursor = next.nextCursor;
     t = performance.now();
-    await listReviewQueue(scope, { limit: 20, priority: "urgent" });
+    await listReviewQueue(scope, { limit: 20, priority: "critical" });
     filtered.push(performance.now() - t);
   }
   return { first, deep, filtered };
@@ -159,7 +190,7 @@ async function main() {
     await fillQueue(tenantId, Math.max(0, QUEUE_CASES - alreadyThere));
     const counted = rowsOf<{ n: number; open: number }>(
       await database.db.execute(
-        sql`select count(*)::int as n, count(*) filter (where state = 'pending')::int as open from hitl_state`,
+        sql`select count(*)::int as n, count(*) filter (where current_state = 'pending')::int as open from hitl_state`,
       ),
     )[0];
     const queue = await queueLatency({ tenantId });
@@ -204,7 +235,7 @@ async function main() {
       "| --- | ---: | ---: |",
       `| first page | ${fmt(percentile(queue.first, 50), 2)} | ${fmt(queueP95, 2)} |`,
       `| next page (cursor, walking the queue) | ${fmt(percentile(queue.deep, 50), 2)} | ${fmt(percentile(queue.deep, 95), 2)} |`,
-      `| first page, priority = urgent | ${fmt(percentile(queue.filtered, 50), 2)} | ${fmt(percentile(queue.filtered, 95), 2)} |`,
+      `| first page, priority = critical | ${fmt(percentile(queue.filtered, 50), 2)} | ${fmt(percentile(queue.filtered, 95), 2)} |`,
       "",
       `Decision → the asker's open chat: ${chat.applied.length} low-confidence chat answers, each reviewed with an edit through \`POST /api/hitl/cases/{id}/decision\` while the asker's session review stream (\`GET /api/chat/sessions/{id}/reviews\`, server-sent events, what the chat listens to) is open; from sending the decision until the stream delivers it.`,
       "",

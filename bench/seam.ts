@@ -94,7 +94,7 @@ async function checkpoints(member: RunActor, reviewerKey: string) {
     const { runId } = await startRun(member, { workflow: "seam-probe", input: { topic: `item ${i}` } });
     let caseId: string | undefined;
     for (;;) {
-      const found = await call(casesRoute.GET, `/api/hitl/cases?ref_kind=run&ref_id=${runId}&limit=1`, reviewerKey);
+      const found = await call(casesRoute.GET, `/api/hitl/cases?ref_type=run&ref_value=${runId}&limit=1`, reviewerKey);
       caseId = (found.items as { id: string }[] | undefined)?.[0]?.id;
       if (caseId) break;
       await sleep(1); // a client polling every millisecond, not a loop that starves the server
@@ -111,7 +111,7 @@ async function checkpoints(member: RunActor, reviewerKey: string) {
       reviewerKey,
       {
         request_id: `bench-${caseId}`,
-        outcome: "approved",
+        decision: "approved",
       },
       { id: caseId },
     );
@@ -199,7 +199,7 @@ async function main() {
       "",
       machineRows([["PostgreSQL server", `${pg} (local, TCP)`]]),
       "",
-      `Checkpoints: ${CHECKPOINTS} runs of a one-checkpoint workflow, one at a time. *Interrupt → case visible*: from the node's call to \`awaitDecision\` until \`GET /api/hitl/cases?ref_kind=run&ref_id=…\` (the route handler, with a reviewer's API key) lists the case. *Decision → run resumed*: from sending \`POST /api/hitl/cases/{id}/decision\` until the run's log (what its stream serves) holds the resumed graph's first event.`,
+      `Checkpoints: ${CHECKPOINTS} runs of a one-checkpoint workflow, one at a time. *Interrupt → case visible*: from the node's call to \`awaitDecision\` until \`GET /api/hitl/cases?ref_type=run&ref_value=…\` (the route handler, with a reviewer's API key) lists the case. *Decision → run resumed*: from sending \`POST /api/hitl/cases/{id}/decision\` until the run's log (what its stream serves) holds the resumed graph's first event.`,
       "",
       "| measure | samples | p50 ms | p95 ms |",
       "| --- | ---: | ---: | ---: |",

@@ -20,7 +20,10 @@ async function submitCase(page: Page): Promise<{ id: string; lgv: string }> {
   const res = await page.request.post("/api/hitl/cases", {
     data: {
       request_id: randomUUID(),
-      adapter: "lgv_troubleshooting",
+      adapter_id: "lgv_troubleshooting",
+      case_type: "incident",
+      title: `${lgv} stops at the dock entrance`,
+      submitter: { name: "Erin Expert", role: "LGV support engineer", team: "Lyon DC2 maintenance" },
       priority: "high",
       payload: {
         symptom: "Stops at the dock entrance with a navigation fault",
@@ -58,14 +61,14 @@ test("a reviewer approves a case from the inbox with a note, by keyboard", async
   await expect(detail).toContainText("NAV_LOST at 03:12");
   await expect(detail.getByTestId("history-event")).toHaveCount(1);
 
-  await detail.getByLabel("Notes (sent as the reason of the decision)").fill("Reflectors were moved last week");
+  await detail.getByLabel("Notes (recorded with the decision)").fill("Reflectors were moved last week");
   await reviewer.keyboard.press("Escape");
   await reviewer.keyboard.press("a");
 
   await expect(detail.getByTestId("case-decision")).toContainText("Approved by Riley Reviewer at");
   await expect(detail.getByTestId("case-state")).toHaveText("Approved");
   await expect(detail.getByTestId("history-event")).toHaveCount(2);
-  await expect(detail).toContainText("Reason: Reflectors were moved last week");
+  await expect(detail).toContainText("Notes: Reflectors were moved last week");
   await expect(detail.getByRole("button", { name: /Approve/ })).toHaveCount(0);
   // It left the pending queue.
   await expect(row).toHaveCount(0);
@@ -125,7 +128,7 @@ test("when someone else decided first, the inbox shows their decision instead of
 
   const admin = await pageFor(browser, ADMIN);
   const decided = await admin.request.post(`/api/hitl/cases/${id}/decision`, {
-    data: { request_id: randomUUID(), outcome: "approved", reason: "Urgent fix" },
+    data: { request_id: randomUUID(), decision: "approved", notes: "Urgent fix" },
   });
   expect(decided.status()).toBe(200);
 
@@ -136,7 +139,7 @@ test("when someone else decided first, the inbox shows their decision instead of
   await reviewer.unroute(`**/api/hitl/cases/${id}`);
   await expect(detail.getByTestId("case-decision")).toContainText("Approved by Avery Admin", { timeout: 20_000 });
   const history = await (await reviewer.request.get(`/api/hitl/cases/${id}/history`)).json();
-  expect(history.items.map((e: { type: string }) => e.type)).toEqual(["case_submitted", "decision_recorded"]);
+  expect(history.items.map((e: { type: string }) => e.type)).toEqual(["submitted", "decision_recorded"]);
 });
 
 test("a single-key approval waits for Undo: undone, nothing is sent; let go, it is sent", async ({ browser }) => {
@@ -156,7 +159,7 @@ test("a single-key approval waits for Undo: undone, nothing is sent; let go, it 
   await reviewer.keyboard.press("a");
   const toast = reviewer.locator("[data-sonner-toast]").filter({ hasText: "Approving in 5 seconds" });
   await expect(toast).toBeVisible();
-  await expect(toast).toContainText(`LGV ${lgv}`);
+  await expect(toast).toContainText(`${lgv} stops at the dock entrance`);
   await expect(detail.getByTestId("pending-approval")).toContainText(/Approving in \d s/);
   await expect(detail.getByRole("button", { name: /^Approve/ })).toBeDisabled();
   await expect(detail.getByRole("button", { name: /^Reject/ })).toBeDisabled();
@@ -164,7 +167,7 @@ test("a single-key approval waits for Undo: undone, nothing is sent; let go, it 
   await expect(detail.getByTestId("pending-approval")).toHaveCount(0);
   await expect(detail).toContainText("Approval undone; nothing was sent.");
   await reviewer.waitForTimeout(6_500);
-  expect(await history()).toEqual(["case_submitted"]);
+  expect(await history()).toEqual(["submitted"]);
   await expect(detail.getByTestId("case-state")).toHaveText("Pending");
 
   // The button waits the same way, and `u` takes it back.
@@ -177,10 +180,10 @@ test("a single-key approval waits for Undo: undone, nothing is sent; let go, it 
   // Let go: not sent at once, sent when the window closes.
   await detail.getByRole("button", { name: /^Approve/ }).click();
   await expect(toast).toBeVisible();
-  expect(await history()).toEqual(["case_submitted"]);
+  expect(await history()).toEqual(["submitted"]);
   await expect(detail.getByTestId("case-decision")).toContainText("Approved by Riley Reviewer at");
   await expect(reviewer.locator("[data-sonner-toast]").filter({ hasText: "Approved." })).toBeVisible();
-  expect(await history()).toEqual(["case_submitted", "decision_recorded"]);
+  expect(await history()).toEqual(["submitted", "decision_recorded"]);
 });
 
 test("a reviewer's nav counts the open cases and follows new ones; a member's has no inbox", async ({ browser }) => {
@@ -206,4 +209,43 @@ test("a reviewer's nav counts the open cases and follows new ones; a member's ha
 
   await expect(member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Inbox" })).toHaveCount(0);
   await expect(member.getByTestId("nav-open-cases")).toHaveCount(0);
+});
+
+test("an admin replaces a decision with a reason; both stay in the history", async ({ browser }) => {
+  const member = await pageFor(browser, MEMBER);
+  const { id, lgv } = await submitCase(member);
+  const admin = await pageFor(browser, ADMIN);
+  const decided = await admin.request.post(`/api/hitl/cases/${id}/decision`, {
+    data: { request_id: randomUUID(), decision: "approved" },
+  });
+  expect(decided.status()).toBe(200);
+
+  await admin.goto(`/inbox?case=${id}`);
+  const detail = admin.getByTestId("case-detail");
+  await expect(detail.getByRole("heading", { name: new RegExp(lgv) })).toBeVisible();
+  await expect(detail.getByTestId("case-state")).toHaveText("Approved");
+  const supersede = detail.getByTestId("supersede");
+  await supersede.getByText("Replace this decision (admin)").click();
+  await expect(supersede.getByLabel("Rejected")).toBeChecked();
+  // Without a reason nothing is sent.
+  await supersede.getByRole("button", { name: "Replace the decision" }).click();
+  await expect(supersede.getByRole("alert")).toHaveText("Say why the decision is replaced.");
+  await supersede.getByLabel("Reason (recorded in the history)").fill("The reflector survey shows aisle 4 is fine.");
+  await supersede.getByRole("button", { name: "Replace the decision" }).click();
+
+  await expect(detail.getByTestId("case-state")).toHaveText("Rejected");
+  await expect(detail.getByTestId("case-decision")).toContainText("replacing the first decision");
+  await expect(detail.getByTestId("history-event")).toHaveCount(3);
+  await expect(detail).toContainText("Decision replaced: now rejected");
+  await expect(detail).toContainText("Notes: The reflector survey shows aisle 4 is fine.");
+
+  const history = await (await member.request.get(`/api/hitl/cases/${id}/history`)).json();
+  const [, first, replacement] = history.items as { id: string; type: string; supersedesEventId: string | null }[];
+  expect(replacement).toMatchObject({ type: "decision_superseded", supersedesEventId: first.id });
+
+  // A reviewer sees the replaced decision but no way to replace it.
+  const reviewer = await pageFor(browser, REVIEWER);
+  await reviewer.goto(`/inbox?case=${id}`);
+  await expect(reviewer.getByTestId("case-detail").getByTestId("case-state")).toHaveText("Rejected");
+  await expect(reviewer.getByTestId("supersede")).toHaveCount(0);
 });

@@ -89,11 +89,11 @@ test("kill -9 at random moments during 20 runs: after recovery every trace is wh
 
     /** Decides every waiting plan approval; a retry after a kill replays by request id. */
     const decideWaiting = async () => {
-      const queue = await api(reviewer, "/api/hitl/queue?adapter=plan_approval&limit=100");
+      const queue = await api(reviewer, "/api/hitl/queue?adapter_id=plan_approval&limit=100");
       for (const item of (queue.body.items ?? []) as { id: string }[]) {
         await api(reviewer, `/api/hitl/cases/${item.id}/decision`, {
           request_id: `kill-${item.id}`,
-          outcome: "approved",
+          decision: "approved",
         });
       }
     };

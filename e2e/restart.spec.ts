@@ -40,12 +40,12 @@ async function interruptedRunWithCase(member: string, reviewer: string): Promise
   expect(started.status).toBe(202);
   const runId = started.body.runId as string;
   expect(await runStatus(member, runId, (s) => s !== "running")).toBe("interrupted");
-  const queue = await api(reviewer, "/api/hitl/queue?adapter=plan_approval&limit=100");
-  const items = queue.body.items as { id: string; refs?: { kind: string; id: string }[] }[];
+  const queue = await api(reviewer, "/api/hitl/queue?adapter_id=plan_approval&limit=100");
+  const items = queue.body.items as { id: string }[];
   for (const item of items) {
     const kase = await api(reviewer, `/api/hitl/cases/${item.id}`);
-    const refs = (kase.body.case as { refs: { kind: string; id: string }[] }).refs;
-    if (refs.some((r) => r.kind === "run" && r.id === runId)) return { runId, caseId: item.id };
+    const refs = (kase.body.case as { refs: { ref_type: string; ref_value: string }[] }).refs;
+    if (refs.some((r) => r.ref_type === "run" && r.ref_value === runId)) return { runId, caseId: item.id };
   }
   throw new Error("the run's checkpoint opened no case");
 }
@@ -72,7 +72,7 @@ test("a decision as a restarted server's first request resumes its run, over RES
     await listening(server);
     const decided = await api(reviewer, `/api/hitl/cases/${viaRest.caseId}/decision`, {
       request_id: `restart-${viaRest.caseId}`,
-      outcome: "approved",
+      decision: "approved",
     });
     expect(decided.status).toBe(200);
     expect(decided.body.linkedRun).toMatchObject({ runId: viaRest.runId, resume: "resumed" });
@@ -90,11 +90,17 @@ test("a decision as a restarted server's first request resumes its run, over RES
     );
     const answer = await client.callTool({
       name: "record_decision",
-      arguments: { case_id: viaMcp.caseId, outcome: "approved", request_id: `restart-${viaMcp.caseId}` },
+      arguments: {
+        case_id: viaMcp.caseId,
+        decision: "approved",
+        notes: "Plan checked after the restart",
+        actor: { name: "Riley Reviewer", role: "reviewer" },
+        request_id: `restart-${viaMcp.caseId}`,
+      },
     });
     expect(answer.isError).toBeFalsy();
     const text = (answer.content as { type: string; text: string }[])[0].text;
-    expect(JSON.parse(text)).toMatchObject({ linkedRun: { runId: viaMcp.runId, resume: "resumed" } });
+    expect(JSON.parse(text)).toMatchObject({ linked_run: { run_id: viaMcp.runId, resume: "resumed" } });
     await client.close();
     expect(await runStatus(member, viaMcp.runId, (s) => s !== "running")).toBe("completed");
   } finally {

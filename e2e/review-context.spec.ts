@@ -32,7 +32,12 @@ interface SourceView {
   title: string;
 }
 interface CaseBody {
-  case: { id: string; summary: string; payload: { response_text: string }; refs: { kind: string; id: string }[] };
+  case: {
+    id: string;
+    summary: string;
+    payload: { response_text: string };
+    refs: { ref_type: string; ref_value: string }[];
+  };
   history: { type: string; modifications: Record<string, unknown> | null }[];
   context: { sessionId: string; answer: { text: string; citations: number[] }; sources: SourceView[] } | null;
 }
@@ -50,7 +55,7 @@ async function ask(page: Page, question: string): Promise<string> {
 /** The final_review case the answer to a question opened, once it exists. */
 async function caseOfQuestion(cookie: string, question: string): Promise<CaseBody> {
   for (let i = 0; i < 150; i++) {
-    const queue = await apiAt(BASE, cookie, "/api/hitl/queue?adapter=final_review&limit=100");
+    const queue = await apiAt(BASE, cookie, "/api/hitl/queue?adapter_id=final_review&limit=100");
     const item = (queue.body.items as { id: string; summary: string }[] | undefined)?.find(
       (c) => c.summary === `Answer to: ${question}`,
     );
@@ -173,7 +178,7 @@ test("a chat answer's case reads and is rejected with a reason on a 390 px wide 
   }
 
   // A rejection goes at once, with its reason.
-  await detail.getByLabel("Notes (sent as the reason of the decision)").fill("The answer cites the wrong guideline.");
+  await detail.getByLabel("Notes (recorded with the decision)").fill("The answer cites the wrong guideline.");
   await detail.getByRole("button", { name: /^Reject/ }).click();
   await expect(detail.getByTestId("case-decision")).toContainText("Rejected by Riley Reviewer at");
   await expect(detail.getByTestId("case-decision")).toContainText("The answer cites the wrong guideline.");

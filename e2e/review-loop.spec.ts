@@ -75,7 +75,7 @@ test("the asker sees the reviewer's question, answers it in the chat, and sees t
 
   // The reviewer edits the answer and approves: the chat shows the new version, the original on demand.
   const edited = "Randomisation assigns each participant to an arm by chance, so the arms stay comparable.";
-  expect((await decide(caseId, { outcome: "approved", modifications: { response_text: edited } })).status).toBe(200);
+  expect((await decide(caseId, { decision: "approved", modifications: { response_text: edited } })).status).toBe(200);
   await expect(badge).toHaveText("Edited by a reviewer");
   await expect(page.getByTestId("answer").last()).toHaveText(edited);
   await page.getByText("The agent's original answer").click();
@@ -86,7 +86,7 @@ test("the asker sees the reviewer's question, answers it in the chat, and sees t
   await expect(page.getByTestId("review-badge")).toHaveCount(2);
   const second = await latestCase(page, sessionId);
   expect(second).not.toBe(caseId);
-  expect((await decide(second, { outcome: "rejected", reason: "Cites the wrong guideline." })).status).toBe(200);
+  expect((await decide(second, { decision: "rejected", notes: "Cites the wrong guideline." })).status).toBe(200);
   await expect(page.getByTestId("review-badge").last()).toHaveText("Rejected by a reviewer");
   await expect(page.getByTestId("review-note").last()).toContainText("Reason: Cites the wrong guideline.");
   await expect(page.getByRole("button", { name: "Ask again" })).toBeVisible();

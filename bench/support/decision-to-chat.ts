@@ -77,7 +77,7 @@ export async function decisionToChat(memberKey: string, reviewerKey: string, sam
           headers: { authorization: `Bearer ${reviewerKey}`, "content-type": "application/json" },
           body: JSON.stringify({
             request_id: randomUUID(),
-            outcome: "approved",
+            decision: "approved",
             modifications: { response_text: `Reviewed answer ${i}.` },
           }),
         }),

@@ -1,3 +1,4 @@
+import type { HitlConfidence } from "@/lib/hitl/contract";
 import type { CasePriority, CaseState } from "./api";
 import { formatDuration, PRIORITY_LABELS, STATE_LABELS } from "./format";
 
@@ -19,7 +20,7 @@ export function StateBadge({ state }: { state: CaseState }) {
 }
 
 const PRIORITY_CLASSES: Record<CasePriority, string> = {
-  urgent: "bg-red-600 text-white",
+  critical: "bg-red-600 text-white",
   high: "bg-orange-100 text-orange-800 dark:bg-orange-950 dark:text-orange-300",
   normal: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300",
   low: "bg-slate-50 text-slate-500 dark:bg-slate-900 dark:text-slate-400",
@@ -60,6 +61,21 @@ export function EscalationBadge({ level, target }: { level: number; target: stri
     >
       Escalated{target ? ` → ${target}` : ""}
       {level > 1 ? ` ×${level}` : ""}
+    </span>
+  );
+}
+
+const CONFIDENCE_CLASSES: Record<HitlConfidence, string> = {
+  high: "bg-emerald-50 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300",
+  medium: "bg-amber-50 text-amber-700 dark:bg-amber-950 dark:text-amber-300",
+  low: "bg-red-50 text-red-700 dark:bg-red-950 dark:text-red-300",
+};
+
+/** How sure the submitter said it was. */
+export function ConfidenceBadge({ confidence }: { confidence: HitlConfidence }) {
+  return (
+    <span className={`${base} ${CONFIDENCE_CLASSES[confidence]}`} title="The submitter's confidence">
+      {confidence[0].toUpperCase() + confidence.slice(1)} confidence
     </span>
   );
 }

@@ -109,13 +109,13 @@ export function CaseActions({
     execute(next, success).catch(() => undefined);
   }
 
-  const reason = () => (notes.trim() ? { reason: notes.trim() } : {});
+  const withNotes = () => (notes.trim() ? { notes: notes.trim() } : {});
 
   function approve() {
     if (busy) return;
     const next: CaseCommand = {
       path: "decision",
-      body: { request_id: newRequestId(), outcome: "approved", ...reason() },
+      body: { request_id: newRequestId(), decision: "approved", ...withNotes() },
     };
     const id = toastId(kase.id);
     const scheduled = pendingDecisions.schedule(kase.id, async ({ unloading }) => {
@@ -128,7 +128,7 @@ export function CaseActions({
         const standing = error instanceof HitlApiError ? error.standingDecision : null;
         toast.error(
           standing
-            ? `Your approval was not recorded. ${decisionLine(standing.outcome, standing.actor_name, standing.decided_at)}.`
+            ? `Your approval was not recorded. ${decisionLine(standing.decision_outcome, standing.actor_name, standing.created_at_ms)}.`
             : `The approval was not sent: ${(error as Error).message}`,
           { id, duration: 10_000 },
         );
@@ -139,7 +139,7 @@ export function CaseActions({
     setDone(null);
     toast(`Approving in ${UNDO_MS / 1000} seconds`, {
       id,
-      description: kase.summary,
+      description: kase.title,
       duration: Number.POSITIVE_INFINITY,
       action: { label: "Undo", onClick: undo },
     });
@@ -152,14 +152,14 @@ export function CaseActions({
   }
 
   function reject() {
-    send({ path: "decision", body: { request_id: newRequestId(), outcome: "rejected", ...reason() } }, "Rejected.");
+    send({ path: "decision", body: { request_id: newRequestId(), decision: "rejected", ...withNotes() } }, "Rejected.");
   }
 
   function approveWithChanges(modifications: Record<string, unknown>) {
     send(
       {
         path: "decision",
-        body: { request_id: newRequestId(), outcome: "approved", modifications, ...reason() },
+        body: { request_id: newRequestId(), decision: "approved", modifications, ...withNotes() },
       },
       "Approved with changes.",
     );
@@ -193,7 +193,7 @@ export function CaseActions({
       </h3>
       <div>
         <label htmlFor={`${ids}-notes`} className="mb-1 block text-xs font-medium text-slate-600 dark:text-slate-400">
-          Notes (sent as the reason of the decision)
+          Notes (recorded with the decision)
         </label>
         <textarea
           id={`${ids}-notes`}

@@ -6,13 +6,14 @@ import { type Role, roleAtLeast } from "@/lib/access";
 import type { HitlEventView } from "@/lib/hitl/contract";
 import { AnswerContext } from "./AnswerContext";
 import { type CaseDetailBody, HitlApiError, hitlFetch, type StandingDecision } from "./api";
-import { DueBadge, EscalationBadge, PriorityBadge, StateBadge } from "./Badges";
+import { ConfidenceBadge, DueBadge, EscalationBadge, PriorityBadge, StateBadge } from "./Badges";
 import { CaseActions, type CaseActionsHandle } from "./CaseActions";
 import { CaseRefs } from "./CaseRefs";
 import { ClarificationAnswer } from "./ClarificationAnswer";
 import { decisionLine, formatTime, humanize } from "./format";
 import { HistoryTimeline } from "./HistoryTimeline";
 import { PayloadView } from "./PayloadView";
+import { SupersedeForm } from "./SupersedeForm";
 
 export const REFRESH_MS = 5_000;
 
@@ -39,8 +40,9 @@ function DecisionBanner({ decision }: { decision: HitlEventView }) {
       <p className="font-medium">
         {decisionLine(decision.outcome ?? "approved", decision.actor.name, decision.createdAt)}
         {decision.modifications ? " (with changes)" : ""}
+        {decision.type === "decision_superseded" ? ", replacing the first decision" : ""}
       </p>
-      {decision.reason && <p className="mt-1 whitespace-pre-wrap">“{decision.reason}”</p>}
+      {decision.notes && <p className="mt-1 whitespace-pre-wrap">“{decision.notes}”</p>}
     </div>
   );
 }
@@ -79,7 +81,6 @@ export function CaseDetail({
   const state = kase.state;
   const open = state.state === "pending" || state.state === "needs_clarification";
   const decision = history.find((e) => e.id === state.decisionEventId);
-  const submission = history.find((e) => e.type === "case_submitted");
   const mayDecide = roleAtLeast(role, "reviewer");
 
   return (
@@ -88,16 +89,21 @@ export function CaseDetail({
         <div className="flex flex-wrap items-center gap-1.5">
           <StateBadge state={state.state} />
           <PriorityBadge priority={state.priority} />
+          {kase.confidence && <ConfidenceBadge confidence={kase.confidence} />}
           {open && <DueBadge dueAt={state.dueAt} />}
           <EscalationBadge level={state.escalationLevel} target={state.escalatedTo} />
         </div>
         <h2 id="case-title" className="text-lg font-semibold leading-snug break-words">
-          {kase.summary}
+          {kase.title}
         </h2>
+        {kase.summary !== kase.title && (
+          <p className="text-sm whitespace-pre-wrap break-words text-slate-700 dark:text-slate-300">{kase.summary}</p>
+        )}
         <p className="text-xs break-words text-slate-500 dark:text-slate-400">
-          {humanize(kase.adapter)} · schema v{kase.schemaVersion}
+          {humanize(kase.adapter)} · {humanize(kase.caseType)} · schema v{kase.schemaVersion}
           {kase.payloadVersion !== kase.schemaVersion ? ` (read as v${kase.payloadVersion})` : ""} · submitted by{" "}
-          {submission?.actor.name ?? kase.createdBy} · {formatTime(kase.createdAt)} ·{" "}
+          {kase.submitter.name} ({kase.submitter.role}
+          {kase.submitter.team ? `, ${kase.submitter.team}` : ""}) · {formatTime(kase.createdAt)} ·{" "}
           <span className="font-mono">{kase.id}</span>
         </p>
       </header>
@@ -113,16 +119,19 @@ export function CaseDetail({
           className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950/40"
         >
           <p className="font-medium">
-            Someone decided first: {decisionLine(standing.outcome, standing.actor_name, standing.decided_at)}.
+            Someone decided first:{" "}
+            {decisionLine(standing.decision_outcome, standing.actor_name, standing.created_at_ms)}.
           </p>
           <p className="mt-1 text-slate-600 dark:text-slate-400">
             Their decision stands; yours was not recorded.
-            {standing.reason ? ` Their reason: “${standing.reason}”` : ""}
+            {standing.notes ? ` Their notes: “${standing.notes}”` : ""}
           </p>
         </div>
       )}
 
       {decision && <DecisionBanner decision={decision} />}
+
+      {!open && role === "admin" && <SupersedeForm kase={kase} />}
 
       {state.state === "needs_clarification" && <ClarificationAnswer kase={kase} />}
 

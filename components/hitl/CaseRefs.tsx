@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { apiFetch } from "@/components/ui/api";
 import type { AnswerReviewContext } from "@/lib/chat/contract";
-import type { HitlRef } from "@/lib/hitl/contract";
+import { type HitlRef, VIGIL_REF_KEY } from "@/lib/hitl/contract";
 import { humanize } from "./format";
 
 interface SessionBody {
@@ -27,30 +27,43 @@ function useViewerId(enabled: boolean): string | null {
  * may open it); runs, threads and outside ids are shown as they are.
  */
 export function CaseRefs({ refs, context }: { refs: HitlRef[]; context: AnswerReviewContext | null }) {
-  const chatRef = refs.find((ref) => ref.kind === "chat_session");
+  const chatRef = refs.find((ref) => ref.ref_type === "chat_session");
   const viewerId = useViewerId(Boolean(chatRef && context));
   const mayOpen = (ref: HitlRef) =>
-    ref.kind === "chat_session" &&
+    ref.ref_type === "chat_session" &&
     context !== null &&
-    context.sessionId === ref.id &&
+    context.sessionId === ref.ref_value &&
     viewerId !== null &&
     viewerId === context.asker.id;
 
   return (
     <ul className="space-y-1 text-sm" data-testid="case-refs">
       {refs.map((ref) => (
-        <li key={`${ref.kind}:${ref.id}`} className="break-words" data-ref-kind={ref.kind}>
-          <span className="text-slate-500 dark:text-slate-400">{humanize(ref.kind)}:</span>{" "}
+        <li
+          key={`${ref.ref_type}:${ref.ref_key}:${ref.ref_value}`}
+          className="break-words"
+          data-ref-kind={ref.ref_type}
+        >
+          <span className="text-slate-500 dark:text-slate-400">
+            {humanize(ref.ref_type)}
+            {ref.ref_key !== VIGIL_REF_KEY ? ` (${ref.ref_key})` : ""}:
+          </span>{" "}
           {mayOpen(ref) ? (
-            <Link href={`/chat/${encodeURIComponent(ref.id)}`} className="font-mono break-all text-brand-600 underline">
-              {ref.id}
+            <Link
+              href={`/chat/${encodeURIComponent(ref.ref_value)}`}
+              className="font-mono break-all text-brand-600 underline"
+            >
+              {ref.ref_value}
             </Link>
           ) : (
-            <span className="font-mono break-all">{ref.id}</span>
+            <span className="font-mono break-all">{ref.ref_value}</span>
           )}
-          {ref.kind === "chat_session" && viewerId !== null && !mayOpen(ref) && context?.sessionId === ref.id && (
-            <span className="text-xs text-slate-500 dark:text-slate-400"> (only the asker opens it)</span>
-          )}
+          {ref.ref_type === "chat_session" &&
+            viewerId !== null &&
+            !mayOpen(ref) &&
+            context?.sessionId === ref.ref_value && (
+              <span className="text-xs text-slate-500 dark:text-slate-400"> (only the asker opens it)</span>
+            )}
         </li>
       ))}
     </ul>

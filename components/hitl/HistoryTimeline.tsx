@@ -4,7 +4,7 @@ import { PayloadView } from "./PayloadView";
 
 function title(event: HitlEventView): string {
   switch (event.type) {
-    case "case_submitted":
+    case "submitted":
       return "Submitted";
     case "needs_clarification":
       return "Asked for clarification";
@@ -13,6 +13,8 @@ function title(event: HitlEventView): string {
     case "decision_recorded":
       if (event.outcome === "rejected") return "Rejected";
       return event.modifications ? "Approved with changes" : "Approved";
+    case "decision_superseded":
+      return `Decision replaced: now ${event.outcome === "rejected" ? "rejected" : "approved"}${event.modifications ? " with changes" : ""}`;
     case "escalated":
       return event.escalation ? `Escalated to ${event.escalation.target}` : "Escalated";
     default:
@@ -21,10 +23,11 @@ function title(event: HitlEventView): string {
 }
 
 const DOT: Record<HitlEventView["type"], string> = {
-  case_submitted: "bg-slate-400",
+  submitted: "bg-slate-400",
   needs_clarification: "bg-violet-500",
   clarification_provided: "bg-sky-500",
   decision_recorded: "bg-emerald-500",
+  decision_superseded: "bg-amber-500",
   escalated: "bg-fuchsia-500",
 };
 
@@ -52,13 +55,15 @@ export function HistoryTimeline({ events }: { events: HitlEventView[] }) {
           <div className="flex flex-wrap items-baseline gap-x-2">
             <span className="text-sm font-medium">{title(event)}</span>
             <span className="text-xs text-slate-500 dark:text-slate-400">
-              by {event.actor.name ?? event.actor.id} ({event.actor.role}) ·{" "}
+              by {event.actor.name} ({event.actor.role}
+              {event.actor.team ? `, ${event.actor.team}` : ""}
+              {event.actor.kind === "agent" ? ", agent" : ""}) ·{" "}
               <time dateTime={new Date(event.createdAt).toISOString()}>{formatTime(event.createdAt)}</time>
             </span>
           </div>
           {event.question && <Quote label="Question">{event.question}</Quote>}
           {event.answer && <Quote label="Answer">{event.answer}</Quote>}
-          {event.reason && <Quote label="Reason">{event.reason}</Quote>}
+          {event.notes && <Quote label="Notes">{event.notes}</Quote>}
           {event.escalation && (
             <div className="mt-1 text-xs text-slate-500 dark:text-slate-400">
               Level {event.escalation.level}

@@ -19,7 +19,7 @@ export const DEFAULT_FILTER: QueueFilter = { state: "pending", adapter: "", prio
 export function queueQuery(filter: QueueFilter): URLSearchParams {
   const params = new URLSearchParams();
   params.set("state", filter.state === "decided" ? "approved,rejected" : filter.state);
-  if (filter.adapter) params.set("adapter", filter.adapter);
+  if (filter.adapter) params.set("adapter_id", filter.adapter);
   if (filter.priority) params.set("priority", filter.priority);
   if (filter.escalated) params.set("escalated", "true");
   return params;

@@ -38,7 +38,10 @@ export function QueueList({
                 {open && <DueBadge dueAt={item.dueAt} />}
                 <EscalationBadge level={item.escalationLevel} target={item.escalatedTo} />
               </div>
-              <p className="line-clamp-2 text-sm font-medium">{item.summary}</p>
+              <p className="line-clamp-2 text-sm font-medium">{item.title}</p>
+              {item.summary !== item.title && (
+                <p className="line-clamp-1 text-xs text-slate-600 dark:text-slate-400">{item.summary}</p>
+              )}
               <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
                 {humanize(item.adapter)} · {ago(item.createdAt)}
               </p>

@@ -41,12 +41,12 @@ export interface AdaptersBody {
 
 /** The decision a late decider is shown instead of an error (details.decision of ALREADY_TERMINAL). */
 export interface StandingDecision {
-  outcome: "approved" | "rejected";
-  actor_name: string | null;
+  decision_outcome: "approved" | "rejected";
+  actor_name: string;
   actor_role: string;
-  reason: string | null;
+  notes: string;
   modifications: Record<string, unknown> | null;
-  decided_at: number;
+  created_at_ms: number;
 }
 
 export class HitlApiError extends ApiError {

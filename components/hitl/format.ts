@@ -8,7 +8,7 @@ export const STATE_LABELS: Record<CaseState, string> = {
 };
 
 export const PRIORITY_LABELS: Record<CasePriority, string> = {
-  urgent: "Urgent",
+  critical: "Critical",
   high: "High",
   normal: "Normal",
   low: "Low",

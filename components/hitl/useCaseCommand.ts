@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type CommandBody, isNetworkFailure, postJson } from "./api";
 
-export type CaseCommandPath = "decision" | "clarification-request" | "clarification";
+export type CaseCommandPath = "decision" | "clarification-request" | "clarification" | "supersede";
 
 export interface CaseCommand {
   path: CaseCommandPath;

@@ -55,7 +55,7 @@ function CaseItem({ item }: { item: HitlQueueItem }) {
         </span>
       </div>
       <Link href={`/inbox?case=${encodeURIComponent(item.id)}`} className="mt-1 block font-medium hover:underline">
-        {item.summary}
+        {item.title}
       </Link>
       {item.state === "needs_clarification" && item.openQuestion && (
         <p className="mt-1 text-sm">

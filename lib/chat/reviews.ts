@@ -185,10 +185,12 @@ const REVIEW_THREAD = /^answer-review:([0-9a-f-]{36})$/i;
  */
 export async function answerReviewContext(
   actor: ChatActor,
-  refs: readonly { kind: string; id: string }[],
+  refs: readonly { ref_type: string; ref_value: string }[],
 ): Promise<AnswerReviewContext | null> {
-  const sessionId = refs.find((r) => r.kind === "chat_session")?.id;
-  const chatRunId = refs.map((r) => (r.kind === "thread" ? REVIEW_THREAD.exec(r.id)?.[1] : undefined)).find(Boolean);
+  const sessionId = refs.find((r) => r.ref_type === "chat_session")?.ref_value;
+  const chatRunId = refs
+    .map((r) => (r.ref_type === "thread" ? REVIEW_THREAD.exec(r.ref_value)?.[1] : undefined))
+    .find(Boolean);
   if (!sessionId || !chatRunId || !isUuid(sessionId)) return null;
   return withTenant(actor, async (tx) => {
     const session = await sessionIn(tx, sessionId);

@@ -1,4 +1,4 @@
-import { type HitlActor, registerAdapterVersion, submitCase } from "@/lib/hitl";
+import { type HitlActor, registerAdapterVersion, submitCase, VIGIL_REF_KEY } from "@/lib/hitl";
 import type { PendingInterrupt, RunContext, RunEventBody } from "@/lib/runs";
 import {
   type CheckpointEnvelope,
@@ -9,11 +9,11 @@ import {
 import { checkpointJsonSchema } from "./policies";
 import { recordCheckpointOpened } from "./records";
 
-const PRIORITY_OF_RISK: Record<RiskLevel, "low" | "normal" | "high" | "urgent"> = {
+const PRIORITY_OF_RISK: Record<RiskLevel, "low" | "normal" | "high" | "critical"> = {
   low: "low",
   medium: "normal",
   high: "high",
-  critical: "urgent",
+  critical: "critical",
 };
 
 /** The checkpoint a paused run waits on, when its interrupt is one (other interrupts are the workflow's own). */
@@ -47,16 +47,22 @@ export async function openCheckpointCases(context: RunContext, pending: PendingI
       system,
       {
         adapter: checkpoint.checkpoint_type,
+        caseType: "checkpoint",
+        title: checkpoint.title,
         requestId: checkpointRequestId(context.runId, interrupt.id),
         payload: checkpoint.request,
         summary: checkpoint.title,
         priority: PRIORITY_OF_RISK[checkpoint.risk_level],
-        refs: [{ kind: "thread", id: context.threadId }, ...(checkpoint.refs ?? [])],
+        refs: [context.threadId, ...(checkpoint.refs ?? [])].map((ref) =>
+          typeof ref === "string"
+            ? { ref_type: "thread", ref_key: VIGIL_REF_KEY, ref_value: ref }
+            : { ref_type: ref.kind, ref_key: VIGIL_REF_KEY, ref_value: ref.id },
+        ),
       },
       {
         serverRefs: [
-          { kind: "run", id: context.runId },
-          { kind: "interrupt", id: interrupt.id },
+          { ref_type: "run", ref_key: VIGIL_REF_KEY, ref_value: context.runId },
+          { ref_type: "interrupt", ref_key: VIGIL_REF_KEY, ref_value: interrupt.id },
         ],
       },
     );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DecisionInput } from "@/lib/hitl";
 import { CHECKPOINT_REQUESTS, CheckpointDecision, type CheckpointStatus, type CheckpointTypeName } from "./contract";
 import { CHECKPOINT_POLICIES } from "./policies";
 
@@ -111,14 +112,10 @@ export function statusOf(decision: CheckpointDecision): CheckpointStatus {
   }
 }
 
-/** The decision as the HITL core records it: an outcome, and an approval's modifications. */
-export function caseDecisionOf(decision: CheckpointDecision): {
-  outcome: "approved" | "rejected";
-  modifications?: Record<string, unknown>;
-  reason?: string;
-} {
-  const reason = decision.action === "reject" ? (decision.reason ?? decision.notes) : decision.notes;
-  const base = reason ? { reason } : {};
+/** The decision as the HITL core records it: an outcome, an approval's modifications, the notes. */
+export function caseDecisionOf(decision: CheckpointDecision): Omit<DecisionInput, "requestId"> {
+  const notes = decision.action === "reject" ? (decision.reason ?? decision.notes) : decision.notes;
+  const base = notes ? { notes } : {};
   switch (decision.action) {
     case "approve":
       return { outcome: "approved", ...base };

@@ -41,12 +41,12 @@ export async function runCheckpointTimeoutSweep(options: { limit?: number } = {}
     const requestId = `checkpoint-timeout:${row.checkpointId}`;
     try {
       if (row.onTimeout === "escalate") {
-        await escalateCase(system, row.caseId, { requestId, target: ESCALATION_TARGET, reason });
+        await escalateCase(system, row.caseId, { requestId, target: ESCALATION_TARGET, notes: reason });
         await markEscalated(row, reason);
         result.escalated.push(row.caseId);
       } else {
         const outcome = row.onTimeout === "approve" ? "approved" : "rejected";
-        await recordDecision(system, row.caseId, { requestId, outcome, reason });
+        await recordDecision(system, row.caseId, { requestId, outcome, notes: reason });
         result.decided.push({ caseId: row.caseId, outcome });
       }
     } catch (error) {

@@ -1,7 +1,7 @@
 import canonicalize from "canonicalize";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
-import { errors, NotFoundError } from "@/lib/errors";
+import { DomainError, errors, NotFoundError } from "@/lib/errors";
 import type { AdapterInfo } from "./contract";
 import { type SlaPolicy, toSlaPolicy } from "./sla";
 import type { Upcaster } from "./upcasters";
@@ -178,11 +178,11 @@ async function activateRowIn(tx: Tx, adapter: string, row: AdapterSchemaRow): Pr
   if (row.active) return row;
   await tx
     .update(reg)
-    .set({ active: false })
+    .set({ active: false, updatedAt: Date.now() })
     .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
   const [activated] = await tx
     .update(reg)
-    .set({ active: true, activatedAt: Date.now() })
+    .set({ active: true, activatedAt: Date.now(), updatedAt: Date.now() })
     .where(eq(reg.id, row.id))
     .returning();
   return activated;
@@ -210,23 +210,27 @@ export async function registerAdapterVersion(
   scope: TenantScope,
   adapter: string,
   jsonSchema: JsonSchema,
-  options: { activate?: boolean } = {},
+  options: { activate?: boolean; version?: number } = {},
 ): Promise<AdapterSchemaRow> {
   if (!/^[a-z][a-z0-9_]{0,63}$/.test(adapter)) {
-    throw errors.invalidField("adapter", "An adapter name is lower_snake_case, at most 64 characters.");
+    throw errors.invalidField("adapter_id", "An adapter name is lower_snake_case, at most 64 characters.");
   }
   await assertUsableSchema(jsonSchema);
   return withTenant(scope, async (tx) => {
     await lockRegistry(tx, scope.tenantId);
     await materializeDefaultIn(tx, scope.tenantId, adapter);
     const newest = await newestVersionIn(tx, scope.tenantId, adapter);
-    if (newest && canonicalize(newest.jsonSchema) === canonicalize(jsonSchema)) {
+    if (options.version !== undefined) {
+      const same = await pinnedVersionIn(tx, adapter, options.version, newest?.version ?? 0, jsonSchema);
+      if (same) return options.activate ? activateRowIn(tx, adapter, same) : same;
+    }
+    if (options.version === undefined && newest && canonicalize(newest.jsonSchema) === canonicalize(jsonSchema)) {
       return options.activate ? activateRowIn(tx, adapter, newest) : newest;
     }
     if (options.activate) {
       await tx
         .update(reg)
-        .set({ active: false })
+        .set({ active: false, updatedAt: Date.now() })
         .where(and(eq(reg.adapter, adapter), eq(reg.active, true)));
     }
     const now = Date.now();
@@ -240,10 +244,42 @@ export async function registerAdapterVersion(
         active: Boolean(options.activate),
         createdAt: now,
         activatedAt: options.activate ? now : null,
+        updatedAt: now,
       })
       .returning();
     return row;
   });
+}
+
+/**
+ * A caller that names the version (the design's register_adapter_schema): the same schema under
+ * a stored number is a retry (returns that row); another schema under it is refused; a new
+ * number must be the next one, so versions stay 1, 2, 3… without gaps.
+ */
+async function pinnedVersionIn(
+  tx: Tx,
+  adapter: string,
+  version: number,
+  newest: number,
+  jsonSchema: JsonSchema,
+): Promise<AdapterSchemaRow | null> {
+  const [stored] = await tx
+    .select()
+    .from(reg)
+    .where(and(eq(reg.adapter, adapter), eq(reg.version, version)));
+  if (stored) {
+    if (canonicalize(stored.jsonSchema) === canonicalize(jsonSchema)) return stored;
+    throw new DomainError(
+      "conflict",
+      "SCHEMA_VERSION_EXISTS",
+      `${adapter} version ${version} is registered with a different schema; register it as version ${newest + 1}.`,
+      { adapter_id: adapter, schema_version: version, next_version: newest + 1 },
+    );
+  }
+  if (version !== newest + 1) {
+    throw errors.invalidField("schema_version", `The next version of ${adapter} is ${newest + 1}.`);
+  }
+  return null;
 }
 
 /**
@@ -268,11 +304,18 @@ export async function activateAdapterVersion(
       if ((await newestVersionIn(tx, scope.tenantId, adapter))?.version === version - 1) {
         [target] = await tx
           .insert(reg)
-          .values({ tenantId: scope.tenantId, adapter, version, jsonSchema: builtIn, createdAt: Date.now() })
+          .values({
+            tenantId: scope.tenantId,
+            adapter,
+            version,
+            jsonSchema: builtIn,
+            createdAt: Date.now(),
+            updatedAt: Date.now(),
+          })
           .returning();
       }
     }
-    if (!target) throw new NotFoundError("Adapter version", { adapter, version });
+    if (!target) throw new NotFoundError("Adapter version", { adapter_id: adapter, schema_version: version });
     return versionInfo(await activateRowIn(tx, adapter, target));
   });
 }
@@ -299,6 +342,7 @@ export async function registerDefaultAdapters(scope: TenantScope): Promise<{ add
             active: true,
             createdAt: now,
             activatedAt: now,
+            updatedAt: now,
           })),
         )
         .onConflictDoNothing();
@@ -319,7 +363,16 @@ async function materializeDefaultIn(tx: Tx, tenantId: string, adapter: string): 
   const now = Date.now();
   await tx
     .insert(reg)
-    .values({ tenantId, adapter, version: 1, jsonSchema: builtIn, active: true, createdAt: now, activatedAt: now })
+    .values({
+      tenantId,
+      adapter,
+      version: 1,
+      jsonSchema: builtIn,
+      active: true,
+      createdAt: now,
+      activatedAt: now,
+      updatedAt: now,
+    })
     .onConflictDoNothing();
 }
 
@@ -431,7 +484,7 @@ export async function adapterSchemaVersion(
   const row = await withTenant(scope, (tx) => schemaVersionIn(tx, adapter, version));
   if (row) return { adapter, ...versionInfo(row), jsonSchema: row.jsonSchema };
   const builtIn = builtInSchema(adapter, version);
-  if (!builtIn) throw new NotFoundError("Adapter schema version", { adapter, version });
+  if (!builtIn) throw new NotFoundError("Adapter schema version", { adapter_id: adapter, schema_version: version });
   // Never stored: version 1 of a built-in is what the tenant uses until it registers another.
   return { adapter, version, active: version === 1, createdAt: 0, activatedAt: null, jsonSchema: builtIn };
 }

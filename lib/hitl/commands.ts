@@ -8,18 +8,18 @@ import { adapterForSubmitIn, schemaVersionIn, summarize } from "./adapters";
 import { announceCaseChange } from "./case-bus";
 import type {
   HitlCommandResult,
+  HitlConfidence,
   HitlEscalationDetails,
   HitlEventView,
   HitlOutcome,
   HitlPriority,
   HitlProjection,
   HitlRef,
-  HitlRefKind,
   HitlStateName,
 } from "./contract";
-import { HITL_OUTCOMES, SubmitCase } from "./contract";
+import { ActorInput, HITL_OUTCOMES, SERVER_REF_TYPES, SubmitCase } from "./contract";
 import { hitlErrors } from "./errors";
-import { HITL_LIMITS, optionalText, requireJsonObject, requireRequestId, requireText } from "./limits";
+import { HITL_LIMITS, isPlainObject, requireJsonObject, requireRequestId, requireText } from "./limits";
 import { applyEvent, toProjection } from "./projection";
 import { resumeLinkedRun } from "./run-link";
 import { dueAtFor } from "./sla";
@@ -41,10 +41,61 @@ type CaseRow = typeof cases.$inferSelect;
 export const newCaseId = () => `HITL-${randomUUID()}`;
 export const newEventId = () => `HEV-${randomUUID()}`;
 
-function intentHash(intent: Record<string, unknown>): string {
-  return createHash("sha256")
-    .update(canonicalize(intent) ?? "")
+const sha256 = (value: unknown) =>
+  createHash("sha256")
+    .update(canonicalize(value) ?? "")
     .digest("hex");
+
+/** What a request asks for: a replay of its request_id must ask for the same thing. */
+const intentHash = (intent: Record<string, unknown>) => sha256(intent);
+
+/** SHA-256 of a payload's RFC 8785 canonical JSON: the same payload hashes the same on any client. */
+export const payloadHash = (payload: Record<string, unknown>) => sha256(payload);
+
+/**
+ * The event as recorded, RFC 8785 canonical JSON: its columns (nulls left out), the envelope a
+ * submission opened, and the display fields exactly as the caller gave them.
+ */
+function eventJsonOf(event: Omit<EventRow, "eventJson">, extra: Record<string, unknown>): string {
+  const record: Record<string, unknown> = {
+    event_id: event.id,
+    case_id: event.caseId,
+    seq: event.seq,
+    event_type: event.type,
+    request_id: event.requestId,
+    from_state: event.fromState,
+    to_state: event.toState,
+    decision_outcome: event.outcome,
+    modifications: event.modifications,
+    notes: event.notes,
+    question: event.question,
+    answer: event.answer,
+    escalation: event.details,
+    supersedes_event_id: event.supersedesEventId,
+    actor: {
+      kind: event.actorKind,
+      id: event.actorId,
+      name: event.actorName,
+      role: event.actorRole,
+      team: event.actorTeam,
+      principal_role: event.principalRole,
+    },
+    created_at_ms: event.createdAt,
+    ...extra,
+  };
+  const strip = (value: unknown): unknown =>
+    value && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([, v]) => v !== null && v !== undefined)
+            .map(([k, v]) => [k, strip(v)]),
+        )
+      : value;
+  return canonicalize(strip(record)) ?? "{}";
+}
+
+function withEventJson(event: Omit<EventRow, "eventJson">, extra: Record<string, unknown> = {}): EventRow {
+  return { ...event, eventJson: eventJsonOf(event, extra) };
 }
 
 export function toEventView(row: EventRow): HitlEventView {
@@ -56,12 +107,20 @@ export function toEventView(row: EventRow): HitlEventView {
     requestId: row.requestId,
     fromState: row.fromState ?? null,
     toState: row.toState,
-    actor: { id: row.actorId, name: row.actorName ?? null, role: row.actorRole },
+    actor: {
+      kind: row.actorKind,
+      id: row.actorId,
+      name: row.actorName,
+      role: row.actorRole,
+      team: row.actorTeam ?? null,
+    },
     question: row.question ?? null,
     answer: row.answer ?? null,
     outcome: row.outcome ?? null,
     modifications: row.modifications ?? null,
-    reason: row.reason ?? null,
+    notes: row.notes,
+    supersedesEventId: row.supersedesEventId ?? null,
+    eventJson: row.eventJson,
     escalation: row.details ?? null,
     createdAt: row.createdAt,
   };
@@ -71,39 +130,60 @@ function resultOf(row: EventRow, replayed: boolean): HitlCommandResult {
   return { caseId: row.caseId, state: row.toState, event: toEventView(row), replayed };
 }
 
-function actorFields(actor: HitlActor) {
+/**
+ * The event's actor columns: the principal (id, and the role that authorised it) from the
+ * session or API key; the display fields (name, role, team, kind) from the caller, or from the
+ * principal when it gave none. Only Vigil itself acts as `system`.
+ */
+function actorFields(actor: HitlActor, given?: ActorInput, field: "actor" | "submitter" = "actor") {
   if (!actor.userId) throw errors.unauthenticated();
+  // The same check REST and MCP apply, for callers inside the server.
+  const parsed = given === undefined ? undefined : ActorInput.safeParse(given);
+  if (parsed && !parsed.success) {
+    throw errors.validation(parsed.error.issues.map((issue) => ({ ...issue, path: [field, ...issue.path] })));
+  }
+  const display = parsed?.data;
+  const fallbackName = (actor.name?.trim() || actor.userId).slice(0, HITL_LIMITS.actorNameChars);
   return {
+    actorKind: actor.role === "system" ? ("system" as const) : (display?.kind ?? ("operator" as const)),
     actorId: actor.userId,
-    actorName: actor.name ? actor.name.slice(0, HITL_LIMITS.actorNameChars) : null,
-    actorRole: actor.role,
+    actorName: display?.name ?? fallbackName,
+    actorRole: display?.role ?? actor.role,
+    actorTeam: display?.team ?? null,
+    principalRole: actor.role,
   };
 }
 
-/** Reviewers, admins and the system decide, ask and escalate; anyone in the tenant answers. */
-const DECIDERS: Record<HitlAction, boolean> = {
-  request_clarification: true,
-  provide_clarification: false,
-  approve: true,
-  reject: true,
-  escalate: true,
+/** The caller's display object as given, for event_json (null when it gave none). */
+const displayAsGiven = (display?: ActorInput) => (display ? { actor_as_given: display } : {});
+
+/** Reviewers, admins and the system decide, ask and escalate; only admins supersede; anyone in the tenant answers. */
+const MIN_ROLE: Record<HitlAction, "reviewer" | "admin" | null> = {
+  request_clarification: "reviewer",
+  provide_clarification: null,
+  approve: "reviewer",
+  reject: "reviewer",
+  escalate: "reviewer",
+  supersede: "admin",
 };
 
 function assertMayAct(actor: HitlActor, action: HitlAction, ownRun = false): void {
-  if (!DECIDERS[action] || actor.role === "system" || ownRun) return;
-  if (!roleAtLeast(actor.role, "reviewer")) throw hitlErrors.forbidden(action);
+  const min = MIN_ROLE[action];
+  if (!min || ownRun) return;
+  if (actor.role === "system") {
+    if (min === "admin") throw hitlErrors.forbidden(action);
+    return;
+  }
+  if (!roleAtLeast(actor.role, min)) throw hitlErrors.forbidden(action);
 }
 
-/** Refs that tie a case to a run: written by the server when a run stops for a person, never by a client. */
-const SERVER_REF_KINDS: readonly HitlRefKind[] = ["run", "interrupt"];
-
-/** A caller's refs, refusing the kinds only the server writes. */
+/** A caller's refs, refusing the types only the server writes (run, interrupt). */
 function callerRefs(refs: HitlRef[]): HitlRef[] {
-  const i = refs.findIndex((ref) => SERVER_REF_KINDS.includes(ref.kind));
+  const i = refs.findIndex((ref) => (SERVER_REF_TYPES as readonly string[]).includes(ref.ref_type));
   if (i >= 0) {
     throw errors.invalidField(
-      `refs.${i}.kind`,
-      `${refs[i].kind} refs are written by the server when a run stops for a decision; a client cannot set them.`,
+      `refs.${i}.ref_type`,
+      `${refs[i].ref_type} refs are written by the server when a run stops for a decision; a client cannot set them.`,
     );
   }
   return refs;
@@ -112,12 +192,19 @@ function callerRefs(refs: HitlRef[]): HitlRef[] {
 /** submit_case for callers inside the server (camelCase); checked with the wire schema. */
 export interface SubmitCaseInput {
   adapter: string;
+  /** `review` when absent (the wire schema requires it; server code may leave it out). */
+  caseType?: string;
+  /** The summary's first line when absent (the wire schema requires it). */
+  title?: string;
   payload: unknown;
   requestId: string;
   refs?: HitlRef[];
   priority?: HitlPriority;
-  /** The inbox line; the adapter's formatter writes one when absent. */
+  confidence?: HitlConfidence;
+  /** The reviewer's summary; the adapter's formatter writes one when absent. */
   summary?: string;
+  /** Display fields of the submitter; the principal's own when absent. */
+  submitter?: ActorInput;
 }
 
 export interface SubmitOptions {
@@ -132,29 +219,41 @@ export async function submitCase(
   options: SubmitOptions = {},
 ): Promise<HitlCommandResult> {
   // The wire schema REST and MCP parse, applied again here for callers inside the server.
+  const who = actorFields(actor, input.submitter, "submitter");
+  const fallbackTitle = () => {
+    const payload = isPlainObject(input.payload) ? input.payload : {};
+    const line = (input.summary ?? summarize(input.adapter, payload)).split("\n")[0].trim();
+    return line.length > HITL_LIMITS.titleChars ? `${line.slice(0, HITL_LIMITS.titleChars - 1)}…` : line;
+  };
   const parsed = SubmitCase.safeParse({
     request_id: input.requestId,
-    adapter: input.adapter,
+    adapter_id: input.adapter,
+    case_type: input.caseType ?? "review",
+    title: input.title ?? fallbackTitle(),
     payload: input.payload,
     summary: input.summary ?? undefined,
+    submitter: input.submitter ?? { name: who.actorName, role: who.actorRole },
     refs: input.refs ?? undefined,
     priority: input.priority ?? undefined,
+    confidence: input.confidence ?? undefined,
   });
   if (!parsed.success) throw errors.validation(parsed.error.issues);
-  const { request_id: requestId, adapter } = parsed.data;
+  const { request_id: requestId, adapter_id: adapter, case_type: caseType, title } = parsed.data;
   const payload = requireJsonObject("payload", parsed.data.payload);
   const refs = [...callerRefs(parsed.data.refs ?? []), ...(options.serverRefs ?? [])];
   const priority = parsed.data.priority ?? "normal";
-  const who = actorFields(actor);
-  // Priority joins the intent only when set, so replays of submissions made before it existed match.
+  const confidence = parsed.data.confidence ?? null;
   const hash = intentHash({
     action: "submit",
     actor: who.actorId,
     adapter,
+    caseType,
+    title,
     payload,
     refs,
-    ...(priority === "normal" ? {} : { priority }),
-    ...(parsed.data.summary ? { summary: parsed.data.summary } : {}),
+    priority,
+    confidence,
+    summary: parsed.data.summary ?? null,
   });
 
   return withTenant(actor, async (tx) => {
@@ -179,13 +278,21 @@ export async function submitCase(
       tenantId: actor.tenantId,
       adapter,
       schemaVersion: found.version,
-      payload,
+      caseType,
+      title,
       summary: parsed.data.summary ?? summarize(adapter, payload),
+      payload,
+      payloadHash: payloadHash(payload),
+      submitterName: who.actorName,
+      submitterRole: who.actorRole,
+      createdBy: who.actorId,
+      submitterTeam: who.actorTeam,
       requestId,
       priority,
+      confidence,
       dueAt: found.policy ? dueAtFor(now, found.policy) : null,
-      createdBy: who.actorId,
       createdAt: now,
+      updatedAt: now,
     };
     const inserted = await tx
       .insert(cases)
@@ -198,25 +305,41 @@ export async function submitCase(
       if (replay) return replay;
       throw new Error("a case with this request_id exists but has no submission event");
     }
-    const event: EventRow = {
-      id: newEventId(),
-      tenantId: actor.tenantId,
-      caseId: kase.id,
-      seq: 1,
-      type: "case_submitted",
-      requestId,
-      intentHash: hash,
-      fromState: null,
-      toState: "pending",
-      ...who,
-      question: null,
-      answer: null,
-      outcome: null,
-      modifications: null,
-      reason: null,
-      details: null,
-      createdAt: now,
-    };
+    const event = withEventJson(
+      {
+        id: newEventId(),
+        tenantId: actor.tenantId,
+        caseId: kase.id,
+        seq: 1,
+        type: "submitted",
+        requestId,
+        intentHash: hash,
+        fromState: null,
+        toState: "pending",
+        ...who,
+        question: null,
+        answer: null,
+        outcome: null,
+        modifications: null,
+        notes: "",
+        details: null,
+        supersedesEventId: null,
+        createdAt: now,
+      },
+      {
+        case: {
+          adapter_id: adapter,
+          schema_version: found.version,
+          case_type: caseType,
+          title,
+          priority,
+          confidence,
+          payload_hash_sha256: kase.payloadHash,
+          refs,
+        },
+        ...(input.submitter ? { submitter_as_given: input.submitter } : {}),
+      },
+    );
     // Sent together (pipelined on a server connection), in order: refs and the event need the case.
     await Promise.all([
       refs.length > 0
@@ -226,8 +349,9 @@ export async function submitCase(
               refs.map((r) => ({
                 tenantId: actor.tenantId,
                 caseId: kase.id,
-                kind: r.kind,
-                refId: r.id,
+                kind: r.ref_type,
+                key: r.ref_key,
+                refId: r.ref_value,
                 createdAt: now,
               })),
             )
@@ -246,7 +370,7 @@ async function submitReplayIn(tx: Tx, requestId: string, hash: string): Promise<
   const [first] = await tx
     .select()
     .from(events)
-    .where(and(eq(events.caseId, existing.id), eq(events.type, "case_submitted")));
+    .where(and(eq(events.caseId, existing.id), eq(events.type, "submitted")));
   if (!first || first.intentHash !== hash) throw hitlErrors.idempotencyConflict(requestId, existing.id);
   return resultOf(first, true);
 }
@@ -254,7 +378,9 @@ async function submitReplayIn(tx: Tx, requestId: string, hash: string): Promise<
 export interface Mutation {
   action: HitlAction;
   /** Fields of the event besides the envelope. */
-  fields: Partial<Pick<EventRow, "question" | "answer" | "outcome" | "modifications" | "reason">>;
+  fields: Partial<Pick<EventRow, "question" | "answer" | "outcome" | "modifications" | "notes">>;
+  /** Display fields of who acts (the principal's own when absent). */
+  display?: ActorInput;
   /** An escalation's record, computed from the case as it is when the lock is held. */
   details?: (current: HitlProjection, now: number) => HitlEscalationDetails;
   /** Also report the run (and interrupt) the case belongs to, so a decision can resume it. */
@@ -276,10 +402,10 @@ interface LockedCase {
 
 // Spelled out: drizzle leaves columns unqualified in a single-table select, and an unqualified
 // case_id inside this subquery would name the ref's own column.
-const refOfKind = (kind: HitlRefKind) =>
-  sql<string | null>`(select r.ref_id from hitl_case_refs r
-    where r.case_id = hitl_state.case_id and r.kind = ${kind}
-    order by r.created_at, r.id limit 1)`;
+const refOfKind = (kind: (typeof SERVER_REF_TYPES)[number]) =>
+  sql<string | null>`(select r.ref_value from hitl_case_refs r
+    where r.case_id = hitl_state.case_id and r.ref_type = ${kind}
+    order by r.created_at_ms, r.ref_value limit 1)`;
 
 async function mutateCase(
   actor: HitlActor,
@@ -372,7 +498,7 @@ export async function mutateLockedCase(
 ): Promise<HitlCommandResult> {
   const { row, prior } = locked;
   const caseId = row.caseId;
-  const who = actorFields(actor);
+  const who = actorFields(actor, mutation.display);
   // What the request asks for; the outcome is part of the action (approve/reject).
   const hash = intentHash({ action: mutation.action, actor: who.actorId, caseId, ...mutation.fields });
   if (prior) {
@@ -381,7 +507,9 @@ export async function mutateLockedCase(
   }
 
   const current = toProjection(row);
-  const to = TRANSITIONS[current.state][mutation.action];
+  let to = TRANSITIONS[current.state][mutation.action];
+  // Asking the open question again is not a revision: no event without a change.
+  if (mutation.action === "request_clarification" && mutation.fields.question === current.openQuestion) to = "invalid";
   if (to === "already_terminal" || to === "invalid") {
     // Refused, unless a retry of this very request moved the case while we waited.
     const retried = await priorEventIn(tx, caseId, requestId);
@@ -403,25 +531,31 @@ export async function mutateLockedCase(
   }
 
   const now = Date.now();
-  const event: EventRow = {
-    id: newEventId(),
-    tenantId: row.tenantId,
-    caseId,
-    seq: current.lastSeq + 1,
-    type: EVENT_OF_ACTION[mutation.action],
-    requestId,
-    intentHash: hash,
-    fromState: current.state,
-    toState: to,
-    ...who,
-    question: mutation.fields.question ?? null,
-    answer: mutation.fields.answer ?? null,
-    outcome: mutation.fields.outcome ?? null,
-    modifications: mutation.fields.modifications ?? null,
-    reason: mutation.fields.reason ?? null,
-    details: mutation.details ? mutation.details(current, now) : null,
-    createdAt: now,
-  };
+  const supersedes = mutation.action === "supersede" ? current.decisionEventId : null;
+  const event = withEventJson(
+    {
+      id: newEventId(),
+      tenantId: row.tenantId,
+      caseId,
+      seq: current.lastSeq + 1,
+      type: EVENT_OF_ACTION[mutation.action],
+      requestId,
+      intentHash: hash,
+      fromState: current.state,
+      // A supersede moves the case to the new decision's state.
+      toState: mutation.action === "supersede" ? (mutation.fields.outcome as HitlStateName) : to,
+      ...who,
+      question: mutation.fields.question ?? null,
+      answer: mutation.fields.answer ?? null,
+      outcome: mutation.fields.outcome ?? null,
+      modifications: mutation.fields.modifications ?? null,
+      notes: mutation.fields.notes ?? "",
+      details: mutation.details ? mutation.details(current, now) : null,
+      supersedesEventId: supersedes,
+      createdAt: now,
+    },
+    displayAsGiven(mutation.display),
+  );
   const next = applyEvent(current, event, {
     id: caseId,
     tenantId: row.tenantId,
@@ -449,16 +583,29 @@ async function alreadyTerminal(tx: Tx, current: HitlStateName, decisionEventId: 
     decision: decision
       ? {
           event_id: decision.id,
-          outcome: decision.outcome,
+          event_type: decision.type,
+          decision_outcome: decision.outcome,
+          actor_kind: decision.actorKind,
           actor_id: decision.actorId,
           actor_name: decision.actorName,
           actor_role: decision.actorRole,
+          actor_team: decision.actorTeam,
           modifications: decision.modifications ?? null,
-          reason: decision.reason ?? null,
-          decided_at: decision.createdAt,
+          notes: decision.notes,
+          created_at_ms: decision.createdAt,
         }
       : null,
   });
+}
+
+/** Notes of an event: optional, at most HITL_LIMITS.notesChars. */
+function notesOf(notes: unknown): string {
+  if (notes === undefined || notes === null) return "";
+  if (typeof notes !== "string") throw errors.invalidField("notes", "notes must be a string.");
+  if (notes.length > HITL_LIMITS.notesChars) {
+    throw errors.invalidField("notes", `notes is longer than ${HITL_LIMITS.notesChars} characters.`);
+  }
+  return notes;
 }
 
 /**
@@ -468,13 +615,12 @@ async function alreadyTerminal(tx: Tx, current: HitlStateName, decisionEventId: 
 export async function escalateCase(
   actor: HitlActor,
   caseId: string,
-  input: { requestId: string; target: string; reason?: string },
+  input: { requestId: string; target: string; notes?: string },
 ): Promise<HitlCommandResult> {
   const target = requireText("target", input.target, 200);
-  const reason = optionalText("reason", input.reason, HITL_LIMITS.reasonChars);
   return mutateCase(actor, caseId, input.requestId, {
     action: "escalate",
-    fields: { reason },
+    fields: { notes: notesOf(input.notes) },
     details: (current) => ({
       level: current.escalationLevel + 1,
       target,
@@ -484,34 +630,64 @@ export async function escalateCase(
   });
 }
 
-/** A reviewer asks the submitter a question; the case waits in `needs_clarification`. */
+interface EventInput {
+  requestId: string;
+  notes?: string | null;
+  /** Display fields of who acts; the principal's own when absent. */
+  actor?: ActorInput;
+}
+
+/**
+ * A reviewer asks the submitter a question; the case waits in `needs_clarification`. While it
+ * waits, asking again revises the open question (a new event; the first one stays in the log).
+ */
 export async function requestClarification(
   actor: HitlActor,
   caseId: string,
-  input: { requestId: string; question?: string | null },
+  input: EventInput & { question?: string | null },
 ): Promise<HitlCommandResult> {
   if (typeof input.question !== "string" || input.question.trim() === "") throw hitlErrors.questionRequired();
   const question = requireText("question", input.question, HITL_LIMITS.questionChars);
-  return mutateCase(actor, caseId, input.requestId, { action: "request_clarification", fields: { question } });
+  return mutateCase(actor, caseId, input.requestId, {
+    action: "request_clarification",
+    fields: { question, notes: notesOf(input.notes) },
+    display: input.actor,
+  });
 }
 
 /** The answer to the open question; the case is `pending` again. */
 export async function provideClarification(
   actor: HitlActor,
   caseId: string,
-  input: { requestId: string; answer?: string | null },
+  input: EventInput & { answer?: string | null },
 ): Promise<HitlCommandResult> {
   if (typeof input.answer !== "string" || input.answer.trim() === "") throw hitlErrors.answerRequired();
   const answer = requireText("answer", input.answer, HITL_LIMITS.answerChars);
-  return mutateCase(actor, caseId, input.requestId, { action: "provide_clarification", fields: { answer } });
+  return mutateCase(actor, caseId, input.requestId, {
+    action: "provide_clarification",
+    fields: { answer, notes: notesOf(input.notes) },
+    display: input.actor,
+  });
 }
 
-export interface DecisionInput {
-  requestId: string;
+export interface DecisionInput extends EventInput {
   outcome: HitlOutcome;
   /** Changes to the payload an approval carries ("approved with modifications"). */
   modifications?: Record<string, unknown>;
-  reason?: string;
+}
+
+function decisionFields(input: DecisionInput) {
+  if (!HITL_OUTCOMES.includes(input.outcome)) {
+    throw errors.invalidField("decision", `decision is one of ${HITL_OUTCOMES.join(", ")}.`);
+  }
+  let modifications: Record<string, unknown> | null = null;
+  if (input.modifications !== undefined && input.modifications !== null) {
+    if (input.outcome !== "approved") {
+      throw errors.invalidField("modifications", "Only an approval carries modifications.");
+    }
+    modifications = requireJsonObject("modifications", input.modifications);
+  }
+  return { outcome: input.outcome, modifications, notes: notesOf(input.notes) };
 }
 
 /**
@@ -525,24 +701,33 @@ export async function recordDecision(
   input: DecisionInput,
   options: { ownRunId?: string } = {},
 ): Promise<HitlCommandResult> {
-  if (!HITL_OUTCOMES.includes(input.outcome)) {
-    throw errors.invalidField("outcome", `outcome is one of ${HITL_OUTCOMES.join(", ")}.`);
-  }
-  let modifications: Record<string, unknown> | null = null;
-  if (input.modifications !== undefined && input.modifications !== null) {
-    if (input.outcome !== "approved") {
-      throw errors.invalidField("modifications", "Only an approval carries modifications.");
-    }
-    modifications = requireJsonObject("modifications", input.modifications);
-  }
-  const reason = optionalText("reason", input.reason, HITL_LIMITS.reasonChars);
+  const fields = decisionFields(input);
   const action: HitlAction = input.outcome === "approved" ? "approve" : "reject";
   const result = await mutateCase(actor, caseId, input.requestId, {
     action,
-    fields: { outcome: input.outcome, modifications, reason },
+    fields,
+    display: input.actor,
     withRunLink: true,
     ownRunId: options.ownRunId,
   });
   if (result.linkedRun) result.linkedRun = await resumeLinkedRun(actor, result.event, result.linkedRun);
   return result;
+}
+
+/**
+ * An admin replaces the decision that stands with another, saying why (`notes`, required). The
+ * first decision stays in the log; the new `decision_superseded` event names it and becomes the
+ * case's active decision. A run the case belonged to already went on with the first decision:
+ * superseding corrects the record, it does not re-run anything.
+ */
+export async function supersedeDecision(
+  actor: HitlActor,
+  caseId: string,
+  input: DecisionInput,
+): Promise<HitlCommandResult> {
+  const fields = decisionFields(input);
+  if (fields.notes.trim() === "") {
+    throw errors.invalidField("notes", "Superseding a decision needs the reason, in notes.");
+  }
+  return mutateCase(actor, caseId, input.requestId, { action: "supersede", fields, display: input.actor });
 }

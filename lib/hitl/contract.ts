@@ -6,11 +6,13 @@ export const HITL_STATES = ["pending", "needs_clarification", "approved", "rejec
 export type HitlStateName = (typeof HITL_STATES)[number];
 
 export const HITL_EVENT_TYPES = [
-  "case_submitted",
+  "submitted",
   "needs_clarification",
   "clarification_provided",
   "decision_recorded",
-  // An SLA passed: the case is flagged for its escalation target. The state does not change.
+  // An admin replaced the decision that stood, with a reason; the first decision stays in the log.
+  "decision_superseded",
+  // Vigil's: an SLA passed and the case is flagged for its escalation target. The state does not change.
   "escalated",
 ] as const;
 export type HitlEventType = (typeof HITL_EVENT_TYPES)[number];
@@ -18,8 +20,16 @@ export type HitlEventType = (typeof HITL_EVENT_TYPES)[number];
 export const HITL_OUTCOMES = ["approved", "rejected"] as const;
 export type HitlOutcome = (typeof HITL_OUTCOMES)[number];
 
-export const HITL_PRIORITIES = ["low", "normal", "high", "urgent"] as const;
+export const HITL_PRIORITIES = ["low", "normal", "high", "critical"] as const;
 export type HitlPriority = (typeof HITL_PRIORITIES)[number];
+
+/** How sure the submitting agent is of what it asks to have reviewed. */
+export const HITL_CONFIDENCES = ["high", "medium", "low"] as const;
+export type HitlConfidence = (typeof HITL_CONFIDENCES)[number];
+
+/** Who acted: a person, an agent, or Vigil itself (sweeps, timeouts). */
+export const HITL_ACTOR_KINDS = ["operator", "agent", "system"] as const;
+export type HitlActorKind = (typeof HITL_ACTOR_KINDS)[number];
 
 export const HITL_SLA_CALENDARS = ["calendar", "business"] as const;
 export type HitlSlaCalendar = (typeof HITL_SLA_CALENDARS)[number];
@@ -32,8 +42,12 @@ export interface HitlEscalationDetails {
   nextNotifyAt: number | null;
 }
 
-export const HITL_REF_KINDS = ["run", "interrupt", "thread", "chat_session", "external"] as const;
-export type HitlRefKind = (typeof HITL_REF_KINDS)[number];
+/** Ref types Vigil itself writes; any other lower_snake_case type (ticket, neo4j_node, …) is a caller's. */
+export const VIGIL_REF_TYPES = ["run", "interrupt", "thread", "chat_session"] as const;
+/** Written by the server when a run stops for a person, never by a client. */
+export const SERVER_REF_TYPES = ["run", "interrupt"] as const;
+/** The ref_key of Vigil's own refs. */
+export const VIGIL_REF_KEY = "id";
 
 export const HITL_LIMITS = {
   /** Serialized JSON size of a case payload or of decision modifications. */
@@ -41,15 +55,28 @@ export const HITL_LIMITS = {
   requestIdChars: 200,
   questionChars: 4000,
   answerChars: 4000,
-  reasonChars: 2000,
+  notesChars: 4000,
   actorNameChars: 200,
+  titleChars: 300,
   refs: 20,
-  refIdChars: 500,
+  refKeyChars: 200,
+  refValueChars: 500,
 } as const;
 
+/** A link from a case to an entity elsewhere, in the design's three parts. */
 export interface HitlRef {
-  kind: HitlRefKind;
+  ref_type: string;
+  ref_key: string;
+  ref_value: string;
+}
+
+/** Who acted, as shown to people. The principal (`id`) comes from the session or API key. */
+export interface HitlActorView {
+  kind: HitlActorKind;
   id: string;
+  name: string;
+  role: string;
+  team: string | null;
 }
 
 export interface HitlEventView {
@@ -60,12 +87,16 @@ export interface HitlEventView {
   requestId: string;
   fromState: HitlStateName | null;
   toState: HitlStateName;
-  actor: { id: string; name: string | null; role: string };
+  actor: HitlActorView;
   question: string | null;
   answer: string | null;
   outcome: HitlOutcome | null;
   modifications: Record<string, unknown> | null;
-  reason: string | null;
+  notes: string;
+  /** On `decision_superseded`: the decision event it replaces. */
+  supersedesEventId: string | null;
+  /** The event as recorded (RFC 8785 canonical JSON, with the caller's display fields as given). */
+  eventJson: string;
   /** What an `escalated` event records (level, target, due time, next re-notification). */
   escalation: HitlEscalationDetails | null;
   createdAt: number;
@@ -105,11 +136,18 @@ export interface HitlCaseView {
   schemaVersion: number;
   /** The version `payload` reads as after upcasting (the active one when upcasters reach it). */
   payloadVersion: number;
+  caseType: string;
+  title: string;
   priority: HitlPriority;
+  confidence: HitlConfidence | null;
   payload: Record<string, unknown>;
+  /** SHA-256 of the payload as submitted (before any upcasting). */
+  payloadHash: string;
   summary: string;
+  submitter: { id: string; name: string; role: string; team: string | null };
   createdBy: string;
   createdAt: number;
+  updatedAt: number;
   refs: HitlRef[];
   state: HitlProjection;
 }
@@ -117,7 +155,10 @@ export interface HitlCaseView {
 export interface HitlQueueItem {
   id: string;
   adapter: string;
+  caseType: string;
+  title: string;
   summary: string;
+  confidence: HitlConfidence | null;
   state: HitlStateName;
   priority: HitlPriority;
   outcome: HitlOutcome | null;
@@ -192,16 +233,43 @@ export const RequestId = z
       "(replayed: true); reusing it for a different request is refused with IDEMPOTENCY_CONFLICT.",
   );
 
+const refName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "A ref_type is lower_snake_case, at most 64 characters.");
+
 export const CaseRef = z
-  .strictObject({ kind: z.enum(HITL_REF_KINDS), id: z.string().min(1).max(HITL_LIMITS.refIdChars) })
+  .strictObject({
+    ref_type: refName.describe("What the ref points at: ticket, neo4j_node, service, thread, chat_session, …"),
+    ref_key: z.string().trim().min(1).max(HITL_LIMITS.refKeyChars).describe("Which key of it, e.g. id or name."),
+    ref_value: z.string().trim().min(1).max(HITL_LIMITS.refValueChars).describe("The key's value."),
+  })
   .describe(
-    "A link to what a case is about: a thread, a chat session, or your own id (kind external). " +
+    "A link to what a case is about, e.g. {ref_type: ticket, ref_key: jira, ref_value: OPS-12}. " +
       "run and interrupt refs are written by the server when a run stops for a decision.",
   );
 
+const displayText = (max: number) => z.string().trim().min(1).max(max);
+
+/** Who acts, as shown to reviewers: display fields only; the principal is the session or API key. */
+export const ActorInput = z
+  .strictObject({
+    name: displayText(HITL_LIMITS.actorNameChars).describe("Display name."),
+    role: displayText(HITL_LIMITS.actorNameChars).describe('Display role, e.g. "LGV support engineer".'),
+    team: displayText(HITL_LIMITS.actorNameChars).optional(),
+    kind: z.enum(["operator", "agent"]).optional().describe("operator (a person) or agent; system is Vigil's own."),
+    id: displayText(HITL_LIMITS.actorNameChars)
+      .optional()
+      .describe("Your own id for the actor; kept in event_json. The recorded actor_id is the API key's principal."),
+  })
+  .describe("Display fields of who acts (name, role, team, kind).");
+export type ActorInput = z.infer<typeof ActorInput>;
+
+export const Notes = z
+  .string()
+  .max(HITL_LIMITS.notesChars)
+  .describe("Free-text notes recorded on the event (may be empty).");
+
 export const SubmitCase = z.strictObject({
   request_id: RequestId,
-  adapter: z
+  adapter_id: z
     .string()
     .trim()
     .min(1)
@@ -210,19 +278,19 @@ export const SubmitCase = z.strictObject({
       "The kind of decision: lgv_troubleshooting, plan_approval, tool_execution, subagent_spawn, " +
         "critical_decision, final_review, or an adapter the tenant registered.",
     ),
+  case_type: displayText(64).describe("What kind of request, e.g. question, correction, incident."),
+  title: displayText(HITL_LIMITS.titleChars).describe("The case's title in the reviewer's inbox."),
   summary: z
     .string()
     .trim()
     .min(1)
     .max(1000)
     .optional()
-    .describe("One line for the reviewer's inbox; the adapter's formatter writes one when absent."),
+    .describe("One paragraph for the reviewer; the adapter's formatter writes one when absent."),
   payload: z.record(z.string(), z.unknown()).describe("The case data, matching the adapter's active schema."),
-  refs: z
-    .array(CaseRef)
-    .max(HITL_LIMITS.refs)
-    .optional()
-    .describe("What the case is about (your own ids go under kind external)."),
-  priority: z.enum(HITL_PRIORITIES).optional().describe("How urgent the decision is (normal)."),
+  submitter: ActorInput.describe("Who submits (display fields; the principal is the API key)."),
+  priority: z.enum(HITL_PRIORITIES).optional().describe("low, normal (default), high or critical."),
+  confidence: z.enum(HITL_CONFIDENCES).optional().describe("How sure the submitter is: high, medium or low."),
+  refs: z.array(CaseRef).max(HITL_LIMITS.refs).optional().describe("What the case is about."),
 });
 export type SubmitCase = z.infer<typeof SubmitCase>;

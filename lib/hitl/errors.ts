@@ -1,7 +1,11 @@
 import { DomainError } from "@/lib/errors";
 
 /** The design's name for what a command asked (approving and rejecting are both `record_decision`). */
-const DESIGN_ACTION: Readonly<Record<string, string>> = { approve: "record_decision", reject: "record_decision" };
+const DESIGN_ACTION: Readonly<Record<string, string>> = {
+  approve: "record_decision",
+  reject: "record_decision",
+  supersede: "supersede_decision",
+};
 
 export const hitlErrors = {
   /** As the design answers it: `from_state` and `requested_action` at the top level (and in details). */
@@ -37,12 +41,18 @@ export const hitlErrors = {
       "PAYLOAD_INVALID",
       `The payload does not match the ${adapter} schema (version ${version}).`,
       issues,
-      { adapter, version },
+      { adapter_id: adapter, schema_version: version },
     ),
   adapterNotFound: (adapter: string) =>
-    new DomainError("not_found", "ADAPTER_NOT_FOUND", `There is no active adapter named "${adapter}".`, { adapter }),
+    new DomainError("not_found", "ADAPTER_NOT_FOUND", `There is no active adapter named "${adapter}".`, {
+      adapter_id: adapter,
+    }),
   tooLarge: (field: string, limit: number) =>
     new DomainError("too_large", "PAYLOAD_TOO_LARGE", `${field} is larger than ${limit} bytes.`, { field, limit }),
-  forbidden: (action: string) =>
-    new DomainError("forbidden", "FORBIDDEN", `Your role does not allow ${action}.`, { requested_action: action }),
+  forbidden: (action: string) => {
+    const requested = DESIGN_ACTION[action] ?? action;
+    return new DomainError("forbidden", "FORBIDDEN", `Your role does not allow ${requested}.`, {
+      requested_action: requested,
+    });
+  },
 };

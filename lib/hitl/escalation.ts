@@ -48,7 +48,7 @@ async function escalateIfDue(tenantId: string, caseId: string, now: number) {
     const result = await mutateLockedCase(tx, system, locked, requestId, {
       action: "escalate",
       fields: {
-        reason:
+        notes:
           row.escalationLevel === 0
             ? `No decision by the SLA deadline; escalated to ${target}.`
             : `Still open ${overdueHours} h after the SLA deadline; ${target} notified again.`,
@@ -70,7 +70,7 @@ async function escalateIfDue(tenantId: string, caseId: string, now: number) {
           runId: locked.runRef,
           requestId,
           actorId: "system",
-          eventData: { caseId, adapter: row.adapter, level, target, reason: result.event.reason },
+          eventData: { caseId, adapter: row.adapter, level, target, reason: result.event.notes },
         },
       ]);
     }

@@ -11,18 +11,28 @@ export {
   summarize,
 } from "./adapters";
 export { announceCaseChange, onCaseChange } from "./case-bus";
-export { escalateCase, provideClarification, recordDecision, requestClarification, submitCase } from "./commands";
-export type { HitlCommandResult, HitlPage, HitlQueueItem } from "./contract";
 export {
+  type DecisionInput,
+  escalateCase,
+  provideClarification,
+  recordDecision,
+  requestClarification,
+  submitCase,
+  supersedeDecision,
+} from "./commands";
+export type { HitlCaseView, HitlCommandResult, HitlEventView, HitlPage, HitlQueueItem } from "./contract";
+export {
+  ActorInput,
   CaseRef,
   HITL_OUTCOMES,
   HITL_PRIORITIES,
-  HITL_REF_KINDS,
   HITL_SLA_CALENDARS,
   HITL_STATES,
   type HitlStateName,
+  Notes,
   RequestId,
   SubmitCase,
+  VIGIL_REF_KEY,
 } from "./contract";
 export { runEscalationSweep } from "./escalation";
 export { HITL_LIMITS } from "./limits";

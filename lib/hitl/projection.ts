@@ -17,6 +17,7 @@ function actionOf(event: EventRow): HitlAction {
     if (!event.outcome) throw new Error(`decision event ${event.id} has no outcome`);
     return actionOfOutcome(event.outcome);
   }
+  if (event.type === "decision_superseded") return "supersede";
   const action = (Object.keys(EVENT_OF_ACTION) as HitlAction[]).find((a) => EVENT_OF_ACTION[a] === event.type);
   if (!action) throw new Error(`event ${event.id} of type ${event.type} is not an action`);
   return action;
@@ -28,7 +29,7 @@ export function applyEvent(
   event: EventRow,
   kase: Pick<CaseRow, "id" | "tenantId" | "adapter" | "createdAt" | "priority" | "dueAt">,
 ): HitlProjection {
-  if (event.type === "case_submitted") {
+  if (event.type === "submitted") {
     if (current) throw new Error(`case ${kase.id} is submitted twice`);
     return {
       caseId: kase.id,
@@ -59,16 +60,21 @@ export function applyEvent(
   if (to === "invalid" || to === "already_terminal") {
     throw new Error(`event ${event.id} (${event.type}) is not allowed from ${current.state}`);
   }
-  const next: HitlProjection = { ...current, state: to, lastSeq: event.seq, lastEventId: event.id };
+  // A supersede moves to the new decision's state, which the event records.
+  const state = event.type === "decision_superseded" ? event.toState : to;
+  const next: HitlProjection = { ...current, state, lastSeq: event.seq, lastEventId: event.id };
   next.updatedAt = event.createdAt;
   if (event.type === "needs_clarification") {
     next.openQuestion = event.question;
-    next.needsClarificationSince = event.createdAt;
-    next.clarificationRounds = current.clarificationRounds + 1;
+    // A revised question keeps the round and the age of the first one.
+    if (current.state !== "needs_clarification") {
+      next.needsClarificationSince = event.createdAt;
+      next.clarificationRounds = current.clarificationRounds + 1;
+    }
   } else if (event.type === "clarification_provided") {
     next.openQuestion = null;
     next.needsClarificationSince = null;
-  } else if (event.type === "decision_recorded") {
+  } else if (event.type === "decision_recorded" || event.type === "decision_superseded") {
     next.openQuestion = null;
     next.needsClarificationSince = null;
     next.outcome = event.outcome;

@@ -3,13 +3,13 @@ import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { toEventView } from "./commands";
 import type {
+  HitlActorKind,
   HitlCaseView,
   HitlEventView,
   HitlOutcome,
   HitlPage,
   HitlPriority,
   HitlQueueItem,
-  HitlRefKind,
   HitlStateName,
   QueueCounts,
 } from "./contract";
@@ -45,7 +45,7 @@ export interface CaseStanding {
   outcome: HitlOutcome | null;
   /** The reviewer's open question while the case needs clarification. */
   question: string | null;
-  /** The reason a decision gave (a rejection's, usually). */
+  /** The notes of the decision that stands (a rejection's reason, usually); null when none. */
   reason: string | null;
   decidedAt: number | null;
 }
@@ -60,14 +60,14 @@ export async function caseStandings(scope: TenantScope, caseIds: readonly string
         state: state.state,
         outcome: state.outcome,
         question: state.openQuestion,
-        reason: events.reason,
+        reason: events.notes,
         decidedAt: state.decidedAt,
       })
       .from(state)
       .leftJoin(events, eq(events.id, state.decisionEventId))
       .where(inArray(state.caseId, [...caseIds])),
   );
-  return rows.map((r) => ({ ...r, reason: r.reason ?? null, decidedAt: r.decidedAt ?? null }));
+  return rows.map((r) => ({ ...r, reason: r.reason || null, decidedAt: r.decidedAt ?? null }));
 }
 
 /** The id of the case a request opened, if it did (the server's own cases: one per paused interrupt). */
@@ -91,7 +91,7 @@ export async function getCase(scope: TenantScope, caseId: string): Promise<HitlC
       .select()
       .from(refs)
       .where(eq(refs.caseId, caseId))
-      .orderBy(asc(refs.createdAt), asc(refs.id));
+      .orderBy(asc(refs.createdAt), asc(refs.kind), asc(refs.key), asc(refs.refId));
     const [active] = await tx
       .select({ version: registry.version })
       .from(registry)
@@ -108,11 +108,22 @@ export async function getCase(scope: TenantScope, caseId: string): Promise<HitlC
       schemaVersion: row.kase.schemaVersion,
       payloadVersion: read.version,
       payload: read.payload,
+      caseType: row.kase.caseType,
+      title: row.kase.title,
       priority: row.kase.priority,
+      confidence: row.kase.confidence ?? null,
+      payloadHash: row.kase.payloadHash,
       summary: row.kase.summary,
+      submitter: {
+        id: row.kase.createdBy,
+        name: row.kase.submitterName,
+        role: row.kase.submitterRole,
+        team: row.kase.submitterTeam ?? null,
+      },
       createdBy: row.kase.createdBy,
       createdAt: row.kase.createdAt,
-      refs: links.map((l) => ({ kind: l.kind, id: l.refId })),
+      updatedAt: row.kase.updatedAt,
+      refs: links.map((l) => ({ ref_type: l.kind, ref_key: l.key, ref_value: l.refId })),
       state: toProjection(row.projection),
     };
   });
@@ -142,7 +153,8 @@ export interface CaseFilter {
   decidedTo?: number;
   createdFrom?: number;
   createdTo?: number;
-  ref?: { kind: HitlRefKind; id: string };
+  /** Only cases with this ref (ref_key optional: any key). */
+  ref?: { ref_type: string; ref_key?: string; ref_value: string };
   /** Only cases submitted under an older schema version than the adapter's active one. */
   oldSchema?: boolean;
 }
@@ -157,7 +169,10 @@ export interface PageOptions {
 const queueColumns = {
   id: cases.id,
   adapter: cases.adapter,
+  caseType: cases.caseType,
+  title: cases.title,
   summary: cases.summary,
+  confidence: cases.confidence,
   state: state.state,
   priority: state.priority,
   outcome: state.outcome,
@@ -191,7 +206,7 @@ function filterConditions(filter: CaseFilter): (SQL | undefined)[] {
     filter.createdTo !== undefined ? lte(state.createdAt, filter.createdTo) : undefined,
     filter.ref
       ? exists(
-          sql`(select 1 from ${refs} where ${refs.caseId} = ${cases.id} and ${refs.kind} = ${filter.ref.kind} and ${refs.refId} = ${filter.ref.id})`,
+          sql`(select 1 from ${refs} where ${refs.caseId} = ${cases.id} and ${refs.kind} = ${filter.ref.ref_type} and ${refs.refId} = ${filter.ref.ref_value}${filter.ref.ref_key === undefined ? sql`` : sql` and ${refs.key} = ${filter.ref.ref_key}`})`,
         )
       : undefined,
     filter.oldSchema
@@ -282,9 +297,11 @@ export interface DecisionLogEntry {
   adapter: string;
   summary: string;
   outcome: HitlOutcome;
-  actor: { id: string; name: string | null; role: string };
+  actor: { kind: HitlActorKind; id: string; name: string; role: string };
   modified: boolean;
-  reason: string | null;
+  notes: string;
+  /** Set when an admin's decision replaced this one's predecessor. */
+  supersedesEventId: string | null;
   decidedAt: number;
 }
 
@@ -303,7 +320,7 @@ export async function decisionLog(
       .innerJoin(cases, eq(cases.id, events.caseId))
       .where(
         and(
-          eq(events.type, "decision_recorded"),
+          inArray(events.type, ["decision_recorded", "decision_superseded"]),
           filter.actorId ? eq(events.actorId, filter.actorId) : undefined,
           filter.from !== undefined ? gte(events.createdAt, filter.from) : undefined,
           filter.to !== undefined ? lte(events.createdAt, filter.to) : undefined,
@@ -321,9 +338,10 @@ export async function decisionLog(
         adapter,
         summary,
         outcome: event.outcome as HitlOutcome,
-        actor: { id: event.actorId, name: event.actorName ?? null, role: event.actorRole },
+        actor: { kind: event.actorKind, id: event.actorId, name: event.actorName, role: event.actorRole },
         modified: event.modifications !== null,
-        reason: event.reason ?? null,
+        notes: event.notes,
+        supersedesEventId: event.supersedesEventId ?? null,
         decidedAt: event.createdAt,
       })),
     };
@@ -357,14 +375,14 @@ export async function decisionStats(
     const rows = await tx
       .select({
         start,
-        submitted: sql<number>`count(*) filter (where ${events.type} = 'case_submitted')::int`,
+        submitted: sql<number>`count(*) filter (where ${events.type} = 'submitted')::int`,
         approved: sql<number>`count(*) filter (where ${events.outcome} = 'approved')::int`,
         rejected: sql<number>`count(*) filter (where ${events.outcome} = 'rejected')::int`,
       })
       .from(events)
       .where(
         and(
-          inArray(events.type, ["case_submitted", "decision_recorded"]),
+          inArray(events.type, ["submitted", "decision_recorded"]),
           gte(events.createdAt, range.from),
           lte(events.createdAt, range.to),
         ),

@@ -17,8 +17,8 @@ export function resumeValueOf(event: HitlEventView): HitlResumeValue {
     caseId: event.caseId,
     outcome: event.outcome,
     modifications: event.modifications,
-    reason: event.reason,
-    decidedBy: event.actor,
+    reason: event.notes || null,
+    decidedBy: { id: event.actor.id, name: event.actor.name, role: event.actor.role },
     decidedAt: event.createdAt,
   };
 }
@@ -57,8 +57,8 @@ async function decisionOf(
     const [row] = await tx
       .select({
         event: schema.hitlEvents,
-        interruptId: sql<string | null>`(select r.ref_id from hitl_case_refs r
-          where r.case_id = ${caseId} and r.kind = 'interrupt' order by r.created_at, r.id limit 1)`,
+        interruptId: sql<string | null>`(select r.ref_value from hitl_case_refs r
+          where r.case_id = ${caseId} and r.ref_type = 'interrupt' order by r.created_at_ms, r.ref_value limit 1)`,
       })
       .from(schema.hitlEvents)
       .where(and(eq(schema.hitlEvents.caseId, caseId), eq(schema.hitlEvents.type, "decision_recorded")));

@@ -11,6 +11,8 @@ export const HITL_ACTIONS = [
   "approve",
   "reject",
   "escalate",
+  // An admin replaces the decision that stands; the case moves to the new decision's state.
+  "supersede",
 ] as const;
 export type HitlAction = (typeof HITL_ACTIONS)[number];
 
@@ -26,13 +28,15 @@ export const TRANSITIONS: Readonly<Record<HitlStateName, Readonly<Record<HitlAct
     approve: "approved",
     reject: "rejected",
     escalate: "pending", // flags the case; it stays where it is
+    supersede: "invalid", // nothing decided yet
   },
   needs_clarification: {
-    request_clarification: "invalid", // one open question at a time
+    request_clarification: "needs_clarification", // revises the open question (a new event)
     provide_clarification: "pending",
     approve: "approved", // a reviewer (or the system, on timeout) may decide without waiting
     reject: "rejected",
     escalate: "needs_clarification", // the SLA keeps running while the submitter owes an answer
+    supersede: "invalid",
   },
   approved: {
     request_clarification: "invalid",
@@ -40,6 +44,7 @@ export const TRANSITIONS: Readonly<Record<HitlStateName, Readonly<Record<HitlAct
     approve: "already_terminal",
     reject: "already_terminal",
     escalate: "invalid", // a decided case has nothing left to chase
+    supersede: "approved", // or rejected: the new decision says which
   },
   rejected: {
     request_clarification: "invalid",
@@ -47,6 +52,7 @@ export const TRANSITIONS: Readonly<Record<HitlStateName, Readonly<Record<HitlAct
     approve: "already_terminal",
     reject: "already_terminal",
     escalate: "invalid", // a decided case has nothing left to chase
+    supersede: "rejected", // or approved: the new decision says which
   },
 };
 
@@ -57,6 +63,7 @@ export const EVENT_OF_ACTION: Readonly<Record<HitlAction, HitlEventType>> = {
   approve: "decision_recorded",
   reject: "decision_recorded",
   escalate: "escalated",
+  supersede: "decision_superseded",
 };
 
 export function actionOfOutcome(outcome: HitlOutcome): HitlAction {

@@ -78,8 +78,8 @@ export function compileSchema(jsonSchema: Record<string, unknown>): ValidateFunc
     try {
       validate = ajv.compile(jsonSchema);
     } catch (error) {
-      if (error instanceof UnusablePattern) throw errors.invalidField("json_schema", error.message);
-      throw errors.invalidField("json_schema", `The schema does not compile: ${(error as Error).message}`);
+      if (error instanceof UnusablePattern) throw errors.invalidField("schema_json", error.message);
+      throw errors.invalidField("schema_json", `The schema does not compile: ${(error as Error).message}`);
     }
     cache.set(key, validate);
   }
@@ -155,7 +155,7 @@ async function patternVerdict(pattern: string, timeout: number): Promise<string 
 }
 
 /**
- * Throws VALIDATION_FAILED (path `json_schema`) for a schema the registry must not store: one
+ * Throws VALIDATION_FAILED (path `schema_json`) for a schema the registry must not store: one
  * Ajv cannot compile, a pattern RE2 cannot run (backreferences, lookarounds) or that could
  * backtrack catastrophically, or a `uniqueItems` that would compare an unbounded number of pairs.
  */
@@ -169,7 +169,7 @@ export async function assertUsableSchema(jsonSchema: Record<string, unknown>): P
       const max = node.maxItems;
       if (typeof max !== "number" || max > UNIQUE_ITEMS_MAX) {
         throw errors.invalidField(
-          "json_schema",
+          "schema_json",
           `uniqueItems over items that are not typed as scalars needs maxItems of at most ${UNIQUE_ITEMS_MAX} ` +
             "(every pair of items is compared).",
         );
@@ -183,7 +183,7 @@ export async function assertUsableSchema(jsonSchema: Record<string, unknown>): P
       left > 0
         ? await patternVerdict(pattern, left)
         : `The schema has more patterns than can be checked for catastrophic backtracking in time (stopped at ${quote(pattern)}).`;
-    if (verdict) throw errors.invalidField("json_schema", verdict);
+    if (verdict) throw errors.invalidField("schema_json", verdict);
   }
 }
 

@@ -14,39 +14,51 @@ function assertAdmin(actor: HitlActor, action: string): void {
   }
 }
 
-const adapterName = z
+const adapterId = z
   .string()
   .regex(/^[a-z][a-z0-9_]{0,63}$/, "An adapter name is lower_snake_case, at most 64 characters.")
   .describe("The adapter name, lower_snake_case.");
+
+const schemaVersion = z.number().int().min(1).describe("The schema's version number: 1, 2, 3…");
+
+/** An adapter version as the registry's columns name it. */
+function versionRecord(row: Awaited<ReturnType<typeof registerAdapterVersion>>) {
+  return {
+    adapter_id: row.adapter,
+    schema_version: row.version,
+    is_active: row.active,
+    schema_json: row.jsonSchema,
+    created_at_ms: row.createdAt,
+    activated_at_ms: row.activatedAt,
+    updated_at_ms: row.updatedAt,
+  };
+}
 
 export const registerAdapterSchemaTool = defineTool({
   name: "register_adapter_schema",
   title: "Register an adapter schema version",
   description:
-    "Admin only: stores a JSON Schema as the next version of an adapter (a new adapter starts at 1) and, with " +
-    "activate, makes it the one new cases are validated against. Cases keep the version they were submitted " +
-    "under. Each call stores a new version, even with a request_id seen before.",
+    "Admin only: stores a JSON Schema as version schema_version of an adapter (the next number: a new adapter " +
+    "starts at 1) and, with activate, makes it the one new cases are validated against. Cases keep the version " +
+    "they were submitted under. Registering the same schema under the same version again is a retry and " +
+    "changes nothing; another schema under a stored version is SCHEMA_VERSION_EXISTS.",
   input: z.strictObject({
-    adapter: adapterName,
-    json_schema: z
+    adapter_id: adapterId,
+    schema_version: schemaVersion,
+    schema_json: z
       .record(z.string(), z.unknown())
       .describe('A JSON Schema (draft-07) for the payload, usually {"type":"object", …}.'),
     activate: z.boolean().optional().describe("Make this version the active one (false)."),
     request_id: requestId,
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (actor, args) => {
     assertAdmin(actor, "register adapter schemas");
-    const row = await registerAdapterVersion(actor, args.adapter, args.json_schema, { activate: args.activate });
-    return {
-      version: {
-        adapter: row.adapter,
-        version: row.version,
-        active: row.active,
-        jsonSchema: row.jsonSchema,
-        createdAt: row.createdAt,
-      },
-    };
+    const row = await registerAdapterVersion(actor, args.adapter_id, args.schema_json, {
+      activate: args.activate,
+      version: args.schema_version,
+    });
+    return { schema: versionRecord(row) };
   },
 });
 
@@ -57,14 +69,14 @@ export const activateAdapterSchemaTool = defineTool({
     "Admin only: makes a stored version of an adapter the active one (the previous one is deactivated). " +
     "Activating the version that is already active changes nothing.",
   input: z.strictObject({
-    adapter: adapterName,
-    version: z.number().int().min(1),
+    adapter_id: adapterId,
+    schema_version: schemaVersion,
     request_id: requestId,
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (actor, args) => {
     assertAdmin(actor, "activate adapter schemas");
-    await activateAdapterVersion(actor, args.adapter, args.version);
-    return { adapter: args.adapter, active_version: args.version };
+    const info = await activateAdapterVersion(actor, args.adapter_id, args.schema_version);
+    return { adapter_id: args.adapter_id, schema_version: args.schema_version, activated_at_ms: info.activatedAt };
   },
 });

@@ -1,8 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { errorResponse } from "@/lib/http";
 
-// A tool answers the way the REST API does: the same JSON bodies, as text content (what every
-// client shows a model) and as structuredContent (what a program reads).
+// A tool answers with JSON, as text content (what every client shows a model) and as
+// structuredContent (what a program reads); its errors in the REST API's one error shape.
 
 function asToolResult(body: Record<string, unknown>, isError: boolean): CallToolResult {
   return {

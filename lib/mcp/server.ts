@@ -12,6 +12,7 @@ import {
   recordDecisionTool,
   requestClarificationTool,
   submitCaseTool,
+  supersedeDecisionTool,
 } from "./case-tools";
 import { listCasesTool, listReviewQueueTool } from "./list-tools";
 import { type HitlTool, registerTools } from "./tool";
@@ -27,6 +28,7 @@ export const HITL_TOOLS: readonly HitlTool[] = [
   requestClarificationTool,
   provideClarificationTool,
   recordDecisionTool,
+  supersedeDecisionTool,
   getCaseHistoryTool,
   registerAdapterSchemaTool,
   activateAdapterSchemaTool,
@@ -34,8 +36,9 @@ export const HITL_TOOLS: readonly HitlTool[] = [
 
 const INSTRUCTIONS =
   "Vigil's human-in-the-loop review queue. Submit a case with submit_case when an action needs a human " +
-  "decision, then poll get_case until state.state is approved or rejected; answer a reviewer's question " +
-  "(state needs_clarification, state.openQuestion) with provide_clarification. Every mutation takes a " +
+  "decision, then poll get_case until case.state.current_state is approved or rejected; answer a reviewer's " +
+  "question (current_state needs_clarification, case.state.open_question) with provide_clarification. Records " +
+  "use the HITL design's names (case_id, adapter_id, event_type, decision_outcome, …). Every mutation takes a " +
   "request_id: retry with the same one, never a new one, after a timeout. Results are JSON; failures have " +
   'isError set and {"status":"error","code":…} or {"status":"not_found",…}.';
 

@@ -15,7 +15,10 @@ export const CASE_STATES = HITL_STATES;
 export const OPEN_STATES = ["pending", "needs_clarification"] as const satisfies readonly HitlStateName[];
 export const OUTCOMES = HITL_OUTCOMES;
 export const PRIORITIES = HITL_PRIORITIES;
-export { CaseRef as ref, RequestId as requestId };
+export { RequestId as requestId };
+
+/** A ref to filter by: its type and value, and its key when it matters. */
+export const refFilter = CaseRef.partial({ ref_key: true });
 
 export const caseId = z.string().min(1).max(200).describe('The case id, e.g. "HITL-…".');
 

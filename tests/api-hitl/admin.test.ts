@@ -12,17 +12,7 @@ import * as slaListRoute from "@/app/api/hitl/sla-policies/route";
 import { DEFAULT_ADAPTERS } from "@/lib/hitl";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
-import {
-  ACME_ADMIN,
-  ADMIN,
-  type HitlClient,
-  hitlClient,
-  hitlSnapshot,
-  lgvPayload,
-  MEMBER,
-  REVIEWER,
-  rid,
-} from "./support";
+import { ACME_ADMIN, ADMIN, caseBody, type HitlClient, hitlClient, hitlSnapshot, MEMBER, REVIEWER } from "./support";
 
 const ticketV1 = {
   type: "object",
@@ -43,7 +33,7 @@ for (const target of testTargets()) {
     const api: HitlClient = hitlClient();
 
     const submitTicket = (payload: Record<string, unknown>) =>
-      api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", { request_id: rid(), adapter: "ticket_triage", payload });
+      api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", caseBody({ adapter_id: "ticket_triage", payload }));
 
     it("lists the built-in adapters to any member", async () => {
       const res = await api.get(MEMBER, adaptersRoute.GET, "/api/hitl/adapters");
@@ -77,7 +67,7 @@ for (const target of testTargets()) {
           email,
           versionsRoute.POST,
           path,
-          { json_schema: ticketV1, activate: true },
+          { schema_json: ticketV1, activate: true },
           {
             adapter: "ticket_triage",
           },
@@ -90,7 +80,7 @@ for (const target of testTargets()) {
         versionsRoute.POST,
         "/api/hitl/adapters/Ticket-Triage/versions",
         {
-          json_schema: ticketV1,
+          schema_json: ticketV1,
         },
         { adapter: "Ticket-Triage" },
       );
@@ -100,16 +90,16 @@ for (const target of testTargets()) {
         ADMIN,
         versionsRoute.POST,
         path,
-        { json_schema: { type: "no-such-type" } },
+        { schema_json: { type: "no-such-type" } },
         { adapter: "ticket_triage" },
       );
       expect(badSchema.status).toBe(400);
-      expect(badSchema.body).toMatchObject({ code: "VALIDATION_FAILED", details: [{ path: "json_schema" }] });
+      expect(badSchema.body).toMatchObject({ code: "VALIDATION_FAILED", details: [{ path: "schema_json" }] });
       const notAnObject = await api.post(
         ADMIN,
         versionsRoute.POST,
         path,
-        { json_schema: "x" },
+        { schema_json: "x" },
         { adapter: "ticket_triage" },
       );
       expect(notAnObject.status).toBe(400);
@@ -119,7 +109,7 @@ for (const target of testTargets()) {
         ADMIN,
         versionsRoute.POST,
         path,
-        { json_schema: ticketV1, activate: true },
+        { schema_json: ticketV1, activate: true },
         {
           adapter: "ticket_triage",
         },
@@ -136,7 +126,7 @@ for (const target of testTargets()) {
         ADMIN,
         versionsRoute.POST,
         path,
-        { json_schema: ticketV2 },
+        { schema_json: ticketV2 },
         { adapter: "ticket_triage" },
       );
       expect(v2.body).toMatchObject({ version: { version: 2, active: false } });
@@ -153,7 +143,7 @@ for (const target of testTargets()) {
         version: "9",
       });
       expect(missing.status).toBe(404);
-      expect(missing.body).toMatchObject({ status: "not_found", adapter: "ticket_triage", version: 9 });
+      expect(missing.body).toMatchObject({ status: "not_found", adapter_id: "ticket_triage", schema_version: 9 });
       const badVersion = await api.post(ADMIN, activateRoute.POST, activatePath, undefined, {
         adapter: "ticket_triage",
         version: "two",
@@ -170,12 +160,12 @@ for (const target of testTargets()) {
       expect(v1Payload.status).toBe(422);
       expect(v1Payload.body).toMatchObject({
         code: "PAYLOAD_INVALID",
-        adapter: "ticket_triage",
-        version: 2,
+        adapter_id: "ticket_triage",
+        schema_version: 2,
       });
       expect((await submitTicket({ title: "With severity", severity: "high" })).status).toBe(201);
 
-      const old = await api.get(REVIEWER, casesRoute.GET, "/api/hitl/cases?old_schema=true&adapter=ticket_triage");
+      const old = await api.get(REVIEWER, casesRoute.GET, "/api/hitl/cases?old_schema=true&adapter_id=ticket_triage");
       expect(old.body.count).toBe(2);
       const listed = await api.get(MEMBER, adaptersRoute.GET, "/api/hitl/adapters");
       expect(listed.body.items).toEqual(
@@ -245,11 +235,7 @@ for (const target of testTargets()) {
       const acme = await api.get(ACME_ADMIN, slaListRoute.GET, "/api/hitl/sla-policies");
       expect(acme.body).toEqual({ status: "success", count: 0, items: [] });
 
-      const submitted = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", {
-        request_id: rid(),
-        adapter: "lgv_troubleshooting",
-        payload: lgvPayload(),
-      });
+      const submitted = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", caseBody());
       const id = submitted.body.caseId as string;
       const read = await api.get(MEMBER, caseRoute.GET, `/api/hitl/cases/${id}`, { id });
       const state = (read.body.case as { state: { dueAt: number; createdAt: number } }).state;
@@ -267,14 +253,10 @@ for (const target of testTargets()) {
       expect(clean.body).toMatchObject({ status: "success", drifted: false, cases: [] });
       expect(clean.body.liveHash).toBe(clean.body.rebuiltHash);
 
-      const submitted = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", {
-        request_id: rid(),
-        adapter: "lgv_troubleshooting",
-        payload: lgvPayload(),
-      });
+      const submitted = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", caseBody());
       const id = submitted.body.caseId as string;
       // Someone edits the projection by hand (as the owner, which the app role cannot do).
-      await suite.database.db.execute(sql`update hitl_state set priority = 'urgent' where case_id = ${id}`);
+      await suite.database.db.execute(sql`update hitl_state set priority = 'critical' where case_id = ${id}`);
       const drifted = await api.get(ADMIN, driftRoute.GET, "/api/hitl/drift");
       expect(drifted.body).toMatchObject({ status: "success", drifted: true, cases: [id] });
       const acme = await api.get(ACME_ADMIN, driftRoute.GET, "/api/hitl/drift");

@@ -5,6 +5,7 @@ import * as decisionRoute from "@/app/api/hitl/cases/[id]/decision/route";
 import * as escalationRoute from "@/app/api/hitl/cases/[id]/escalation/route";
 import * as historyRoute from "@/app/api/hitl/cases/[id]/history/route";
 import * as caseRoute from "@/app/api/hitl/cases/[id]/route";
+import * as supersedeRoute from "@/app/api/hitl/cases/[id]/supersede/route";
 import * as casesRoute from "@/app/api/hitl/cases/route";
 import * as clarificationsRoute from "@/app/api/hitl/clarifications/route";
 import * as decisionsRoute from "@/app/api/hitl/decisions/route";
@@ -17,6 +18,7 @@ import {
   ACME_ADMIN,
   ACME_MEMBER,
   ADMIN,
+  caseBody,
   type HitlClient,
   hitlClient,
   hitlSnapshot,
@@ -24,6 +26,7 @@ import {
   MEMBER,
   REVIEWER,
   rid,
+  SUBMITTER,
 } from "./support";
 
 interface Item {
@@ -37,12 +40,7 @@ for (const target of testTargets()) {
     const api: HitlClient = hitlClient();
 
     async function submit(email = MEMBER, body: Record<string, unknown> = {}) {
-      const res = await api.post(email, casesRoute.POST, "/api/hitl/cases", {
-        request_id: rid("submit"),
-        adapter: "lgv_troubleshooting",
-        payload: lgvPayload(),
-        ...body,
-      });
+      const res = await api.post(email, casesRoute.POST, "/api/hitl/cases", caseBody(body));
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.caseId as string;
     }
@@ -54,19 +52,23 @@ for (const target of testTargets()) {
       }[];
 
     it("runs submit → queue → ask → answer → decide over HTTP", async () => {
-      const submitted = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", {
-        request_id: rid("submit"),
-        adapter: "lgv_troubleshooting",
-        payload: lgvPayload(),
-        refs: [{ kind: "external", id: "ticket-4711" }],
-        priority: "high",
-      });
+      const memberId = await userIdOf(suite.database, MEMBER);
+      const submitted = await api.post(
+        MEMBER,
+        casesRoute.POST,
+        "/api/hitl/cases",
+        caseBody({ refs: [{ ref_type: "ticket", ref_key: "id", ref_value: "ticket-4711" }], priority: "high" }),
+      );
       expect(submitted.status).toBe(201);
       expect(submitted.body).toMatchObject({
         status: "success",
         state: "pending",
         replayed: false,
-        event: { type: "case_submitted", seq: 1, actor: { name: "Erin Expert", role: "member" } },
+        event: {
+          type: "submitted",
+          seq: 1,
+          actor: { kind: "operator", id: memberId, name: SUBMITTER.name, role: SUBMITTER.role },
+        },
       });
       const id = submitted.body.caseId as string;
       expect(id).toMatch(/^HITL-[0-9a-f-]{36}$/);
@@ -112,9 +114,9 @@ for (const target of testTargets()) {
         `/api/hitl/cases/${id}/decision`,
         {
           request_id: rid("decide"),
-          outcome: "approved",
+          decision: "approved",
           modifications: { proposed_next_action: "Re-survey reflectors in aisles 4 and 5" },
-          reason: "Extend to aisle 5",
+          notes: "Extend to aisle 5",
         },
         on(id),
       );
@@ -123,7 +125,7 @@ for (const target of testTargets()) {
         status: "success",
         state: "approved",
         replayed: false,
-        event: { type: "decision_recorded", outcome: "approved", reason: "Extend to aisle 5" },
+        event: { type: "decision_recorded", outcome: "approved", notes: "Extend to aisle 5" },
       });
 
       const read = await api.get(MEMBER, caseRoute.GET, `/api/hitl/cases/${id}`, on(id));
@@ -136,12 +138,12 @@ for (const target of testTargets()) {
           priority: "high",
           summary: expect.stringContaining("LGV LGV-07 at Lyon DC2"),
           payload: lgvPayload(),
-          refs: [{ kind: "external", id: "ticket-4711" }],
+          refs: [{ ref_type: "ticket", ref_key: "id", ref_value: "ticket-4711" }],
           state: { state: "approved", outcome: "approved", clarificationRounds: 1 },
         },
       });
       const types = (read.body.history as { type: string }[]).map((e) => e.type);
-      expect(types).toEqual(["case_submitted", "needs_clarification", "clarification_provided", "decision_recorded"]);
+      expect(types).toEqual(["submitted", "needs_clarification", "clarification_provided", "decision_recorded"]);
 
       const hist = await api.get(MEMBER, historyRoute.GET, `/api/hitl/cases/${id}/history`, on(id));
       expect(hist.body).toMatchObject({ status: "success", case_id: id, count: 4 });
@@ -154,7 +156,7 @@ for (const target of testTargets()) {
     });
 
     it("replays a submit with the same request_id and refuses it for a different one", async () => {
-      const body = { request_id: rid("submit"), adapter: "lgv_troubleshooting", payload: lgvPayload() };
+      const body = caseBody();
       const first = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", body);
       expect(first.status).toBe(201);
       const again = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", body);
@@ -179,7 +181,8 @@ for (const target of testTargets()) {
       const id = await submit();
       const before = await hitlSnapshot(suite.database);
       const attempts = [
-        [decisionRoute.POST, "decision", { request_id: rid(), outcome: "approved" }],
+        [decisionRoute.POST, "decision", { request_id: rid(), decision: "approved" }],
+        [supersedeRoute.POST, "supersede", { request_id: rid(), decision: "rejected", notes: "Not theirs to decide" }],
         [clarificationRequestRoute.POST, "clarification-request", { request_id: rid(), question: "Why?" }],
         [escalationRoute.POST, "escalation", { request_id: rid(), target: "admin" }],
       ] as const;
@@ -194,7 +197,7 @@ for (const target of testTargets()) {
 
     it("answers ALREADY_TERMINAL with the decision that stands, and replays the winner's retry", async () => {
       const id = await submit();
-      const winner = { request_id: rid("decide"), outcome: "approved", reason: "Looks right" };
+      const winner = { request_id: rid("decide"), decision: "approved", notes: "Looks right" };
       const first = await api.post(REVIEWER, decisionRoute.POST, `/api/hitl/cases/${id}/decision`, winner, on(id));
       expect(first.status).toBe(200);
       const before = await hitlSnapshot(suite.database);
@@ -203,7 +206,7 @@ for (const target of testTargets()) {
         ADMIN,
         decisionRoute.POST,
         `/api/hitl/cases/${id}/decision`,
-        { request_id: rid("late"), outcome: "rejected", reason: "Too risky" },
+        { request_id: rid("late"), decision: "rejected", notes: "Too risky" },
         on(id),
       );
       expect(late.status).toBe(409);
@@ -215,11 +218,16 @@ for (const target of testTargets()) {
           state: "approved",
           decision: {
             event_id: (first.body.event as { id: string }).id,
-            outcome: "approved",
+            event_type: "decision_recorded",
+            decision_outcome: "approved",
+            actor_kind: "operator",
+            actor_id: await userIdOf(suite.database, REVIEWER),
             actor_name: "Riley Reviewer",
             actor_role: "reviewer",
-            reason: "Looks right",
-            decided_at: expect.any(Number),
+            actor_team: null,
+            modifications: null,
+            notes: "Looks right",
+            created_at_ms: expect.any(Number),
           },
         },
       });
@@ -231,7 +239,7 @@ for (const target of testTargets()) {
         REVIEWER,
         decisionRoute.POST,
         `/api/hitl/cases/${id}/decision`,
-        { ...winner, outcome: "rejected" },
+        { ...winner, decision: "rejected" },
         on(id),
       );
       expect(conflict.status).toBe(409);
@@ -269,17 +277,18 @@ for (const target of testTargets()) {
 
     it("refuses a payload that does not match the adapter with 422 and its findings", async () => {
       const before = await hitlSnapshot(suite.database);
-      const res = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", {
-        request_id: rid(),
-        adapter: "lgv_troubleshooting",
-        payload: { symptom: "stops", site: 42 },
-      });
+      const res = await api.post(
+        MEMBER,
+        casesRoute.POST,
+        "/api/hitl/cases",
+        caseBody({ payload: { symptom: "stops", site: 42 } }),
+      );
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({
         status: "error",
         code: "PAYLOAD_INVALID",
-        adapter: "lgv_troubleshooting",
-        version: 1,
+        adapter_id: "lgv_troubleshooting",
+        schema_version: 1,
       });
       const issues = res.body.details as { path: string; keyword: string }[];
       expect(issues).toEqual(
@@ -294,7 +303,7 @@ for (const target of testTargets()) {
         REVIEWER,
         decisionRoute.POST,
         `/api/hitl/cases/${id}/decision`,
-        { request_id: rid(), outcome: "approved", modifications: { lgv_id: 7 } },
+        { request_id: rid(), decision: "approved", modifications: { lgv_id: 7 } },
         on(id),
       );
       expect(badModification.status).toBe(422);
@@ -306,16 +315,17 @@ for (const target of testTargets()) {
 
     it("answers ADAPTER_NOT_FOUND for an adapter nobody registered", async () => {
       const before = await hitlSnapshot(suite.database);
-      const res = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", {
-        request_id: rid(),
-        adapter: "no_such_adapter",
-        payload: { anything: true },
-      });
+      const res = await api.post(
+        MEMBER,
+        casesRoute.POST,
+        "/api/hitl/cases",
+        caseBody({ adapter_id: "no_such_adapter", payload: { anything: true } }),
+      );
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({
         status: "error",
         code: "ADAPTER_NOT_FOUND",
-        details: { adapter: "no_such_adapter" },
+        details: { adapter_id: "no_such_adapter" },
       });
       expect(await hitlSnapshot(suite.database)).toEqual(before);
     });
@@ -330,7 +340,7 @@ for (const target of testTargets()) {
           REVIEWER,
           decisionRoute.POST,
           `/api/hitl/cases/${id}/decision`,
-          { request_id: rid(), outcome: "rejected" },
+          { request_id: rid(), decision: "rejected" },
           on(id),
         ),
         await api.post(
@@ -360,10 +370,19 @@ for (const target of testTargets()) {
         ACME_ADMIN,
         decisionRoute.POST,
         `/api/hitl/cases/${id}/decision`,
-        { request_id: rid(), outcome: "approved" },
+        { request_id: rid(), decision: "approved" },
         on(id),
       );
       expect(decide.status).toBe(404);
+      const supersede = await api.post(
+        ACME_ADMIN,
+        supersedeRoute.POST,
+        `/api/hitl/cases/${id}/supersede`,
+        { request_id: rid(), decision: "rejected", notes: "Not ours" },
+        on(id),
+      );
+      expect(supersede.status).toBe(404);
+      expect(supersede.body).toMatchObject({ status: "not_found", case_id: id });
       const answer = await api.post(
         ACME_MEMBER,
         clarificationRoute.POST,
@@ -382,90 +401,104 @@ for (const target of testTargets()) {
       const id = await submit();
       const before = await hitlSnapshot(suite.database);
       const cases: [unknown, string, Record<string, unknown>, string, string[]][] = [
-        [casesRoute.POST, "/api/hitl/cases", { adapter: "lgv_troubleshooting", payload: {} }, MEMBER, ["request_id"]],
+        [casesRoute.POST, "/api/hitl/cases", caseBody({ request_id: undefined, payload: {} }), MEMBER, ["request_id"]],
+        [casesRoute.POST, "/api/hitl/cases", caseBody({ payload: undefined }), MEMBER, ["payload"]],
+        [casesRoute.POST, "/api/hitl/cases", caseBody({ payload: [1, 2] }), MEMBER, ["payload"]],
+        [casesRoute.POST, "/api/hitl/cases", caseBody({ priority: "asap" }), MEMBER, ["priority"]],
+        // The design's required fields.
+        [casesRoute.POST, "/api/hitl/cases", caseBody({ adapter_id: undefined }), MEMBER, ["adapter_id"]],
+        [casesRoute.POST, "/api/hitl/cases", caseBody({ case_type: undefined }), MEMBER, ["case_type"]],
+        [casesRoute.POST, "/api/hitl/cases", caseBody({ title: "  " }), MEMBER, ["title"]],
+        [casesRoute.POST, "/api/hitl/cases", caseBody({ submitter: { name: "Erin" } }), MEMBER, ["submitter.role"]],
+        // A ref type is lower_snake_case; the old {kind, id} shape is not a ref.
         [
           casesRoute.POST,
           "/api/hitl/cases",
-          { request_id: rid(), adapter: "lgv_troubleshooting" },
+          caseBody({ refs: [{ ref_type: "Ticket-Tracker", ref_key: "id", ref_value: "1" }] }),
           MEMBER,
-          ["payload"],
+          ["refs.0.ref_type"],
         ],
         [
           casesRoute.POST,
           "/api/hitl/cases",
-          { request_id: rid(), adapter: "lgv_troubleshooting", payload: [1, 2] },
+          caseBody({ refs: [{ ref_type: "ticket", ref_key: "id", ref_value: "" }] }),
           MEMBER,
-          ["payload"],
+          ["refs.0.ref_value"],
         ],
         [
           casesRoute.POST,
           "/api/hitl/cases",
-          { request_id: rid(), adapter: "lgv_troubleshooting", payload: lgvPayload(), priority: "asap" },
+          caseBody({ refs: [{ kind: "ticket", id: "1" }] }),
           MEMBER,
-          ["priority"],
-        ],
-        [
-          casesRoute.POST,
-          "/api/hitl/cases",
-          {
-            request_id: rid(),
-            adapter: "lgv_troubleshooting",
-            payload: lgvPayload(),
-            refs: [{ kind: "ticket", id: "1" }],
-          },
-          MEMBER,
-          ["refs.0.kind"],
+          ["refs.0", "refs.0.ref_key", "refs.0.ref_type", "refs.0.ref_value"],
         ],
         // A client cannot point a case at a run: only the server ties a checkpoint's case to it.
         [
           casesRoute.POST,
           "/api/hitl/cases",
-          {
-            request_id: rid(),
-            adapter: "lgv_troubleshooting",
-            payload: lgvPayload(),
-            refs: [{ kind: "run", id: "r" }],
-          },
+          caseBody({ refs: [{ ref_type: "run", ref_key: "id", ref_value: "r" }] }),
           MEMBER,
-          ["refs.0.kind"],
+          ["refs.0.ref_type"],
         ],
         [
           casesRoute.POST,
           "/api/hitl/cases",
-          {
-            request_id: rid(),
-            adapter: "lgv_troubleshooting",
-            payload: lgvPayload(),
-            refs: [{ kind: "interrupt", id: "i" }],
-          },
+          caseBody({
+            refs: [
+              { ref_type: "ticket", ref_key: "jira", ref_value: "OPS-1" },
+              { ref_type: "interrupt", ref_key: "id", ref_value: "i" },
+            ],
+          }),
           MEMBER,
-          ["refs.0.kind"],
+          ["refs.1.ref_type"],
         ],
         [
           casesRoute.POST,
           "/api/hitl/cases",
-          { requestId: rid(), adapter: "lgv_troubleshooting", payload: lgvPayload() },
+          caseBody({ request_id: undefined, requestId: rid() }),
           MEMBER,
           ["", "request_id"].sort(),
         ],
-        [`decision`, "", { request_id: rid(), outcome: "maybe" }, REVIEWER, ["outcome"]],
-        [`decision`, "", { request_id: "", outcome: "approved" }, REVIEWER, ["request_id"]],
-        [`decision`, "", { request_id: rid(), outcome: "approved", modifications: "x" }, REVIEWER, ["modifications"]],
-        [`decision`, "", { request_id: rid(), outcome: "approved", reason: "x".repeat(2001) }, REVIEWER, ["reason"]],
-        [`decision`, "", { request_id: "r".repeat(201), outcome: "approved" }, REVIEWER, ["request_id"]],
+        // The old name of the adapter field is refused, not read.
+        [
+          casesRoute.POST,
+          "/api/hitl/cases",
+          caseBody({ adapter_id: undefined, adapter: "lgv_troubleshooting" }),
+          MEMBER,
+          ["", "adapter_id"].sort(),
+        ],
+        [`decision`, "", { request_id: rid(), decision: "maybe" }, REVIEWER, ["decision"]],
+        [`decision`, "", { request_id: "", decision: "approved" }, REVIEWER, ["request_id"]],
+        [`decision`, "", { request_id: rid(), decision: "approved", modifications: "x" }, REVIEWER, ["modifications"]],
+        [`decision`, "", { request_id: rid(), decision: "approved", notes: "x".repeat(4001) }, REVIEWER, ["notes"]],
+        [`decision`, "", { request_id: "r".repeat(201), decision: "approved" }, REVIEWER, ["request_id"]],
         [
           `decision`,
           "",
-          { request_id: rid(), outcome: "rejected", modifications: { site: "x" } },
+          { request_id: rid(), decision: "rejected", modifications: { site: "x" } },
           REVIEWER,
           ["modifications"],
         ],
+        [
+          `decision`,
+          "",
+          { request_id: rid(), decision: "approved", actor: { name: "Riley" } },
+          REVIEWER,
+          ["actor.role"],
+        ],
         [`escalation`, "", { request_id: rid() }, REVIEWER, ["target"]],
+        [`escalation`, "", { request_id: rid(), target: "admin", reason: "old name" }, REVIEWER, [""]],
+        // The old name of the decision field is refused, not read.
+        [`decision`, "", { request_id: rid(), outcome: "approved" }, REVIEWER, ["", "decision"].sort()],
+        // A supersede must say why.
+        [`supersede`, "", { request_id: rid(), decision: "rejected" }, ADMIN, ["notes"]],
+        [`supersede`, "", { request_id: rid(), decision: "rejected", notes: "   " }, ADMIN, ["notes"]],
       ];
       const routes: Record<string, unknown> = {
         decision: decisionRoute.POST,
         "clarification-request": clarificationRequestRoute.POST,
         escalation: escalationRoute.POST,
+        supersede: supersedeRoute.POST,
       };
       for (const [handlerOrName, path, body, email, paths] of cases) {
         const named = typeof handlerOrName === "string";
@@ -514,18 +547,14 @@ for (const target of testTargets()) {
       const id = await submit();
       const before = await hitlSnapshot(suite.database);
       const huge = lgvPayload({ symptom: "x".repeat(400 * 1024) });
-      const res = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", {
-        request_id: rid(),
-        adapter: "lgv_troubleshooting",
-        payload: huge,
-      });
+      const res = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", caseBody({ payload: huge }));
       expect(res.status).toBe(413);
       expect(res.body).toMatchObject({ status: "error", code: "PAYLOAD_TOO_LARGE" });
       const decision = await api.post(
         REVIEWER,
         decisionRoute.POST,
         `/api/hitl/cases/${id}/decision`,
-        { request_id: rid(), outcome: "approved", modifications: { symptom: "y".repeat(400 * 1024) } },
+        { request_id: rid(), decision: "approved", modifications: { symptom: "y".repeat(400 * 1024) } },
         on(id),
       );
       expect(decision.status).toBe(413);
@@ -538,11 +567,12 @@ for (const target of testTargets()) {
       );
       expect(question.status).toBe(413);
       // Within the body limit but over the payload limit of the core: still 413, naming the field.
-      const payloadOnly = await api.post(MEMBER, casesRoute.POST, "/api/hitl/cases", {
-        request_id: rid(),
-        adapter: "lgv_troubleshooting",
-        payload: lgvPayload({ evidence: [{ source: "log", observation: "z".repeat(270 * 1024) }] }),
-      });
+      const payloadOnly = await api.post(
+        MEMBER,
+        casesRoute.POST,
+        "/api/hitl/cases",
+        caseBody({ payload: lgvPayload({ evidence: [{ source: "log", observation: "z".repeat(270 * 1024) }] }) }),
+      );
       expect(payloadOnly.status).toBe(413);
       expect(payloadOnly.body).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { field: "payload" } });
       expect(await hitlSnapshot(suite.database)).toEqual(before);
@@ -552,7 +582,7 @@ for (const target of testTargets()) {
       const res = await call(casesRoute.POST, {
         method: "POST",
         path: "/api/hitl/cases",
-        body: { request_id: rid(), adapter: "lgv_troubleshooting", payload: lgvPayload() },
+        body: caseBody(),
       });
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ status: "error", code: "UNAUTHENTICATED" });
@@ -576,7 +606,7 @@ for (const target of testTargets()) {
         method: "POST",
         path,
         params: on(id),
-        body: { request_id: rid(), outcome: "approved" },
+        body: { request_id: rid(), decision: "approved" },
         headers: { authorization: `Bearer ${memberKey.key}` },
       });
       expect(refused.status).toBe(403);
@@ -584,13 +614,13 @@ for (const target of testTargets()) {
         method: "POST",
         path,
         params: on(id),
-        body: { request_id: rid(), outcome: "rejected", reason: "Duplicate of another case" },
+        body: { request_id: rid(), decision: "rejected", notes: "Duplicate of another case" },
         headers: { authorization: `Bearer ${reviewerKey.key}` },
       });
       expect(decided.status).toBe(200);
       expect(decided.body).toMatchObject({
         state: "rejected",
-        event: { actor: { id: `apikey:${reviewerKey.id}`, name: "Triage bot", role: "reviewer" } },
+        event: { actor: { kind: "operator", id: `apikey:${reviewerKey.id}`, name: "Triage bot", role: "reviewer" } },
       });
     });
 
@@ -600,13 +630,13 @@ for (const target of testTargets()) {
         REVIEWER,
         escalationRoute.POST,
         `/api/hitl/cases/${id}/escalation`,
-        { request_id: rid(), target: "admin", reason: "Safety-relevant" },
+        { request_id: rid(), target: "admin", notes: "Safety-relevant" },
         on(id),
       );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toMatchObject({
         state: "pending",
-        event: { type: "escalated", reason: "Safety-relevant", escalation: { level: 1, target: "admin" } },
+        event: { type: "escalated", notes: "Safety-relevant", escalation: { level: 1, target: "admin" } },
       });
       const escalated = await api.get(REVIEWER, queueRoute.GET, "/api/hitl/queue?escalated=true&limit=100");
       expect((escalated.body.items as Item[]).map((i) => i.id)).toContain(id);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { humanize } from "@/components/hitl/format";
+import { humanize, PRIORITY_LABELS, STATE_LABELS } from "@/components/hitl/format";
 import { modificationsOf } from "@/components/hitl/modifications";
+import { HITL_PRIORITIES, HITL_STATES } from "@/lib/hitl/contract";
 import { lgvPayload } from "./support";
 
 describe("modify and approve", () => {
@@ -55,5 +56,13 @@ describe("modify and approve", () => {
     expect(humanize("proposed_next_action")).toBe("Proposed next action");
     expect(humanize("lgvId")).toBe("Lgv id");
     expect(humanize("chat_session")).toBe("Chat session");
+    // Ref types are the caller's own lower_snake_case names.
+    expect(humanize("neo4j_node")).toBe("Neo4j node");
+  });
+
+  it("labels every priority and state of the contract, critical included", () => {
+    expect(Object.keys(PRIORITY_LABELS).sort()).toEqual([...HITL_PRIORITIES].sort());
+    expect(PRIORITY_LABELS.critical).toBe("Critical");
+    expect(Object.keys(STATE_LABELS).sort()).toEqual([...HITL_STATES].sort());
   });
 });

@@ -15,10 +15,10 @@ import {
   ACME_ADMIN,
   ACME_MEMBER,
   ADMIN,
+  caseBody,
   type HitlClient,
   hitlClient,
   hitlSnapshot,
-  lgvPayload,
   MEMBER,
   REVIEWER,
   rid,
@@ -47,12 +47,7 @@ for (const target of testTargets()) {
     const isOpen = (id: string) => !decided.approved.includes(id) && !decided.rejected.includes(id);
 
     async function submit(email: string, body: Record<string, unknown> = {}) {
-      const res = await api.post(email, casesRoute.POST, "/api/hitl/cases", {
-        request_id: rid("submit"),
-        adapter: "lgv_troubleshooting",
-        payload: lgvPayload(),
-        ...body,
-      });
+      const res = await api.post(email, casesRoute.POST, "/api/hitl/cases", caseBody(body));
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.caseId as string;
     }
@@ -62,7 +57,7 @@ for (const target of testTargets()) {
         email,
         decisionRoute.POST,
         `/api/hitl/cases/${id}/decision`,
-        { request_id: rid("decide"), outcome },
+        { request_id: rid("decide"), decision: outcome },
         { id },
       );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -89,12 +84,12 @@ for (const target of testTargets()) {
 
     beforeAll(async () => {
       startedAt = Date.now();
-      // 23 cases: a few high priority, a few with an external ref; 6 decided by two people.
+      // 23 cases: a few high priority, a few with a ticket ref; 6 decided by two people.
       for (let i = 0; i < 23; i++) {
         ids.push(
           await submit(i % 3 === 0 ? REVIEWER : MEMBER, {
             priority: i % 5 === 0 ? "high" : undefined,
-            refs: i % 7 === 0 ? [{ kind: "external", id: `ticket-${i}` }] : undefined,
+            refs: i % 7 === 0 ? [{ ref_type: "ticket", ref_key: "jira", ref_value: `OPS-${i}` }] : undefined,
           }),
         );
       }
@@ -148,13 +143,17 @@ for (const target of testTargets()) {
       const memberId = await userIdOf(suite.database, MEMBER);
 
       expect(await list("state=approved,rejected")).toEqual([...decided.approved, ...decided.rejected].sort());
-      expect(await list("outcome=rejected")).toEqual([...decided.rejected].sort());
+      expect(await list("decision_outcome=rejected")).toEqual([...decided.rejected].sort());
       expect(await list(`decided_by=${reviewerId}`)).toEqual([...decided.approved].sort());
-      expect(await list(`decided_by=${adminId}&outcome=approved`)).toEqual([]);
-      expect(await list(`created_by=${memberId}`)).toEqual(ids.filter((_, i) => i % 3 !== 0).sort());
+      expect(await list(`decided_by=${adminId}&decision_outcome=approved`)).toEqual([]);
+      expect(await list(`submitter_id=${memberId}`)).toEqual(ids.filter((_, i) => i % 3 !== 0).sort());
       expect(await list("priority=high")).toEqual(ids.filter((_, i) => i % 5 === 0).sort());
-      expect(await list("ref_kind=external&ref_id=ticket-7")).toEqual([ids[7]]);
-      expect(await list("adapter=plan_approval")).toEqual([]);
+      expect(await list("ref_type=ticket&ref_value=OPS-7")).toEqual([ids[7]]);
+      expect(await list("ref_type=ticket&ref_key=jira&ref_value=OPS-7")).toEqual([ids[7]]);
+      expect(await list("ref_type=ticket&ref_key=github&ref_value=OPS-7")).toEqual([]);
+      expect(await list("ref_type=neo4j_node&ref_value=OPS-7")).toEqual([]);
+      expect(await list("adapter_id=plan_approval")).toEqual([]);
+      expect(await list("adapter_id=lgv_troubleshooting")).toEqual([...ids].sort());
       expect(await list("old_schema=true")).toEqual([]);
 
       const all = [...ids].sort();
@@ -163,7 +162,7 @@ for (const target of testTargets()) {
       expect(await list(`created_from=${today}&created_to=${today}`)).toEqual(all);
       expect(await list(`created_from=${new Date(startedAt).toISOString()}`)).toEqual(all);
       expect(await list(`created_to=${startedAt - 1}`)).toEqual([]);
-      expect(await list(`decided_from=${startedAt}&outcome=approved`)).toEqual([...decided.approved].sort());
+      expect(await list(`decided_from=${startedAt}&decision_outcome=approved`)).toEqual([...decided.approved].sort());
       expect(await list("decided_to=2001-01-01")).toEqual([]);
     });
 
@@ -178,14 +177,22 @@ for (const target of testTargets()) {
         [casesRoute.GET, "limit=-3", "limit"],
         [casesRoute.GET, "escalated=yes", "escalated"],
         [casesRoute.GET, "priority=asap", "priority"],
-        [casesRoute.GET, "outcome=modified", "outcome"],
+        [casesRoute.GET, "decision_outcome=modified", "decision_outcome"],
+        [casesRoute.GET, "priority=urgent", "priority"],
         [casesRoute.GET, "sort=oldest", "sort"],
         [casesRoute.GET, "decided_from=yesterday", "decided_from"],
         [casesRoute.GET, "created_to=2025-13-45", "created_to"],
         [casesRoute.GET, "created_from=99999999999999999999", "created_from"],
         [casesRoute.GET, "decided_from=2025-02-01&decided_to=2025-01-01", "decided_from"],
-        [casesRoute.GET, "ref_kind=run", "ref_id"],
-        [casesRoute.GET, "ref_kind=ticket&ref_id=1", "ref_kind"],
+        [casesRoute.GET, "ref_type=run", "ref_value"],
+        [casesRoute.GET, "ref_value=OPS-7", "ref_value"],
+        [casesRoute.GET, "ref_key=jira", "ref_key"],
+        [casesRoute.GET, "ref_type=Ticket-Tracker&ref_value=1", "ref_type"],
+        // The old names are refused, not read.
+        [casesRoute.GET, "ref_kind=external&ref_id=ticket-7", ""],
+        [casesRoute.GET, "outcome=approved", ""],
+        [casesRoute.GET, "created_by=someone", ""],
+        [casesRoute.GET, "adapter=lgv_troubleshooting", ""],
         [casesRoute.GET, "cursor=garbage", "cursor"],
         [casesRoute.GET, "status=pending", ""],
         [queueRoute.GET, "state=done", "state.0"],
@@ -294,7 +301,7 @@ for (const target of testTargets()) {
       );
       expect(policy.status, JSON.stringify(policy.body)).toBe(200);
       const id = await submit(MEMBER, {
-        adapter: "critical_decision",
+        adapter_id: "critical_decision",
         payload: { question: "Ship the fix tonight?", options: ["yes", "no"] },
       });
       const due = await api.get(REVIEWER, escalationsRoute.GET, "/api/hitl/escalations?which=due&horizon_hours=3");

@@ -3,10 +3,11 @@ import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 import * as sessionRoute from "@/app/api/session/route";
 import { rowsOf } from "@/lib/db";
+import { lgvPayload } from "../hitl/support";
 import type { TestDatabase } from "../support/databases";
 import { type Call, call, cookieHeader } from "../support/http";
 
-export { lgvPayload } from "../hitl/support";
+export { lgvPayload };
 
 export const PASSWORD = "vigil-demo";
 
@@ -17,6 +18,27 @@ export const ACME_MEMBER = "expert@acme.local";
 export const ACME_ADMIN = "admin@acme.local";
 
 export const rid = (label = "req") => `${label}-${randomUUID()}`;
+
+/** The submitter display fields the tests send (the principal is the session's user). */
+export const SUBMITTER = { name: "Erin Expert", role: "member" } as const;
+
+/**
+ * A complete POST /api/hitl/cases body as the design names it: an lgv_troubleshooting case by
+ * default, with `overrides` on top (pass a field as undefined to leave it out).
+ */
+export function caseBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    request_id: rid("submit"),
+    adapter_id: "lgv_troubleshooting",
+    case_type: "troubleshooting",
+    title: "LGV-07 stops at the dock entrance",
+    payload: lgvPayload(),
+    submitter: SUBMITTER,
+    ...overrides,
+  };
+  for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+  return body;
+}
 
 type Params = Record<string, string>;
 

@@ -438,12 +438,12 @@ for (const target of testTargets()) {
       const kase = await getCase({ tenantId: suite.tenants.demo }, review.caseId);
       expect(kase.adapter).toBe("final_review");
       // Checkpoint 5 of the contract: a review run (not the asker's) waits on the case.
-      const reviewRun = kase.refs.find((r) => r.kind === "run")?.id as string;
+      const reviewRun = kase.refs.find((r) => r.ref_type === "run")?.ref_value as string;
       expect(reviewRun).not.toBe(runId);
       expect(kase.refs).toEqual(
         expect.arrayContaining([
-          { kind: "thread", id: `answer-review:${runId}` },
-          { kind: "chat_session", id: sessionId },
+          { ref_type: "thread", ref_key: "id", ref_value: `answer-review:${runId}` },
+          { ref_type: "chat_session", ref_key: "id", ref_value: sessionId },
         ]),
       );
       const request = kase.payload as { response_text: string; response_confidence: number; allow_edits: boolean };

@@ -93,7 +93,7 @@ for (const target of testTargets()) {
     /** The review run a decision resumed finishes its execution before the suite's database goes. */
     async function reviewRunSettled(caseId: string) {
       const kase = await getCase({ tenantId: suite.tenants.demo }, caseId);
-      await executionSettled(kase.refs.find((r) => r.kind === "run")?.id as string);
+      await executionSettled(kase.refs.find((r) => r.ref_type === "run")?.ref_value as string);
     }
 
     const onCase = (p: Principal, handler: unknown, caseId: string, body: Record<string, unknown>) =>
@@ -187,7 +187,7 @@ for (const target of testTargets()) {
         await stream.next((r) => r[0]?.status === "pending" && r[0].question === null);
 
         expect(
-          (await onCase(reviewer, decisionRoute.POST, caseId, { outcome: "rejected", reason: "Wrong guideline." }))
+          (await onCase(reviewer, decisionRoute.POST, caseId, { decision: "rejected", notes: "Wrong guideline." }))
             .status,
         ).toBe(200);
         const rejected = await stream.next((r) => r[0]?.status === "rejected" && r[0].settled);
@@ -204,7 +204,7 @@ for (const target of testTargets()) {
       try {
         const edited = "Randomisation assigns participants to arms by chance, so the arms are comparable.";
         const decided = await onCase(reviewer, decisionRoute.POST, caseId, {
-          outcome: "approved",
+          decision: "approved",
           modifications: { response_text: edited },
         });
         expect(decided.status).toBe(200);

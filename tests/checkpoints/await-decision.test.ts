@@ -90,8 +90,8 @@ for (const target of testTargets()) {
       expect(kase.payload).toMatchObject({ recommended_option: "510k", impact_level: "high" });
       expect(kase.refs).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ kind: "run", id: runId }),
-          expect.objectContaining({ kind: "interrupt", id: interruptId }),
+          { ref_type: "run", ref_key: "id", ref_value: runId },
+          { ref_type: "interrupt", ref_key: "id", ref_value: interruptId },
         ]),
       );
       const parts = (await allEvents(owner(), runId)).filter((e) => e.type === "data");
@@ -106,7 +106,7 @@ for (const target of testTargets()) {
 
     it("approve, then respond: both decisions reach their nodes, each side effect runs once", async () => {
       const { runId, caseId } = await startedAtCheckpoint();
-      await recordDecision(people().reviewer, caseId, { requestId: rid(), outcome: "approved", reason: "go" });
+      await recordDecision(people().reviewer, caseId, { requestId: rid(), outcome: "approved", notes: "go" });
       const second = await waitingCase(runId);
       expect(second.caseId).not.toBe(caseId);
       expect((await getCase(people().reviewer, second.caseId)).adapter).toBe("clarification");
@@ -140,7 +140,7 @@ for (const target of testTargets()) {
         modifications: { chosen_option: "de_novo" },
       });
       const { caseId: question } = await waitingCase(runId);
-      await recordDecision(people().reviewer, question, { requestId: rid(), outcome: "rejected", reason: "n/a" });
+      await recordDecision(people().reviewer, question, { requestId: rid(), outcome: "rejected", notes: "n/a" });
       const done = await settled(reviewerRun(), runId);
       expect(done.state).toMatchObject({
         decision: { action: "edit", edit: { chosen_option: "de_novo" } },

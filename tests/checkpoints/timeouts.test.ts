@@ -103,8 +103,11 @@ for (const target of testTargets()) {
       const history = await caseHistory(actors(suite.tenants).reviewer, caseId);
       const decisions = history.filter((e) => e.type === "decision_recorded");
       expect(decisions).toHaveLength(1);
-      expect(decisions[0]).toMatchObject({ outcome: "rejected", actor: { id: "system", role: "system" } });
-      expect(decisions[0].reason).toMatch(/^Timed out: no decision within 60 s; rejected by policy\./);
+      expect(decisions[0]).toMatchObject({
+        outcome: "rejected",
+        actor: { kind: "system", id: "system", role: "system" },
+      });
+      expect(decisions[0].notes).toMatch(/^Timed out: no decision within 60 s; rejected by policy\./);
       const run = await settled(owner(), runId);
       expect(run).toMatchObject({ status: "completed", state: { decision: { action: "reject", timed_out: true } } });
       const [row] = await suite.database.db

@@ -32,18 +32,18 @@ for (const target of testTargets()) {
     });
 
     it("refuses run and interrupt refs from a client (only the server ties a case to a run) and writes nothing", async () => {
-      for (const kind of ["run", "interrupt"] as const) {
+      for (const refType of ["run", "interrupt"] as const) {
         const requestId = rid();
         const refused = await refusal(
           submitCase(demo().member, {
             adapter: "lgv_troubleshooting",
             payload: lgvPayload(),
             requestId,
-            refs: [{ kind, id: "someone-elses-run" }],
+            refs: [{ ref_type: refType, ref_key: "id", ref_value: "someone-elses-run" }],
           }),
         );
         expect(refused).toMatchObject({ kind: "invalid", code: "VALIDATION_FAILED" });
-        expect(refused.details).toEqual([expect.objectContaining({ path: "refs.0.kind" })]);
+        expect(refused.details).toEqual([expect.objectContaining({ path: "refs.0.ref_type" })]);
         expect(await caseIdOfRequest(demo().reviewer, requestId)).toBeNull();
       }
     });
@@ -54,16 +54,17 @@ for (const target of testTargets()) {
         adapter: "lgv_troubleshooting",
         payload: lgvPayload(),
         requestId,
-        refs: [{ kind: "external", id: "ticket-1" }],
+        refs: [{ ref_type: "ticket", ref_key: "id", ref_value: "ticket-1" }],
       });
       expect(result.caseId).toMatch(/^HITL-[0-9a-f-]{36}$/);
       expect(result.event).toMatchObject({
-        type: "case_submitted",
+        type: "submitted",
         seq: 1,
         requestId,
         fromState: null,
         toState: "pending",
-        actor: { id: "demo-member", name: "Erin Expert", role: "member" },
+        actor: { kind: "operator", id: "demo-member", name: "Erin Expert", role: "member", team: null },
+        notes: "",
       });
       expect(result.event.id).toMatch(/^HEV-[0-9a-f-]{36}$/);
       const view = await getCase(demo().reviewer, result.caseId);
@@ -71,7 +72,7 @@ for (const target of testTargets()) {
         adapter: "lgv_troubleshooting",
         schemaVersion: 1,
         createdBy: "demo-member",
-        refs: [{ kind: "external", id: "ticket-1" }],
+        refs: [{ ref_type: "ticket", ref_key: "id", ref_value: "ticket-1" }],
         state: { state: "pending", lastSeq: 1, clarificationRounds: 0, outcome: null },
       });
       expect(view.summary).toBe(summarize("lgv_troubleshooting", lgvPayload()));
@@ -96,7 +97,7 @@ for (const target of testTargets()) {
       expect(decided.state).toBe("approved");
       const history = await caseHistory(demo().reviewer, caseId);
       expect(history.map((e) => [e.seq, e.type])).toEqual([
-        [1, "case_submitted"],
+        [1, "submitted"],
         [2, "needs_clarification"],
         [3, "clarification_provided"],
         [4, "decision_recorded"],
@@ -243,7 +244,7 @@ for (const target of testTargets()) {
         await refusal(
           submitCase(acme().member, { adapter: "final_review", payload: { output: "x" }, requestId: rid() }),
         ),
-      ).toMatchObject({ code: "PAYLOAD_INVALID", fields: { version: 2 } });
+      ).toMatchObject({ code: "PAYLOAD_INVALID", fields: { schema_version: 2 } });
       const ok = await submitCase(acme().member, {
         adapter: "final_review",
         payload: { output: "x", reviewer_notes: "n" },
@@ -269,9 +270,12 @@ for (const target of testTargets()) {
       const timedOut = await recordDecision(demo().system, caseId, {
         requestId: rid(),
         outcome: "rejected",
-        reason: "timeout",
+        notes: "timeout",
       });
-      expect(timedOut.event).toMatchObject({ actor: { id: "system", role: "system" }, reason: "timeout" });
+      expect(timedOut.event).toMatchObject({
+        actor: { kind: "system", id: "system", role: "system" },
+        notes: "timeout",
+      });
     });
 
     it("lists pending cases newest first, a page at a time", async () => {

@@ -37,7 +37,7 @@ for (const target of testTargets()) {
         expect(l.reason).toMatchObject({
           code: "ALREADY_TERMINAL",
           kind: "conflict",
-          details: { decision: { event_id: winner.event.id, outcome: winner.state } },
+          details: { decision: { event_id: winner.event.id, decision_outcome: winner.state } },
         });
       }
       const history = await caseHistory(reviewer, caseId);
@@ -55,7 +55,7 @@ for (const target of testTargets()) {
       const requestId = rid("decide-retry");
       const results = await Promise.all(
         Array.from({ length: 50 }, () =>
-          recordDecision(reviewer, caseId, { requestId, outcome: "approved", reason: "checked the logs" }),
+          recordDecision(reviewer, caseId, { requestId, outcome: "approved", notes: "checked the logs" }),
         ),
       );
       expect(new Set(results.map((r) => r.event.id)).size).toBe(1);
@@ -75,7 +75,7 @@ for (const target of testTargets()) {
       expect(new Set(results.map((r) => r.event.id)).size).toBe(1);
       expect(results.filter((r) => !r.replayed)).toHaveLength(1);
       const history = await caseHistory(reviewer, caseId);
-      expect(history.map((e) => e.type)).toEqual(["case_submitted", "escalated"]);
+      expect(history.map((e) => e.type)).toEqual(["submitted", "escalated"]);
     });
 
     it("20 concurrent submits with one request_id open one case; the others replay it", async () => {

@@ -85,7 +85,7 @@ for (const target of testTargets()) {
       expect(after.state).toMatchObject({ state: "pending", escalationLevel: 1, escalatedTo: "admin" });
       expect(after.state.nextEscalationAt).toBeGreaterThan(dueAt);
       const history = await caseHistory(demo().reviewer, caseId);
-      expect(history.map((e) => e.type)).toEqual(["case_submitted", "escalated"]);
+      expect(history.map((e) => e.type)).toEqual(["submitted", "escalated"]);
       expect(history[1]).toMatchObject({
         fromState: "pending",
         toState: "pending",
@@ -109,7 +109,7 @@ for (const target of testTargets()) {
       expect((await getCase(demo().reviewer, caseId)).state.nextEscalationAt).toBeNull();
       await runEscalationSweep({ now: renotify + 10 * HOUR });
       expect((await caseHistory(demo().reviewer, caseId)).map((e) => e.type)).toEqual([
-        "case_submitted",
+        "submitted",
         "escalated",
         "escalated",
         "decision_recorded",
@@ -125,11 +125,11 @@ for (const target of testTargets()) {
       const manual = await escalateCase(demo().reviewer, caseId, {
         requestId: rid(),
         target: "avery@demo",
-        reason: "legal",
+        notes: "legal",
       });
       expect(manual.event).toMatchObject({
         type: "escalated",
-        reason: "legal",
+        notes: "legal",
         escalation: { level: 1, target: "avery@demo" },
       });
       await recordDecision(demo().reviewer, caseId, { requestId: rid(), outcome: "rejected" });

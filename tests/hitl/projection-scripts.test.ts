@@ -50,7 +50,7 @@ describe("npm run hitl:drift / hitl:rebuild", () => {
       await submitLgv(people.member);
       // Edited behind the log's back, as the owner.
       await database.db.execute(
-        sql`update ${schema.hitlState} set state = 'approved', outcome = 'approved' where case_id = ${caseId}`,
+        sql`update ${schema.hitlState} set current_state = 'approved', active_decision_outcome = 'approved' where case_id = ${caseId}`,
       );
     } finally {
       setActiveDatabase(undefined);

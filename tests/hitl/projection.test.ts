@@ -46,7 +46,7 @@ for (const target of testTargets()) {
       // Someone edits the projection behind the log's back (owner connection).
       const before = await getCase(demo().reviewer, b.caseId);
       await suite.database.db.execute(
-        sql`update ${schema.hitlState} set state = 'pending', outcome = null where case_id = ${b.caseId}`,
+        sql`update ${schema.hitlState} set current_state = 'pending', active_decision_outcome = null where case_id = ${b.caseId}`,
       );
       const drift = await projectionDrift(scope());
       expect(drift.drifted).toBe(true);

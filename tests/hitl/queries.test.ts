@@ -51,12 +51,12 @@ for (const target of testTargets()) {
       startedAt = Date.now();
       const { member, reviewer, admin } = demo();
       for (let i = 0; i < 6; i++) ids[`pending${i}`] = (await submitLgv(member)).caseId;
-      ids.urgent = (
+      ids.critical = (
         await submitCase(member, {
           adapter: "lgv_troubleshooting",
           payload: lgvPayload(),
           requestId: rid(),
-          priority: "urgent",
+          priority: "critical",
         })
       ).caseId;
       ids.asked = (await submitLgv(member)).caseId;
@@ -77,17 +77,17 @@ for (const target of testTargets()) {
           adapter: "lgv_troubleshooting",
           payload: lgvPayload(),
           requestId: rid(),
-          refs: [{ kind: "external", id: "TICKET-42" }],
+          refs: [{ ref_type: "ticket", ref_key: "jira", ref_value: "TICKET-42" }],
         })
       ).caseId;
-      await recordDecision(reviewer, ids.rejected, { requestId: rid(), outcome: "rejected", reason: "duplicate" });
+      await recordDecision(reviewer, ids.rejected, { requestId: rid(), outcome: "rejected", notes: "duplicate" });
       // Another tenant's case never shows up here.
       await submitLgv(actors(suite.tenants, "acme").member);
     });
 
     it("the review queue lists pending cases newest first and pages through all of them exactly once", async () => {
       const all = await walk((cursor) => listReviewQueue(scope(), { limit: 3, cursor }));
-      const expected = ["answered", "urgent", "pending5", "pending4", "pending3", "pending2", "pending1", "pending0"];
+      const expected = ["answered", "critical", "pending5", "pending4", "pending3", "pending2", "pending1", "pending0"];
       expect(all.map((c) => c.id)).toEqual(expected.map((k) => ids[k]));
       const createdAt = all.map((c) => c.createdAt);
       expect(createdAt).toEqual([...createdAt].sort((a, b) => b - a));
@@ -95,8 +95,8 @@ for (const target of testTargets()) {
     });
 
     it("filters the queue by priority and state, and counts what is open", async () => {
-      const urgent = await listReviewQueue(scope(), { priority: "urgent" });
-      expect(urgent.items.map((c) => c.id)).toEqual([ids.urgent]);
+      const critical = await listReviewQueue(scope(), { priority: "critical" });
+      expect(critical.items.map((c) => c.id)).toEqual([ids.critical]);
       const waiting = await listReviewQueue(scope(), { state: ["needs_clarification"] });
       expect(waiting.items.map((c) => c.id)).toEqual([ids.asked]);
       expect(waiting.items[0].openQuestion).toBe("Which firmware?");
@@ -105,7 +105,7 @@ for (const target of testTargets()) {
         needsClarification: 1,
         escalated: 0,
         byAdapter: { lgv_troubleshooting: 9 },
-        byPriority: { normal: 8, urgent: 1 },
+        byPriority: { normal: 8, critical: 1 },
       });
     });
 
@@ -116,7 +116,7 @@ for (const target of testTargets()) {
       expect(new Set(byReviewer.items.map((c) => c.id))).toEqual(new Set([ids.approved, ids.rejected]));
       const future = await listCases(scope(), { decidedFrom: Date.now() + 60_000 });
       expect(future.items).toEqual([]);
-      const byRef = await listCases(scope(), { ref: { kind: "external", id: "TICKET-42" } });
+      const byRef = await listCases(scope(), { ref: { ref_type: "ticket", ref_value: "TICKET-42" } });
       expect(byRef.items.map((c) => c.id)).toEqual([ids.rejected]);
       const all = await walk<HitlQueueItem>((cursor) => listCases(scope(), {}, { limit: 5, cursor }));
       expect(all).toHaveLength(12);
@@ -130,6 +130,7 @@ for (const target of testTargets()) {
         [ids.modified, "approved", demo().admin.userId, true],
         [ids.approved, "approved", demo().reviewer.userId, false],
       ]);
+      expect(log.items[0]).toMatchObject({ notes: "duplicate", supersedesEventId: null, actor: { kind: "operator" } });
       const adminOnly = await decisionLog(scope(), { actorId: demo().admin.userId });
       expect(adminOnly.items.map((d) => d.caseId)).toEqual([ids.modified]);
     });
@@ -169,7 +170,19 @@ for (const target of testTargets()) {
         .map((s) => s.trim().replace(/^--.*\n/gm, ""))
         .filter((s) => s.startsWith("UPDATE"));
       expect(backfill).toHaveLength(1);
-      await suite.database.db.execute(sql.raw(backfill[0]));
+      // Run on today's tables, whose columns 0021 renamed to the design's names.
+      const renamed: Record<string, string> = {
+        '"needs_clarification_since"': '"needs_clarification_since_ms"',
+        '"created_at"': '"created_at_ms"',
+        '"type"': '"event_type"',
+        '"state"': '"current_state"',
+      };
+      const statement = backfill[0].replace(
+        /"(needs_clarification_since|created_at|type|state)"/g,
+        (name) => renamed[name],
+      );
+      expect(statement).toContain("s.\"current_state\" = 'needs_clarification'");
+      await suite.database.db.execute(sql.raw(statement));
       expect((await getCase(demo().reviewer, ids.asked)).state.needsClarificationSince).toBe(asked);
     });
 

@@ -132,7 +132,15 @@ for (const target of testTargets()) {
         .map((s) => s.trim())
         .filter((s) => s.startsWith("UPDATE"));
       expect(backfill).toHaveLength(1);
-      await suite.database.db.execute(sql.raw(backfill[0]));
+      // Run on today's table, whose columns 0021 renamed to the design's names.
+      const renamed: Record<string, string> = {
+        '"activated_at"': '"activated_at_ms"',
+        '"created_at"': '"created_at_ms"',
+        '"active"': '"is_active"',
+      };
+      const statement = backfill[0].replace(/"(activated_at|created_at|active)"/g, (name) => renamed[name]);
+      expect(statement).toContain('"activated_at_ms" = "created_at_ms"');
+      await suite.database.db.execute(sql.raw(statement));
       const rows = await suite.database.db
         .select({ id: reg.id, activatedAt: reg.activatedAt })
         .from(reg)
@@ -177,7 +185,7 @@ for (const target of testTargets()) {
       // New cases are validated against version 2: the old field name is refused, the new one taken.
       expect(await refusal(submitLgv(acme().member))).toMatchObject({
         code: "PAYLOAD_INVALID",
-        fields: { adapter: "lgv_troubleshooting", version: 2 },
+        fields: { adapter_id: "lgv_troubleshooting", schema_version: 2 },
       });
       const fresh = await submitCase(acme().member, {
         adapter: "lgv_troubleshooting",
@@ -213,7 +221,7 @@ for (const target of testTargets()) {
           const refused = await refusal(registerAdapterVersion(scope, adapter, jsonSchema, { activate: true }));
           expect(refused).toMatchObject({ kind: "invalid", code: "VALIDATION_FAILED" });
           const [issue] = refused.details as { path: string; message: string }[];
-          expect(issue.path).toBe("json_schema");
+          expect(issue.path).toBe("schema_json");
           expect(issue.message).toContain(JSON.stringify(pattern));
           expect(issue.message).toContain("backtrack catastrophically");
         }
@@ -236,7 +244,7 @@ for (const target of testTargets()) {
         );
         expect(refused).toMatchObject({ kind: "invalid", code: "VALIDATION_FAILED" });
         const [issue] = refused.details as { path: string; message: string }[];
-        expect(issue).toMatchObject({ path: "json_schema" });
+        expect(issue).toMatchObject({ path: "schema_json" });
         expect(issue.message).toContain(`The pattern ${JSON.stringify(pattern)} cannot be used`);
         expect(issue.message).toContain("backreferences or lookarounds");
       }
@@ -259,7 +267,7 @@ for (const target of testTargets()) {
         const refused = await refusal(registerAdapterVersion(scope, "ticket_lists", ticket({ list })));
         expect(refused.details).toEqual([
           {
-            path: "json_schema",
+            path: "schema_json",
             message: expect.stringContaining("uniqueItems over items that are not typed as scalars"),
           },
         ]);
@@ -303,7 +311,11 @@ for (const target of testTargets()) {
       });
 
       const bad = await refusal(submit({ ticket: "ops-42" }));
-      expect(bad).toMatchObject({ kind: "unprocessable", code: "PAYLOAD_INVALID", fields: { adapter: "ticket_ref" } });
+      expect(bad).toMatchObject({
+        kind: "unprocessable",
+        code: "PAYLOAD_INVALID",
+        fields: { adapter_id: "ticket_ref" },
+      });
       expect(bad.details as unknown[]).toEqual([expect.objectContaining({ path: "/ticket", keyword: "pattern" })]);
       const badLabel = await refusal(submit({ ticket: "OPS-7", labels: { team: "fleet" } }));
       expect(badLabel.details as unknown[]).toEqual([

@@ -32,7 +32,7 @@ for (const target of testTargets()) {
       const decided = await recordDecision(demo().reviewer, caseId, {
         requestId: rid(),
         outcome: "approved",
-        reason: "plan is fine",
+        notes: "plan is fine",
       });
       expect(decided.linkedRun).toMatchObject({ runId, resume: "resumed" });
       const reviewer = actorFor(suite.tenants, "reviewer", demo().reviewer.userId);
@@ -46,7 +46,7 @@ for (const target of testTargets()) {
       const replay = await recordDecision(demo().reviewer, caseId, {
         requestId: decided.event.requestId,
         outcome: "approved",
-        reason: "plan is fine",
+        notes: "plan is fine",
       });
       expect(replay).toMatchObject({ replayed: true, linkedRun: { runId, resume: "not_waiting" } });
     });

@@ -4,6 +4,7 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "vitest";
 import * as mcpRoute from "@/app/api/mcp/route";
+import { lgvPayload, rid } from "../hitl/support";
 
 export const MCP_URL = "http://localhost/api/mcp";
 
@@ -36,7 +37,7 @@ export interface ToolAnswer {
 
 /**
  * Calls a tool and reads its answer: the JSON text content, which must be exactly the
- * structuredContent (both carry the REST body).
+ * structuredContent (both carry the design's snake_case record, or the API's error shape).
  */
 export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -58,3 +59,35 @@ export async function postRaw(headers: Record<string, string>, message: unknown 
 }
 
 export const ping = (id = 1) => ({ jsonrpc: "2.0", id, method: "ping" });
+
+/**
+ * The display fields of who acts (the design's `actor` and `submitter`): name, role, team.
+ * The recorded actor_id is always the API key's principal, never one of these.
+ */
+export const DISPLAY = {
+  member: { name: "Erin Expert", role: "LGV support engineer", team: "LGV support" },
+  reviewer: { name: "Riley Reviewer", role: "Fleet reviewer", team: "Operations" },
+  admin: { name: "Avery Admin", role: "Queue administrator", team: "Operations" },
+} as const;
+
+/** submit_case arguments for an lgv_troubleshooting case, with every argument the design requires. */
+export function lgvSubmission(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    adapter_id: "lgv_troubleshooting",
+    case_type: "incident",
+    title: "LGV-07 stops at the dock entrance",
+    payload: lgvPayload(),
+    submitter: { ...DISPLAY.member, kind: "agent" },
+    request_id: rid("submit"),
+    ...overrides,
+  };
+}
+
+/** record_decision / supersede_decision arguments: decision, notes and actor as the design requires them. */
+export function decisionArgs(
+  caseId: string,
+  decision: "approved" | "rejected",
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return { case_id: caseId, decision, notes: "", actor: DISPLAY.reviewer, request_id: rid("decide"), ...overrides };
+}

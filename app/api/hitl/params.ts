@@ -1,7 +1,17 @@
 import { z } from "zod";
 import type { Session } from "@/lib/auth";
 import { errors } from "@/lib/errors";
-import { HITL_STATES, type HitlActor, type HitlPage, QUEUE_PAGE_MAX, RequestId } from "@/lib/hitl";
+import {
+  ActorInput,
+  HITL_LIMITS,
+  HITL_OUTCOMES,
+  HITL_STATES,
+  type HitlActor,
+  type HitlPage,
+  Notes,
+  QUEUE_PAGE_MAX,
+  RequestId,
+} from "@/lib/hitl";
 
 // What the /api/hitl routes share: the actor of a request, path and query parameters, and the
 // list envelope. Request bodies and query strings are snake_case, as in the HITL design.
@@ -39,6 +49,17 @@ export function listBody<T>(page: HitlPage<T>) {
 
 export const requestIdField = RequestId;
 export const jsonObject = z.record(z.string(), z.unknown());
+
+/** record_decision's (and supersede's) arguments, as the design names them. */
+export const DecisionBody = z.strictObject({
+  request_id: requestIdField,
+  decision: z.enum(HITL_OUTCOMES),
+  notes: Notes.optional(),
+  actor: ActorInput.optional(),
+  modifications: jsonObject.optional(),
+});
+/** Modifications are at most a payload; the rest of the body gets some room on top. */
+export const DECISION_BODY_LIMIT = HITL_LIMITS.payloadBytes + 64 * 1024;
 
 // ---- query parameters --------------------------------------------------------------------
 

@@ -1,14 +1,6 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
-import {
-  HITL_LIMITS,
-  HITL_OUTCOMES,
-  HITL_PRIORITIES,
-  HITL_REF_KINDS,
-  listCases,
-  SubmitCase,
-  submitCase,
-} from "@/lib/hitl";
+import { CaseRef, HITL_LIMITS, HITL_OUTCOMES, HITL_PRIORITIES, listCases, SubmitCase, submitCase } from "@/lib/hitl";
 import { json, parseBody, parseQuery } from "@/lib/http";
 import { route } from "@/lib/server";
 import {
@@ -31,11 +23,15 @@ export const POST = route(async (req) => {
   const body = await parseBody(req, SubmitCase, SUBMIT_BODY_LIMIT);
   const result = await submitCase(actorOf(session), {
     requestId: body.request_id,
-    adapter: body.adapter,
+    adapter: body.adapter_id,
+    caseType: body.case_type,
+    title: body.title,
     payload: body.payload,
     summary: body.summary,
+    submitter: body.submitter,
     refs: body.refs,
     priority: body.priority,
+    confidence: body.confidence,
   });
   return json({ status: "success", ...result }, { status: result.replayed ? 200 : 201 });
 });
@@ -43,26 +39,31 @@ export const POST = route(async (req) => {
 const CaseQuery = z
   .strictObject({
     state: statesParam.optional(),
-    adapter: z.string().min(1).max(64).optional(),
+    adapter_id: z.string().min(1).max(64).optional(),
     priority: z.enum(HITL_PRIORITIES).optional(),
     escalated: booleanParam.optional(),
-    outcome: z.enum(HITL_OUTCOMES).optional(),
+    decision_outcome: z.enum(HITL_OUTCOMES).optional(),
     decided_by: z.string().min(1).max(200).optional(),
-    created_by: z.string().min(1).max(200).optional(),
+    submitter_id: z.string().min(1).max(200).optional(),
     decided_from: timeParam("start").optional(),
     decided_to: timeParam("end").optional(),
     created_from: timeParam("start").optional(),
     created_to: timeParam("end").optional(),
-    ref_kind: z.enum(HITL_REF_KINDS).optional(),
-    ref_id: z.string().min(1).max(HITL_LIMITS.refIdChars).optional(),
+    ref_type: CaseRef.shape.ref_type.optional(),
+    ref_key: CaseRef.shape.ref_key.optional(),
+    ref_value: CaseRef.shape.ref_value.optional(),
     old_schema: booleanParam.optional(),
     sort: z.enum(["created", "decided"]).optional(),
     limit: limitParam.optional(),
     cursor: cursorParam.optional(),
   })
-  .refine((q) => (q.ref_kind === undefined) === (q.ref_id === undefined), {
-    message: "ref_kind and ref_id go together.",
-    path: ["ref_id"],
+  .refine((q) => (q.ref_type === undefined) === (q.ref_value === undefined), {
+    message: "ref_type and ref_value go together (ref_key is optional).",
+    path: ["ref_value"],
+  })
+  .refine((q) => q.ref_key === undefined || q.ref_type !== undefined, {
+    message: "ref_key needs ref_type and ref_value.",
+    path: ["ref_key"],
   });
 
 /** Cases matching every given filter, newest first (`sort=decided`: most recently decided first). */
@@ -75,17 +76,17 @@ export const GET = route(async (req) => {
     session,
     {
       state: q.state,
-      adapter: q.adapter,
+      adapter: q.adapter_id,
       priority: q.priority,
       escalated: q.escalated,
-      outcome: q.outcome,
+      outcome: q.decision_outcome,
       decidedBy: q.decided_by,
-      createdBy: q.created_by,
+      createdBy: q.submitter_id,
       decidedFrom: q.decided_from,
       decidedTo: q.decided_to,
       createdFrom: q.created_from,
       createdTo: q.created_to,
-      ref: q.ref_kind && q.ref_id ? { kind: q.ref_kind, id: q.ref_id } : undefined,
+      ref: q.ref_type && q.ref_value ? { ref_type: q.ref_type, ref_key: q.ref_key, ref_value: q.ref_value } : undefined,
       oldSchema: q.old_schema,
     },
     { sort: q.sort, limit: q.limit, cursor: q.cursor },

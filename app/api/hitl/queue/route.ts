@@ -7,7 +7,7 @@ import { booleanParam, cursorParam, limitParam, listBody, statesParam } from "..
 
 const QueueQuery = z.strictObject({
   state: statesParam.optional(),
-  adapter: z.string().min(1).max(64).optional(),
+  adapter_id: z.string().min(1).max(64).optional(),
   priority: z.enum(HITL_PRIORITIES).optional(),
   escalated: booleanParam.optional(),
   limit: limitParam.optional(),
@@ -20,7 +20,7 @@ export const GET = route(async (req) => {
   const q = parseQuery(req, QueueQuery);
   const page = await listReviewQueue(session, {
     state: q.state,
-    adapter: q.adapter,
+    adapter: q.adapter_id,
     priority: q.priority,
     escalated: q.escalated,
     limit: q.limit,

@@ -6,14 +6,14 @@ import { json, parseBody } from "@/lib/http";
 import { route } from "@/lib/server";
 import { adapterFrom, jsonObject } from "../../../params";
 
-const RegisterVersion = z.strictObject({ json_schema: jsonObject, activate: z.boolean().optional() });
+const RegisterVersion = z.strictObject({ schema_json: jsonObject, activate: z.boolean().optional() });
 
 /** An adapter's stored schema versions, each with when it was created and last activated. */
 export const GET = route<{ params: Promise<{ adapter: string }> }>(async (req, { params }) => {
   const session = await requireSession(req);
   const adapter = await adapterFrom(params);
   const found = (await listAdapters(session, { detail: true })).find((a) => a.adapter === adapter);
-  if (!found) throw new NotFoundError("Adapter", { adapter });
+  if (!found) throw new NotFoundError("Adapter", { adapter_id: adapter });
   return json({
     status: "success",
     adapter,
@@ -29,7 +29,7 @@ export const POST = route<{ params: Promise<{ adapter: string }> }>(async (req, 
   const session = await requireRole(req, "admin");
   const adapter = await adapterFrom(params);
   const body = await parseBody(req, RegisterVersion, 256 * 1024);
-  const row = await registerAdapterVersion(session, adapter, body.json_schema, { activate: body.activate });
+  const row = await registerAdapterVersion(session, adapter, body.schema_json, { activate: body.activate });
   return json(
     {
       status: "success",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
-import { HITL_LIMITS, requestClarification } from "@/lib/hitl";
+import { ActorInput, HITL_LIMITS, Notes, requestClarification } from "@/lib/hitl";
 import { json, parseBody } from "@/lib/http";
 import { route } from "@/lib/server";
 import { actorOf, caseIdFrom, requestIdField } from "../../../params";
@@ -9,6 +9,8 @@ const ClarificationRequest = z.strictObject({
   request_id: requestIdField,
   // Missing or blank: QUESTION_REQUIRED, from the command, as the design names it.
   question: z.string().max(HITL_LIMITS.questionChars).optional(),
+  notes: Notes.optional(),
+  actor: ActorInput.optional(),
 });
 
 /** A reviewer asks the submitter a question; the case waits in `needs_clarification`. */
@@ -19,6 +21,8 @@ export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { par
   const result = await requestClarification(actorOf(session), caseId, {
     requestId: body.request_id,
     question: body.question,
+    notes: body.notes,
+    actor: body.actor,
   });
   return json({ status: "success", ...result });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requireSession } from "@/lib/auth";
-import { HITL_LIMITS, provideClarification } from "@/lib/hitl";
+import { ActorInput, HITL_LIMITS, Notes, provideClarification } from "@/lib/hitl";
 import { json, parseBody } from "@/lib/http";
 import { route } from "@/lib/server";
 import { actorOf, caseIdFrom, requestIdField } from "../../../params";
@@ -9,6 +9,8 @@ const Clarification = z.strictObject({
   request_id: requestIdField,
   // Missing or blank: ANSWER_REQUIRED, from the command, as the design names it.
   answer: z.string().max(HITL_LIMITS.answerChars).optional(),
+  notes: Notes.optional(),
+  actor: ActorInput.optional(),
 });
 
 /** The answer to a case's open question (any member of the tenant); the case is `pending` again. */
@@ -19,6 +21,8 @@ export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { par
   const result = await provideClarification(actorOf(session), caseId, {
     requestId: body.request_id,
     answer: body.answer,
+    notes: body.notes,
+    actor: body.actor,
   });
   return json({ status: "success", ...result });
 });

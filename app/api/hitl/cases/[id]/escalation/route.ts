@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
-import { escalateCase, HITL_LIMITS } from "@/lib/hitl";
+import { escalateCase, Notes } from "@/lib/hitl";
 import { json, parseBody } from "@/lib/http";
 import { route } from "@/lib/server";
 import { actorOf, caseIdFrom, requestIdField } from "../../../params";
@@ -8,7 +8,7 @@ import { actorOf, caseIdFrom, requestIdField } from "../../../params";
 const Escalation = z.strictObject({
   request_id: requestIdField,
   target: z.string().trim().min(1).max(200),
-  reason: z.string().trim().min(1).max(HITL_LIMITS.reasonChars).optional(),
+  notes: Notes.optional(),
 });
 
 /** Flags an open case for someone with more authority (`target`: a role or a user id). The state stays. */
@@ -19,7 +19,7 @@ export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { par
   const result = await escalateCase(actorOf(session), caseId, {
     requestId: body.request_id,
     target: body.target,
-    reason: body.reason,
+    notes: body.notes,
   });
   return json({ status: "success", ...result });
 });
