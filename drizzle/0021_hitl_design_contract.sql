@@ -63,8 +63,12 @@ ALTER TABLE "hitl_events" ADD CONSTRAINT "hitl_events_text_length_check" CHECK (
 CREATE UNIQUE INDEX "hitl_events_supersedes_uq" ON "hitl_events" USING btree ("supersedes_event_id") WHERE "hitl_events"."supersedes_event_id" is not null;--> statement-breakpoint
 CREATE INDEX "idx_hitl_events_case_created" ON "hitl_events" USING btree ("case_id","created_at_ms" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "idx_hitl_events_type_created" ON "hitl_events" USING btree ("tenant_id","event_type","created_at_ms" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "idx_hitl_events_decision_created" ON "hitl_events" USING btree ("tenant_id","decision_outcome","created_at_ms" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "idx_hitl_events_request_id" ON "hitl_events" USING btree ("request_id");--> statement-breakpoint
+CREATE INDEX "idx_hitl_events_decision_created" ON "hitl_events" USING btree ("tenant_id","decision_outcome","created_at_ms" DESC NULLS LAST) WHERE "hitl_events"."decision_outcome" is not null;--> statement-breakpoint
+-- The design's UNIQUE(case_id, request_id) and its index on request_id, as one index; the
+-- tenant/time index is covered by the type/time one for every query that used it.
+CREATE UNIQUE INDEX "idx_hitl_events_request_id" ON "hitl_events" USING btree ("request_id","case_id");--> statement-breakpoint
+DROP INDEX "hitl_events_request_uq";--> statement-breakpoint
+DROP INDEX "hitl_events_tenant_created_idx";--> statement-breakpoint
 
 -- ---- hitl_cases -----------------------------------------------------------------------------
 ALTER TABLE "hitl_cases" DROP CONSTRAINT "hitl_cases_priority_check";--> statement-breakpoint
@@ -120,7 +124,7 @@ ALTER TABLE "hitl_state" RENAME COLUMN "created_at" TO "created_at_ms";--> state
 ALTER TABLE "hitl_state" RENAME COLUMN "updated_at" TO "updated_at_ms";--> statement-breakpoint
 ALTER TABLE "hitl_state" ADD CONSTRAINT "hitl_state_priority_check" CHECK ("hitl_state"."priority" in ('low', 'normal', 'high', 'critical'));--> statement-breakpoint
 CREATE INDEX "idx_hitl_state_current_updated" ON "hitl_state" USING btree ("tenant_id","current_state","updated_at_ms" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "idx_hitl_state_escalation_due" ON "hitl_state" USING btree ("escalation_due_at_ms");--> statement-breakpoint
+CREATE INDEX "idx_hitl_state_escalation_due" ON "hitl_state" USING btree ("escalation_due_at_ms") WHERE "hitl_state"."escalation_due_at_ms" is not null;--> statement-breakpoint
 
 -- ---- hitl_case_refs -------------------------------------------------------------------------
 ALTER TABLE "hitl_case_refs" DROP CONSTRAINT "hitl_case_refs_kind_check";--> statement-breakpoint

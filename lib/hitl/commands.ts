@@ -430,7 +430,7 @@ async function mutateCase(
 }
 
 function isDuplicateRequest(error: unknown): boolean {
-  return isUniqueViolation(error, "hitl_events_request_uq");
+  return isUniqueViolation(error, "idx_hitl_events_request_id");
 }
 
 async function lockedMutation(

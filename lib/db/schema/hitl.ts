@@ -159,17 +159,19 @@ export const hitlEvents = pgTable(
   (t) => [
     caseOf(t),
     foreignKey({ columns: [t.supersedesEventId], foreignColumns: [t.id] }).onDelete("restrict"),
-    uniqueIndex("hitl_events_request_uq").on(t.caseId, t.requestId),
+    // The design's UNIQUE(case_id, request_id) and its index on request_id, as one index.
+    uniqueIndex("idx_hitl_events_request_id").on(t.requestId, t.caseId),
     uniqueIndex("hitl_events_seq_uq").on(t.caseId, t.seq),
     // First terminal decision wins, whatever the application does.
     uniqueIndex("hitl_events_one_decision_uq").on(t.caseId).where(sql`${t.type} = 'decision_recorded'`),
     // A decision is superseded at most once (the newest one stands).
     uniqueIndex("hitl_events_supersedes_uq").on(t.supersedesEventId).where(sql`${t.supersedesEventId} is not null`),
-    index("hitl_events_tenant_created_idx").on(t.tenantId, t.createdAt),
     index("idx_hitl_events_case_created").on(t.caseId, t.createdAt.desc()),
     index("idx_hitl_events_type_created").on(t.tenantId, t.type, t.createdAt.desc()),
-    index("idx_hitl_events_decision_created").on(t.tenantId, t.outcome, t.createdAt.desc()),
-    index("idx_hitl_events_request_id").on(t.requestId),
+    // Only decisions have an outcome: the other events need no entry.
+    index("idx_hitl_events_decision_created")
+      .on(t.tenantId, t.outcome, t.createdAt.desc())
+      .where(sql`${t.outcome} is not null`),
     check("hitl_events_id_check", sql`${t.id} ~ '^HEV-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`),
     check("hitl_events_type_check", sql`${t.type} in (${inList(HITL_EVENT_TYPES)})`),
     check("hitl_events_actor_kind_check", sql`${t.actorKind} in (${inList(HITL_ACTOR_KINDS)})`),
@@ -247,7 +249,7 @@ export const hitlState = pgTable(
     index("hitl_state_backlog_idx").on(t.tenantId, t.state, t.needsClarificationSince, t.caseId),
     index("hitl_state_escalation_idx").on(t.nextEscalationAt).where(sql`${t.nextEscalationAt} is not null`),
     index("idx_hitl_state_current_updated").on(t.tenantId, t.state, t.updatedAt.desc()),
-    index("idx_hitl_state_escalation_due").on(t.dueAt),
+    index("idx_hitl_state_escalation_due").on(t.dueAt).where(sql`${t.dueAt} is not null`),
     check("hitl_state_state_check", sql`${t.state} in (${inList(HITL_STATES)})`),
     check("hitl_state_outcome_check", sql`${t.outcome} is null or ${t.outcome} = ${t.state}`),
     check("hitl_state_priority_check", sql`${t.priority} in (${inList(HITL_PRIORITIES)})`),
