@@ -131,7 +131,8 @@ export const BUILT_IN_UPCASTERS: Readonly<Record<string, Readonly<Record<number,
 
 const SUMMARY_CHARS = 280;
 
-function clip(text: string, limit = SUMMARY_CHARS): string {
+/** Text on one line, at most `limit` characters (an ellipsis marks a cut). */
+export function clip(text: string, limit = SUMMARY_CHARS): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
 }

@@ -4,7 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
 import { isUniqueViolation, schema, type Tx, withTenant } from "@/lib/db";
 import { errors, NotFoundError } from "@/lib/errors";
-import { adapterForSubmitIn, schemaVersionIn, summarize } from "./adapters";
+import { adapterForSubmitIn, clip, schemaVersionIn, summarize } from "./adapters";
 import { announceCaseChange } from "./case-bus";
 import type {
   HitlCommandResult,
@@ -83,15 +83,17 @@ function eventJsonOf(event: Omit<EventRow, "eventJson">, extra: Record<string, u
     created_at_ms: event.createdAt,
     ...extra,
   };
-  const strip = (value: unknown): unknown =>
-    value && typeof value === "object" && !Array.isArray(value)
-      ? Object.fromEntries(
-          Object.entries(value)
-            .filter(([, v]) => v !== null && v !== undefined)
-            .map(([k, v]) => [k, strip(v)]),
-        )
-      : value;
-  return canonicalize(strip(record)) ?? "{}";
+  return canonicalize(withoutNulls(record)) ?? "{}";
+}
+
+/** An object without its null and undefined members, at every depth (arrays are kept as they are). */
+function withoutNulls(value: unknown): unknown {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
 }
 
 function withEventJson(event: Omit<EventRow, "eventJson">, extra: Record<string, unknown> = {}): EventRow {
@@ -135,23 +137,32 @@ function resultOf(row: EventRow, replayed: boolean): HitlCommandResult {
  * session or API key; the display fields (name, role, team, kind) from the caller, or from the
  * principal when it gave none. Only Vigil itself acts as `system`.
  */
-function actorFields(actor: HitlActor, given?: ActorInput, field: "actor" | "submitter" = "actor") {
+function actorFields(actor: HitlActor, display: ActorInput = principalDisplay(actor)) {
   if (!actor.userId) throw errors.unauthenticated();
-  // The same check REST and MCP apply, for callers inside the server.
-  const parsed = given === undefined ? undefined : ActorInput.safeParse(given);
-  if (parsed && !parsed.success) {
-    throw errors.validation(parsed.error.issues.map((issue) => ({ ...issue, path: [field, ...issue.path] })));
-  }
-  const display = parsed?.data;
-  const fallbackName = (actor.name?.trim() || actor.userId).slice(0, HITL_LIMITS.actorNameChars);
   return {
-    actorKind: actor.role === "system" ? ("system" as const) : (display?.kind ?? ("operator" as const)),
+    actorKind: actor.role === "system" ? ("system" as const) : (display.kind ?? ("operator" as const)),
     actorId: actor.userId,
-    actorName: display?.name ?? fallbackName,
-    actorRole: display?.role ?? actor.role,
-    actorTeam: display?.team ?? null,
+    actorName: display.name,
+    actorRole: display.role,
+    actorTeam: display.team ?? null,
     principalRole: actor.role,
   };
+}
+
+/** The principal's own display fields, for a caller that gave none. */
+function principalDisplay(actor: HitlActor): ActorInput {
+  if (!actor.userId) throw errors.unauthenticated();
+  return { name: (actor.name?.trim() || actor.userId).slice(0, HITL_LIMITS.actorNameChars), role: actor.role };
+}
+
+/** A caller's display fields, checked as REST and MCP check them (server code calls the core directly). */
+function parsedDisplay(given: ActorInput | undefined): ActorInput | undefined {
+  if (given === undefined) return undefined;
+  const parsed = ActorInput.safeParse(given);
+  if (!parsed.success) {
+    throw errors.validation(parsed.error.issues.map((issue) => ({ ...issue, path: ["actor", ...issue.path] })));
+  }
+  return parsed.data;
 }
 
 /** The caller's display object as given, for event_json (null when it gave none). */
@@ -218,27 +229,24 @@ export async function submitCase(
   input: SubmitCaseInput,
   options: SubmitOptions = {},
 ): Promise<HitlCommandResult> {
+  // The adapter's formatter writes the summary a caller did not; a title defaults to it.
+  const summary = input.summary ?? summarize(input.adapter, isPlainObject(input.payload) ? input.payload : {});
   // The wire schema REST and MCP parse, applied again here for callers inside the server.
-  const who = actorFields(actor, input.submitter, "submitter");
-  const fallbackTitle = () => {
-    const payload = isPlainObject(input.payload) ? input.payload : {};
-    const line = (input.summary ?? summarize(input.adapter, payload)).split("\n")[0].trim();
-    return line.length > HITL_LIMITS.titleChars ? `${line.slice(0, HITL_LIMITS.titleChars - 1)}…` : line;
-  };
   const parsed = SubmitCase.safeParse({
     request_id: input.requestId,
     adapter_id: input.adapter,
     case_type: input.caseType ?? "review",
-    title: input.title ?? fallbackTitle(),
+    title: input.title ?? clip(summary, HITL_LIMITS.titleChars),
     payload: input.payload,
-    summary: input.summary ?? undefined,
-    submitter: input.submitter ?? { name: who.actorName, role: who.actorRole },
+    summary,
+    submitter: input.submitter ?? principalDisplay(actor),
     refs: input.refs ?? undefined,
     priority: input.priority ?? undefined,
     confidence: input.confidence ?? undefined,
   });
   if (!parsed.success) throw errors.validation(parsed.error.issues);
   const { request_id: requestId, adapter_id: adapter, case_type: caseType, title } = parsed.data;
+  const who = actorFields(actor, parsed.data.submitter);
   const payload = requireJsonObject("payload", parsed.data.payload);
   const refs = [...callerRefs(parsed.data.refs ?? []), ...(options.serverRefs ?? [])];
   const priority = parsed.data.priority ?? "normal";
@@ -253,7 +261,7 @@ export async function submitCase(
     refs,
     priority,
     confidence,
-    summary: parsed.data.summary ?? null,
+    summary: parsed.data.summary,
   });
 
   return withTenant(actor, async (tx) => {
@@ -280,7 +288,7 @@ export async function submitCase(
       schemaVersion: found.version,
       caseType,
       title,
-      summary: parsed.data.summary ?? summarize(adapter, payload),
+      summary: parsed.data.summary ?? summary,
       payload,
       payloadHash: payloadHash(payload),
       submitterName: who.actorName,
@@ -411,10 +419,12 @@ async function mutateCase(
   actor: HitlActor,
   caseId: string,
   rawRequestId: unknown,
-  mutation: Mutation,
+  given: Mutation,
 ): Promise<HitlCommandResult> {
   const requestId = requireRequestId(rawRequestId);
-  assertMayAct(actor, mutation.action, mutation.ownRunId !== undefined);
+  assertMayAct(actor, given.action, given.ownRunId !== undefined);
+  // Checked before any lock is taken.
+  const mutation = { ...given, display: parsedDisplay(given.display) };
   const attempt = () => withTenant(actor, (tx) => lockedMutation(tx, actor, caseId, requestId, mutation));
   let result: HitlCommandResult;
   try {
