@@ -5,7 +5,7 @@ import { type KeyboardEvent, type Ref, useEffect, useId, useImperativeHandle, us
 import { toast } from "sonner";
 import type { HitlCaseView } from "@/lib/hitl/contract";
 import { type CommandBody, HitlApiError, newRequestId, postWhileLeaving, type StandingDecision } from "./api";
-import { CommandError } from "./CommandError";
+import { CommandFeedback } from "./CommandError";
 import { decisionLine } from "./format";
 import { UNDO_MS } from "./undo";
 import { type CaseCommand, commandUrl, useCaseCommand } from "./useCaseCommand";
@@ -293,17 +293,11 @@ export function CaseActions({
       </div>
       <div aria-live="polite" className="space-y-2">
         {command.isPending && !pending && <p className="text-sm text-slate-500">Sending…</p>}
-        {problem && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {problem}
-          </p>
-        )}
-        {failure && command.error && (
-          <CommandError
-            error={command.error}
-            onRetry={command.variables ? () => send(command.variables as CaseCommand, successLabel.current) : undefined}
-          />
-        )}
+        <CommandFeedback
+          problem={problem}
+          error={failure ? command.error : null}
+          onRetry={command.variables ? () => send(command.variables as CaseCommand, successLabel.current) : undefined}
+        />
         {done && !busy && (
           <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
             {done}

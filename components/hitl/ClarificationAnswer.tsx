@@ -1,33 +1,18 @@
 "use client";
 
-import { useId, useRef, useState } from "react";
+import { useId } from "react";
 import type { HitlCaseView } from "@/lib/hitl/contract";
 import { newRequestId } from "./api";
-import { CommandError } from "./CommandError";
-import { type CaseCommand, useCaseCommand } from "./useCaseCommand";
+import { CommandFeedback } from "./CommandError";
+import { useTextCommand } from "./useCaseCommand";
 
 /** The open question of a case and the box to answer it (anyone in the tenant may answer). */
 export function ClarificationAnswer({ kase }: { kase: HitlCaseView }) {
   const ids = useId();
-  const [answer, setAnswer] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
-  const command = useCaseCommand(kase.id);
-  const box = useRef<HTMLTextAreaElement>(null);
-
-  function send(next: CaseCommand) {
-    if (command.isPending) return;
-    setProblem(null);
-    command.mutate(next, { onSuccess: () => setAnswer("") });
-  }
-
-  function submit() {
-    if (!answer.trim()) {
-      setProblem("Write an answer first.");
-      box.current?.focus();
-      return;
-    }
-    send({ path: "clarification", body: { request_id: newRequestId(), answer: answer.trim() } });
-  }
+  const answer = useTextCommand(kase.id, "Write an answer first.", (text) => ({
+    path: "clarification",
+    body: { request_id: newRequestId(), answer: text },
+  }));
 
   return (
     <section
@@ -45,11 +30,11 @@ export function ClarificationAnswer({ kase }: { kase: HitlCaseView }) {
       </label>
       <textarea
         id={`${ids}-answer`}
-        ref={box}
+        ref={answer.box}
         rows={3}
         maxLength={4000}
-        value={answer}
-        onChange={(e) => setAnswer(e.target.value)}
+        value={answer.text}
+        onChange={(e) => answer.setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === "Escape") e.currentTarget.blur();
         }}
@@ -57,24 +42,14 @@ export function ClarificationAnswer({ kase }: { kase: HitlCaseView }) {
       />
       <button
         type="button"
-        onClick={submit}
-        disabled={command.isPending}
+        onClick={answer.submit}
+        disabled={answer.command.isPending}
         className="rounded-md bg-violet-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-violet-700 disabled:opacity-50"
       >
-        {command.isPending ? "Sending…" : "Send answer"}
+        {answer.command.isPending ? "Sending…" : "Send answer"}
       </button>
       <div aria-live="polite">
-        {problem && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {problem}
-          </p>
-        )}
-        {command.error && (
-          <CommandError
-            error={command.error}
-            onRetry={command.variables ? () => send(command.variables as CaseCommand) : undefined}
-          />
-        )}
+        <CommandFeedback problem={answer.problem} error={answer.command.error} onRetry={answer.retry} />
       </div>
     </section>
   );

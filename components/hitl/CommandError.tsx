@@ -31,3 +31,25 @@ export function CommandError({ error, onRetry }: { error: Error; onRetry?: () =>
     </div>
   );
 }
+
+/** What a form says under its button: the local problem (a field left empty), then the server's refusal. */
+export function CommandFeedback({
+  problem,
+  error,
+  onRetry,
+}: {
+  problem: string | null;
+  error: Error | null;
+  onRetry?: () => void;
+}) {
+  return (
+    <>
+      {problem && (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {problem}
+        </p>
+      )}
+      {error && <CommandError error={error} onRetry={onRetry} />}
+    </>
+  );
+}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
 import { type CommandBody, isNetworkFailure, postJson } from "./api";
 
 export type CaseCommandPath = "decision" | "clarification-request" | "clarification" | "supersede";
@@ -25,4 +26,33 @@ export function useCaseCommand(caseId: string) {
     retry: (failures, error) => isNetworkFailure(error) && failures < 3,
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["hitl"] }),
   });
+}
+
+/**
+ * A command sent from one required text box (an answer, a reason): the text, a problem when it
+ * is sent empty (the box takes the focus), the command, and a retry that reuses its request_id.
+ */
+export function useTextCommand(caseId: string, missing: string, commandFor: (text: string) => CaseCommand) {
+  const [text, setText] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const command = useCaseCommand(caseId);
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  function send(next: CaseCommand) {
+    if (command.isPending) return;
+    setProblem(null);
+    command.mutate(next, { onSuccess: () => setText("") });
+  }
+
+  function submit() {
+    if (!text.trim()) {
+      setProblem(missing);
+      box.current?.focus();
+      return;
+    }
+    send(commandFor(text.trim()));
+  }
+
+  const retry = command.variables ? () => send(command.variables as CaseCommand) : undefined;
+  return { text, setText, problem, box, command, submit, retry };
 }

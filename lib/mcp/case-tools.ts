@@ -27,6 +27,13 @@ const mutation = { readOnlyHint: false, destructiveHint: false, idempotentHint: 
 const actor = ActorInput.describe("Who acts, for the record: name, role, team, kind (operator or agent).");
 const notes = Notes;
 
+/** What every event-writing tool passes on: its idempotency key, notes and display actor. */
+const eventInput = (args: { request_id: string; notes: string; actor: ActorInput }) => ({
+  requestId: args.request_id,
+  notes: args.notes,
+  actor: args.actor,
+});
+
 export const submitCaseTool = defineTool({
   name: "submit_case",
   title: "Submit a case for human review",
@@ -99,12 +106,7 @@ export const requestClarificationTool = defineTool({
   annotations: mutation,
   run: async (principal, args) =>
     commandRecord(
-      await requestClarification(principal, args.case_id, {
-        requestId: args.request_id,
-        question: args.question,
-        notes: args.notes,
-        actor: args.actor,
-      }),
+      await requestClarification(principal, args.case_id, { ...eventInput(args), question: args.question }),
     ),
 });
 
@@ -123,17 +125,10 @@ export const provideClarificationTool = defineTool({
   }),
   annotations: mutation,
   run: async (principal, args) =>
-    commandRecord(
-      await provideClarification(principal, args.case_id, {
-        requestId: args.request_id,
-        answer: args.answer,
-        notes: args.notes,
-        actor: args.actor,
-      }),
-    ),
+    commandRecord(await provideClarification(principal, args.case_id, { ...eventInput(args), answer: args.answer })),
 });
 
-const decisionArgs = {
+const Decision = z.strictObject({
   case_id: caseId,
   decision: z.enum(OUTCOMES).describe("approved or rejected."),
   notes,
@@ -143,7 +138,14 @@ const decisionArgs = {
     .optional()
     .describe('Only with decision "approved": the payload fields the approval changes.'),
   request_id: requestId,
-};
+});
+
+/** record_decision's and supersede_decision's arguments as the core takes them. */
+const decisionInput = (args: z.output<typeof Decision>) => ({
+  ...eventInput(args),
+  outcome: args.decision,
+  modifications: args.modifications,
+});
 
 export const recordDecisionTool = defineTool({
   name: "record_decision",
@@ -152,18 +154,9 @@ export const recordDecisionTool = defineTool({
     "Reviewer or admin: approves or rejects a case. The first decision wins; a later one is refused with " +
     "ALREADY_TERMINAL and names the decision that stands. An approval may carry modifications (fields that " +
     "replace the payload's; the result must still match the adapter's schema).",
-  input: z.strictObject(decisionArgs),
+  input: Decision,
   annotations: mutation,
-  run: async (principal, args) =>
-    commandRecord(
-      await recordDecision(principal, args.case_id, {
-        requestId: args.request_id,
-        outcome: args.decision,
-        modifications: args.modifications,
-        notes: args.notes,
-        actor: args.actor,
-      }),
-    ),
+  run: async (principal, args) => commandRecord(await recordDecision(principal, args.case_id, decisionInput(args))),
 });
 
 export const supersedeDecisionTool = defineTool({
@@ -173,16 +166,7 @@ export const supersedeDecisionTool = defineTool({
     "Admin only: replaces the decision that stands on a decided case with another, giving the reason in notes " +
     "(required). The first decision stays in the history; a decision_superseded event names it " +
     "(supersedes_event_id). It corrects the record: a run that already went on with the first decision is not re-run.",
-  input: z.strictObject(decisionArgs),
+  input: Decision,
   annotations: mutation,
-  run: async (principal, args) =>
-    commandRecord(
-      await supersedeDecision(principal, args.case_id, {
-        requestId: args.request_id,
-        outcome: args.decision,
-        modifications: args.modifications,
-        notes: args.notes,
-        actor: args.actor,
-      }),
-    ),
+  run: async (principal, args) => commandRecord(await supersedeDecision(principal, args.case_id, decisionInput(args))),
 });

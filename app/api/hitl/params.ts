@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Session } from "@/lib/auth";
+import { requireRole, type Session } from "@/lib/auth";
 import { errors } from "@/lib/errors";
 import {
   ActorInput,
@@ -11,7 +11,11 @@ import {
   Notes,
   QUEUE_PAGE_MAX,
   RequestId,
+  type recordDecision,
+  type supersedeDecision,
 } from "@/lib/hitl";
+import { json, parseBody } from "@/lib/http";
+import { route } from "@/lib/server";
 
 // What the /api/hitl routes share: the actor of a request, path and query parameters, and the
 // list envelope. Request bodies and query strings are snake_case, as in the HITL design.
@@ -40,6 +44,19 @@ export async function adapterFrom(params: Promise<{ adapter: string }>): Promise
   return parsed.data;
 }
 
+const Version = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1));
+
+/** The schema version of a /api/hitl/adapters/{adapter}/versions/{version} path. */
+export async function versionFrom(params: Promise<{ version: string }>): Promise<number> {
+  const parsed = Version.safeParse((await params).version);
+  if (!parsed.success) throw errors.invalidField("version", "Must be a schema version number (1, 2, …).");
+  return parsed.data;
+}
+
 /** `{status:"success", count, items, next_cursor}`: every list of the HITL API. */
 export function listBody<T>(page: HitlPage<T>) {
   return { status: "success", count: page.items.length, items: page.items, next_cursor: page.nextCursor };
@@ -51,7 +68,7 @@ export const requestIdField = RequestId;
 export const jsonObject = z.record(z.string(), z.unknown());
 
 /** record_decision's (and supersede's) arguments, as the design names them. */
-export const DecisionBody = z.strictObject({
+const DecisionBody = z.strictObject({
   request_id: requestIdField,
   decision: z.enum(HITL_OUTCOMES),
   notes: Notes.optional(),
@@ -59,7 +76,24 @@ export const DecisionBody = z.strictObject({
   modifications: jsonObject.optional(),
 });
 /** Modifications are at most a payload; the rest of the body gets some room on top. */
-export const DECISION_BODY_LIMIT = HITL_LIMITS.payloadBytes + 64 * 1024;
+const DECISION_BODY_LIMIT = HITL_LIMITS.payloadBytes + 64 * 1024;
+
+/** POST of a decision on /api/hitl/cases/{id}/…: the role it needs and the command that records it. */
+export function decisionRoute(role: "reviewer" | "admin", command: typeof recordDecision | typeof supersedeDecision) {
+  return route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
+    const session = await requireRole(req, role);
+    const caseId = await caseIdFrom(params);
+    const body = await parseBody(req, DecisionBody, DECISION_BODY_LIMIT);
+    const result = await command(actorOf(session), caseId, {
+      requestId: body.request_id,
+      outcome: body.decision,
+      modifications: body.modifications,
+      notes: body.notes,
+      actor: body.actor,
+    });
+    return json({ status: "success", ...result });
+  });
+}
 
 // ---- query parameters --------------------------------------------------------------------
 
