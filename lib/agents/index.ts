@@ -3,7 +3,9 @@ import "server-only";
 import type { Workflow } from "@/lib/runs";
 import { answerReview } from "./answer-review/graph";
 import { askExpert } from "./ask-expert/graph";
+import { autonomous } from "./autonomous/graph";
 import { demoEcho } from "./demo-echo/graph";
 
 /** Every workflow this deployment can run: boot() installs them; nothing registers on import. */
-export const WORKFLOWS: readonly Workflow[] = [demoEcho, askExpert, answerReview];
+export const WORKFLOWS: readonly Workflow[] = [demoEcho, askExpert, answerReview, autonomous];
+export { listSteering, sendSteering } from "./autonomous/steering";

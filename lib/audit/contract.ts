@@ -1,7 +1,8 @@
 // The audit trail's client-safe vocabulary: trace event types, agent levels, data classes.
 /**
- * The Mode 3 design's event types, plus Vigil's run lifecycle and `retention` (the mark a later
- * retention job leaves where it cut the chain). The database CHECKs hold the same lists.
+ * The Mode 3 design's event types, plus Vigil's run lifecycle, `steering_message` (the owner's
+ * message delivered to a running agent) and `retention` (the mark a later retention job leaves
+ * where it cut the chain). The database CHECKs hold the same lists.
  */
 export const TRACE_EVENT_TYPES = [
   "run_start",
@@ -23,6 +24,7 @@ export const TRACE_EVENT_TYPES = [
   "cache_miss",
   "constitutional_check",
   "escalation",
+  "steering_message",
   "retention",
 ] as const;
 export type TraceEventType = (typeof TRACE_EVENT_TYPES)[number];

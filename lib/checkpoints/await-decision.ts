@@ -38,7 +38,7 @@ export async function awaitDecision<T extends CheckpointTypeName>(
   type: T,
   request: CheckpointRequest<T>,
   options: AwaitOptions = {},
-): Promise<CheckpointDecision> {
+): Promise<CheckpointDecision & { caseId?: string }> {
   const valid = CHECKPOINT_REQUESTS[type].parse(request) as Record<string, unknown>;
   const policy = CHECKPOINT_POLICIES[type];
   const envelope: CheckpointEnvelope = {

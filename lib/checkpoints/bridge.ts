@@ -93,7 +93,7 @@ export async function openCheckpointCases(context: RunContext, pending: PendingI
 // as a new active version, once (registering an identical schema adds nothing).
 const holder = globalThis as unknown as { __vigilCheckpointSchemas?: Map<string, Promise<unknown>> };
 
-function ensureAdapterSchema(tenantId: string, type: CheckpointEnvelope["checkpoint_type"]): Promise<unknown> {
+export function ensureAdapterSchema(tenantId: string, type: CheckpointEnvelope["checkpoint_type"]): Promise<unknown> {
   holder.__vigilCheckpointSchemas ??= new Map();
   const key = `${tenantId}:${type}`;
   let done = holder.__vigilCheckpointSchemas.get(key);

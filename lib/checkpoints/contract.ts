@@ -49,6 +49,19 @@ export const PlanApprovalRequest = z
     tools_to_use: list(100),
     allow_modifications: z.boolean(),
     timeout_seconds: seconds,
+    /** Vigil's addition: the Tree-of-Thoughts candidates the plan was chosen from, with their scores. */
+    candidate_plans: z
+      .array(
+        z.object({
+          id: text(100),
+          strategy: text(500),
+          score: z.number().min(0).max(1),
+          scores: z.record(z.string(), z.number()),
+          steps: z.array(z.object({ id: text(100), description: text(2000) }).passthrough()).max(100),
+        }),
+      )
+      .max(10)
+      .optional(),
   })
   .strict();
 
@@ -209,7 +222,15 @@ export const CheckpointEnvelope = z.object({
 });
 export type CheckpointEnvelope = z.infer<typeof CheckpointEnvelope>;
 
-export const CHECKPOINT_STATUSES = ["pending", "approved", "rejected", "modified", "responded", "timeout"] as const;
+export const CHECKPOINT_STATUSES = [
+  "pending",
+  "approved",
+  "rejected",
+  "modified",
+  "responded",
+  "timeout",
+  "skipped",
+] as const;
 export type CheckpointStatus = (typeof CHECKPOINT_STATUSES)[number];
 
 /** The `data-checkpoint` stream part (DESIGN.md, Stream protocol). */

@@ -3,12 +3,13 @@
 import "server-only";
 
 export { answerInterrupt } from "./answer";
+export { approveBySystem } from "./auto";
 export { awaitDecision } from "./await-decision";
 export { checkpointRequestId, openCheckpointCases } from "./bridge";
 export type { CheckpointDecision } from "./contract";
 export { statusOf } from "./decision";
 export { checkpointModificationChecks } from "./modification-checks";
 export { simplePlanApproval } from "./plan-request";
-export { checkpointCaseOf } from "./records";
+export { checkpointCaseOf, waitingCheckpointOf } from "./records";
 export { startCheckpointSweep } from "./sweep";
 export { runCheckpointTimeoutSweep } from "./timeouts";

@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import type { PendingInterrupt, RunContext } from "@/lib/runs";
-import type { CheckpointDecision, CheckpointEnvelope } from "./contract";
+import type { CheckpointDecision, CheckpointEnvelope, CheckpointPart, CheckpointTypeName } from "./contract";
 import { statusOf } from "./decision";
+import { CHECKPOINT_POLICIES } from "./policies";
 
 const c = schema.hitlCheckpoints;
 
@@ -77,4 +78,32 @@ export async function recordCheckpointDecided(
       })
       .where(and(eq(c.caseId, caseId), eq(c.approvalStatus, "pending"))),
   );
+}
+
+/**
+ * The checkpoint a run waits at, as the `data-checkpoint` part shows it: what a client needs to
+ * decide it (its case) without replaying the stream. Null when the run waits for nobody.
+ */
+export async function waitingCheckpointOf(scope: TenantScope, runId: string): Promise<CheckpointPart | null> {
+  const [row] = await withTenant(scope, (tx) =>
+    tx
+      .select()
+      .from(c)
+      .where(and(eq(c.runId, runId), eq(c.approvalStatus, "pending")))
+      .orderBy(sql`${c.createdAt} desc`)
+      .limit(1),
+  );
+  if (!row) return null;
+  const policy = CHECKPOINT_POLICIES[row.checkpointType as CheckpointTypeName];
+  return {
+    caseId: row.caseId,
+    type: row.checkpointType as CheckpointTypeName,
+    number: row.checkpointNumber,
+    status: "pending",
+    request: row.requestData,
+    checkpointId: row.checkpointId,
+    riskLevel: row.riskLevel as CheckpointPart["riskLevel"],
+    allowedActions: [...(policy?.actions ?? [])],
+    expiresAt: row.expiresAt.toISOString(),
+  };
 }

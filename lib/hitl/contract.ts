@@ -43,9 +43,13 @@ export interface HitlEscalationDetails {
 }
 
 /** Ref types Vigil itself writes; any other lower_snake_case type (ticket, neo4j_node, …) is a caller's. */
-export const VIGIL_REF_TYPES = ["run", "interrupt", "thread", "chat_session"] as const;
-/** Written by the server when a run stops for a person, never by a client. */
-export const SERVER_REF_TYPES = ["run", "interrupt"] as const;
+export const VIGIL_REF_TYPES = ["run", "interrupt", "run_checkpoint", "thread", "chat_session"] as const;
+/**
+ * Written by the server, never by a client: `run` and `interrupt` when a run stops for a person
+ * (deciding the case resumes the run), `run_checkpoint` when the system decided a run's
+ * checkpoint itself (the case records it; nothing waits on it).
+ */
+export const SERVER_REF_TYPES = ["run", "interrupt", "run_checkpoint"] as const;
 /** The ref_key of Vigil's own refs. */
 export const VIGIL_REF_KEY = "id";
 

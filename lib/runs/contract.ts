@@ -2,6 +2,7 @@
 // message stream and the message type both ends use. Client-safe: the server's stream writer and
 // the browser's `useChat` import the same types, so the two cannot drift.
 import type { InferUIMessageChunk, UIMessage } from "ai";
+import type { AgentPart } from "@/lib/agents/autonomous/contract";
 import type { CheckpointPart } from "@/lib/checkpoints/contract";
 import type { SearchHit } from "@/lib/rag/contract";
 
@@ -31,7 +32,7 @@ export type RunEventBody =
 
 export type RunEventType = RunEventBody["type"];
 
-export type DataPartName = "step" | "route" | "tool" | "checkpoint" | "todo" | "interrupt" | "sources";
+export type DataPartName = "step" | "route" | "tool" | "checkpoint" | "todo" | "agent" | "interrupt" | "sources";
 
 export type SourcePayload =
   | { kind: "document"; sourceId: string; title: string; mediaType: string; filename?: string }
@@ -39,6 +40,7 @@ export type SourcePayload =
 
 /** Trace events a node reports itself (the executor adds run, tenant and node). */
 export type NodeTraceType =
+  | "hitl_response"
   | "llm_call"
   | "tool_invocation"
   | "tool_result"
@@ -47,7 +49,8 @@ export type NodeTraceType =
   | "cache_hit"
   | "cache_miss"
   | "constitutional_check"
-  | "escalation";
+  | "escalation"
+  | "steering_message";
 
 /** What a workflow node may send to the run's stream (and trace) through `config.writer`. */
 export type NodeOutput =
@@ -64,6 +67,8 @@ export type DataParts = {
   tool: { tool: string; status: "start" | "end" | "error"; input?: unknown; output?: unknown };
   checkpoint: CheckpointPart;
   todo: { items: { id: string; task: string; status: string }[] };
+  /** A node of an autonomous run's agent hierarchy, as it changes. */
+  agent: AgentPart;
   interrupt: { interrupts: PendingInterrupt[] };
   sources: { items: SourceItem[] };
 };

@@ -1,6 +1,7 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { z } from "zod";
 import { TenantRoutingSaver } from "@/lib/checkpoint";
+import type { Tx } from "@/lib/db";
 import { runContextOf, tenantOfConfig } from "./context";
 import { saveTaskWrites, taskWritesSaved } from "./task-recorders";
 
@@ -19,6 +20,8 @@ export interface Workflow {
   name: string;
   /** Validates a run's input before the run is stored. */
   input: z.ZodType;
+  /** Checks the parsed input against the tenant's data (an agent it names…), in the transaction that stores the run. */
+  prepare?(tx: Tx, input: unknown): Promise<void>;
   /** Compiles the graph over the given checkpointer; called once per process. */
   build(checkpointer: BaseCheckpointSaver): RunnableGraph;
   /** The graph state fields a client may read through GET /api/runs/{id}. */

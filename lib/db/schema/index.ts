@@ -1,6 +1,7 @@
 export * from "./agents";
 export * from "./audit";
 export * from "./auth";
+export * from "./autonomous";
 export * from "./chat";
 export * from "./checkpoints";
 export * from "./hitl";

@@ -1,0 +1,128 @@
+import { citedNumbers, splitSentences } from "@/lib/engine";
+import type { Severity } from "./contract";
+import { riskAtLeast } from "./tools";
+
+/** One of a tenant's principles (lib/db constitutional_principles, or the defaults below). */
+export interface Principle {
+  id: string;
+  description: string;
+  severity: Severity;
+}
+
+/** What every tenant's drafts are held to unless it sets its own principles. */
+export const DEFAULT_PRINCIPLES: readonly Principle[] = [
+  { id: "cite_sources", description: "Every factual sentence cites a source the answer lists.", severity: "high" },
+  {
+    id: "no_absolute_claims",
+    description: "No guarantees or absolute claims of safety or efficacy.",
+    severity: "medium",
+  },
+  {
+    id: "no_individual_prescription",
+    description: "No dosing or treatment instructions addressed to an individual.",
+    severity: "high",
+  },
+  {
+    id: "disclose_uncertainty",
+    description: "An answer on weak evidence says so.",
+    severity: "medium",
+  },
+];
+
+export interface ValidationResult {
+  isValid: boolean;
+  violations: string[];
+  severity: Severity | null;
+  requiresRevision: boolean;
+  suggestedRevision: string | null;
+  principlesChecked: string[];
+  principlesPassed: string[];
+  principlesFailed: string[];
+}
+
+const ABSOLUTE =
+  /\b(guarantee[sd]?|always safe|completely safe|100\s?% (?:safe|effective)|no risk|risk-free|never fails|proven cure)\b/gi;
+const PRESCRIPTION = /\byou should (?:take|start|stop|increase|decrease)\b|\btake \d+\s?(?:mg|ml|g)\b/i;
+const CHECKABLE = new Set(DEFAULT_PRINCIPLES.map((p) => p.id));
+const CAVEAT = "The evidence behind this answer is limited; treat it as a starting point for expert review.";
+const WEAK_EVIDENCE = 0.5;
+
+/**
+ * Checks a draft against the principles and writes the revision they require: uncited factual
+ * sentences and individual prescriptions are removed, absolute claims softened, and a caveat
+ * added when confidence is weak. Deterministic, so the same draft always gets the same verdict.
+ */
+export function validateDraft(
+  draft: string,
+  principles: readonly Principle[],
+  context: { confidence: number; knownCitations: number[] },
+): ValidationResult {
+  const known = new Set(context.knownCitations);
+  const sentences = splitSentences(draft);
+  const failed = new Map<string, string>();
+  let revised = draft;
+  for (const principle of principles) {
+    switch (principle.id) {
+      case "cite_sources": {
+        const uncited = sentences.filter(
+          (s) =>
+            s.kind === "sentence" &&
+            s.text.split(/\s+/).length >= 6 &&
+            !citedNumbers(s.text).some((n) => known.has(n)) &&
+            s.text !== CAVEAT,
+        );
+        if (uncited.length > 0) {
+          failed.set(principle.id, `${uncited.length} sentence(s) without a source`);
+          for (const s of uncited) revised = revised.replace(s.text, "");
+        }
+        break;
+      }
+      case "no_absolute_claims": {
+        const found = draft.match(ABSOLUTE);
+        if (found) {
+          failed.set(principle.id, `absolute wording: ${[...new Set(found.map((f) => f.toLowerCase()))].join(", ")}`);
+          revised = revised.replace(ABSOLUTE, "reported");
+        }
+        break;
+      }
+      case "no_individual_prescription": {
+        const hits = sentences.filter((s) => PRESCRIPTION.test(s.text));
+        if (hits.length > 0) {
+          failed.set(principle.id, "instructions addressed to an individual");
+          for (const s of hits) revised = revised.replace(s.text, "");
+        }
+        break;
+      }
+      case "disclose_uncertainty": {
+        if (context.confidence < WEAK_EVIDENCE && !draft.includes(CAVEAT)) {
+          failed.set(principle.id, `confidence ${context.confidence.toFixed(2)} without a caveat`);
+          revised = `${revised.trimEnd()}\n\n${CAVEAT}`;
+        }
+        break;
+      }
+    }
+  }
+  // A tenant's own principle that this validator has no check for is not reported as passed.
+  const checked = principles.filter((p) => CHECKABLE.has(p.id)).map((p) => p.id);
+  const failedIds = [...failed.keys()];
+  const severity = principles
+    .filter((p) => failed.has(p.id))
+    .map((p) => p.severity)
+    .reduce<Severity | null>((a, b) => (a === null || riskAtLeast(b, a) ? b : a), null);
+  const requiresRevision = severity !== null && riskAtLeast(severity, "medium");
+  return {
+    isValid: failedIds.length === 0,
+    violations: failedIds.map((id) => `${id}: ${failed.get(id)}`),
+    severity,
+    requiresRevision,
+    suggestedRevision: requiresRevision
+      ? revised
+          .replace(/[ \t]{2,}/g, " ")
+          .replace(/\n{3,}/g, "\n\n")
+          .trim()
+      : null,
+    principlesChecked: checked,
+    principlesPassed: checked.filter((id) => !failed.has(id)),
+    principlesFailed: failedIds,
+  };
+}

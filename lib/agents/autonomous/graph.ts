@@ -1,0 +1,104 @@
+import { END, START, StateGraph } from "@langchain/langgraph";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { RunnableGraph, Workflow } from "@/lib/runs";
+import { AutonomousInput, type AutonomousPublicState } from "./contract";
+import { act, afterGateTool, gateTool } from "./nodes/act";
+import { draft, finalReview, finish, validate } from "./nodes/answer";
+import { afterDecide, decide } from "./nodes/decide";
+import { afterGateSpawn, delegate, gateSpawn } from "./nodes/delegate";
+import { approvePlan, plan } from "./nodes/plan";
+import { runAgentIn, setup } from "./nodes/setup";
+import { afterThink, think } from "./nodes/think";
+import { AutonomousState, type AutonomousStateType } from "./state";
+
+/**
+ * Mode 3, Manual Autonomous: plan (Tree-of-Thoughts) → checkpoint 1 → a ReAct loop over the
+ * steps, with checkpoint 2 before risky tools and 3 before delegating to another expert →
+ * checkpoint 4 at a decision → constitutional validation → checkpoint 5 → save. Every
+ * checkpoint goes through lib/checkpoints; `think` is the loop's safe point for steering.
+ */
+export function buildAutonomous(checkpointer: BaseCheckpointSaver): RunnableGraph {
+  return new StateGraph(AutonomousState)
+    .addNode("setup", setup)
+    .addNode("plan", plan)
+    .addNode("approve_plan", approvePlan)
+    .addNode("think", think)
+    .addNode("gate_tool", gateTool)
+    .addNode("act", act)
+    .addNode("gate_spawn", gateSpawn)
+    .addNode("delegate", delegate)
+    .addNode("decide", decide)
+    .addNode("write_answer", draft)
+    .addNode("validate", validate)
+    .addNode("final_review", finalReview)
+    .addNode("finish", finish)
+    .addEdge(START, "setup")
+    .addEdge("setup", "plan")
+    .addEdge("plan", "approve_plan")
+    .addConditionalEdges("approve_plan", (s) => (s.outcome ? "finish" : "think"), ["finish", "think"])
+    .addConditionalEdges("think", afterThink, ["gate_tool", "gate_spawn", "decide", "write_answer"])
+    .addConditionalEdges("gate_tool", afterGateTool, ["act", "think"])
+    .addEdge("act", "think")
+    .addConditionalEdges("gate_spawn", afterGateSpawn, ["delegate", "gate_tool"])
+    .addEdge("delegate", "think")
+    .addConditionalEdges("decide", afterDecide, ["finish", "think"])
+    .addEdge("write_answer", "validate")
+    .addEdge("validate", "final_review")
+    .addEdge("final_review", "finish")
+    .addEdge("finish", END)
+    .compile({ checkpointer }) as unknown as RunnableGraph;
+}
+
+export function publicStateOf(values: unknown): AutonomousPublicState {
+  const v = (values ?? {}) as Partial<AutonomousStateType>;
+  return {
+    goal: v.goal ?? "",
+    agent: v.agent ? { id: v.agent.id, slug: v.agent.slug, name: v.agent.name } : null,
+    safetyLevel: v.safetyLevel ?? "balanced",
+    engine: v.engine ?? null,
+    candidates: v.candidates ?? [],
+    chosenCandidate: v.chosenCandidate ?? null,
+    todo: (v.todo ?? []).map(({ params: _p, ...step }) => step),
+    iterations: v.iterations ?? 0,
+    hierarchy: v.hierarchy ?? [],
+    evidence: v.evidence ?? [],
+    decision: v.decision
+      ? { options: v.decision.options, recommended: v.decision.recommended, chosen: v.decision.chosen }
+      : null,
+    validations: v.validations ?? [],
+    checkpoints: v.checkpoints ?? [],
+    steering: v.steering ?? [],
+    answer: v.answer ?? null,
+    sources: (v.sources ?? []).map((s) => ({
+      n: s.n,
+      title: s.title,
+      documentId: s.documentId,
+      chunkId: s.chunkId,
+      text: s.text,
+    })),
+    outcome: v.outcome ?? null,
+    usage: v.usage ?? { tokens: 0, costUsd: 0 },
+    startedAt: v.startedAt ?? null,
+    finishedAt: v.finishedAt ?? null,
+  };
+}
+
+export const autonomous: Workflow = {
+  name: "autonomous",
+  input: AutonomousInput,
+  build: buildAutonomous,
+  async prepare(tx, input) {
+    // A run names an expert of its own tenant: refused before anything is stored otherwise.
+    await runAgentIn(tx, (input as AutonomousInput).agentId);
+  },
+  publicState: (values) => publicStateOf(values) as unknown as Record<string, unknown>,
+  finishMetadata(values) {
+    const state = publicStateOf(values);
+    return {
+      citations: state.answer?.citations ?? [],
+      confidence: state.answer?.confidence ?? 0,
+      engine: state.engine,
+      outcome: state.outcome,
+    };
+  },
+};

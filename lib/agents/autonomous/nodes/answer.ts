@@ -1,0 +1,228 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { approveBySystem, awaitDecision } from "@/lib/checkpoints";
+import { checkCitations, citedNumbers, createEngineWithSelection, keywordsOf, type Passage, stem } from "@/lib/engine";
+import { emit, runContextOf } from "@/lib/runs";
+import { validateDraft } from "../constitution";
+import { evidenceOf } from "../evidence";
+import { emitAgent, emitTodo, historyEntry, reasonOf } from "../progress";
+import { documentTitles, loadPrinciples, saveEvidence, saveHierarchyNode, saveValidation, stableId } from "../records";
+import { gateOf } from "../safety";
+import type { AutonomousStateType, AutonomousUpdate } from "../state";
+
+const passagesOf = (state: AutonomousStateType): Passage[] =>
+  state.sources.map((s) => ({
+    n: s.n,
+    chunkId: s.chunkId,
+    documentId: s.documentId,
+    title: s.title,
+    section: null,
+    page: null,
+    text: s.text,
+    score: s.score,
+  }));
+
+/** The source that best supports a label: the most of its words. */
+function bestSourceFor(label: string, state: AutonomousStateType): number | null {
+  const want = new Set(keywordsOf(label).map((k) => stem(k.toLowerCase())));
+  let best: { n: number; hits: number } | null = null;
+  for (const s of state.sources) {
+    const have = new Set(keywordsOf(`${s.title} ${s.text}`).map((k) => stem(k.toLowerCase())));
+    const hits = [...want].filter((t) => have.has(t)).length;
+    if (hits > 0 && (!best || hits > best.hits)) best = { n: s.n, hits };
+  }
+  return best?.n ?? null;
+}
+
+/** Writes the answer from every source the run collected, the decision first when one was made. */
+export async function draft(state: AutonomousStateType, config: LangGraphRunnableConfig): Promise<AutonomousUpdate> {
+  const agent = state.agent;
+  if (!agent) throw new Error("setup did not run");
+  const { engine } = createEngineWithSelection({ agent: { model: agent.model, temperature: agent.temperature } });
+  emit(config, { kind: "step", message: `${agent.name} is writing the answer` });
+  const started = Date.now();
+  const result = await engine.answer({
+    question: state.goal,
+    agent: { name: agent.name, domain: agent.domain, systemPrompt: agent.systemPrompt },
+    passages: passagesOf(state),
+    signal: config.signal,
+  }).result;
+  const chosen = state.decision
+    ? (state.decision.options.find((o) => o.id === state.decision?.chosen)?.label ?? state.decision.chosen)
+    : null;
+  const support = chosen ? bestSourceFor(chosen, state) : null;
+  const heading = chosen ? `### Decision: ${chosen}${support ? ` [${support}]` : ""}\n\n` : "";
+  const tokens = result.usage ? result.usage.inputTokens + result.usage.outputTokens : 0;
+  emit(config, {
+    kind: "trace",
+    eventType: "llm_call",
+    durationMs: Date.now() - started,
+    payload: {
+      purpose: "answer",
+      engine: result.engine,
+      model: result.model,
+      passages: state.sources.length,
+      citations: result.citations,
+      ...(result.usage ? { tokensIn: result.usage.inputTokens, tokensOut: result.usage.outputTokens } : {}),
+      costUsd: result.costUsd,
+    },
+  });
+  const todo = state.todo.map((s) =>
+    s.kind === "synthesize" && s.status !== "skipped" ? { ...s, status: "done" as const } : s,
+  );
+  emitTodo(config, todo);
+  return {
+    todo,
+    current: null,
+    draft: {
+      text: `${heading}${result.text}`,
+      confidence: result.confidence,
+      engine: result.engine,
+      model: result.model,
+    },
+    engine: result.engine,
+    usage: { tokens: state.usage.tokens + tokens, costUsd: state.usage.costUsd + (result.costUsd ?? 0) },
+  };
+}
+
+/** Constitutional validation of the draft against the tenant's principles; a required revision is applied. */
+export async function validate(state: AutonomousStateType, config: LangGraphRunnableConfig): Promise<AutonomousUpdate> {
+  const run = runContextOf(config);
+  const text = state.draft?.text ?? "";
+  const principles = await loadPrinciples(run);
+  const result = validateDraft(text, principles, {
+    confidence: state.draft?.confidence ?? 0,
+    knownCitations: state.sources.map((s) => s.n),
+  });
+  const applied = result.requiresRevision && result.suggestedRevision !== null;
+  await saveValidation(run, stableId(run.runId, "response", text), { type: "response", text }, result, applied);
+  emit(config, {
+    kind: "trace",
+    eventType: "constitutional_check",
+    payload: {
+      isValid: result.isValid,
+      severity: result.severity,
+      violations: result.violations,
+      revisionApplied: applied,
+      principles: result.principlesChecked,
+    },
+  });
+  return {
+    validations: [
+      { isValid: result.isValid, severity: result.severity, violations: result.violations, revisionApplied: applied },
+    ],
+    ...(applied && state.draft ? { draft: { ...state.draft, text: result.suggestedRevision as string } } : {}),
+  };
+}
+
+/** Checkpoint 5: the reviewer may edit the answer; a rejection ends the run with the reason. */
+export async function finalReview(
+  state: AutonomousStateType,
+  config: LangGraphRunnableConfig,
+): Promise<AutonomousUpdate> {
+  const draftText = state.draft?.text ?? "";
+  const cited = citedNumbers(draftText);
+  const last = state.validations.at(-1);
+  const request = {
+    response_text: draftText || "(no answer)",
+    response_confidence: state.draft?.confidence ?? 0,
+    citations: state.sources
+      .filter((s) => cited.includes(s.n))
+      .map((s) => ({ n: s.n, title: s.title, document_id: s.documentId, chunk_id: s.chunkId })),
+    sources_used: state.sources.length,
+    agents_involved: [...new Set(state.hierarchy.map((n) => n.agentName))],
+    total_duration_seconds: Math.max(0, Math.round((Date.now() - (state.startedAt ?? Date.now())) / 1000)),
+    total_cost_usd: state.usage.costUsd,
+    nodes_executed: state.todo.filter((s) => s.status === "done").map((s) => s.id),
+    tools_used: [...new Set(state.hierarchy.flatMap((n) => n.toolsUsed))],
+    sub_agents_spawned: state.hierarchy.filter((n) => n.depth > 1).length,
+    evidence_level: "3",
+    constitutional_compliance: Boolean(last && (last.isValid || last.revisionApplied)),
+    quality_checks_passed: last ? (last.isValid ? 1 : 0) + (last.revisionApplied ? 1 : 0) : 0,
+    quality_checks_failed: last?.violations.length ?? 0,
+    allow_edits: true,
+    save_to_history: Boolean(state.sessionId),
+  };
+  const gate = gateOf(state.safetyLevel ?? "balanced", "final_review");
+  const known = state.sources.map((s) => s.n);
+  if (!gate.ask) {
+    const { caseId } = await approveBySystem(config, "final_review", request, {
+      key: "final",
+      reason: gate.reason,
+      riskLevel: "medium",
+    });
+    return {
+      checkpoints: [historyEntry(5, "final_review", { system: true, caseId, reason: gate.reason })],
+      answer: {
+        text: draftText,
+        citations: cited.filter((n) => known.includes(n)),
+        confidence: request.response_confidence,
+        edited: false,
+      },
+    };
+  }
+  const decision = await awaitDecision(config, "final_review", request, {
+    reasoning: "Review the answer before it is saved",
+    timeoutSeconds: state.timeoutSeconds,
+  });
+  const entry = historyEntry(5, "final_review", decision);
+  if (decision.action === "reject") {
+    return {
+      checkpoints: [entry],
+      outcome: { status: "rejected", reason: reasonOf(decision) ?? "The answer was rejected." },
+    };
+  }
+  const edited = decision.action === "edit" && typeof decision.edit.response_text === "string";
+  // Every [n] of the saved answer names a source: numbers a reviewer wrote that name none are dropped.
+  const text = edited ? checkCitations(decision.edit.response_text as string, known).text : draftText;
+  return {
+    checkpoints: [entry],
+    answer: {
+      text,
+      citations: citedNumbers(text).filter((n) => known.includes(n)),
+      confidence: request.response_confidence,
+      edited,
+    },
+  };
+}
+
+/** Saves the outcome: the answer and its evidence chains, or the rejection; closes the hierarchy's root. */
+export async function finish(state: AutonomousStateType, config: LangGraphRunnableConfig): Promise<AutonomousUpdate> {
+  const run = runContextOf(config);
+  const root = state.hierarchy[0];
+  const rejected = state.outcome?.status === "rejected";
+  const todo = state.todo.map((s) =>
+    s.status === "pending" || s.status === "running" ? { ...s, status: "skipped" as const } : s,
+  );
+  let evidence = state.evidence;
+  if (!rejected && state.answer) {
+    const chosen = state.decision
+      ? (state.decision.options.find((o) => o.id === state.decision?.chosen)?.label ?? state.decision.chosen)
+      : null;
+    evidence = evidenceOf(state.answer.text, state.sources, await documentTitles(run), chosen);
+    await saveEvidence(run, state.goal, evidence);
+    emit(config, { kind: "text", delta: state.answer.text });
+  }
+  const hierarchy = [...state.hierarchy];
+  if (root) {
+    hierarchy[0] = {
+      ...root,
+      taskStatus: rejected ? "cancelled" : "completed",
+      tokensUsed: state.usage.tokens,
+      costUsd: state.usage.costUsd,
+    };
+    await saveHierarchyNode(run, { ...hierarchy[0], parentAgentId: null });
+    emitAgent(config, hierarchy[0]);
+  }
+  emitTodo(config, todo);
+  emit(config, {
+    kind: "step",
+    message: rejected ? `Ended: ${state.outcome?.reason ?? "rejected"}` : "The answer is saved",
+  });
+  return {
+    todo,
+    hierarchy,
+    evidence,
+    outcome: state.outcome ?? { status: "completed", reason: null },
+    finishedAt: Date.now(),
+  };
+}

@@ -1,0 +1,111 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { awaitDecision } from "@/lib/checkpoints";
+import { keywordsOf, stem } from "@/lib/engine";
+import { decisionOptionsIn } from "../planner";
+import { emitTodo, historyEntry, reasonOf, withStep } from "../progress";
+import type { AutonomousStateType, AutonomousUpdate } from "../state";
+
+const termsOf = (text: string) => new Set(keywordsOf(text).map((k) => stem(k.toLowerCase())));
+
+const DECISION_TYPES: [RegExp, string][] = [
+  [/regulat|approval|fda|ema|filing/i, "regulatory_strategy"],
+  [/clinical|trial|protocol|endpoint/i, "clinical_protocol"],
+  [/safety|pharmacovigilance|adverse/i, "safety_alert"],
+];
+
+/**
+ * Options weighed against the evidence: each option's support is how many of its words the
+ * sources and observations contain; the best supported is recommended, with a confidence from
+ * its margin over the next.
+ */
+export function weighOptions(options: { id: string; label: string }[], evidence: string) {
+  const found = termsOf(evidence);
+  const support = options.map((o) => {
+    const terms = [...termsOf(o.label)];
+    return terms.length === 0 ? 0 : terms.filter((t) => found.has(t)).length / terms.length;
+  });
+  const ranked = support.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
+  const best = ranked[0];
+  const second = ranked[1]?.s ?? 0;
+  const confidence = best.s === 0 ? 0.5 : Math.min(0.95, 0.5 + (0.45 * (best.s - second)) / best.s);
+  return { recommended: options[best.i].id, confidence: Math.round(confidence * 100) / 100, support };
+}
+
+/**
+ * Checkpoint 4, at every safety level, when a step yields a decision with options. Approving
+ * takes the recommendation; an edit chooses another option (or words its own); a rejection ends
+ * the run with the reason.
+ */
+export async function decide(state: AutonomousStateType, config: LangGraphRunnableConfig): Promise<AutonomousUpdate> {
+  const current = state.current;
+  if (!current) throw new Error("think chose no decision");
+  const options = decisionOptionsIn(state.goal) ?? [
+    { id: "option-1", label: "Proceed as the goal proposes" },
+    { id: "option-2", label: "Do not proceed" },
+  ];
+  const evidence = [
+    ...state.sources.map((s) => `${s.title} ${s.text}`),
+    ...state.todo.flatMap((s) => s.react.map((r) => r.observation ?? "")),
+  ].join(" ");
+  const weighed = weighOptions(options, evidence);
+  const domain = `${state.agent?.domain ?? ""} ${state.goal}`;
+  const recommendedLabel = options.find((o) => o.id === weighed.recommended)?.label ?? "";
+  const request = {
+    decision_type: DECISION_TYPES.find(([re]) => re.test(domain))?.[1] ?? "strategy",
+    decision_description: state.goal.slice(0, 4000),
+    decision_rationale:
+      `The evidence gathered supports "${recommendedLabel}" best (${options.map((o, i) => `${o.label}: ${Math.round(weighed.support[i] * 100)}% of its terms found`).join("; ")}).`.slice(
+        0,
+        4000,
+      ),
+    impact_level: "high" as const,
+    affected_stakeholders: [state.agent?.domain ?? "the requester", "the requester"],
+    decision_options: options.map((o, i) => ({
+      ...o,
+      description: `Supported by ${Math.round(weighed.support[i] * 100)}% of its terms in the evidence`,
+    })),
+    recommended_option: weighed.recommended,
+    recommendation_confidence: weighed.confidence,
+    evidence_sources: state.sources.slice(0, 50).map((s) => `[${s.n}] ${s.title}`.slice(0, 1000)),
+    evidence_quality: "Level 3 (sources carry no evidence grading)",
+  };
+  const decision = await awaitDecision(config, "critical_decision", request, {
+    reasoning: current.thought,
+    timeoutSeconds: state.timeoutSeconds,
+  });
+  const entry = historyEntry(4, "critical_decision", decision);
+  if (decision.action === "reject") {
+    const reason = reasonOf(decision) ?? "The decision was rejected.";
+    const todo = state.todo.map((s) =>
+      s.id === current.stepId
+        ? { ...s, status: "failed" as const, note: `Rejected at checkpoint 4: ${reason}` }
+        : s.status === "pending"
+          ? { ...s, status: "skipped" as const, note: "The run ended at the decision" }
+          : s,
+    );
+    emitTodo(config, todo);
+    return { todo, current: null, checkpoints: [entry], outcome: { status: "rejected", reason } };
+  }
+  const picked = decision.action === "edit" ? String(decision.edit.chosen_option ?? "") : weighed.recommended;
+  const chosen = options.find((o) => o.id === picked || o.label.toLowerCase() === picked.toLowerCase());
+  const chosenLabel = chosen?.label ?? picked;
+  const by = decision.decided_by?.id ?? null;
+  const todo = withStep(state.todo, current.stepId, {
+    status: "done",
+    react: {
+      iteration: current.iteration,
+      thought: current.thought,
+      action: "critical_decision",
+      observation: `Decision: ${chosenLabel}${decision.action === "edit" ? " (the reviewer's choice)" : " (the recommendation, approved)"}.`,
+    },
+  });
+  emitTodo(config, todo);
+  return {
+    todo,
+    current: null,
+    checkpoints: [entry],
+    decision: { options, recommended: weighed.recommended, chosen: chosen?.id ?? chosenLabel, chosenBy: by },
+  };
+}
+
+export const afterDecide = (state: AutonomousStateType) => (state.outcome ? "finish" : "think");

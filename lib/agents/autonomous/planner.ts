@@ -1,0 +1,280 @@
+import { keywordsOf, stem } from "@/lib/engine";
+import type { PlanCandidate, Severity, StepKind, TodoItem } from "./contract";
+
+/** An expert the plan may delegate to: another agent of the tenant's catalog. */
+export interface CatalogExpert {
+  id: string;
+  slug: string;
+  name: string;
+  domain: string;
+  description: string;
+  knowledgeDomains: string[];
+}
+
+export interface PlanningInput {
+  goal: string;
+  agent: CatalogExpert;
+  /** The other experts of the catalog (not the run's own). */
+  experts: CatalogExpert[];
+  /** Tools the run's agent may use, with their risk. */
+  tools: { name: string; risk: Severity }[];
+}
+
+interface DraftStep {
+  description: string;
+  kind: StepKind;
+  tool?: string;
+  agent?: string;
+  params?: Record<string, unknown>;
+}
+
+export interface PlannedStep extends DraftStep {
+  id: string;
+}
+
+// The explicit Tree-of-Thoughts score: each candidate plan is judged on how many of the goal's
+// perspectives it consults, whether it can run with the agent's tools, how short it is and how
+// little risk it takes. The weights are the product's choice, shown with every candidate.
+export const PLAN_SCORE_WEIGHTS = { coverage: 0.45, tool_fit: 0.25, brevity: 0.15, safety: 0.15 } as const;
+const RISK_VALUE: Record<Severity, number> = { low: 0, medium: 0.34, high: 0.67, critical: 1 };
+
+const stems = (text: string) => new Set(keywordsOf(text).map((k) => stem(k.toLowerCase())));
+const overlap = (a: Set<string>, b: Set<string>) => [...a].filter((x) => b.has(x)).length;
+
+/** The experts whose field the goal touches, best match first (at most `limit`). */
+export function relevantExperts(goal: string, experts: CatalogExpert[], limit = 2): CatalogExpert[] {
+  const terms = stems(goal);
+  return experts
+    .map((expert) => ({
+      expert,
+      hits: overlap(
+        terms,
+        stems(`${expert.name} ${expert.domain} ${expert.description} ${expert.knowledgeDomains.join(" ")}`),
+      ),
+    }))
+    .filter((x) => x.hits > 0)
+    .sort((a, b) => b.hits - a.hits || a.expert.name.localeCompare(b.expert.name))
+    .slice(0, limit)
+    .map((x) => x.expert);
+}
+
+/** An arithmetic expression written in the text ("45000 / 0.9", "15% of 2400"), normalised for the calculator. */
+export function expressionIn(text: string): string | null {
+  const normalised = text
+    .replace(/(\d+(?:\.\d+)?)\s*%\s+of\s+(\d+(?:\.\d+)?)/gi, "($1 / 100 * $2)")
+    .replace(/[×x](?=\s*\d)/g, "*");
+  const match = /[(\d][\d.,\s()]*(?:[-+*/^][\s(]*\d[\d.,\s()]*)+/.exec(normalised);
+  if (!match) return null;
+  const expression = match[0]
+    .replace(/,(?=\d{3}\b)/g, "")
+    .replace(/[.,\s]+$/, "")
+    .trim();
+  const opens = (expression.match(/\(/g) ?? []).length;
+  const closes = (expression.match(/\)/g) ?? []).length;
+  return opens === closes && /\d\s*[-+*/^]\s*[(\d]/.test(expression) ? expression : null;
+}
+
+/** The choice a goal asks for, as options: "should we A or B?", "whether to A", "which of A, B or C". */
+export function decisionOptionsIn(goal: string): { id: string; label: string }[] | null {
+  const sentence = goal.split(/(?<=[?.!])\s+/).find((s) => /\b(should|whether|which|choose|decide)\b/i.test(s));
+  if (!sentence) return null;
+  const clean = (s: string) => s.replace(/[?.!]+$/, "").trim();
+  const pair = /\b(?:should (?:we|i|they)|whether (?:to|we should))\s+(.+?)\s+or\s+(.+?)(?:[?.!]|$)/i.exec(sentence);
+  const labels = pair
+    ? [clean(pair[1]), clean(pair[2])]
+    : (() => {
+        const which = /\bwhich (?:of\s+)?(.+?)(?:[?.!]|$)/i.exec(sentence);
+        if (which && /,| or /.test(which[1]))
+          return which[1]
+            .split(/,\s*|\s+or\s+/)
+            .map(clean)
+            .filter(Boolean);
+        const single = /\b(?:should (?:we|i|they)|whether to)\s+(.+?)(?:[?.!]|$)/i.exec(sentence);
+        return single ? [clean(single[1]), `Do not ${clean(single[1])}`] : [];
+      })();
+  const options = labels.filter((l) => l.length > 0).slice(0, 6);
+  if (options.length < 2) return null;
+  return options.map((label, i) => ({ id: `option-${i + 1}`, label: label.slice(0, 300) }));
+}
+
+function searchStep(goal: string, about?: string): DraftStep {
+  const query =
+    keywordsOf(about ?? goal)
+      .slice(0, 12)
+      .join(" ") || goal.slice(0, 200);
+  return {
+    description: `Search the knowledge base for ${about ? `"${about.slice(0, 120)}"` : "the goal's subject"}`,
+    kind: "tool",
+    tool: "knowledge_search",
+    params: { query },
+  };
+}
+
+function delegateStep(expert: CatalogExpert, goal: string): DraftStep {
+  return {
+    description: `Ask ${expert.name} (${expert.domain}) what bears on: ${goal.slice(0, 200)}`,
+    kind: "delegate",
+    tool: "ask_expert",
+    agent: expert.slug,
+    params: { task: goal.slice(0, 1000) },
+  };
+}
+
+const calcStep = (expression: string): DraftStep => ({
+  description: `Calculate ${expression}`,
+  kind: "tool",
+  tool: "calculator",
+  params: { expression },
+});
+
+const decideStep = (): DraftStep => ({
+  description: "Weigh the options against the evidence and decide",
+  kind: "decide",
+});
+const synthesizeStep = (): DraftStep => ({ description: "Write the cited answer", kind: "synthesize" });
+
+/** Tree-of-Thoughts: three candidate plans for the goal, each scored and with its steps; the best first. */
+export function candidatePlans(input: PlanningInput): { candidate: PlanCandidate; steps: PlannedStep[] }[] {
+  const { goal } = input;
+  const experts = relevantExperts(goal, input.experts);
+  const expression = expressionIn(goal);
+  const decision = decisionOptionsIn(goal) !== null;
+  const tail = [...(decision ? [decideStep()] : []), synthesizeStep()];
+  const calc = expression ? [calcStep(expression)] : [];
+  const literature = input.tools.some((t) => t.name === "literature_search")
+    ? [
+        {
+          description: "Search the literature for recent evidence",
+          kind: "tool" as const,
+          tool: "literature_search",
+          params: { query: keywordsOf(goal).slice(0, 8).join(" ") },
+        },
+      ]
+    : [];
+  const drafts: { id: string; strategy: string; steps: DraftStep[] }[] = [
+    {
+      id: "thorough",
+      strategy: "Consult the knowledge base and every expert the goal touches, then decide",
+      steps: [searchStep(goal), ...literature, ...experts.map((e) => delegateStep(e, goal)), ...calc, ...tail],
+    },
+    {
+      id: "focused",
+      strategy: "Answer from the agent's own knowledge, without delegating",
+      steps: [searchStep(goal), ...calc, ...tail],
+    },
+    {
+      id: "delegated",
+      strategy: "Hand the goal to the closest expert and review what comes back",
+      steps: [...(experts[0] ? [delegateStep(experts[0], goal)] : [searchStep(goal)]), ...tail],
+    },
+  ];
+  const perspectives = 1 + experts.length + (expression ? 1 : 0) + (decision ? 1 : 0);
+  const candidates = drafts.map((draft) => {
+    const steps = numbered(draft.steps, draft.id);
+    const consulted =
+      (steps.some((s) => s.tool === "knowledge_search") ? 1 : 0) +
+      new Set(steps.filter((s) => s.kind === "delegate").map((s) => s.agent)).size +
+      (steps.some((s) => s.tool === "calculator") ? 1 : 0) +
+      (steps.some((s) => s.kind === "decide") ? 1 : 0);
+    const toolSteps = steps.filter((s) => s.tool);
+    const usable = toolSteps.filter((s) => input.tools.some((t) => t.name === s.tool)).length;
+    const risks = toolSteps.map((s) => RISK_VALUE[input.tools.find((t) => t.name === s.tool)?.risk ?? "medium"]);
+    const scores = {
+      coverage: Math.min(consulted / perspectives, 1),
+      tool_fit: toolSteps.length === 0 ? 1 : usable / toolSteps.length,
+      brevity: Math.max(0, 1 - Math.max(0, steps.length - 3) / 10),
+      safety: risks.length === 0 ? 1 : 1 - risks.reduce((a, b) => a + b, 0) / risks.length,
+    };
+    const score = (Object.keys(PLAN_SCORE_WEIGHTS) as (keyof typeof PLAN_SCORE_WEIGHTS)[]).reduce(
+      (sum, key) => sum + PLAN_SCORE_WEIGHTS[key] * scores[key],
+      0,
+    );
+    const candidate: PlanCandidate = {
+      id: draft.id,
+      strategy: draft.strategy,
+      steps: steps.map(({ id, description, tool, agent }) => ({
+        id,
+        description,
+        ...(tool ? { tool } : {}),
+        ...(agent ? { agent } : {}),
+      })),
+      score: round(score),
+      scores: Object.fromEntries(Object.entries(scores).map(([k, v]) => [k, round(v)])),
+    };
+    return { candidate, steps };
+  });
+  // Equal scores keep the drafts' order (thorough before focused before delegated).
+  return candidates.sort((a, b) => b.candidate.score - a.candidate.score);
+}
+
+function numbered(steps: DraftStep[], prefix: string): PlannedStep[] {
+  return steps.map((step, i) => ({ ...step, id: `${prefix}-${i + 1}` }));
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * A plan step as a reviewer may write it (checkpoint 1's edit): its kind follows from its tool,
+ * and a tool step without parameters searches or calculates what its description says.
+ */
+export function stepFromPlanStep(
+  step: { id: string; description: string; tool?: string; agent?: string; risk_level?: Severity },
+  goal: string,
+): PlannedStep {
+  const tool = step.tool ?? (step.agent ? "ask_expert" : undefined);
+  const kind: StepKind =
+    tool === "ask_expert"
+      ? "delegate"
+      : tool
+        ? "tool"
+        : /\b(decide|weigh|choose)\b/i.test(step.description)
+          ? "decide"
+          : "synthesize";
+  const params =
+    tool === "calculator"
+      ? { expression: expressionIn(step.description) ?? "" }
+      : tool === "ask_expert"
+        ? { task: `${step.description}. Goal: ${goal}`.slice(0, 1000) }
+        : tool
+          ? { query: keywordsOf(step.description).slice(0, 12).join(" ") || step.description.slice(0, 200) }
+          : undefined;
+  return {
+    id: step.id,
+    description: step.description,
+    kind,
+    ...(tool ? { tool } : {}),
+    ...(step.agent ? { agent: step.agent } : {}),
+    ...(params ? { params } : {}),
+  };
+}
+
+/**
+ * Re-plans what is left with a steering message: a named expert becomes a delegation, a
+ * calculation a calculator step, anything else a search for what it asks. The new steps go
+ * before the decision and the answer, which stay last.
+ */
+export function stepsForSteering(message: string, seq: number, experts: CatalogExpert[]): PlannedStep[] {
+  const lower = message.toLowerCase();
+  const named = experts.filter(
+    (e) => lower.includes(e.name.toLowerCase()) || lower.includes(e.slug) || lower.includes(e.domain.toLowerCase()),
+  );
+  const steps: DraftStep[] = named.map((e) => ({
+    description: `Ask ${e.name} (${e.domain}), as steered: ${message.slice(0, 200)}`,
+    kind: "delegate",
+    tool: "ask_expert",
+    agent: e.slug,
+    params: { task: message.slice(0, 1000) },
+  }));
+  const expression = expressionIn(message);
+  if (expression) steps.push(calcStep(expression));
+  if (steps.length === 0) steps.push(searchStep(message, message));
+  return numbered(steps, `steer-${seq}`);
+}
+
+/** A plan step as the to-do list shows it. */
+export function todoOf(
+  step: PlannedStep,
+  origin: TodoItem["origin"] = "plan",
+): TodoItem & { params?: Record<string, unknown> } {
+  return { ...step, status: "pending", origin, react: [] };
+}

@@ -1,0 +1,237 @@
+import { all, create } from "mathjs";
+import type { TenantScope } from "@/lib/db";
+import { searchKnowledge, searchScopeOf } from "@/lib/rag";
+import { configuredSearchers, fallbackSearch } from "@/lib/search";
+import type { DataAccessScope, Severity, ToolCategory } from "./contract";
+
+/** A passage a tool found: what the answer may cite. */
+export interface FoundPassage {
+  chunkId: string;
+  documentId: string;
+  title: string;
+  text: string;
+  score: number;
+  url?: string;
+}
+
+export interface ToolOutcome {
+  observation: string;
+  passages: FoundPassage[];
+  output: Record<string, unknown>;
+}
+
+export interface ToolContext {
+  scope: TenantScope;
+  knowledgeDomains: string[];
+  signal?: AbortSignal;
+}
+
+/** A tool as the tenant's registry sees it: what it touches decides its risk. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  category: ToolCategory;
+  data_access_scope: DataAccessScope;
+  external_api: boolean;
+  requires_sandbox: boolean;
+  expected_output: string;
+  /** Set by the tenant's registry; otherwise derived (riskOfTool). */
+  risk_level?: Severity;
+  enabled: boolean;
+}
+
+interface BuiltInTool extends ToolSpec {
+  /** Whether this deployment can run it at all (literature search needs a configured searcher). */
+  available(): boolean;
+  run?(params: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
+}
+
+const math = create(all);
+// Expressions only: no assignments, imports, functions defined by the caller or unit parsing games.
+const evaluate = math.evaluate;
+math.import(
+  Object.fromEntries(
+    ["import", "createUnit", "evaluate", "parse", "simplify", "derivative", "resolve", "compile"].map((name) => [
+      name,
+      () => {
+        throw new Error(`${name} is not available in the calculator`);
+      },
+    ]),
+  ),
+  { override: true },
+);
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
+  {
+    name: "knowledge_search",
+    description: "Searches the agent's knowledge domains in the tenant's knowledge base.",
+    category: "rag",
+    data_access_scope: "read_only",
+    external_api: false,
+    requires_sandbox: false,
+    expected_output: "Up to five passages from the knowledge base, each with its document and score.",
+    enabled: true,
+    available: () => true,
+    async run(params, context) {
+      const query = String(params.query ?? "").slice(0, 1000);
+      const found = await searchKnowledge(context.scope, {
+        query,
+        k: 5,
+        domains: searchScopeOf(context.knowledgeDomains),
+      });
+      const passages = found.items.map((hit) => ({
+        chunkId: hit.chunkId,
+        documentId: hit.documentId,
+        title: hit.title,
+        text: hit.text,
+        score: hit.score,
+      }));
+      return {
+        observation:
+          passages.length === 0
+            ? `No passage in the knowledge base matches "${clip(query, 80)}".`
+            : `Found ${passages.length} passages: ${passages.map((p) => p.title).join("; ")}.`,
+        passages,
+        output: { query, found: passages.length, retrieval: found.retrieval },
+      };
+    },
+  },
+  {
+    name: "calculator",
+    description: "Evaluates an arithmetic expression (numbers, + - * / ^, %, and functions such as sqrt or round).",
+    category: "calculation",
+    data_access_scope: "read_only",
+    external_api: false,
+    requires_sandbox: true,
+    expected_output: "The expression's value.",
+    enabled: true,
+    available: () => true,
+    async run(params) {
+      const expression = String(params.expression ?? "").slice(0, 500);
+      const value: unknown = evaluate(expression);
+      if (typeof value !== "number" && typeof value !== "bigint") {
+        throw new Error("The expression does not evaluate to a number.");
+      }
+      const result = Number(value);
+      return {
+        observation: `${expression} = ${math.format(result, { precision: 10 })}`,
+        passages: [],
+        output: { expression, result },
+      };
+    },
+  },
+  {
+    name: "literature_search",
+    description: "Searches the configured external literature sources (PubMed, web search).",
+    category: "web_search",
+    data_access_scope: "read_only",
+    external_api: true,
+    requires_sandbox: false,
+    expected_output: "Up to three external results with their titles and links.",
+    enabled: true,
+    available: () => configuredSearchers().length > 0,
+    async run(params, context) {
+      const query = String(params.query ?? "").slice(0, 1000);
+      const result = await fallbackSearch(query, { limit: 3, signal: context.signal });
+      if (result.hits.length === 0 && result.failures.length > 0) {
+        throw new Error(
+          `Literature search failed: ${result.failures.map((f) => `${f.searcher} ${f.error}`).join("; ")}`,
+        );
+      }
+      const passages = result.hits.map((hit) => ({
+        chunkId: hit.id,
+        documentId: hit.id,
+        title: hit.title,
+        text: hit.text,
+        score: 1 / hit.rank,
+        url: hit.url,
+      }));
+      return {
+        observation: `Found ${passages.length} external results.`,
+        passages,
+        output: { query, found: passages.length, searchers: result.searchers },
+      };
+    },
+  },
+  {
+    name: "ask_expert",
+    description: "Delegates a step to another expert of the catalog, who works it with its own tools and knowledge.",
+    category: "agent",
+    data_access_scope: "read_only",
+    external_api: false,
+    requires_sandbox: false,
+    expected_output: "The specialist's cited findings.",
+    enabled: true,
+    available: () => true,
+  },
+];
+
+const RISK_ORDER: readonly Severity[] = ["low", "medium", "high", "critical"];
+const BASE_RISK: Record<ToolCategory, Severity> = {
+  rag: "low",
+  calculation: "low",
+  agent: "medium",
+  web_search: "medium",
+  database: "medium",
+  code_execution: "high",
+};
+
+export const riskAtLeast = (risk: Severity, floor: Severity) => RISK_ORDER.indexOf(risk) >= RISK_ORDER.indexOf(floor);
+const maxRisk = (...risks: Severity[]) => risks.reduce((a, b) => (riskAtLeast(a, b) ? a : b));
+
+/**
+ * A tool's risk from what it touches (the design's tool category, data-access scope and
+ * external call), unless the tenant set one: an external call is at least medium, writing is
+ * high and admin access critical.
+ */
+export function riskOfTool(tool: ToolSpec): Severity {
+  if (tool.risk_level) return tool.risk_level;
+  const scopeRisk: Severity =
+    tool.data_access_scope === "admin" ? "critical" : tool.data_access_scope === "write" ? "high" : "low";
+  return maxRisk(BASE_RISK[tool.category], scopeRisk, tool.external_api ? "medium" : "low");
+}
+
+/** A tenant's registry row for a tool (lib/db tool_registry). */
+export interface ToolRegistryRow {
+  toolName: string;
+  category: ToolCategory;
+  riskLevel: Severity;
+  dataAccessScope: DataAccessScope;
+  externalApi: boolean;
+  enabled: boolean;
+}
+
+/** The tools a tenant's agents can use here: the built-ins this deployment can run, as its registry sets them. */
+export function tenantTools(rows: readonly ToolRegistryRow[]): ToolSpec[] {
+  const byName = new Map(rows.map((row) => [row.toolName, row]));
+  return BUILT_IN_TOOLS.filter((tool) => tool.available()).map(({ available: _a, run: _r, ...tool }) => {
+    const row = byName.get(tool.name);
+    if (!row) return tool;
+    return {
+      ...tool,
+      category: row.category,
+      risk_level: row.riskLevel,
+      data_access_scope: row.dataAccessScope,
+      external_api: row.externalApi,
+      enabled: row.enabled,
+    };
+  });
+}
+
+/**
+ * The tools one agent may use in an autonomous run: enabled by the tenant, and either granted
+ * to the agent or one every expert has (knowledge search, the calculator, asking another expert).
+ */
+export function agentTools(tools: readonly ToolSpec[], granted: readonly string[]): ToolSpec[] {
+  const everyone = new Set(["knowledge_search", "calculator", "ask_expert"]);
+  return tools.filter((tool) => tool.enabled && (everyone.has(tool.name) || granted.includes(tool.name)));
+}
+
+/** Runs a tool by name; the caller has checked that the agent may use it. */
+export function runTool(name: string, params: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome> {
+  const tool = BUILT_IN_TOOLS.find((t) => t.name === name);
+  if (!tool?.run) throw new Error(`The tool ${name} cannot be run directly.`);
+  return tool.run(params, context);
+}

@@ -1,0 +1,99 @@
+import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { roleAtLeast } from "@/lib/access";
+import { schema, withTenant } from "@/lib/db";
+import { errors } from "@/lib/errors";
+import type { RunStatus } from "./contract";
+import type { RunActor } from "./lifecycle";
+
+export interface RunListItem {
+  id: string;
+  workflow: string;
+  status: RunStatus;
+  /** What the run works on, from its input: a goal, a message. */
+  title: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+const r = schema.runs;
+
+function decode(cursor: string): { at: Date; id: string } {
+  try {
+    const [ms, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (typeof ms === "number" && Number.isSafeInteger(ms) && typeof id === "string" && /^[0-9a-f-]{36}$/.test(id)) {
+      return { at: new Date(ms), id };
+    }
+  } catch {
+    // refused below
+  }
+  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+}
+
+const titleOf = (input: unknown): string => {
+  const i = (input ?? {}) as Record<string, unknown>;
+  const text =
+    typeof i.goal === "string"
+      ? i.goal
+      : typeof i.message === "string"
+        ? i.message
+        : typeof i.title === "string"
+          ? i.title
+          : "";
+  return text.slice(0, 200);
+};
+
+/**
+ * A person's runs, newest first (reviewers and admins may ask for everyone's with `all`), a
+ * page at a time by keyset on (created_at, id).
+ */
+export async function listRuns(
+  actor: RunActor,
+  query: { workflow?: string; status?: RunStatus; all?: boolean; limit?: number; cursor?: string },
+): Promise<{ items: RunListItem[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(Math.trunc(query.limit ?? 20), 1), 100);
+  const after = query.cursor ? decode(query.cursor) : null;
+  const everyone = query.all && roleAtLeast(actor.role, "reviewer");
+  const where: (SQL | undefined)[] = [
+    everyone ? undefined : eq(r.createdBy, actor.userId),
+    query.workflow ? eq(r.workflow, query.workflow) : undefined,
+    query.status ? eq(r.status, query.status) : undefined,
+    after ? or(lt(r.createdAt, after.at), and(eq(r.createdAt, after.at), lt(r.id, after.id))) : undefined,
+  ];
+  const rows = await withTenant(actor, (tx) =>
+    tx
+      .select({
+        id: r.id,
+        workflow: r.workflow,
+        status: r.status,
+        input: r.input,
+        createdBy: r.createdBy,
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+        finishedAt: r.finishedAt,
+      })
+      .from(r)
+      .where(and(...where))
+      .orderBy(desc(r.createdAt), desc(r.id))
+      .limit(limit + 1),
+  );
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map((row) => ({
+      id: row.id,
+      workflow: row.workflow,
+      status: row.status,
+      title: titleOf(row.input),
+      createdBy: row.createdBy,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      finishedAt: row.finishedAt?.toISOString() ?? null,
+    })),
+    nextCursor:
+      rows.length > limit && last
+        ? Buffer.from(JSON.stringify([last.createdAt.getTime(), last.id])).toString("base64url")
+        : null,
+  };
+}
