@@ -1,6 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { schema, withTenant } from "@/lib/db";
-import { errors, NotFoundError } from "@/lib/errors";
+import { errors } from "@/lib/errors";
 import { getRun, type RunActor, visibleRun } from "@/lib/runs";
 import type { AutonomousPublicState } from "./contract";
 
@@ -24,7 +24,7 @@ export async function sendSteering(actor: RunActor, runId: string, message: stri
   if (run.workflow !== "autonomous") {
     throw errors.conflict("RUN_NOT_STEERABLE", "Only autonomous runs take steering messages.");
   }
-  if (run.createdBy !== actor.userId) throw new NotFoundError("Run", { run_id: runId });
+  if (run.createdBy !== actor.userId) throw errors.forbidden("Only the person who started a run can steer it.");
   if (run.status !== "running" && run.status !== "interrupted") {
     throw errors.conflict("RUN_NOT_ACTIVE", `The run is ${run.status}: it takes no more messages.`, {
       status: run.status,
