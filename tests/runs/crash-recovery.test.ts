@@ -3,8 +3,10 @@ import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase, setActiveDatabase } from "@/lib/db";
+import type { AutonomousPublicState } from "@/lib/agents/autonomous/contract";
+import { type Database, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { getRun, type RunActor } from "@/lib/runs";
 import { boot } from "@/lib/server";
 import { testTargets } from "../support/databases";
@@ -12,6 +14,8 @@ import { allEvents, expectCompleteTrace, expectContiguous, visibleText } from ".
 import { seedTenants } from "../support/seeded";
 
 const LEASE_MS = 1500;
+const AUTONOMOUS_GOAL =
+  "Should we file a 510(k) or request De Novo classification for our new glucose monitor? Check adverse event reporting with the pharmacovigilance expert and the cost per QALY with the health economist: 45000 / 0.9.";
 
 /** Where a child process finds the database: a server URL or an embedded data folder. */
 interface Location {
@@ -62,7 +66,7 @@ function kill9(child: ChildProcess): Promise<void> {
 async function crashAndFinish(
   location: Location,
   first: string[],
-  second: "resume" | "recover",
+  second: "resume" | "recover" | "approve-autonomous",
 ): Promise<{ runId: string; actor: RunActor; database: Database }> {
   const seeded = await location.open();
   const tenants = await seedTenants(seeded);
@@ -170,6 +174,53 @@ for (const target of locations()) {
       // The attempt the dead process left open is closed in the trace before the node ran again.
       const trace = await expectCompleteTrace(database, actor, runId);
       expect(trace.filter((t) => t === "node_error").length, trace.join(" ")).toBeGreaterThanOrEqual(1);
+      setActiveDatabase(undefined);
+      await database.close();
+    });
+
+    it(`on ${name}: an autonomous run killed at checkpoint 2 completes after a restart, its records whole and once`, async () => {
+      const input = JSON.stringify({ goal: AUTONOMOUS_GOAL, agentId: "fda-regulatory", safetyLevel: "strict" });
+      const { runId, actor, database } = await crashAndFinish(
+        location,
+        ["autonomous-to-tool", input],
+        "approve-autonomous",
+      );
+      const run = await getRun(actor, runId);
+      expect(run.status).toBe("completed");
+      const state = run.state as unknown as AutonomousPublicState;
+      expect(state.outcome?.status).toBe("completed");
+      expect(state.todo.every((s) => s.status === "done")).toBe(true);
+      expectContiguous(await allEvents(actor, runId));
+      const db = database.db;
+      const all = async (table: string) =>
+        rowsOf<Record<string, unknown>>(await db.execute(sql.raw(`select * from ${table} where run_id = '${runId}'`)));
+      // The trace: every node that started ended as often as it ran, every stop answered, nothing
+      // twice, the chain verifies. The loop's nodes ran once per step they worked.
+      const toolCalls = (await all("tool_executions")).length;
+      const delegations = state.hierarchy.filter((n) => n.agentLevel === "l3_specialist").length;
+      const runs: Record<string, number> = {
+        // One thought per iteration; the last (the answer step) leads on to writing the answer.
+        think: state.iterations + (state.todo.some((s) => s.kind === "synthesize") ? 0 : 1),
+        gate_tool: toolCalls,
+        act: toolCalls,
+        gate_spawn: delegations,
+        delegate: delegations,
+      };
+      const trace = await expectCompleteTrace(database, actor, runId, (node) => runs[node ?? ""] ?? 1);
+      expect(trace.filter((t) => t === "hitl_request")).toHaveLength(state.checkpoints.length);
+      // The hierarchy: each spawn once, all finished.
+      const hierarchy = await all("sub_agent_hierarchy");
+      expect(hierarchy.map((r) => r.id).sort()).toEqual(state.hierarchy.map((n) => n.id).sort());
+      expect(hierarchy.every((r) => r.task_status === "completed")).toBe(true);
+      // Evidence: one row per claim and source of the saved answer.
+      const evidence = await all("evidence_chains");
+      expect(evidence.length).toBe(state.evidence.reduce((n, c) => n + c.sources.length, 0));
+      expect(evidence.length).toBeGreaterThan(0);
+      // One checkpoint record per checkpoint, one tool execution per approved tool call.
+      expect(await all("hitl_checkpoints")).toHaveLength(state.checkpoints.length);
+      const tools = await all("tool_executions");
+      expect(new Set(tools.map((t) => `${t.step_id}:${t.iteration}`)).size).toBe(tools.length);
+      expect(tools.every((t) => t.status === "succeeded")).toBe(true);
       setActiveDatabase(undefined);
       await database.close();
     });

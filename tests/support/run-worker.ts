@@ -1,13 +1,17 @@
 // A stand-in server process for the crash tests: it opens the database from its environment
 // (DATABASE_URL or VIGIL_DATA_DIR), does one thing with a run, reports on stdout, and either
 // exits or waits to be killed.
+
+import { randomUUID } from "node:crypto";
 import { drainTrace } from "@/lib/audit";
-import { answerInterrupt } from "@/lib/checkpoints";
+import { answerInterrupt, waitingCheckpointOf } from "@/lib/checkpoints";
+import { recordDecision } from "@/lib/hitl";
 import { executionSettled, getRun, readEvents, recoverStaleRuns, startRun } from "@/lib/runs";
 import { boot } from "@/lib/server";
 
 const [command, tenantId, arg] = process.argv.slice(2);
 const actor = { tenantId, userId: "crash-test", role: "member" as const };
+const reviewer = { tenantId, userId: "crash-reviewer", role: "reviewer" as const, name: "Crash Reviewer" };
 const say = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -55,6 +59,34 @@ if (command === "start-and-wait-interrupt") {
     }
     await executionSettled(arg);
     await sleep(200);
+  }
+} else if (command === "autonomous-to-tool") {
+  // An autonomous run, its plan approved in the inbox, left waiting at checkpoint 2.
+  const { runId } = await startRun(actor, { workflow: "autonomous", input: JSON.parse(arg) });
+  for (;;) {
+    await waitFor(runId, (s) => s !== "running");
+    const waiting = await waitingCheckpointOf(actor, runId);
+    if (!waiting) throw new Error("the run ended before checkpoint 2");
+    if (waiting.type === "tool_execution") break;
+    await recordDecision(reviewer, waiting.caseId, { requestId: randomUUID(), outcome: "approved" });
+    await executionSettled(runId);
+  }
+  await drainTrace();
+  say({ runId, status: "interrupted" });
+  setInterval(() => {}, 1000);
+} else if (command === "approve-autonomous") {
+  // A restarted server: every checkpoint approved in the inbox until the run completes.
+  for (;;) {
+    const run = await waitFor(arg, (s) => s !== "running");
+    if (run.status !== "interrupted") {
+      await drainTrace();
+      say({ runId: arg, status: run.status });
+      process.exit(0);
+    }
+    const waiting = await waitingCheckpointOf(actor, arg);
+    if (!waiting) throw new Error("interrupted without a checkpoint");
+    await recordDecision(reviewer, waiting.caseId, { requestId: randomUUID(), outcome: "approved" });
+    await executionSettled(arg);
   }
 } else {
   console.error(`unknown command ${command}`);

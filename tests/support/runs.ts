@@ -57,7 +57,13 @@ export async function traceTypes(database: Database, runId: string): Promise<str
  * execution that started ended (completed, failed, or stopped for a person), every stop for a
  * person answered, no event twice, and the chain verifies.
  */
-export async function expectCompleteTrace(database: Database, scope: TenantScope, runId: string): Promise<string[]> {
+export async function expectCompleteTrace(
+  database: Database,
+  scope: TenantScope,
+  runId: string,
+  /** How many times each node ran, for graphs with loops; once each otherwise. */
+  completions: (node: string | null) => number = () => 1,
+): Promise<string[]> {
   await drainTrace();
   const rows = rowsOf<{ trace_id: string; event_type: string; node_name: string | null }>(
     await database.db.execute(
@@ -75,10 +81,10 @@ export async function expectCompleteTrace(database: Database, scope: TenantScope
       count("node_start", node),
     );
   }
-  // A finished run's nodes each completed once: an end is recorded with the node's result.
+  // A finished run's nodes each completed as often as they ran: an end is recorded with the node's result.
   if (count("run_complete") === 1) {
     for (const node of new Set(rows.filter((r) => r.event_type === "node_start").map((r) => r.node_name))) {
-      expect(count("node_complete", node), `node ${node} completed once`).toBe(1);
+      expect(count("node_complete", node), `node ${node} completed as often as it ran`).toBe(completions(node));
     }
   }
   expect(count("hitl_response")).toBe(count("hitl_request"));

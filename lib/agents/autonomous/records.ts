@@ -78,10 +78,10 @@ export async function saveHierarchyNode(
         target: h.id,
         set: {
           taskStatus: node.taskStatus,
-          startedAt: sql`coalesce(${h.startedAt}, ${node.taskStatus === "pending" ? null : now})`,
-          completedAt: finished ? sql`coalesce(${h.completedAt}, ${now})` : sql`${h.completedAt}`,
+          startedAt: node.taskStatus === "pending" ? sql`${h.startedAt}` : sql`coalesce(${h.startedAt}, now())`,
+          completedAt: finished ? sql`coalesce(${h.completedAt}, now())` : sql`${h.completedAt}`,
           durationSeconds: finished
-            ? sql`coalesce(${h.durationSeconds}, greatest(0, extract(epoch from (${now}::timestamptz - coalesce(${h.startedAt}, ${h.spawnedAt}))))::integer)`
+            ? sql`coalesce(${h.durationSeconds}, greatest(0, extract(epoch from (now() - coalesce(${h.startedAt}, ${h.spawnedAt}))))::integer)`
             : sql`${h.durationSeconds}`,
           toolsUsed: node.toolsUsed,
           tokensUsed: node.tokensUsed,
