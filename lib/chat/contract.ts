@@ -19,6 +19,13 @@ export const ChatRequest = z.object({
   message: z.string().max(MAX_MESSAGE_BYTES),
   /** Answer the session's last question again ("retry"), without storing it twice. */
   retry: z.boolean().optional(),
+  /**
+   * `ask` (the default): one answer from the agent. `autonomous`: the agent works the message as
+   * a goal — plan, tools, other experts — stopping at checkpoints for people (an autonomous run).
+   */
+  mode: z.enum(["ask", "autonomous"]).optional(),
+  /** For `autonomous`: which checkpoints ask a person (the agent's own default otherwise). */
+  safetyLevel: z.enum(["strict", "balanced", "permissive"]).optional(),
 });
 export type ChatRequest = z.infer<typeof ChatRequest>;
 

@@ -29,6 +29,7 @@ import type { ChatActor } from "./types";
 
 /** The workflow a chat turn runs. */
 export const CHAT_WORKFLOW = "ask-expert";
+const AUTONOMOUS_WORKFLOW = "autonomous";
 
 export interface ChatTurnInput {
   sessionId?: string;
@@ -37,6 +38,8 @@ export interface ChatTurnInput {
   message: string;
   /** Answer the session's last question again (it is not stored a second time). */
   retry?: boolean;
+  mode?: "ask" | "autonomous";
+  safetyLevel?: "strict" | "balanced" | "permissive";
 }
 
 export interface ChatTurn {
@@ -85,12 +88,23 @@ export async function startChatTurn(actor: ChatActor, input: ChatTurnInput): Pro
     const created = !input.sessionId;
     // The run is written with the message: a turn sent at the same moment that started its run
     // after our check makes the run's insert fail, and this turn then keeps nothing.
+    // An autonomous turn runs on a thread of its own and leaves its answer in the session.
     const run = await onFreeSession(() =>
-      beginRunIn(tx, actor, {
-        workflow: CHAT_WORKFLOW,
-        input: { message, userMessageId, firstTurn: created },
-        threadId: threadOfSession(sessionId),
-      }),
+      input.mode === "autonomous"
+        ? beginRunIn(tx, actor, {
+            workflow: AUTONOMOUS_WORKFLOW,
+            input: {
+              goal: message,
+              agentId: agent.id,
+              sessionId,
+              ...(input.safetyLevel ? { safetyLevel: input.safetyLevel } : {}),
+            },
+          })
+        : beginRunIn(tx, actor, {
+            workflow: CHAT_WORKFLOW,
+            input: { message, userMessageId, firstTurn: created },
+            threadId: threadOfSession(sessionId),
+          }),
     );
     return { sessionId, userMessageId, created, run };
   });

@@ -62,7 +62,7 @@ export async function beginRunIn(
   }
   const input = workflow.input.safeParse(request.input);
   if (!input.success) throw errors.validation(input.error.issues.map((i) => ({ ...i, path: ["input", ...i.path] })));
-  await workflow.prepare?.(tx, input.data);
+  await workflow.prepare?.(tx, actor, input.data);
   const run = await insertRunIn(tx, actor, {
     workflow: request.workflow,
     threadId: request.threadId,

@@ -21,7 +21,7 @@ export interface Workflow {
   /** Validates a run's input before the run is stored. */
   input: z.ZodType;
   /** Checks the parsed input against the tenant's data (an agent it names…), in the transaction that stores the run. */
-  prepare?(tx: Tx, input: unknown): Promise<void>;
+  prepare?(tx: Tx, actor: { tenantId: string; userId: string }, input: unknown): Promise<void>;
   /** Compiles the graph over the given checkpointer; called once per process. */
   build(checkpointer: BaseCheckpointSaver): RunnableGraph;
   /** The graph state fields a client may read through GET /api/runs/{id}. */

@@ -7,7 +7,7 @@ import { draft, finalReview, finish, validate } from "./nodes/answer";
 import { afterDecide, decide } from "./nodes/decide";
 import { afterGateSpawn, delegate, gateSpawn } from "./nodes/delegate";
 import { approvePlan, plan } from "./nodes/plan";
-import { runAgentIn, setup } from "./nodes/setup";
+import { ownSessionIn, runAgentIn, setup } from "./nodes/setup";
 import { afterThink, think } from "./nodes/think";
 import { AutonomousState, type AutonomousStateType } from "./state";
 
@@ -87,9 +87,12 @@ export const autonomous: Workflow = {
   name: "autonomous",
   input: AutonomousInput,
   build: buildAutonomous,
-  async prepare(tx, input) {
-    // A run names an expert of its own tenant: refused before anything is stored otherwise.
-    await runAgentIn(tx, (input as AutonomousInput).agentId);
+  async prepare(tx, actor, input) {
+    // A run names an expert of its own tenant, and a chat session of its starter: refused
+    // before anything is stored otherwise.
+    const { agentId, sessionId } = input as AutonomousInput;
+    const agent = await runAgentIn(tx, agentId);
+    if (sessionId) await ownSessionIn(tx, actor.userId, sessionId, agent.id);
   },
   publicState: (values) => publicStateOf(values) as unknown as Record<string, unknown>,
   finishMetadata(values) {

@@ -1,7 +1,9 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { saveAssistantMessage } from "@/lib/chat";
 import { approveBySystem, awaitDecision } from "@/lib/checkpoints";
 import { checkCitations, citedNumbers, createEngineWithSelection, keywordsOf, type Passage, stem } from "@/lib/engine";
-import { emit, runContextOf } from "@/lib/runs";
+import { DomainError } from "@/lib/errors";
+import { emit, type RunContext, runContextOf } from "@/lib/runs";
 import { validateDraft } from "../constitution";
 import { evidenceOf } from "../evidence";
 import { emitAgent, emitTodo, historyEntry, reasonOf } from "../progress";
@@ -202,6 +204,7 @@ export async function finish(state: AutonomousStateType, config: LangGraphRunnab
     await saveEvidence(run, state.goal, evidence);
     emit(config, { kind: "text", delta: state.answer.text });
   }
+  if (state.sessionId) await saveToChat(state, run, rejected);
   const hierarchy = [...state.hierarchy];
   if (root) {
     hierarchy[0] = {
@@ -225,4 +228,31 @@ export async function finish(state: AutonomousStateType, config: LangGraphRunnab
     outcome: state.outcome ?? { status: "completed", reason: null },
     finishedAt: Date.now(),
   };
+}
+
+/** A run started from a chat leaves its answer (or why it ended without one) in that chat. */
+async function saveToChat(state: AutonomousStateType, run: RunContext, rejected: boolean): Promise<void> {
+  const answer = state.answer;
+  try {
+    await saveAssistantMessage(run, {
+      sessionId: state.sessionId as string,
+      runId: run.runId,
+      content:
+        rejected || !answer
+          ? `The autonomous run ended without an answer: ${state.outcome?.reason ?? "rejected"}`
+          : answer.text,
+      sources:
+        rejected || !answer ? [] : state.sources.map((s) => ({ ...s, externalId: null, section: null, page: null })),
+      citations: rejected || !answer ? [] : answer.citations,
+      metadata: {
+        confidence: answer?.confidence ?? 0,
+        engine: state.engine ?? "offline",
+        model: state.draft?.model ?? "",
+        autonomousRunId: run.runId,
+      },
+    });
+  } catch (error) {
+    // The chat was deleted while the run worked: the run's own record keeps the answer.
+    if (!(error instanceof DomainError && error.code === "CHAT_SESSION_GONE")) throw error;
+  }
 }

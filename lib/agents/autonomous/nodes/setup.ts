@@ -36,6 +36,16 @@ export async function runAgentIn(tx: Tx, ref: string): Promise<RunAgent & { defa
   };
 }
 
+/** The starter's own chat session with this agent, where the run's answer is saved; not found otherwise. */
+export async function ownSessionIn(tx: Tx, userId: string, sessionId: string, agentId: string): Promise<void> {
+  const c = schema.chatSessions;
+  const [row] = await tx
+    .select({ id: c.id })
+    .from(c)
+    .where(and(eq(c.id, sessionId), eq(c.userId, userId), eq(c.agentId, agentId)));
+  if (!row) throw new NotFoundError("Chat session", { session_id: sessionId });
+}
+
 export const findRunAgent = (scope: TenantScope, ref: string) => withTenant(scope, (tx) => runAgentIn(tx, ref));
 
 export const rootNodeId = (runId: string) => stableId(runId, "root");
