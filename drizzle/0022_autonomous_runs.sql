@@ -1,3 +1,13 @@
+CREATE TABLE "agent_tools" (
+	"tenant_id" uuid NOT NULL,
+	"agent_id" uuid NOT NULL,
+	"tool_name" text NOT NULL,
+	"enabled" boolean NOT NULL,
+	"updated_by" text,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "agent_tools_tenant_id_agent_id_tool_name_pk" PRIMARY KEY("tenant_id","agent_id","tool_name")
+);
+--> statement-breakpoint
 CREATE TABLE "constitutional_principles" (
 	"tenant_id" uuid NOT NULL,
 	"principle_id" text NOT NULL,
@@ -152,6 +162,8 @@ CREATE TABLE "tool_registry" (
 --> statement-breakpoint
 ALTER TABLE "execution_trace" DROP CONSTRAINT "execution_trace_event_type_check";--> statement-breakpoint
 ALTER TABLE "execution_trace_outbox" DROP CONSTRAINT "execution_trace_outbox_event_type_check";--> statement-breakpoint
+ALTER TABLE "agent_tools" ADD CONSTRAINT "agent_tools_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "agent_tools" ADD CONSTRAINT "agent_tools_agent_id_agents_id_fk" FOREIGN KEY ("agent_id") REFERENCES "public"."agents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "constitutional_principles" ADD CONSTRAINT "constitutional_principles_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "constitutional_validations" ADD CONSTRAINT "constitutional_validations_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "constitutional_validations" ADD CONSTRAINT "constitutional_validations_run_id_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -176,7 +188,7 @@ CREATE INDEX "sub_agent_hierarchy_session_idx" ON "sub_agent_hierarchy" USING bt
 CREATE UNIQUE INDEX "tool_executions_step_uq" ON "tool_executions" USING btree ("tenant_id","run_id","step_id","iteration");--> statement-breakpoint
 ALTER TABLE "execution_trace" ADD CONSTRAINT "execution_trace_event_type_check" CHECK ("execution_trace"."event_type" in ('run_start', 'run_complete', 'run_failed', 'run_cancelled', 'run_interrupted', 'node_start', 'node_complete', 'node_error', 'hitl_request', 'hitl_response', 'tool_invocation', 'tool_result', 'subagent_spawn', 'subagent_complete', 'llm_call', 'cache_hit', 'cache_miss', 'constitutional_check', 'escalation', 'steering_message', 'retention'));--> statement-breakpoint
 ALTER TABLE "execution_trace_outbox" ADD CONSTRAINT "execution_trace_outbox_event_type_check" CHECK ("execution_trace_outbox"."event_type" in ('run_start', 'run_complete', 'run_failed', 'run_cancelled', 'run_interrupted', 'node_start', 'node_complete', 'node_error', 'hitl_request', 'hitl_response', 'tool_invocation', 'tool_result', 'subagent_spawn', 'subagent_complete', 'llm_call', 'cache_hit', 'cache_miss', 'constitutional_check', 'escalation', 'steering_message', 'retention'));--> statement-breakpoint
--- An autonomous run's records are tenant data like the run.
+-- An autonomous run's records and the tool settings are tenant data like the run.
 SELECT vigil_secure_tenant_table('sub_agent_hierarchy');
 --> statement-breakpoint
 SELECT vigil_secure_tenant_table('constitutional_validations');
@@ -186,6 +198,8 @@ SELECT vigil_secure_tenant_table('evidence_chains');
 SELECT vigil_secure_tenant_table('tool_executions');
 --> statement-breakpoint
 SELECT vigil_secure_tenant_table('tool_registry');
+--> statement-breakpoint
+SELECT vigil_secure_tenant_table('agent_tools');
 --> statement-breakpoint
 SELECT vigil_secure_tenant_table('constitutional_principles');
 --> statement-breakpoint

@@ -61,14 +61,12 @@ export function relevantExperts(goal: string, experts: CatalogExpert[], limit = 
 /** An arithmetic expression written in the text ("45000 / 0.9", "15% of 2400"), normalised for the calculator. */
 export function expressionIn(text: string): string | null {
   const normalised = text
+    .replace(/(\d),(?=\d{3}\b)/g, "$1")
     .replace(/(\d+(?:\.\d+)?)\s*%\s+of\s+(\d+(?:\.\d+)?)/gi, "($1 / 100 * $2)")
     .replace(/[×x](?=\s*\d)/g, "*");
-  const match = /[(\d][\d.,\s()]*(?:[-+*/^][\s(]*\d[\d.,\s()]*)+/.exec(normalised);
+  const match = /[(\d][\d.\s()]*(?:[-+*/^][\s(]*\d[\d.\s()]*)+/.exec(normalised);
   if (!match) return null;
-  const expression = match[0]
-    .replace(/,(?=\d{3}\b)/g, "")
-    .replace(/[.,\s]+$/, "")
-    .trim();
+  const expression = match[0].replace(/[.\s]+$/, "").trim();
   const opens = (expression.match(/\(/g) ?? []).length;
   const closes = (expression.match(/\)/g) ?? []).length;
   return opens === closes && /\d\s*[-+*/^]\s*[(\d]/.test(expression) ? expression : null;
@@ -136,8 +134,9 @@ const synthesizeStep = (): DraftStep => ({ description: "Write the cited answer"
 /** Tree-of-Thoughts: three candidate plans for the goal, each scored and with its steps; the best first. */
 export function candidatePlans(input: PlanningInput): { candidate: PlanCandidate; steps: PlannedStep[] }[] {
   const { goal } = input;
-  const experts = relevantExperts(goal, input.experts);
-  const expression = expressionIn(goal);
+  const can = (tool: string) => input.tools.some((t) => t.name === tool);
+  const experts = can("ask_expert") ? relevantExperts(goal, input.experts) : [];
+  const expression = can("calculator") ? expressionIn(goal) : null;
   const decision = decisionOptionsIn(goal) !== null;
   const tail = [...(decision ? [decideStep()] : []), synthesizeStep()];
   const calc = expression ? [calcStep(expression)] : [];

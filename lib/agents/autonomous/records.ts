@@ -29,6 +29,13 @@ export async function loadToolRegistry(scope: TenantScope): Promise<ToolRegistry
   }));
 }
 
+/** An admin's per-agent tool settings: tool name → enabled. */
+export async function loadAgentToolOverrides(scope: TenantScope, agentId: string): Promise<Map<string, boolean>> {
+  const t = schema.agentTools;
+  const rows = await withTenant(scope, (tx) => tx.select().from(t).where(eq(t.agentId, agentId)));
+  return new Map(rows.map((r) => [r.toolName, r.enabled]));
+}
+
 /** The tenant's enabled principles, or the defaults when it has set none. */
 export async function loadPrinciples(scope: TenantScope): Promise<Principle[]> {
   const p = schema.constitutionalPrinciples;

@@ -220,13 +220,23 @@ export function tenantTools(rows: readonly ToolRegistryRow[]): ToolSpec[] {
   });
 }
 
+/** The tools every expert has unless an admin takes one away. */
+export const DEFAULT_AGENT_TOOLS: readonly string[] = ["knowledge_search", "calculator", "ask_expert"];
+
 /**
- * The tools one agent may use in an autonomous run: enabled by the tenant, and either granted
- * to the agent or one every expert has (knowledge search, the calculator, asking another expert).
+ * The tools one agent may use in an autonomous run: enabled by the tenant, and the defaults
+ * plus the agent's own grants, as an admin's per-agent settings add or remove them.
  */
-export function agentTools(tools: readonly ToolSpec[], granted: readonly string[]): ToolSpec[] {
-  const everyone = new Set(["knowledge_search", "calculator", "ask_expert"]);
-  return tools.filter((tool) => tool.enabled && (everyone.has(tool.name) || granted.includes(tool.name)));
+export function agentTools(
+  tools: readonly ToolSpec[],
+  granted: readonly string[],
+  overrides: ReadonlyMap<string, boolean> = new Map(),
+): ToolSpec[] {
+  return tools.filter(
+    (tool) =>
+      tool.enabled &&
+      (overrides.get(tool.name) ?? (DEFAULT_AGENT_TOOLS.includes(tool.name) || granted.includes(tool.name))),
+  );
 }
 
 /** Runs a tool by name; the caller has checked that the agent may use it. */

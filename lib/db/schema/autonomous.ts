@@ -26,6 +26,7 @@ import {
   TOOL_EXECUTION_STATUSES,
   VALIDATION_CONTENT_TYPES,
 } from "../../agents/autonomous/contract";
+import { agents } from "./agents";
 import { inList } from "./checks";
 import { runs } from "./runs";
 import { createdAt, tenantRef, updatedAt } from "./tenancy";
@@ -228,6 +229,25 @@ export const toolRegistry = pgTable(
     check("tool_registry_risk_check", sql`${t.riskLevel} in (${inList(SEVERITIES)})`),
     check("tool_registry_scope_check", sql`${t.dataAccessScope} in (${inList(DATA_ACCESS_SCOPES)})`),
   ],
+);
+
+/**
+ * An admin's setting of one tool for one agent: enabled grants it beyond the agent's defaults,
+ * disabled takes it away (a tool the tenant disabled stays off whatever this says).
+ */
+export const agentTools = pgTable(
+  "agent_tools",
+  {
+    tenantId: tenantRef(),
+    agentId: uuid("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    toolName: text("tool_name").notNull(),
+    enabled: boolean("enabled").notNull(),
+    updatedBy: text("updated_by"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.agentId, t.toolName] })],
 );
 
 /** The principles a tenant's drafts are validated against; tenants without rows use the defaults. */

@@ -17,8 +17,16 @@ const TOOL_ATTEMPTS = 2;
  */
 export async function gateTool(state: AutonomousStateType, config: LangGraphRunnableConfig): Promise<AutonomousUpdate> {
   const current = state.current;
-  const tool = state.tools.find((t) => t.name === current?.tool);
-  if (!current || !tool) throw new Error("think chose no tool");
+  if (!current) throw new Error("think chose no tool");
+  const tool = state.tools.find((t) => t.name === current.tool);
+  if (!tool) {
+    const todo = withStep(state.todo, current.stepId, {
+      status: "skipped",
+      note: `Skipped: the tool ${current.tool} is not available to this agent`,
+    });
+    emitTodo(config, todo);
+    return { todo, current: null };
+  }
   const step = state.todo.find((s) => s.id === current.stepId);
   const request = {
     tool_name: tool.name,

@@ -5,7 +5,7 @@ import { NotFoundError } from "@/lib/errors";
 import { runContextOf } from "@/lib/runs";
 import type { HierarchyNode } from "../contract";
 import { emitAgent } from "../progress";
-import { loadToolRegistry, saveHierarchyNode, stableId } from "../records";
+import { loadAgentToolOverrides, loadToolRegistry, saveHierarchyNode, stableId } from "../records";
 import { safetyLevelOf } from "../safety";
 import type { AutonomousStateType, RunAgent } from "../state";
 import { agentTools, riskOfTool, tenantTools } from "../tools";
@@ -61,7 +61,11 @@ export async function setup(state: AutonomousStateType, config: LangGraphRunnabl
       .from(a)
       .where(and(eq(a.status, "active"), sql`${a.id} <> ${agent.id}`)),
   );
-  const tools = agentTools(tenantTools(await loadToolRegistry(run)), agent.tools).map((t) => ({
+  const tools = agentTools(
+    tenantTools(await loadToolRegistry(run)),
+    agent.tools,
+    await loadAgentToolOverrides(run, agent.id),
+  ).map((t) => ({
     ...t,
     risk: riskOfTool(t),
   }));

@@ -51,6 +51,14 @@ export async function think(state: AutonomousStateType, config: LangGraphRunnabl
 
   const iteration = state.iterations + 1;
   let current: PendingAction;
+  // A step whose tool this agent may not use (a reviewer's or a steering step) is skipped, said why.
+  const usable = (step: WorkStep) => step.kind !== "tool" || state.tools.some((t) => t.name === step.tool);
+  for (const step of todo.filter((s) => s.status === "pending" && !usable(s))) {
+    todo = withStep(todo, step.id, {
+      status: "skipped",
+      note: `Skipped: ${step.agent ? "delegation" : `the tool ${step.tool}`} is not available to this agent`,
+    });
+  }
   const next = todo.find((s) => s.status === "pending");
   if (iteration > state.maxIterations) {
     todo = todo.map((s) =>
