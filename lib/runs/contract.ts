@@ -2,7 +2,7 @@
 // message stream and the message type both ends use. Client-safe: the server's stream writer and
 // the browser's `useChat` import the same types, so the two cannot drift.
 import type { InferUIMessageChunk, UIMessage } from "ai";
-import type { AgentPart } from "@/lib/agents/autonomous/contract";
+import type { AgentPart } from "@/lib/agents/contract";
 import type { CheckpointPart } from "@/lib/checkpoints/contract";
 import type { SearchHit } from "@/lib/rag/contract";
 

@@ -1,16 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PRINCIPLES, validateDraft } from "@/lib/agents/autonomous/constitution";
-import { evidenceConfidence, quoteFor } from "@/lib/agents/autonomous/evidence";
-import { weighOptions } from "@/lib/agents/autonomous/nodes/decide";
 import {
+  agentTools,
   candidatePlans,
+  DEFAULT_PRINCIPLES,
   decisionOptionsIn,
+  evidenceConfidence,
   expressionIn,
+  gateOf,
   PLAN_SCORE_WEIGHTS,
+  quoteFor,
+  riskOfTool,
+  safetyLevelOf,
   stepsForSteering,
-} from "@/lib/agents/autonomous/planner";
-import { gateOf, safetyLevelOf } from "@/lib/agents/autonomous/safety";
-import { agentTools, riskOfTool, type ToolSpec, tenantTools } from "@/lib/agents/autonomous/tools";
+  type ToolSpec,
+  tenantTools,
+  validateDraft,
+  weighOptions,
+} from "@/lib/agents";
 
 const expert = (slug: string, name: string, domain: string, description: string, knowledgeDomains: string[]) => ({
   id: `${slug}-id`,

@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import * as decisionRoute from "@/app/api/hitl/cases/[id]/decision/route";
 import * as runRoute from "@/app/api/runs/[id]/route";
 import * as runsRoute from "@/app/api/runs/route";
-import type { AutonomousPublicState } from "@/lib/agents/autonomous/contract";
+import type { AutonomousPublicState } from "@/lib/agents/contract";
 import { executionSettled } from "@/lib/runs";
 import { type HitlClient, REVIEWER, rid } from "../api-hitl/support";
 

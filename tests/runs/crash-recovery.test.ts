@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AutonomousPublicState } from "@/lib/agents/autonomous/contract";
+import type { AutonomousPublicState } from "@/lib/agents/contract";
 import { type Database, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { getRun, type RunActor } from "@/lib/runs";
 import { boot } from "@/lib/server";

@@ -1,5 +1,5 @@
 import { citedNumbers, splitSentences } from "@/lib/engine";
-import type { Severity } from "./contract";
+import type { Severity } from "../contract";
 import { riskAtLeast } from "./tools";
 
 /** One of a tenant's principles (lib/db constitutional_principles, or the defaults below). */

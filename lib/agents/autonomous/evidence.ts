@@ -1,5 +1,5 @@
 import { BM25_SCALE, citedNumbers, keywordsOf, splitSentences, stem } from "@/lib/engine";
-import type { ClaimType, EvidenceClaim, EvidenceLevel } from "./contract";
+import type { ClaimType, EvidenceClaim, EvidenceLevel } from "../contract";
 
 /** A numbered source of the answer, as the run collected it. */
 export interface NumberedSource {

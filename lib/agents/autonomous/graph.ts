@@ -1,7 +1,7 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { RunnableGraph, Workflow } from "@/lib/runs";
-import { AutonomousInput, type AutonomousPublicState } from "./contract";
+import { AutonomousInput, type AutonomousPublicState } from "../contract";
 import { act, afterGateTool, gateTool } from "./nodes/act";
 import { draft, finalReview, finish, validate } from "./nodes/answer";
 import { afterDecide, decide } from "./nodes/decide";

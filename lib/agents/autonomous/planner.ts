@@ -1,5 +1,5 @@
 import { keywordsOf, stem } from "@/lib/engine";
-import type { PlanCandidate, Severity, StepKind, TodoItem } from "./contract";
+import type { PlanCandidate, Severity, StepKind, TodoItem } from "../contract";
 
 /** An expert the plan may delegate to: another agent of the tenant's catalog. */
 export interface CatalogExpert {

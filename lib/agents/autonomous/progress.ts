@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { type CheckpointDecision, statusOf } from "@/lib/checkpoints";
 import { emit } from "@/lib/runs";
-import type { CheckpointHistoryEntry, HierarchyNode, ReactEntry } from "./contract";
+import type { CheckpointHistoryEntry, HierarchyNode, ReactEntry } from "../contract";
 import type { WorkStep } from "./state";
 
 /** The to-do list as the `data-todo` part shows it (one part id: each replaces the last). */

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { rowsOf, schema, type TenantScope, withTenant } from "@/lib/db";
+import type { EvidenceClaim, HierarchyNode, TaskStatus } from "../contract";
 import { DEFAULT_PRINCIPLES, type Principle, type ValidationResult } from "./constitution";
-import type { EvidenceClaim, HierarchyNode, TaskStatus } from "./contract";
 import type { ToolRegistryRow } from "./tools";
 
 /** A stable id for something a run makes (a spawn, a validation): a node that runs again makes the same one. */

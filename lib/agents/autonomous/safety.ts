@@ -1,5 +1,5 @@
 import type { SafetyLevel as AgentSafetyLevel } from "@/lib/experts/contract";
-import type { SafetyLevel, Severity } from "./contract";
+import type { SafetyLevel, Severity } from "../contract";
 import { riskAtLeast } from "./tools";
 
 export type GatedCheckpoint =

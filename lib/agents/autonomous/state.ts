@@ -8,7 +8,7 @@ import type {
   Severity,
   SteeringEntry,
   TodoItem,
-} from "./contract";
+} from "../contract";
 import type { NumberedSource } from "./evidence";
 import type { CatalogExpert } from "./planner";
 import type { ToolSpec } from "./tools";

@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { schema, withTenant } from "@/lib/db";
 import { errors } from "@/lib/errors";
 import { getRun, type RunActor, visibleRun } from "@/lib/runs";
-import type { AutonomousPublicState } from "./contract";
+import type { AutonomousPublicState } from "../contract";
 
 export interface SteeringView {
   seq: number;

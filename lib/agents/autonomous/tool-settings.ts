@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
-import { DATA_ACCESS_SCOPES, SEVERITIES, TOOL_CATEGORIES } from "./contract";
+import { DATA_ACCESS_SCOPES, SEVERITIES, TOOL_CATEGORIES } from "../contract";
 import { runAgentIn } from "./nodes/setup";
 import { loadAgentToolOverrides, loadToolRegistry } from "./records";
 import { agentTools, BUILT_IN_TOOLS, riskOfTool, type ToolSpec, tenantTools } from "./tools";

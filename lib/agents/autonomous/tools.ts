@@ -2,7 +2,7 @@ import { all, create } from "mathjs";
 import type { TenantScope } from "@/lib/db";
 import { searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { configuredSearchers, fallbackSearch } from "@/lib/search";
-import type { DataAccessScope, Severity, ToolCategory } from "./contract";
+import type { DataAccessScope, Severity, ToolCategory } from "../contract";
 
 /** A passage a tool found: what the answer may cite. */
 export interface FoundPassage {

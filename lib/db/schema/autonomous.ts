@@ -25,7 +25,7 @@ import {
   TOOL_CATEGORIES,
   TOOL_EXECUTION_STATUSES,
   VALIDATION_CONTENT_TYPES,
-} from "../../agents/autonomous/contract";
+} from "../../agents/contract";
 import { agents } from "./agents";
 import { inList } from "./checks";
 import { runs } from "./runs";

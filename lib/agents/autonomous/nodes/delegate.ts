@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { approveBySystem, awaitDecision } from "@/lib/checkpoints";
 import { emit, runContextOf } from "@/lib/runs";
-import { AUTONOMOUS_LIMITS, type HierarchyNode } from "../contract";
+import { AUTONOMOUS_LIMITS, type HierarchyNode } from "../../contract";
 import { emitAgent, emitTodo, historyEntry, reasonOf, withStep } from "../progress";
 import { saveHierarchyNode, stableId } from "../records";
 import { gateOf } from "../safety";

@@ -3,7 +3,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { runContextOf } from "@/lib/runs";
-import type { HierarchyNode } from "../contract";
+import type { HierarchyNode } from "../../contract";
 import { emitAgent } from "../progress";
 import { loadAgentToolOverrides, loadToolRegistry, saveHierarchyNode, stableId } from "../records";
 import { safetyLevelOf } from "../safety";

@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit, runContextOf } from "@/lib/runs";
-import { AUTONOMOUS_LIMITS, type SteeringEntry } from "../contract";
+import { AUTONOMOUS_LIMITS, type SteeringEntry } from "../../contract";
 import { stepsForSteering, todoOf } from "../planner";
 import { emitTodo, withStep } from "../progress";
 import { steeringAfter } from "../records";

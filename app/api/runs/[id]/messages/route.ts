@@ -1,5 +1,5 @@
 import { listSteering, sendSteering } from "@/lib/agents";
-import { SteeringMessage } from "@/lib/agents/autonomous/contract";
+import { SteeringMessage } from "@/lib/agents/contract";
 import { requireSession } from "@/lib/auth";
 import { json, parseBody } from "@/lib/http";
 import { route } from "@/lib/server";

@@ -1,6 +1,6 @@
-// Autonomous runs (the Mode 3 design) as they cross the wire: the run's input, the names of its
-// records, and the state GET /api/runs/{id} answers. Client-safe: zod only, read by the server,
-// the API and the run page alike.
+// The agents' client-safe contract: autonomous runs (the Mode 3 design) as they cross the wire —
+// the run's input, the names of its records, and the state GET /api/runs/{id} answers. Zod only,
+// read by the server, the API and the run page alike.
 import { z } from "zod";
 
 export const SAFETY_LEVELS = ["strict", "balanced", "permissive"] as const;
