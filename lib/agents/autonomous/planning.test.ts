@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
-import {
-  agentTools,
-  candidatePlans,
-  DEFAULT_PRINCIPLES,
-  decisionOptionsIn,
-  evidenceConfidence,
-  expressionIn,
-  gateOf,
-  PLAN_SCORE_WEIGHTS,
-  quoteFor,
-  riskOfTool,
-  safetyLevelOf,
-  stepsForSteering,
-  type ToolSpec,
-  tenantTools,
-  validateDraft,
-  weighOptions,
-} from "@/lib/agents";
+import { DEFAULT_PRINCIPLES, validateDraft } from "./constitution";
+import { evidenceConfidence, quoteFor } from "./evidence";
+import { weighOptions } from "./nodes/decide";
+import { candidatePlans, decisionOptionsIn, expressionIn, PLAN_SCORE_WEIGHTS, stepsForSteering } from "./planner";
+import { gateOf, safetyLevelOf } from "./safety";
+import { agentTools, riskOfTool, type ToolSpec, tenantTools } from "./tools";
 
 const expert = (slug: string, name: string, domain: string, description: string, knowledgeDomains: string[]) => ({
   id: `${slug}-id`,
