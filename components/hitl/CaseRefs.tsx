@@ -24,7 +24,8 @@ function useViewerId(enabled: boolean): string | null {
 
 /**
  * What a case is about. A chat session is a link for the person who asked in it (nobody else
- * may open it); runs, threads and outside ids are shown as they are.
+ * may open it); a run links to its page (its owner and reviewers may open it); threads and
+ * outside ids are shown as they are.
  */
 export function CaseRefs({ refs, context }: { refs: HitlRef[]; context: AnswerReviewContext | null }) {
   const chatRef = refs.find((ref) => ref.ref_type === "chat_session");
@@ -48,7 +49,15 @@ export function CaseRefs({ refs, context }: { refs: HitlRef[]; context: AnswerRe
             {humanize(ref.ref_type)}
             {ref.ref_key !== VIGIL_REF_KEY ? ` (${ref.ref_key})` : ""}:
           </span>{" "}
-          {mayOpen(ref) ? (
+          {ref.ref_type === "run" || ref.ref_type === "run_checkpoint" ? (
+            <Link
+              href={`/runs/${encodeURIComponent(ref.ref_value)}`}
+              className="font-mono break-all text-brand-600 underline"
+              data-testid="case-run-link"
+            >
+              {ref.ref_value}
+            </Link>
+          ) : mayOpen(ref) ? (
             <Link
               href={`/chat/${encodeURIComponent(ref.ref_value)}`}
               className="font-mono break-all text-brand-600 underline"
