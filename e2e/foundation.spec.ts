@@ -2,13 +2,13 @@ import { expect, test } from "@playwright/test";
 import { navLabels, signIn } from "./support";
 
 const ROLES = [
-  { email: "expert@demo.local", role: "member", home: "/experts", nav: ["Experts", "My requests"] },
-  { email: "reviewer@demo.local", role: "reviewer", home: "/inbox", nav: ["Experts", "My requests", "Inbox"] },
+  { email: "expert@demo.local", role: "member", home: "/experts", nav: ["Experts", "Runs", "My requests"] },
+  { email: "reviewer@demo.local", role: "reviewer", home: "/inbox", nav: ["Experts", "Runs", "My requests", "Inbox"] },
   {
     email: "admin@demo.local",
     role: "admin",
     home: "/inbox",
-    nav: ["Experts", "My requests", "Inbox", "Knowledge", "Audit", "API keys"],
+    nav: ["Experts", "Runs", "My requests", "Inbox", "Knowledge", "Audit", "API keys"],
   },
 ];
 

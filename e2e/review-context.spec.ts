@@ -112,11 +112,11 @@ test("a reviewer decides a chat answer seeing the question, the asker and the so
   await badges.first().click();
   await expect(listed.nth(sources.findIndex((s) => s.n === cited))).toBeFocused();
 
-  // The reviewer is not the asker: the session is named, not linked; the run is text.
+  // The reviewer is not the asker: the session is named, not linked; the run links to its page.
   const refs = detail.getByTestId("case-refs");
   await expect(refs.locator('[data-ref-kind="chat_session"]')).toContainText(sessionId);
-  await expect(refs.locator('[data-ref-kind="run"]')).toBeVisible();
-  await expect(refs.getByRole("link")).toHaveCount(0);
+  await expect(refs.locator('[data-ref-kind="chat_session"]').getByRole("link")).toHaveCount(0);
+  await expect(refs.locator('[data-ref-kind="run"]').getByRole("link")).toHaveAttribute("href", /^\/runs\/[0-9a-f-]{36}$/);
 
   // Modify and approve: a form with the answer only, prefilled; JSON behind "Advanced".
   await detail.getByRole("button", { name: "Modify and approve…" }).click();

@@ -218,6 +218,7 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
             void sendMessage({ text });
           }}
           onStop={stopAnswer}
+          autonomous={{ agentId: agent.slug, sessionId: conversation.sessionId }}
         />
       </section>
       <SourcesPanel

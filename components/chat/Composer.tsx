@@ -1,6 +1,7 @@
 "use client";
 
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { MAX_GOAL_CHARS, ModeSwitch, useAutonomousMode } from "@/components/runs/ModeSwitch";
 import { MAX_MESSAGE_BYTES } from "@/lib/chat/contract";
 
 /** The server refuses questions over 8 KiB; say so before sending. */
@@ -13,17 +14,23 @@ export function Composer({
   disabled,
   onSend,
   onStop,
+  autonomous,
 }: {
   agentName: string;
   busy: boolean;
   disabled?: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
+  /** Offers the Autonomous mode: the message starts a run of this expert instead. */
+  autonomous?: { agentId: string; sessionId: string | null };
 }) {
   const [text, setText] = useState("");
   const input = useRef<HTMLTextAreaElement>(null);
+  const runMode = useAutonomousMode(autonomous ?? null);
+  const goal = autonomous !== undefined && runMode.mode === "autonomous";
   const bytes = encoder.encode(text).length;
-  const tooLong = bytes > MAX_MESSAGE_BYTES;
+  const goalTooLong = goal && text.trim().length > MAX_GOAL_CHARS;
+  const tooLong = bytes > MAX_MESSAGE_BYTES || goalTooLong;
   const empty = text.trim().length === 0;
 
   useEffect(() => {
@@ -42,6 +49,10 @@ export function Composer({
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
     if (busy || empty || tooLong || disabled) return;
+    if (goal) {
+      void runMode.start(text.trim());
+      return;
+    }
     onSend(text.trim());
     setText("");
   };
@@ -58,9 +69,10 @@ export function Composer({
 
   return (
     <form onSubmit={submit} className="border-t border-slate-200 pt-3 dark:border-slate-800">
+      {autonomous && <ModeSwitch state={runMode} />}
       <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white p-2 focus-within:border-brand-500 dark:border-slate-700 dark:bg-slate-900">
         <label htmlFor="chat-composer" className="sr-only">
-          Message {agentName}
+          {goal ? `Goal for ${agentName}` : `Message ${agentName}`}
         </label>
         <textarea
           id="chat-composer"
@@ -69,7 +81,7 @@ export function Composer({
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
-          placeholder={`Ask ${agentName}…`}
+          placeholder={goal ? `A goal for ${agentName}…` : `Ask ${agentName}…`}
           aria-describedby="chat-composer-hint"
           aria-invalid={tooLong || undefined}
           className="max-h-[200px] min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-2 text-[15px] outline-none"
@@ -86,11 +98,11 @@ export function Composer({
         ) : (
           <button
             type="submit"
-            aria-label="Send message"
-            disabled={empty || tooLong || disabled}
+            aria-label={goal ? "Start autonomous run" : "Send message"}
+            disabled={empty || tooLong || disabled || runMode.starting}
             className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
           >
-            Send
+            {goal ? (runMode.starting ? "Starting…" : "Start run") : "Send"}
           </button>
         )}
       </div>
@@ -98,7 +110,14 @@ export function Composer({
         <span>Enter sends · Shift+Enter new line · Esc stops</span>
         {tooLong && (
           <span role="alert" className="text-red-600">
-            Too long: {Math.ceil(bytes / 1024)} KiB of {MAX_MESSAGE_BYTES / 1024} KiB
+            {goalTooLong
+              ? `Too long for a goal: ${text.trim().length} of ${MAX_GOAL_CHARS} characters`
+              : `Too long: ${Math.ceil(bytes / 1024)} KiB of ${MAX_MESSAGE_BYTES / 1024} KiB`}
+          </span>
+        )}
+        {goal && runMode.error && (
+          <span role="alert" className="text-red-600">
+            {runMode.error}
           </span>
         )}
       </p>

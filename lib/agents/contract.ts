@@ -149,6 +149,8 @@ export interface CheckpointHistoryEntry {
   approval_status: string;
   /** `system` when the safety level or a timeout decided it. */
   decided_by: string | null;
+  /** The decider's name as the decision records it. */
+  decided_by_name: string | null;
   reason: string | null;
   case_id: string | null;
 }

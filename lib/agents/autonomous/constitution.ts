@@ -1,5 +1,5 @@
-import { citedNumbers, splitSentences } from "@/lib/engine";
 import type { Severity } from "../contract";
+import { claimsOf, withoutClaims } from "./claims";
 import { riskAtLeast } from "./tools";
 
 /** One of a tenant's principles (lib/db constitutional_principles, or the defaults below). */
@@ -44,6 +44,8 @@ const ABSOLUTE =
   /\b(guarantee[sd]?|always safe|completely safe|100\s?% (?:safe|effective)|no risk|risk-free|never fails|proven cure)\b/gi;
 const PRESCRIPTION = /\byou should (?:take|start|stop|increase|decrease)\b|\btake \d+\s?(?:mg|ml|g)\b/i;
 const CHECKABLE = new Set(DEFAULT_PRINCIPLES.map((p) => p.id));
+/** Shorter sentences ("In short:") are not claims that need a source. */
+const CLAIM_MIN_WORDS = 6;
 const CAVEAT = "The evidence behind this answer is limited; treat it as a starting point for expert review.";
 const WEAK_EVIDENCE = 0.5;
 
@@ -58,22 +60,22 @@ export function validateDraft(
   context: { confidence: number; knownCitations: number[] },
 ): ValidationResult {
   const known = new Set(context.knownCitations);
-  const sentences = splitSentences(draft);
+  const claims = claimsOf(draft);
   const failed = new Map<string, string>();
   let revised = draft;
   for (const principle of principles) {
     switch (principle.id) {
       case "cite_sources": {
-        const uncited = sentences.filter(
-          (s) =>
-            s.kind === "sentence" &&
-            s.text.split(/\s+/).length >= 6 &&
-            !citedNumbers(s.text).some((n) => known.has(n)) &&
-            s.text !== CAVEAT,
+        const uncited = claims.filter(
+          (c) =>
+            c.kind === "sentence" &&
+            c.text.split(/\s+/).length >= CLAIM_MIN_WORDS &&
+            !c.citations.some((n) => known.has(n)) &&
+            c.text !== CAVEAT,
         );
         if (uncited.length > 0) {
           failed.set(principle.id, `${uncited.length} sentence(s) without a source`);
-          for (const s of uncited) revised = revised.replace(s.text, "");
+          revised = withoutClaims(revised, uncited);
         }
         break;
       }
@@ -86,10 +88,13 @@ export function validateDraft(
         break;
       }
       case "no_individual_prescription": {
-        const hits = sentences.filter((s) => PRESCRIPTION.test(s.text));
-        if (hits.length > 0) {
+        // Judged on the draft; removed from the revision so far (another principle may have taken it already).
+        if (claims.some((c) => PRESCRIPTION.test(c.text))) {
           failed.set(principle.id, "instructions addressed to an individual");
-          for (const s of hits) revised = revised.replace(s.text, "");
+          revised = withoutClaims(
+            revised,
+            claimsOf(revised).filter((c) => PRESCRIPTION.test(c.text)),
+          );
         }
         break;
       }

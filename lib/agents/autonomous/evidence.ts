@@ -1,5 +1,6 @@
-import { BM25_SCALE, citedNumbers, keywordsOf, splitSentences, stem } from "@/lib/engine";
+import { BM25_SCALE, keywordsOf, splitSentences, stem } from "@/lib/engine";
 import type { ClaimType, EvidenceClaim, EvidenceLevel } from "../contract";
+import { claimsOf } from "./claims";
 
 /** A numbered source of the answer, as the run collected it. */
 export interface NumberedSource {
@@ -77,12 +78,13 @@ export function evidenceOf(
 ): EvidenceClaim[] {
   const byN = new Map(sources.map((s) => [s.n, s]));
   const claims: EvidenceClaim[] = [];
-  for (const sentence of splitSentences(answer)) {
-    const cited = citedNumbers(sentence.text)
-      .map((n) => byN.get(n))
-      .filter((s): s is NumberedSource => Boolean(s && !s.url));
-    if (cited.length === 0) continue;
-    const claim = sentence.text.replace(/\s*\[\d{1,4}\]/g, "").trim();
+  for (const found of claimsOf(answer)) {
+    const cited = found.citations.map((n) => byN.get(n)).filter((s): s is NumberedSource => Boolean(s && !s.url));
+    const claim = found.text
+      .replace(/^#+\s*/, "")
+      .replace(/^\*\*[^*]+:\*\*\s*/, "")
+      .trim();
+    if (cited.length === 0 || !claim) continue;
     const primary = cited.map((s) => {
       const lower = s.text.toLowerCase();
       const secondary = documents.filter(

@@ -78,8 +78,10 @@ export function decisionOptionsIn(goal: string): { id: string; label: string }[]
   if (!sentence) return null;
   const clean = (s: string) => s.replace(/[?.!]+$/, "").trim();
   const pair = /\b(?:should (?:we|i|they)|whether (?:to|we should))\s+(.+?)\s+or\s+(.+?)(?:[?.!]|$)/i.exec(sentence);
+  // "A or B for our device": what follows the second option is context both share, not part of B.
+  const shared = /\s+(?:for|in|on|at|with|before|after)\s+(?:our|the|a|an|this|their|its)\b.*$/i;
   const labels = pair
-    ? [clean(pair[1]), clean(pair[2])]
+    ? [clean(pair[1]).replace(shared, ""), clean(pair[2]).replace(shared, "")]
     : (() => {
         const which = /\bwhich (?:of\s+)?(.+?)(?:[?.!]|$)/i.exec(sentence);
         if (which && /,| or /.test(which[1]))
@@ -108,9 +110,18 @@ function searchStep(goal: string, about?: string): DraftStep {
   };
 }
 
+/** At most `max` characters, cut at a word with an ellipsis. */
+const clipWords = (text: string, max: number) =>
+  text.length <= max
+    ? text
+    : `${text
+        .slice(0, max)
+        .replace(/\s+\S*$/, "")
+        .replace(/[\s,;:]+$/, "")}…`;
+
 function delegateStep(expert: CatalogExpert, goal: string): DraftStep {
   return {
-    description: `Ask ${expert.name} (${expert.domain}) what bears on: ${goal.slice(0, 200)}`,
+    description: `Ask ${expert.name} (${expert.domain}) what bears on: ${clipWords(goal, 160)}`,
     kind: "delegate",
     tool: "ask_expert",
     agent: expert.slug,
@@ -258,7 +269,7 @@ export function stepsForSteering(message: string, seq: number, experts: CatalogE
     (e) => lower.includes(e.name.toLowerCase()) || lower.includes(e.slug) || lower.includes(e.domain.toLowerCase()),
   );
   const steps: DraftStep[] = named.map((e) => ({
-    description: `Ask ${e.name} (${e.domain}), as steered: ${message.slice(0, 200)}`,
+    description: `Ask ${e.name} (${e.domain}), as steered: ${clipWords(message, 160)}`,
     kind: "delegate",
     tool: "ask_expert",
     agent: e.slug,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { claimsOf, withoutClaims } from "./claims";
 import { DEFAULT_PRINCIPLES, validateDraft } from "./constitution";
 import { evidenceConfidence, quoteFor } from "./evidence";
 import { weighOptions } from "./nodes/decide";
@@ -164,6 +165,17 @@ describe("safety levels and tool risk", () => {
 });
 
 describe("constitutional validation and evidence", () => {
+  it("reads a citation after a full stop as the sentence's, and removes both together", () => {
+    const answer = "A 510(k) needs a predicate. [1] De Novo is for novel devices. [2][3] Short one.";
+    const claims = claimsOf(answer);
+    expect(claims.map((c) => [c.text, c.citations])).toEqual([
+      ["A 510(k) needs a predicate.", [1]],
+      ["De Novo is for novel devices.", [2, 3]],
+      ["Short one.", []],
+    ]);
+    expect(withoutClaims(answer, [claims[1]])).toBe("A 510(k) needs a predicate. [1] Short one.");
+  });
+
   it("finds violations, rates them and writes the revision", () => {
     const draft =
       "This device is guaranteed to be completely safe [1]. You should take 20 mg daily for the first week. The predicate must share the intended use [2].";

@@ -47,6 +47,7 @@ export function historyEntry(
       checkpoint_type: type,
       approval_status: "skipped",
       decided_by: "system",
+      decided_by_name: "Vigil (safety level)",
       reason: decision.reason,
       case_id: decision.caseId,
     };
@@ -57,6 +58,7 @@ export function historyEntry(
     checkpoint_type: type,
     approval_status: statusOf(decision),
     decided_by: decision.decided_by?.id ?? null,
+    decided_by_name: decision.decided_by?.name ?? null,
     reason,
     case_id: decision.caseId ?? null,
   };

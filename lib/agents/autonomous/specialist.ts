@@ -60,7 +60,7 @@ async function worker(state: S) {
     const found = await runTool(
       "knowledge_search",
       { query: state.task },
-      { scope: state.scope, knowledgeDomains: [state.domain] },
+      { scope: state.scope, knowledgeDomains: [state.domain], exactDomains: true },
     );
     return {
       workers: [

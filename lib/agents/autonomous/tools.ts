@@ -23,6 +23,8 @@ export interface ToolOutcome {
 export interface ToolContext {
   scope: TenantScope;
   knowledgeDomains: string[];
+  /** Only these domains, without the product guide every agent otherwise also searches (a worker's one domain). */
+  exactDomains?: boolean;
   signal?: AbortSignal;
 }
 
@@ -79,7 +81,7 @@ export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
       const found = await searchKnowledge(context.scope, {
         query,
         k: 5,
-        domains: searchScopeOf(context.knowledgeDomains),
+        domains: context.exactDomains ? context.knowledgeDomains : searchScopeOf(context.knowledgeDomains),
       });
       const passages = found.items.map((hit) => ({
         chunkId: hit.chunkId,

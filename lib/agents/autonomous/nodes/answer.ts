@@ -4,6 +4,7 @@ import { approveBySystem, awaitDecision } from "@/lib/checkpoints";
 import { checkCitations, citedNumbers, createEngineWithSelection, keywordsOf, type Passage, stem } from "@/lib/engine";
 import { DomainError } from "@/lib/errors";
 import { emit, type RunContext, runContextOf } from "@/lib/runs";
+import { claimsOf } from "../claims";
 import { validateDraft } from "../constitution";
 import { evidenceOf } from "../evidence";
 import { emitAgent, emitTodo, historyEntry, reasonOf } from "../progress";
@@ -53,6 +54,25 @@ export async function draft(state: AutonomousStateType, config: LangGraphRunnabl
     : null;
   const support = chosen ? bestSourceFor(chosen, state) : null;
   const heading = chosen ? `### Decision: ${chosen}${support ? ` [${support}]` : ""}\n\n` : "";
+  // What the calculator worked out is the run's own finding, listed with the answer.
+  const calculations = state.todo
+    .filter((step) => step.tool === "calculator" && step.status === "done")
+    .flatMap((step) => step.react.map((r) => r.observation).filter((o): o is string => Boolean(o)));
+  // Each specialist's findings, in brief and with their citations: the experts the plan asked.
+  const consulted = state.todo
+    .filter((step) => step.kind === "delegate" && step.status === "done")
+    .map((step) => {
+      const observation = step.react.at(-1)?.observation ?? "";
+      const [who, said] = observation.split(/ reports: /, 2);
+      const brief = claimsOf(said ?? "")
+        .filter((c) => c.kind === "sentence" && c.citations.length > 0)
+        .slice(0, 2)
+        .map((c) => `${c.text} ${c.citations.map((n) => `[${n}]`).join("")}`);
+      return brief.length ? `- **${who}:** ${brief.join(" ")}` : null;
+    })
+    .filter((line): line is string => line !== null);
+  const experts = consulted.length ? `\n\n### From the experts consulted\n${consulted.join("\n")}` : "";
+  const worked = calculations.length ? `\n\n### Calculations\n${calculations.map((c) => `- ${c}`).join("\n")}` : "";
   const tokens = result.usage ? result.usage.inputTokens + result.usage.outputTokens : 0;
   emit(config, {
     kind: "trace",
@@ -76,7 +96,7 @@ export async function draft(state: AutonomousStateType, config: LangGraphRunnabl
     todo,
     current: null,
     draft: {
-      text: `${heading}${result.text}`,
+      text: `${heading}${result.text}${experts}${worked}`,
       confidence: result.confidence,
       engine: result.engine,
       model: result.model,

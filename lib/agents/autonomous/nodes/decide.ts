@@ -6,6 +6,9 @@ import { emitTodo, historyEntry, reasonOf, withStep } from "../progress";
 import type { AutonomousStateType, AutonomousUpdate } from "../state";
 
 const termsOf = (text: string) => new Set(keywordsOf(text).map((k) => stem(k.toLowerCase())));
+/** Every content word of the text, stemmed, as often as it occurs. */
+const keywordsOfAll = (text: string) =>
+  (text.toLowerCase().match(/[\p{L}\p{N}()]+/gu) ?? []).flatMap((w) => [...termsOf(w)]);
 
 const DECISION_TYPES: [RegExp, string][] = [
   [/regulat|approval|fda|ema|filing/i, "regulatory_strategy"],
@@ -19,12 +22,17 @@ const DECISION_TYPES: [RegExp, string][] = [
  * its margin over the next.
  */
 export function weighOptions(options: { id: string; label: string }[], evidence: string) {
-  const found = termsOf(evidence);
+  const counts = new Map<string, number>();
+  for (const k of keywordsOfAll(evidence)) counts.set(k, (counts.get(k) ?? 0) + 1);
   const support = options.map((o) => {
     const terms = [...termsOf(o.label)];
-    return terms.length === 0 ? 0 : terms.filter((t) => found.has(t)).length / terms.length;
+    return terms.length === 0 ? 0 : terms.filter((t) => counts.has(t)).length / terms.length;
   });
-  const ranked = support.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
+  // Equal support: the option the evidence mentions more often (its words' occurrences) wins.
+  const mentions = options.map((o) => [...termsOf(o.label)].reduce((n, t) => n + (counts.get(t) ?? 0), 0));
+  const ranked = support
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => b.s - a.s || mentions[b.i] - mentions[a.i] || a.i - b.i);
   const best = ranked[0];
   const second = ranked[1]?.s ?? 0;
   const confidence = best.s === 0 ? 0.5 : Math.min(0.95, 0.5 + (0.45 * (best.s - second)) / best.s);

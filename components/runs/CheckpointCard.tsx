@@ -1,0 +1,110 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useId, useRef } from "react";
+import { DueBadge } from "@/components/hitl/Badges";
+import type { CheckpointRequest } from "@/lib/checkpoints/contract";
+import type { AutonomousPublicState, CheckpointPart } from "./api";
+import { RiskBadge } from "./Badges";
+import { CheckpointActions, type Editor } from "./CheckpointActions";
+import { CheckpointRequestView } from "./CheckpointRequestView";
+import { CaseModifyForm } from "./editors/CaseModifyForm";
+import { OptionPicker } from "./editors/OptionPicker";
+import { PlanStepsEditor } from "./editors/PlanStepsEditor";
+import { ToolParamsEditor } from "./editors/ToolParamsEditor";
+import { CHECKPOINT_LABELS } from "./format";
+
+const QUESTIONS: Record<string, string> = {
+  plan_approval: "Approve the plan before any step runs?",
+  tool_execution: "Run this tool?",
+  subagent_spawn: "Hand this step to another expert?",
+  critical_decision: "Take this decision?",
+  final_review: "Send this answer?",
+};
+
+function editorFor(checkpoint: CheckpointPart, experts: { slug: string; name: string }[]): Editor | null {
+  const request = checkpoint.request;
+  switch (checkpoint.type) {
+    case "plan_approval":
+      return (props) => (
+        <PlanStepsEditor {...props} request={request as CheckpointRequest<"plan_approval">} experts={experts} />
+      );
+    case "tool_execution":
+      return (props) => (
+        <ToolParamsEditor {...props} parameters={(request.tool_parameters ?? {}) as Record<string, unknown>} />
+      );
+    case "critical_decision":
+      return (props) => <OptionPicker {...props} request={request as CheckpointRequest<"critical_decision">} />;
+    case "subagent_spawn":
+    case "final_review":
+      return (props) => <CaseModifyForm {...props} caseId={checkpoint.caseId} />;
+    default:
+      return null;
+  }
+}
+
+/** The checkpoint a run waits at: what it asks, and the decision (or who it waits for). */
+export function CheckpointCard({
+  checkpoint,
+  state,
+  canDecide,
+  experts,
+  focusOnMount = false,
+  onDecided,
+}: {
+  checkpoint: CheckpointPart;
+  state: AutonomousPublicState;
+  canDecide: boolean;
+  experts: { slug: string; name: string }[];
+  focusOnMount?: boolean;
+  onDecided: () => void;
+}) {
+  const titleId = useId();
+  const title = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the card first shows
+  useEffect(() => {
+    if (focusOnMount) title.current?.focus();
+  }, []);
+  return (
+    <section
+      aria-labelledby={titleId}
+      data-testid="checkpoint-card"
+      data-checkpoint-type={checkpoint.type}
+      data-case-id={checkpoint.caseId}
+      className="space-y-4 rounded-xl border-2 border-amber-400 bg-amber-50/60 p-3 sm:p-4 dark:border-amber-700 dark:bg-amber-950/20"
+    >
+      <header className="space-y-1">
+        <div className="flex flex-wrap items-center gap-1.5">
+          <span className="text-xs font-semibold tracking-wide text-amber-800 uppercase dark:text-amber-300">
+            Checkpoint {checkpoint.number ?? ""} · {CHECKPOINT_LABELS[checkpoint.type]}
+          </span>
+          <RiskBadge risk={checkpoint.riskLevel} />
+          {checkpoint.expiresAt && <DueBadge dueAt={Date.parse(checkpoint.expiresAt)} />}
+        </div>
+        <h3 id={titleId} ref={title} tabIndex={-1} className="text-base font-semibold outline-none">
+          {QUESTIONS[checkpoint.type] ?? "Decide this checkpoint"}
+        </h3>
+      </header>
+      <CheckpointRequestView checkpoint={checkpoint} state={state} />
+      {canDecide ? (
+        <CheckpointActions
+          key={checkpoint.caseId}
+          checkpoint={checkpoint}
+          editor={editorFor(checkpoint, experts)}
+          onDecided={onDecided}
+        />
+      ) : (
+        <p
+          role="status"
+          data-testid="waiting-for-reviewer"
+          className="rounded-md bg-white/70 px-3 py-2 text-sm dark:bg-slate-900/60"
+        >
+          Waiting for a reviewer to decide. The run goes on once they do; this page updates by itself.{" "}
+          <Link className="underline" href={`/inbox?case=${encodeURIComponent(checkpoint.caseId)}`}>
+            See the case
+          </Link>
+        </p>
+      )}
+    </section>
+  );
+}
