@@ -116,7 +116,10 @@ test("a reviewer decides a chat answer seeing the question, the asker and the so
   const refs = detail.getByTestId("case-refs");
   await expect(refs.locator('[data-ref-kind="chat_session"]')).toContainText(sessionId);
   await expect(refs.locator('[data-ref-kind="chat_session"]').getByRole("link")).toHaveCount(0);
-  await expect(refs.locator('[data-ref-kind="run"]').getByRole("link")).toHaveAttribute("href", /^\/runs\/[0-9a-f-]{36}$/);
+  await expect(refs.locator('[data-ref-kind="run"]').getByRole("link")).toHaveAttribute(
+    "href",
+    /^\/runs\/[0-9a-f-]{36}$/,
+  );
 
   // Modify and approve: a form with the answer only, prefilled; JSON behind "Advanced".
   await detail.getByRole("button", { name: "Modify and approve…" }).click();

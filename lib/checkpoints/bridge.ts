@@ -1,4 +1,4 @@
-import { type HitlActor, registerAdapterVersion, submitCase, VIGIL_REF_KEY } from "@/lib/hitl";
+import { type HitlActor, registerAdapterVersion, resumeIfDecided, submitCase, VIGIL_REF_KEY } from "@/lib/hitl";
 import type { PendingInterrupt, RunContext, RunEventBody } from "@/lib/runs";
 import {
   type CheckpointEnvelope,
@@ -7,7 +7,7 @@ import {
   type RiskLevel,
 } from "./contract";
 import { checkpointJsonSchema } from "./policies";
-import { recordCheckpointOpened } from "./records";
+import { decidedCheckpointCases, recordCheckpointOpened } from "./records";
 
 const PRIORITY_OF_RISK: Record<RiskLevel, "low" | "normal" | "high" | "critical"> = {
   low: "low",
@@ -86,6 +86,19 @@ export async function openCheckpointCases(context: RunContext, pending: PendingI
     events.push({ type: "data", payload: { name: "checkpoint", id: opened.caseId, data: part } });
   }
   return events;
+}
+
+/**
+ * Once the run is marked interrupted: a checkpoint decided in the moment between its case
+ * opening and the run settling resumes the run now, instead of at the next sweep.
+ */
+export async function resumeEarlyDecisions(context: RunContext, pending: PendingInterrupt[]): Promise<void> {
+  const decided = await decidedCheckpointCases(
+    context,
+    context.runId,
+    pending.map((p) => p.id),
+  );
+  if (decided.length > 0) await resumeIfDecided(context, context.runId, decided);
 }
 
 // A checkpoint's payload shape is fixed by code, so its adapter's active schema must be the

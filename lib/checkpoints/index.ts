@@ -5,7 +5,7 @@ import "server-only";
 export { answerInterrupt } from "./answer";
 export { approveBySystem } from "./auto";
 export { awaitDecision } from "./await-decision";
-export { checkpointRequestId, openCheckpointCases } from "./bridge";
+export { checkpointRequestId, openCheckpointCases, resumeEarlyDecisions } from "./bridge";
 export type { CheckpointDecision } from "./contract";
 export { statusOf } from "./decision";
 export { checkpointModificationChecks } from "./modification-checks";

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import type { PendingInterrupt, RunContext } from "@/lib/runs";
 import type { CheckpointDecision, CheckpointEnvelope, CheckpointPart, CheckpointTypeName } from "./contract";
@@ -106,4 +106,27 @@ export async function waitingCheckpointOf(scope: TenantScope, runId: string): Pr
     allowedActions: [...(policy?.actions ?? [])],
     expiresAt: row.expiresAt.toISOString(),
   };
+}
+
+/** The cases of these interrupts of a run that are already decided. */
+export async function decidedCheckpointCases(
+  scope: TenantScope,
+  runId: string,
+  interruptIds: string[],
+): Promise<string[]> {
+  if (interruptIds.length === 0) return [];
+  const rows = await withTenant(scope, (tx) =>
+    tx
+      .select({ caseId: c.caseId })
+      .from(c)
+      .innerJoin(schema.hitlState, eq(schema.hitlState.caseId, c.caseId))
+      .where(
+        and(
+          eq(c.runId, runId),
+          inArray(c.interruptId, interruptIds),
+          inArray(schema.hitlState.state, ["approved", "rejected"]),
+        ),
+      ),
+  );
+  return rows.map((r) => r.caseId);
 }

@@ -54,7 +54,7 @@ export {
   reviewQueueCounts,
   STATS_BUCKETS,
 } from "./queries";
-export { resumeDecidedRuns } from "./run-link";
+export { resumeDecidedRuns, resumeIfDecided } from "./run-link";
 export { addSlaTime, listSlaPolicies, setSlaPolicy } from "./sla";
 export { startHitlSweeps } from "./sweeps";
 export { HITL_ACTIONS, type HitlAction, TRANSITIONS } from "./transitions";

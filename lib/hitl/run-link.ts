@@ -66,6 +66,22 @@ async function decisionOf(
   });
 }
 
+/**
+ * Resumes a run that has just stopped at checkpoints whose cases were already decided: the
+ * case opens before the run is marked interrupted, so a reviewer quick enough decides it while
+ * the run cannot yet be resumed. Without this the run would wait for the sweep.
+ */
+export async function resumeIfDecided(scope: TenantScope, runId: string, caseIds: string[]): Promise<boolean> {
+  for (const caseId of caseIds) {
+    const found = await decisionOf(scope, caseId);
+    if (!found) continue;
+    const system: HitlActor = { ...scope, userId: "system", role: "system" };
+    const outcome = await resumeLinkedRun(system, found.decision, { runId, interruptId: found.interruptId });
+    if (outcome.resume === "resumed") return true;
+  }
+  return false;
+}
+
 /** Resumes runs still waiting on a case that was decided (a crash between store and resume). */
 export async function resumeDecidedRuns(limit = 50): Promise<{ resumed: string[] }> {
   const result = await withAppRole((tx) =>

@@ -8,7 +8,7 @@ import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
 import { BufferedEventWriter, LeaseLostError } from "./event-log";
 import { instanceId, leaseMs } from "./instance";
-import { bridgeInterrupts } from "./interrupt-bridge";
+import { bridgeInterrupts, interruptSettled } from "./interrupt-bridge";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
 import { type RunRow, renewLease, settleRun } from "./store";
 import { describeError, TaskLog } from "./task-log";
@@ -35,7 +35,11 @@ export function executeInBackground(scope: TenantScope, run: RunRow, mode: Execu
   const detached = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => execute(scope, run, mode));
   const done = detached
     .catch((error) => console.error(`[vigil] run ${run.id} executor crashed`, error))
-    .finally(() => registry().completions.delete(run.id));
+    // An execution may start the run's next one before it ends (a decision that came in early):
+    // each forgets only its own entry.
+    .finally(() => {
+      if (registry().completions.get(run.id) === done) registry().completions.delete(run.id);
+    });
   registry().completions.set(run.id, done);
 }
 
@@ -114,6 +118,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
         await interruptedEvents(context, pending),
         hitlRequests(traceBase, pending),
       );
+      await interruptSettled(context, pending);
       return;
     }
     await settleRun(scope, run.id, owner, { status: "completed" }, finishEvents(workflow, run.id, state.values), [
@@ -142,7 +147,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
   } finally {
     clearInterval(heartbeat);
     detachTaskRecorder(run.id, taskLog);
-    registry().controllers.delete(run.id);
+    if (registry().controllers.get(run.id) === abort) registry().controllers.delete(run.id);
   }
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 
+export { runBus } from "./bus";
 export { type RunContext, runContextOf } from "./context";
 export type {
   DataPartName,

@@ -9,10 +9,26 @@ import type { PendingInterrupt, RunEventBody } from "./contract";
  */
 export type InterruptBridge = (context: RunContext, pending: PendingInterrupt[]) => Promise<RunEventBody[]>;
 
-const holder = globalThis as unknown as { __vigilInterruptBridge?: InterruptBridge };
+/** What happens once the run is marked interrupted (a decision that came in before may now resume it). */
+export type InterruptSettled = (context: RunContext, pending: PendingInterrupt[]) => Promise<void>;
 
-export function installInterruptBridge(bridge: InterruptBridge): void {
+const holder = globalThis as unknown as {
+  __vigilInterruptBridge?: InterruptBridge;
+  __vigilInterruptSettled?: InterruptSettled;
+};
+
+export function installInterruptBridge(bridge: InterruptBridge, settled?: InterruptSettled): void {
   holder.__vigilInterruptBridge = bridge;
+  holder.__vigilInterruptSettled = settled;
+}
+
+export async function interruptSettled(context: RunContext, pending: PendingInterrupt[]): Promise<void> {
+  try {
+    await holder.__vigilInterruptSettled?.(context, pending);
+  } catch (error) {
+    // The resume sweep finds a decided case of an interrupted run later.
+    console.error(`[vigil] run ${context.runId}: checking for decisions made before it stopped failed`, error);
+  }
 }
 
 export function bridgeInterrupts(context: RunContext, pending: PendingInterrupt[]): Promise<RunEventBody[]> {

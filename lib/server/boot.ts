@@ -1,6 +1,11 @@
 import { WORKFLOWS } from "@/lib/agents";
 import { startTraceSequencer } from "@/lib/audit";
-import { checkpointModificationChecks, openCheckpointCases, startCheckpointSweep } from "@/lib/checkpoints";
+import {
+  checkpointModificationChecks,
+  openCheckpointCases,
+  resumeEarlyDecisions,
+  startCheckpointSweep,
+} from "@/lib/checkpoints";
 import { type Database, getDatabase, usingActiveDatabaseOverride } from "@/lib/db";
 import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
 import { installModificationChecks, startHitlSweeps } from "@/lib/hitl";
@@ -34,7 +39,7 @@ function bootState(): BootState {
  */
 export async function boot(options: BootOptions = {}): Promise<Database> {
   installWorkflows(WORKFLOWS);
-  installInterruptBridge(openCheckpointCases);
+  installInterruptBridge(openCheckpointCases, resumeEarlyDecisions);
   installModificationChecks(checkpointModificationChecks());
   const database = await getDatabase();
   await seedOnce(database);
