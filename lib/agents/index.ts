@@ -8,5 +8,6 @@ import { demoEcho } from "./demo-echo/graph";
 
 /** Every workflow this deployment can run: boot() installs them; nothing registers on import. */
 export const WORKFLOWS: readonly Workflow[] = [demoEcho, askExpert, answerReview, autonomous];
+export { listPrinciples, PrinciplesBody, setPrinciples } from "./autonomous/principles";
 export { listSteering, sendSteering } from "./autonomous/steering";
 export { listAgentTools, listTools, setAgentTool, setTool, ToolSettings } from "./autonomous/tool-settings";
