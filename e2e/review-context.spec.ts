@@ -185,4 +185,7 @@ test("a chat answer's case reads and is rejected with a reason on a 390 px wide 
   await detail.getByRole("button", { name: /^Reject/ }).click();
   await expect(detail.getByTestId("case-decision")).toContainText("Rejected by Riley Reviewer at");
   await expect(detail.getByTestId("case-decision")).toContainText("The answer cites the wrong guideline.");
+  // The pages' event streams end with them, before the spec's server is stopped.
+  await member.context().close();
+  await phone.context().close();
 });

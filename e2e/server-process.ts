@@ -47,7 +47,17 @@ function exited(child: ChildProcess): Promise<void> {
 export async function stopServer(server: ServerProcess): Promise<void> {
   const done = exited(server.child);
   process.kill(-(server.child.pid as number), "SIGTERM");
+  // A server still holding an event stream open (a page of the spec's) may wait for it to end
+  // before it exits: after a grace period it is stopped the hard way.
+  const grace = setTimeout(() => {
+    try {
+      process.kill(-(server.child.pid as number), "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }, 10_000);
   await done;
+  clearTimeout(grace);
 }
 
 /** `kill -9` of the server and everything it started. */
