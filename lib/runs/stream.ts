@@ -37,8 +37,10 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
           // already closed
         }
       });
+      const changes = watchRun(runId);
       try {
         while (!closed) {
+          changes.reset();
           const events = await readEvents(scope, runId, cursor, PAGE);
           for (const event of events) {
             cursor = event.seq;
@@ -49,7 +51,7 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
           }
           if (events.length === PAGE) continue;
           if (adapter.settled && cursor >= afterSeq) return finish();
-          await nextChange(runId, signal);
+          await changes.next(signal);
         }
       } catch (error) {
         console.error(`[vigil] stream of run ${runId} failed`, error);
@@ -57,6 +59,8 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
           `data: ${JSON.stringify({ type: "error", errorText: "The stream was interrupted; reconnect to continue." })}\n\n`,
         );
         finish();
+      } finally {
+        changes.close();
       }
     },
     cancel() {
@@ -65,19 +69,44 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
   });
 }
 
-function nextChange(runId: string, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const bus = runBus();
-    const done = () => {
-      clearTimeout(timer);
-      bus.off(runId, done);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, POLL_MS);
-    bus.on(runId, done);
-    signal?.addEventListener("abort", done);
-  });
+/**
+ * Wake-ups for one run's stream. It listens for the stream's whole life, so a commit that lands
+ * while the stream is reading is not missed: `next` then returns at once instead of waiting for
+ * the poll.
+ */
+export function watchRun(runId: string) {
+  const bus = runBus();
+  let changed = false;
+  let wake: (() => void) | null = null;
+  const onChange = () => {
+    changed = true;
+    wake?.();
+  };
+  bus.on(runId, onChange);
+  return {
+    /** Called before each read: changes from here on count. */
+    reset() {
+      changed = false;
+    },
+    /** Resolves at the next change since the last reset (at once if one came), the poll, or abort. */
+    next(signal?: AbortSignal): Promise<void> {
+      if (changed || signal?.aborted) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          wake = null;
+          signal?.removeEventListener("abort", done);
+          resolve();
+        };
+        const timer = setTimeout(done, POLL_MS);
+        wake = done;
+        signal?.addEventListener("abort", done);
+      });
+    },
+    close() {
+      bus.off(runId, onChange);
+    },
+  };
 }
 
 export function sseHeaders(): HeadersInit {
