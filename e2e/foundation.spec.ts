@@ -8,7 +8,7 @@ const ROLES = [
     email: "admin@demo.local",
     role: "admin",
     home: "/inbox",
-    nav: ["Experts", "Runs", "My requests", "Inbox", "Knowledge", "Audit", "API keys"],
+    nav: ["Experts", "Runs", "My requests", "Inbox", "Knowledge", "Audit", "API keys", "Agent settings"],
   },
 ];
 

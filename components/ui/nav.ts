@@ -18,4 +18,5 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/knowledge", label: "Knowledge", minRole: "admin" },
   { href: "/audit", label: "Audit", minRole: "admin" },
   { href: "/settings/api-keys", label: "API keys", minRole: "admin" },
+  { href: "/settings/agents", label: "Agent settings", minRole: "admin" },
 ];
