@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { RunOutcome, RunStatus, TodoStatus } from "./api";
+import type { PlanStepStatus, RunOutcome, RunStatus } from "./api";
 import { OUTCOME_LABELS, RUN_STATUS_LABELS, STEP_STATUS_LABELS } from "./format";
 
 const base = "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap";
@@ -59,7 +59,7 @@ export function RunStatusBadges({ status, outcome }: { status: RunStatus; outcom
   );
 }
 
-const STEP_TONES: Record<TodoStatus, Tone> = {
+const STEP_TONES: Record<PlanStepStatus, Tone> = {
   pending: "grey",
   running: "blue",
   waiting: "amber",
@@ -68,7 +68,7 @@ const STEP_TONES: Record<TodoStatus, Tone> = {
   skipped: "grey",
 };
 
-export function StepStatusBadge({ status }: { status: TodoStatus }) {
+export function StepStatusBadge({ status }: { status: PlanStepStatus }) {
   return (
     <span className={`${base} ${TONES[STEP_TONES[status]]}`} data-testid="step-status">
       {status === "running" && <Pulse />}

@@ -1,28 +1,15 @@
 "use client";
 
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { fetchRun, fetchRunPage, type RunListItem, runKey, runsListKey } from "./api";
+import { fetchRunPage, type RunListItem, type RunOutcome, runsListKey } from "./api";
 import { RunStatusBadges } from "./Badges";
 import { formatWhen } from "./format";
 
 const ACTIVE = new Set(["running", "interrupted"]);
 
-/** A row's outcome: from the list when the server gives it, else read once from the finished run. */
-function useOutcome(item: RunListItem) {
-  const lookUp = item.outcome === undefined && item.status === "completed";
-  const { data } = useQuery({
-    queryKey: runKey(item.id),
-    queryFn: () => fetchRun(item.id),
-    enabled: lookUp,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  return item.outcome ?? (lookUp ? data?.state.outcome : null) ?? null;
-}
-
 function RunRow({ item }: { item: RunListItem }) {
-  const outcome = useOutcome(item);
   return (
     <li>
       <Link
@@ -32,7 +19,7 @@ function RunRow({ item }: { item: RunListItem }) {
         className="block rounded-lg border border-slate-200 bg-white p-3 hover:border-brand-500 dark:border-slate-800 dark:bg-slate-900"
       >
         <div className="mb-1 flex flex-wrap items-center gap-2">
-          <RunStatusBadges status={item.status} outcome={outcome} />
+          <RunStatusBadges status={item.status} outcome={item.outcome as RunOutcome | null} />
           <span className="text-xs text-slate-500 dark:text-slate-400">{formatWhen(item.createdAt)}</span>
         </div>
         <p className="line-clamp-2 text-sm font-medium [overflow-wrap:anywhere]">{item.title || "Untitled run"}</p>

@@ -4,13 +4,13 @@ import type {
   AutonomousPublicState,
   EvidenceClaim,
   HierarchyNode,
+  PlanStepStatus,
   SafetyLevel,
   TodoItem,
-  TodoStatus,
 } from "@/lib/agents/contract";
 import type { CheckpointPart, CheckpointTypeName } from "@/lib/checkpoints/contract";
 import type { AgentCard } from "@/lib/experts/contract";
-import type { RunStatus } from "@/lib/runs/contract";
+import type { RunListItem, RunStatus } from "@/lib/runs/contract";
 
 // The Runs pages' side of /api/runs for autonomous runs. The agents' contract is read here
 // only, so the rest of components/runs names its types through this file.
@@ -22,26 +22,14 @@ export type {
   CheckpointTypeName,
   EvidenceClaim,
   HierarchyNode,
+  PlanStepStatus,
+  RunListItem,
   RunStatus,
   SafetyLevel,
   TodoItem,
-  TodoStatus,
 };
 
 export type RunOutcome = NonNullable<AutonomousPublicState["outcome"]>;
-
-export interface RunListItem {
-  id: string;
-  workflow: string;
-  status: RunStatus;
-  title: string;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-  /** Not in every server's list yet; a finished row looks it up itself when absent. */
-  outcome?: RunOutcome | null;
-}
 
 export interface RunPage {
   items: RunListItem[];

@@ -1,4 +1,4 @@
-import type { CheckpointTypeName, RunOutcome, RunStatus, SafetyLevel, TodoStatus } from "./api";
+import type { CheckpointTypeName, PlanStepStatus, RunOutcome, RunStatus, SafetyLevel } from "./api";
 
 export const SAFETY_LABELS: Record<SafetyLevel, { label: string; hint: string }> = {
   strict: {
@@ -29,7 +29,7 @@ export const OUTCOME_LABELS: Record<RunOutcome["status"], string> = {
   stopped: "Stopped",
 };
 
-export const STEP_STATUS_LABELS: Record<TodoStatus, string> = {
+export const STEP_STATUS_LABELS: Record<PlanStepStatus, string> = {
   pending: "Pending",
   running: "Running",
   waiting: "Waiting for approval",

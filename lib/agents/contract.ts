@@ -65,8 +65,8 @@ export const SteeringMessage = z
   .object({ message: z.string().trim().min(1).max(AUTONOMOUS_LIMITS.steering_message_max_chars) })
   .strict();
 
-export const TODO_STATUSES = ["pending", "running", "waiting", "done", "failed", "skipped"] as const;
-export type TodoStatus = (typeof TODO_STATUSES)[number];
+export const PLAN_STEP_STATUSES = ["pending", "running", "waiting", "done", "failed", "skipped"] as const;
+export type PlanStepStatus = (typeof PLAN_STEP_STATUSES)[number];
 
 export type StepKind = "tool" | "delegate" | "decide" | "synthesize";
 
@@ -86,7 +86,7 @@ export interface TodoItem {
   tool?: string;
   agent?: string;
   risk_level?: Severity;
-  status: TodoStatus;
+  status: PlanStepStatus;
   /** Why a step was skipped or failed, or how it was re-planned. */
   note?: string;
   /** Set for steps added by steering or re-planning. */

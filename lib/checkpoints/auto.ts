@@ -3,11 +3,9 @@ import { schema, withTenant } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { type HitlActor, recordDecision, submitCase, VIGIL_REF_KEY } from "@/lib/hitl";
 import { emit, runContextOf } from "@/lib/runs";
-import { ensureAdapterSchema } from "./bridge";
+import { ensureAdapterSchema, PRIORITY_OF_RISK } from "./bridge";
 import { CHECKPOINT_REQUESTS, type CheckpointRequest, type CheckpointTypeName, type RiskLevel } from "./contract";
 import { CHECKPOINT_POLICIES } from "./policies";
-
-const PRIORITY_OF_RISK = { low: "low", medium: "normal", high: "high", critical: "critical" } as const;
 
 /**
  * A checkpoint the run's safety level lets the system approve: it is recorded like any other —

@@ -9,7 +9,8 @@ import {
 import { checkpointJsonSchema } from "./policies";
 import { decidedCheckpointCases, recordCheckpointOpened } from "./records";
 
-const PRIORITY_OF_RISK: Record<RiskLevel, "low" | "normal" | "high" | "critical"> = {
+/** A checkpoint's case priority in the inbox, from its risk. */
+export const PRIORITY_OF_RISK: Record<RiskLevel, "low" | "normal" | "high" | "critical"> = {
   low: "low",
   medium: "normal",
   high: "high",

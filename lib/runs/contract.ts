@@ -84,6 +84,21 @@ export interface SourceItem extends SearchHit {
   url?: string;
 }
 
+/** A run as `GET /api/runs` lists it. */
+export interface RunListItem {
+  id: string;
+  workflow: string;
+  status: RunStatus;
+  /** What the run works on, from its input: a goal, a message. */
+  title: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  /** How a finished run ended, when its workflow says (an autonomous run's `{status, reason}`). */
+  outcome: { status: string; reason: string | null } | null;
+}
+
 /** A human decision a run's answer is waiting on or went through. */
 export interface ReviewState {
   caseId: string;

@@ -29,7 +29,7 @@ export {
   startRun,
   visibleRun,
 } from "./lifecycle";
-export { listRuns, type RunListItem } from "./list";
+export { listRuns } from "./list";
 export { recoverStaleRuns, startRecoveryLoop } from "./recovery";
 export { findWorkflow, installWorkflows, type RunnableGraph, type Workflow } from "./registry";
 export { claimStaleRuns, latestRunOnThread, renewLease } from "./store";

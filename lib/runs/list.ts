@@ -1,21 +1,9 @@
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
 import { schema, withTenant } from "@/lib/db";
 import { errors } from "@/lib/errors";
-import type { RunStatus } from "./contract";
+import type { RunListItem, RunStatus } from "./contract";
 import type { RunActor } from "./lifecycle";
-
-export interface RunListItem {
-  id: string;
-  workflow: string;
-  status: RunStatus;
-  /** What the run works on, from its input: a goal, a message. */
-  title: string;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-}
 
 const r = schema.runs;
 
@@ -72,6 +60,9 @@ export async function listRuns(
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
         finishedAt: r.finishedAt,
+        // The outcome its finish event carries, read with the page rather than run by run.
+        outcome: sql<RunListItem["outcome"]>`(select e.payload->'metadata'->'outcome' from run_events e
+          where e.run_id = ${r.id} and e.type = 'finish' order by e.seq desc limit 1)`,
       })
       .from(r)
       .where(and(...where))
@@ -90,6 +81,7 @@ export async function listRuns(
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
       finishedAt: row.finishedAt?.toISOString() ?? null,
+      outcome: row.outcome ?? null,
     })),
     nextCursor:
       rows.length > limit && last

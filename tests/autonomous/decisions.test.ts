@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as historyRoute from "@/app/api/hitl/cases/[id]/history/route";
+import * as runsRoute from "@/app/api/runs/route";
 import { drainTrace } from "@/lib/audit";
 import { runCheckpointTimeoutSweep } from "@/lib/checkpoints";
 import { rowsOf } from "@/lib/db";
@@ -46,6 +47,12 @@ for (const target of testTargets()) {
       expect(await rows("tool_executions", runId)).toHaveLength(0);
       expect((await rows("sub_agent_hierarchy", runId)).map((r) => r.agent_level)).toEqual(["l2_expert"]);
       expect(await rows("evidence_chains", runId)).toHaveLength(0);
+      // The runs list says how it ended, without a read of each run.
+      const listed = await client.get(MEMBER, runsRoute.GET, "/api/runs?workflow=autonomous&limit=5");
+      expect((listed.body.items as { id: string; outcome: unknown }[]).find((r) => r.id === runId)?.outcome).toEqual({
+        status: "rejected",
+        reason: "Too broad",
+      });
     });
 
     it("a modified plan runs exactly the modified steps", async () => {
