@@ -7,6 +7,7 @@ import type { HitlCaseView } from "@/lib/hitl/contract";
 import { type CommandBody, HitlApiError, newRequestId, postWhileLeaving, type StandingDecision } from "./api";
 import { CommandFeedback } from "./CommandError";
 import { decisionLine } from "./format";
+import { PendingApproval } from "./PendingApproval";
 import { UNDO_MS } from "./undo";
 import { type CaseCommand, commandUrl, useCaseCommand } from "./useCaseCommand";
 import { pendingDecisions, usePendingDecision } from "./usePendingDecision";
@@ -32,18 +33,6 @@ function Kbd({ children }: { children: string }) {
 /** Escape leaves a text box, so the single-key shortcuts work again. */
 function blurOnEscape(event: KeyboardEvent<HTMLTextAreaElement>) {
   if (event.key === "Escape") event.currentTarget.blur();
-}
-
-/** Whole seconds until `dueAt`, ticking while there is time left. */
-function useSecondsLeft(dueAt: number | null): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (dueAt === null) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(timer);
-  }, [dueAt]);
-  return dueAt === null ? 0 : Math.max(0, Math.ceil((dueAt - now) / 1000));
 }
 
 const toastId = (caseId: string) => `approve:${caseId}`;
@@ -77,7 +66,6 @@ export function CaseActions({
   const questionBox = useRef<HTMLTextAreaElement>(null);
   const command = useCaseCommand(kase.id);
   const pending = usePendingDecision(kase.id);
-  const secondsLeft = useSecondsLeft(pending?.phase === "waiting" ? pending.dueAt : null);
   const busy = command.isPending || pending !== null;
   const questionOpen = kase.state.state === "needs_clarification";
 
@@ -238,29 +226,7 @@ export function CaseActions({
           {editing ? "Cancel changes" : "Modify and approve…"}
         </button>
       </div>
-      {pending && (
-        <div
-          role="status"
-          data-testid="pending-approval"
-          className="flex flex-wrap items-center gap-2 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm dark:border-emerald-800 dark:bg-emerald-950/40"
-        >
-          {pending.phase === "waiting" ? (
-            <>
-              <span>Approving in {secondsLeft} s…</span>
-              <button
-                type="button"
-                onClick={undo}
-                className="rounded-md border border-emerald-600 px-2 py-0.5 text-xs font-medium text-emerald-800 hover:bg-emerald-100 dark:text-emerald-200 dark:hover:bg-emerald-900"
-              >
-                Undo approval
-                <Kbd>u</Kbd>
-              </button>
-            </>
-          ) : (
-            <span>Sending the approval…</span>
-          )}
-        </div>
-      )}
+      {pending && <PendingApproval pending={pending} onUndo={undo} hint={<Kbd>u</Kbd>} />}
       {editing && <ModifyForm kase={kase} busy={busy} onApprove={approveWithChanges} />}
       <div>
         <label

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { type CommandBody, HitlApiError, newRequestId, postWhileLeaving } from "@/components/hitl/api";
 import { CommandFeedback } from "@/components/hitl/CommandError";
 import { decisionLine } from "@/components/hitl/format";
+import { PendingApproval } from "@/components/hitl/PendingApproval";
 import { UNDO_MS } from "@/components/hitl/undo";
 import { type CaseCommand, commandUrl, useCaseCommand } from "@/components/hitl/useCaseCommand";
 import { pendingDecisions, usePendingDecision } from "@/components/hitl/usePendingDecision";
@@ -12,18 +13,6 @@ import type { CheckpointPart } from "./api";
 const buttonClass = "rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-50";
 const fieldClass =
   "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
-
-/** Whole seconds until `dueAt`, ticking while there is time left. */
-function useSecondsLeft(dueAt: number | null): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (dueAt === null) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(timer);
-  }, [dueAt]);
-  return dueAt === null ? 0 : Math.max(0, Math.ceil((dueAt - now) / 1000));
-}
 
 export type Editor = (props: {
   busy: boolean;
@@ -48,7 +37,6 @@ export function CheckpointActions({
   const { caseId } = checkpoint;
   const command = useCaseCommand(caseId);
   const pending = usePendingDecision(caseId);
-  const secondsLeft = useSecondsLeft(pending?.phase === "waiting" ? pending.dueAt : null);
   const [mode, setMode] = useState<"choose" | "reject" | "edit">("choose");
   const [reason, setReason] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
@@ -164,28 +152,7 @@ export function CheckpointActions({
           </button>
         )}
       </div>
-      {pending && (
-        <div
-          role="status"
-          data-testid="pending-approval"
-          className="flex flex-wrap items-center gap-2 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm dark:border-emerald-800 dark:bg-emerald-950/40"
-        >
-          {pending.phase === "waiting" ? (
-            <>
-              <span>Approving in {secondsLeft || Math.ceil(UNDO_MS / 1000)} s…</span>
-              <button
-                type="button"
-                onClick={undo}
-                className="rounded-md border border-emerald-600 px-2 py-0.5 text-xs font-medium text-emerald-800 hover:bg-emerald-100 dark:text-emerald-200 dark:hover:bg-emerald-900"
-              >
-                Undo approval
-              </button>
-            </>
-          ) : (
-            <span>Sending the approval…</span>
-          )}
-        </div>
-      )}
+      {pending && <PendingApproval pending={pending} onUndo={undo} />}
       {mode === "reject" && (
         <div id={`${ids}-reject`} className="space-y-2">
           <label htmlFor={`${ids}-reason`} className="block text-xs font-medium text-slate-600 dark:text-slate-400">

@@ -1,0 +1,56 @@
+"use client";
+
+import { type ReactNode, useEffect, useState } from "react";
+import { UNDO_MS } from "./undo";
+
+/** Whole seconds until `dueAt`, ticking while there is time left. */
+function useSecondsLeft(dueAt: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (dueAt === null) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [dueAt]);
+  return dueAt === null ? 0 : Math.max(0, Math.ceil((dueAt - now) / 1000));
+}
+
+/**
+ * An approval waiting out its undo window (a countdown and "Undo approval"), then being sent:
+ * the inbox's and the run page's checkpoint cards show the same. `hint` is the undo key, where
+ * the page has one.
+ */
+export function PendingApproval({
+  pending,
+  onUndo,
+  hint,
+}: {
+  pending: { phase: "waiting" | "sending"; dueAt: number };
+  onUndo: () => void;
+  hint?: ReactNode;
+}) {
+  const secondsLeft = useSecondsLeft(pending.phase === "waiting" ? pending.dueAt : null);
+  return (
+    <div
+      role="status"
+      data-testid="pending-approval"
+      className="flex flex-wrap items-center gap-2 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm dark:border-emerald-800 dark:bg-emerald-950/40"
+    >
+      {pending.phase === "waiting" ? (
+        <>
+          <span>Approving in {secondsLeft || Math.ceil(UNDO_MS / 1000)} s…</span>
+          <button
+            type="button"
+            onClick={onUndo}
+            className="rounded-md border border-emerald-600 px-2 py-0.5 text-xs font-medium text-emerald-800 hover:bg-emerald-100 dark:text-emerald-200 dark:hover:bg-emerald-900"
+          >
+            Undo approval
+            {hint}
+          </button>
+        </>
+      ) : (
+        <span>Sending the approval…</span>
+      )}
+    </div>
+  );
+}
