@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { rowsOf, schema, type TenantScope, withTenant } from "@/lib/db";
+import type { RunContext } from "@/lib/runs";
 import type { EvidenceClaim, HierarchyNode, TaskStatus } from "../contract";
 import { DEFAULT_PRINCIPLES, type Principle, type ValidationResult } from "./constitution";
 import type { ToolRegistryRow } from "./tools";
@@ -11,10 +12,8 @@ export function stableId(...parts: string[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-export interface RunRecordScope extends TenantScope {
-  runId: string;
-  threadId: string;
-}
+/** The run a record belongs to: its tenant, id and thread (the design's session). */
+type RunRecordScope = Pick<RunContext, "tenantId" | "runId" | "threadId">;
 
 export async function loadToolRegistry(scope: TenantScope): Promise<ToolRegistryRow[]> {
   const t = schema.toolRegistry;
