@@ -1,22 +1,41 @@
 import { getSessionCookie } from "better-auth/cookies";
 import { type NextRequest, NextResponse } from "next/server";
+import { contentSecurityPolicy } from "@/lib/http";
 import { supabaseServerClient } from "@/lib/supabase";
 
 /**
- * Pages need a session: without one, send the person to sign in and back afterwards. This is an
- * optimistic check of the cookie only; the page itself validates the session. In supabase mode
- * this is also where expiring Supabase tokens are refreshed and re-set on the response.
+ * Every page gets a Content-Security-Policy with a fresh nonce: Next.js reads it from the request
+ * headers and puts the nonce on its own scripts; the root layout hands it to the few that render
+ * their own inline script.
+ *
+ * Pages other than sign-in need a session: without one, send the person to sign in and back
+ * afterwards. This is an optimistic check of the cookie only; the page itself validates the
+ * session. In supabase mode this is also where expiring Supabase tokens are refreshed and re-set
+ * on the response.
  */
 export async function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
+  const policy = contentSecurityPolicy(nonce);
+  const headers = new Headers(request.headers);
+  headers.set("x-nonce", nonce);
+  headers.set("content-security-policy", policy);
+  const response = (await admit(request, headers)) ?? toSignIn(request);
+  response.headers.set("content-security-policy", policy);
+  return response;
+}
+
+/** The response that lets the request through, or null when it needs a session it lacks. */
+async function admit(request: NextRequest, headers: Headers): Promise<NextResponse | null> {
+  const response = NextResponse.next({ request: { headers } });
+  if (request.nextUrl.pathname === "/sign-in") return response;
   if (process.env.AUTH_MODE === "supabase") {
-    const response = NextResponse.next();
     const client = supabaseServerClient(request.headers, (cookies) => {
       for (const c of cookies) response.cookies.set(c.name, c.value, c.options);
     });
     const { data } = await client.auth.getUser();
-    return data.user ? response : toSignIn(request);
+    return data.user ? response : null;
   }
-  return getSessionCookie(request) ? NextResponse.next() : toSignIn(request);
+  return getSessionCookie(request) ? response : null;
 }
 
 function toSignIn(request: NextRequest) {
@@ -28,6 +47,6 @@ function toSignIn(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but the API (which answers 401 itself), the sign-in page and static files.
-  matcher: ["/((?!api/|sign-in|_next/|favicon.ico|.*\\.(?:png|svg|ico|txt)$).*)"],
+  // Every page, the sign-in page included; not the API (which answers 401 itself) or static files.
+  matcher: ["/((?!api/|_next/|favicon.ico|.*\\.(?:png|svg|ico|txt)$).*)"],
 };

@@ -1,12 +1,12 @@
 "use client";
 
-import { useRouter, useSearchParams } from "next/navigation";
+import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
 
-export function SignInForm({ demoAccounts }: { demoAccounts: string[] }) {
+/** `returnTo` is a path on this site, checked by the server (an open redirect would let a link send people elsewhere). */
+export function SignInForm({ demoAccounts, returnTo }: { demoAccounts: string[]; returnTo: string }) {
   const router = useRouter();
-  const next = useSearchParams().get("next");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -18,9 +18,8 @@ export function SignInForm({ demoAccounts }: { demoAccounts: string[] }) {
     setError(null);
     try {
       await apiFetch("/api/session", { method: "POST", body: JSON.stringify({ email, password }) });
-      // Only same-site paths: an open redirect would let a link send people elsewhere after sign-in.
       // Without a page to return to, "/" sends each role where it starts (reviewers: the inbox).
-      router.replace(next?.startsWith("/") && !next.startsWith("//") ? next : "/");
+      router.replace(returnTo);
       router.refresh();
     } catch (e) {
       setError(e instanceof Error ? e.message : "Sign-in failed.");

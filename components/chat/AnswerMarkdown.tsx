@@ -1,8 +1,9 @@
 "use client";
 
-import { createContext, memo, type ReactNode, useContext } from "react";
-import { defaultRehypePlugins, Streamdown } from "streamdown";
+import { createContext, memo, type ReactNode, useContext, useMemo } from "react";
+import { Streamdown } from "streamdown";
 import type { SourceItem } from "@/lib/chat/contract";
+import { ANSWER_REMARK_REHYPE, answerRehypePlugins } from "./answer-safety";
 import { rehypeCitations, withoutPartialCitation } from "./citations";
 
 export interface CitationTarget {
@@ -16,6 +17,14 @@ interface CitationContextValue {
 }
 
 const CitationContext = createContext<CitationContextValue>({ sources: [], onOpen: () => undefined });
+
+const NO_REMOTE_IMAGES: readonly string[] = [];
+const ImageSourcesContext = createContext<readonly string[]>(NO_REMOTE_IMAGES);
+
+/** The URL prefixes an admin allowed answers to load images from (the server reads the setting). */
+export function AnswerImageSources({ sources, children }: { sources: readonly string[]; children?: ReactNode }) {
+  return <ImageSourcesContext.Provider value={sources}>{children}</ImageSourcesContext.Provider>;
+}
 
 /** A `[n]` in an answer: a small button that opens the passage it cites. */
 export function CitationBadge({ n, quote }: { n: number; quote: string }) {
@@ -50,7 +59,6 @@ function CitationElement(props: Record<string, unknown>) {
 }
 
 const COMPONENTS = { citation: CitationElement };
-const REHYPE_PLUGINS = [...Object.values(defaultRehypePlugins), rehypeCitations];
 
 /** A streamed (or stored) answer as markdown, with its citations as badges. */
 export const AnswerMarkdown = memo(function AnswerMarkdown({
@@ -64,13 +72,16 @@ export const AnswerMarkdown = memo(function AnswerMarkdown({
   sources: SourceItem[];
   onOpenCitation: (target: CitationTarget) => void;
 }) {
+  const imageSources = useContext(ImageSourcesContext);
+  const rehypePlugins = useMemo(() => [...answerRehypePlugins(imageSources), rehypeCitations], [imageSources]);
   return (
     <CitationContext.Provider value={{ sources, onOpen: onOpenCitation }}>
       <Streamdown
         mode={streaming ? "streaming" : "static"}
         isAnimating={streaming}
         components={COMPONENTS}
-        rehypePlugins={REHYPE_PLUGINS}
+        rehypePlugins={rehypePlugins}
+        remarkRehypeOptions={ANSWER_REMARK_REHYPE}
         controls={false}
         className="answer-markdown text-[15px] leading-relaxed [&_a]:text-brand-600 [&_a]:underline [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 dark:[&_code]:bg-slate-800 [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6"
       >

@@ -1,8 +1,7 @@
 import "server-only";
 
-export { authMode } from "./config";
-export { getLocalAuth } from "./local";
+export { recordPeerAddresses } from "./client-address";
 export { pageSession } from "./page";
-export { getSession, requireRole, requireSession } from "./session";
-export { signIn, signOut, tenantCookie } from "./sign-in";
+export { getSession, requireRole, requireSession, requireSignedInRole } from "./session";
+export { safeReturnPath, signIn, signOut, tenantCookie } from "./sign-in";
 export type { Session } from "./types";

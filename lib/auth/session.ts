@@ -37,6 +37,18 @@ export async function requireRole(req: Request, role: Role): Promise<Session> {
   return session;
 }
 
+/**
+ * Like requireRole, for what only a signed-in person may do: an API key is refused whatever its
+ * role, so a key can never mint or revoke keys and outlive the one that made it.
+ */
+export async function requireSignedInRole(req: Request, role: Role): Promise<Session> {
+  const session = await requireRole(req, role);
+  if (session.via !== "session") {
+    throw new DomainError("forbidden", "SESSION_REQUIRED", "An API key cannot do this; sign in as a person.");
+  }
+  return session;
+}
+
 /** A person's tenants; a first sign-in with a confirmed email claims pending invitations. */
 export async function tenantsOf(identity: Identity): Promise<Membership[]> {
   const tenants = await membershipsOf(identity.userId);

@@ -1,4 +1,5 @@
 import "server-only";
 
 export { DEFAULT_BODY_LIMIT, parseBody, parseQuery } from "./body";
+export { answerImageSources, contentSecurityPolicy } from "./page-policy";
 export { errorResponse, json, route } from "./route";

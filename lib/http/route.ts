@@ -1,4 +1,6 @@
+import { isDatabaseUnavailable } from "@/lib/db";
 import { DomainError, type ErrorKind, NotFoundError } from "@/lib/errors";
+import { assertSameSiteMutation } from "./csrf";
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
@@ -36,20 +38,42 @@ export function errorResponse(error: unknown): Response {
       ...error.fields,
     };
     if (error.details !== undefined) body.details = error.details;
-    return json(body, { status: statusOf(error) });
+    return json(body, { status: statusOf(error), headers: retryAfterOf(error) });
   }
   if (error instanceof NotFoundError) {
     return json({ status: "not_found", message: error.message, ...error.extra }, { status: 404 });
+  }
+  if (isDatabaseUnavailable(error)) {
+    // Neither the caller's fault nor a bug: the database could not be reached; retried, it may work.
+    console.warn("[vigil] database unavailable:", (error as Error).message);
+    return json(
+      {
+        status: "error",
+        code: "DATABASE_UNAVAILABLE",
+        message: "The database is unavailable right now; try again shortly.",
+      },
+      { status: 503, headers: { "retry-after": "5" } },
+    );
   }
   // Anything else is our fault: log it in full, answer without internals.
   console.error("[vigil] unhandled error", error);
   return json({ status: "error", code: "INTERNAL", message: "Something went wrong on our side." }, { status: 500 });
 }
 
-/** Wraps a route handler so every thrown error leaves in the documented shape. */
+/** A refusal that names when to try again (`details.retry_after`, seconds) says so in `Retry-After` too. */
+function retryAfterOf(error: DomainError): HeadersInit | undefined {
+  const seconds = (error.details as { retry_after?: unknown } | undefined)?.retry_after;
+  return typeof seconds === "number" ? { "retry-after": String(seconds) } : undefined;
+}
+
+/**
+ * Wraps a route handler so every thrown error leaves in the documented shape, and so no
+ * cookie-borne mutation from another site reaches it (see assertSameSiteMutation).
+ */
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (req, context) => {
     try {
+      assertSameSiteMutation(req);
       return await handler(req, context);
     } catch (error) {
       return errorResponse(error);

@@ -14,9 +14,13 @@ export function looksLikeApiKey(value: string): boolean {
   return value.startsWith(KEY_PREFIX) && value.length > 20 && value.length < 200;
 }
 
+/**
+ * Mints a key. `createdBy` is who made it: a person's user id when `createdVia` is "session"
+ * (the API), else the server-side tool or account that did ("operator", the default).
+ */
 export async function createApiKey(
   scope: TenantScope,
-  input: { name: string; role: Role; createdBy: string },
+  input: { name: string; role: Role; createdBy: string; createdVia?: "session" | "operator" },
 ): Promise<CreatedApiKey> {
   const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
   const [row] = await withTenant(scope, (tx) =>
@@ -27,6 +31,7 @@ export async function createApiKey(
         name: input.name,
         role: input.role,
         createdBy: input.createdBy,
+        createdVia: input.createdVia ?? "operator",
         prefix: key.slice(0, 10),
         keyHash: hashApiKey(key),
       })
@@ -42,16 +47,30 @@ export async function listApiKeys(scope: TenantScope): Promise<ApiKeySummary[]> 
   return rows.map(toSummary);
 }
 
+/** Revokes a key, and with it every key it minted (at any depth; see created_via 'api_key'). */
 export async function revokeApiKey(scope: TenantScope, id: string): Promise<ApiKeySummary> {
-  const [row] = await withTenant(scope, (tx) =>
-    tx
+  const row = await withTenant(scope, async (tx) => {
+    const [revoked] = await tx
       .update(schema.apiKeys)
       .set({ revokedAt: new Date() })
       .where(and(eq(schema.apiKeys.id, id), isNull(schema.apiKeys.revokedAt)))
-      .returning(),
-  );
+      .returning();
+    if (revoked) await tx.execute(revokeMintedBy(revoked.id));
+    return revoked;
+  });
   if (!row) throw new NotFoundError("API key", { id });
   return toSummary(row);
+}
+
+function revokeMintedBy(parentId: string) {
+  return sql`
+    with recursive minted (id) as (
+      select k.id from api_keys k where k.created_via = 'api_key' and k.created_by = ${`apikey:${parentId}`}
+      union
+      select k.id from api_keys k join minted m on k.created_by = 'apikey:' || m.id::text
+      where k.created_via = 'api_key'
+    )
+    update api_keys set revoked_at = now() where id in (select id from minted) and revoked_at is null`;
 }
 
 export interface ResolvedApiKey {
@@ -92,6 +111,7 @@ function toSummary(row: typeof schema.apiKeys.$inferSelect): ApiKeySummary {
     prefix: row.prefix,
     role: row.role,
     createdBy: row.createdBy,
+    createdVia: row.createdVia,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,

@@ -17,7 +17,10 @@ export interface ApiKeySummary {
   name: string;
   prefix: string;
   role: Role;
+  /** A person's user id for "session"; the tool or account for "operator"; "apikey:<id>" for "api_key". */
   createdBy: string;
+  /** How the key was made: by a signed-in person, by an operator's server-side tool, or by a key. */
+  createdVia: "session" | "operator" | "api_key";
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;

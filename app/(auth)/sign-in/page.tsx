@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import { SignInForm } from "@/components/auth/SignInForm";
+import { safeReturnPath } from "@/lib/auth";
 import { SEED_TENANTS } from "@/lib/demo";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -12,15 +12,14 @@ function demoAccounts(): string[] {
   return SEED_TENANTS.flatMap((t) => t.people.map((p) => p.email));
 }
 
-export default function SignInPage() {
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
+  const { next } = await searchParams;
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
         <h1 className="text-2xl font-semibold">Vigil</h1>
         <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">Sign in to consult your experts.</p>
-        <Suspense>
-          <SignInForm demoAccounts={demoAccounts()} />
-        </Suspense>
+        <SignInForm demoAccounts={demoAccounts()} returnTo={safeReturnPath(next)} />
       </div>
     </main>
   );

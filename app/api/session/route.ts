@@ -12,6 +12,7 @@ export const GET = route(async (req) => {
   return json({ status: "success", session });
 });
 
+/** Signs in; 429 TOO_MANY_SIGN_IN_ATTEMPTS (with Retry-After) after too many failures. */
 export const POST = route(async (req) => {
   const { email, password } = await parseBody(req, SignIn, 16 * 1024);
   const cookies = await signIn(req.headers, email, password);

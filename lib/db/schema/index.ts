@@ -8,4 +8,5 @@ export * from "./hitl";
 export * from "./human-checkpoints";
 export * from "./knowledge";
 export * from "./runs";
+export * from "./sign-in-limits";
 export * from "./tenancy";

@@ -5,6 +5,8 @@ import type { Role } from "../../access";
 
 export type { Role };
 
+export type ApiKeyCreatedVia = "session" | "operator" | "api_key";
+
 /** When a row was made or last changed (timestamptz, set by the database). */
 export const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 export const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -54,7 +56,12 @@ export const apiKeys = pgTable(
     prefix: text("prefix").notNull(),
     keyHash: text("key_hash").notNull().unique(),
     role: text("role").$type<Role>().notNull(),
+    // Who made the key. created_via 'session': a signed-in person, created_by their user id.
+    // 'operator': a server-side tool (`npm run apikey` records 'cli:<operating-system account>').
+    // 'api_key': minted by another key, which the API refuses; created_by then names the parent
+    // as 'apikey:<id>', so revoking the parent revokes it too.
     createdBy: text("created_by").notNull(),
+    createdVia: text("created_via").$type<ApiKeyCreatedVia>().notNull().default("operator"),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
@@ -62,5 +69,6 @@ export const apiKeys = pgTable(
   (t) => [
     index("api_keys_tenant_idx").on(t.tenantId, t.createdAt),
     check("api_keys_role_check", sql`${t.role} in ('member', 'reviewer', 'admin')`),
+    check("api_keys_created_via_check", sql`${t.createdVia} in ('session', 'operator', 'api_key')`),
   ],
 );

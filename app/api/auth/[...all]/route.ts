@@ -1,18 +1,15 @@
-import { authMode, getLocalAuth } from "@/lib/auth";
 import { NotFoundError } from "@/lib/errors";
-import { errorResponse } from "@/lib/http";
-import { boot } from "@/lib/server";
+import { route } from "@/lib/http";
 
-// better-auth's own endpoints (sign-in/email, sign-out, get-session) in local mode only.
-async function handle(req: Request): Promise<Response> {
-  if (authMode() !== "local") return errorResponse(new NotFoundError("Route"));
-  try {
-    await boot();
-    return await (await getLocalAuth()).handler(req);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+// better-auth's HTTP endpoints stay unmounted: Vigil signs in and out through /api/session and
+// reads sessions in process (lib/auth), and the rest (list-sessions with its raw session tokens,
+// revoke-*, update-user, change-password, …) were never meant for this product's clients.
+const notFound = route(async () => {
+  throw new NotFoundError("Route");
+});
 
-export const GET = handle;
-export const POST = handle;
+export const GET = notFound;
+export const POST = notFound;
+export const PUT = notFound;
+export const PATCH = notFound;
+export const DELETE = notFound;

@@ -1,0 +1,60 @@
+let parsed: { from: string; sources: string[] } | null = null;
+
+/**
+ * Where answers may load images from besides Vigil itself: the https URL prefixes an admin lists
+ * in VIGIL_IMAGE_HOSTS (comma-separated; a bare host stands for all of it, a URL for everything
+ * under its path). An answer quotes text anyone could have put in a document; a remote image
+ * would report to its host whoever reads the answer, with whatever the text put in its URL.
+ */
+export function answerImageSources(setting = process.env.VIGIL_IMAGE_HOSTS ?? ""): string[] {
+  if (parsed?.from !== setting) parsed = { from: setting, sources: parseImageSources(setting) };
+  return parsed.sources;
+}
+
+function parseImageSources(setting: string): string[] {
+  const sources: string[] = [];
+  for (const entry of setting.split(/[\s,]+/).filter(Boolean)) {
+    const source = imageSource(entry);
+    if (source) sources.push(source);
+    else console.warn(`[vigil] VIGIL_IMAGE_HOSTS: ignoring "${entry}" (give a host name or an https:// URL prefix)`);
+  }
+  return [...new Set(sources)];
+}
+
+function imageSource(entry: string): string | null {
+  const text = entry.includes("://") ? entry : `https://${entry}/`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  const plain = url.protocol === "https:" && !url.username && !url.password && !url.search && !url.hash;
+  // The prefix goes verbatim into a CSP source list: only what the URL parser re-serialised.
+  if (!plain || !/^[a-z0-9.-]+(:\d+)?$/.test(url.host) || !/^[\w\-./~%]*$/.test(url.pathname)) return null;
+  if (!entry.includes("://") && url.host !== entry.toLowerCase()) return null;
+  // A folder, never a file-name prefix: CSP and the renderer then allow exactly the same URLs.
+  return url.origin + (url.pathname.endsWith("/") ? url.pathname : `${url.pathname}/`);
+}
+
+/**
+ * The Content-Security-Policy of a page: scripts only with this response's nonce (and what they
+ * load), images only from Vigil and the allowlisted hosts, and no framing by any other page.
+ * Styles stay 'unsafe-inline': libraries insert <style> elements that carry no nonce, and a
+ * style cannot run code.
+ */
+export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV === "development"): string {
+  const directives = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    ["img-src 'self' data: blob:", ...answerImageSources()].join(" "),
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ];
+  return directives.join("; ");
+}
