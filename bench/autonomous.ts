@@ -613,6 +613,8 @@ async function main() {
   try {
     process.env.DATABASE_URL = server.url;
     process.env.BETTER_AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
+    // One member starts every run at once: lift the per-member cap on running runs.
+    process.env.VIGIL_MAX_RUNNING_RUNS ??= "1000";
 
     // Setup on a connection pool of its own, closed before anything is measured: its backends
     // flush their table statistics as they exit, so pg_stat_user_tables' counters move only with

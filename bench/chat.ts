@@ -156,7 +156,8 @@ async function main() {
 }
 
 async function benchAgainst(env: Record<string, string>, port: number): Promise<Result[]> {
-  const offline = { ...env, VIGIL_MODEL_PROVIDER: "offline" };
+  // One member asks every question at once: lift the per-member cap on running runs.
+  const offline = { ...env, VIGIL_MODEL_PROVIDER: "offline", VIGIL_MAX_RUNNING_RUNS: "1000" };
   return withNextServer(port, offline, ".data/bench-chat", async ({ base, cookie, child }) => {
     const asked = questions(QUESTIONS);
     for (const q of questions(WARMUP)) await ask(base, cookie, q);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { DomainError } from "@/lib/errors";
 import { parseBody } from "./body";
@@ -63,5 +63,64 @@ describe("parseBody", () => {
   it("treats an empty body as invalid JSON", async () => {
     const error = await errorOf(parseBody(request(""), Shape));
     expect(error.code).toBe("INVALID_JSON");
+  });
+
+  it("refuses a NUL character in any string, naming where it is", async () => {
+    const error = await errorOf(parseBody(request('{"items":[{"name":"a\\u0000b"}]}'), z.unknown()));
+    expect([statusOf(error), error.code]).toEqual([400, "VALIDATION_FAILED"]);
+    expect(error.details).toEqual([{ path: "items.0.name", message: expect.stringContaining("NUL") }]);
+  });
+
+  it("refuses a NUL character in a key", async () => {
+    const error = await errorOf(parseBody(request('{"na\\u0000me":"a"}'), z.unknown()));
+    expect([statusOf(error), error.code]).toEqual([400, "VALIDATION_FAILED"]);
+  });
+
+  it("keeps an escaped backslash followed by u0000, which is no NUL", async () => {
+    expect(await parseBody(request('{"name":"\\\\u0000"}'), Shape)).toEqual({ name: "\\u0000" });
+  });
+
+  it("refuses JSON nested 10,000 deep without overflowing the stack, and takes 64 levels", async () => {
+    const deep = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
+    const error = await errorOf(parseBody(request(deep), z.unknown()));
+    expect([statusOf(error), error.code]).toEqual([400, "JSON_TOO_DEEP"]);
+    const object = `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`;
+    expect((await errorOf(parseBody(request(object), z.unknown()))).code).toBe("JSON_TOO_DEEP");
+    const allowed = `${"[".repeat(64)}${"]".repeat(64)}`;
+    expect(await parseBody(request(allowed), z.unknown())).toBeInstanceOf(Array);
+  });
+});
+
+describe("parseBody's read deadline", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it("gives up on a body that does not arrive in time, and stops reading it", async () => {
+    vi.stubEnv("VIGIL_BODY_TIMEOUT_MS", "50");
+    let cancelled = false;
+    const trickle = new ReadableStream<Uint8Array>({
+      start(controller) {
+        // One byte, then nothing: a client that holds the request open.
+        controller.enqueue(new TextEncoder().encode("{"));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const req = new Request("http://localhost/x", {
+      method: "POST",
+      body: trickle,
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
+    const error = await errorOf(parseBody(req, Shape));
+    expect([statusOf(error), error.code]).toEqual([400, "BODY_TIMEOUT"]);
+    expect(cancelled).toBe(true);
+  });
+
+  it("reads a body that arrives in time", async () => {
+    vi.stubEnv("VIGIL_BODY_TIMEOUT_MS", "5000");
+    expect(await parseBody(request('{"name":"a"}'), Shape)).toEqual({ name: "a" });
   });
 });

@@ -1,11 +1,22 @@
 import type { z } from "zod";
-import { errors } from "@/lib/errors";
+import { DomainError, errors } from "@/lib/errors";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/** Deeper JSON than any request of the API needs; deeper still overflows recursive code later on. */
+const MAX_JSON_DEPTH = 64;
+
+/** How long a client may take to send a whole body (ms): a trickled body must not hold a request. */
+function bodyDeadlineMs(): number {
+  const configured = Number(process.env.VIGIL_BODY_TIMEOUT_MS);
+  return Number.isFinite(configured) && configured > 0 ? configured : 10_000;
+}
+
 /**
- * Reads a JSON body with a hard size limit and validates it. The limit is enforced while
- * reading, so a client that lies in Content-Length (or sends none) cannot make us buffer more.
+ * Reads a JSON body with a hard size limit and a deadline, and validates it. The limit is
+ * enforced while reading, so a client that lies in Content-Length (or sends none) cannot make us
+ * buffer more. Text with a NUL character, which PostgreSQL cannot store, and JSON nested deeper
+ * than the API ever needs are refused before the schema sees them.
  */
 export async function parseBody<S extends z.ZodType>(
   req: Request,
@@ -16,34 +27,95 @@ export async function parseBody<S extends z.ZodType>(
   if (declared > limit) throw errors.tooLarge(limit);
   const contentType = req.headers.get("content-type") ?? "";
   if (contentType && !contentType.toLowerCase().includes("json")) throw errors.unsupportedMediaType("application/json");
-  const text = await readLimited(req, limit);
+  const text = await readLimited(req, limit, bodyDeadlineMs());
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw errors.badJson();
   }
+  refuseUnstorable(value);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw errors.validation(parsed.error.issues);
   return parsed.data;
 }
 
-async function readLimited(req: Request, limit: number): Promise<string> {
+async function readLimited(req: Request, limit: number, deadlineMs: number): Promise<string> {
   if (!req.body) return "";
   const reader = req.body.getReader();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(bodyTimeout(deadlineMs)), deadlineMs);
+  });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw errors.tooLarge(limit);
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), deadline]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw errors.tooLarge(limit);
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    // Stop reading: the client's remaining bytes are not ours to wait for.
+    reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+const bodyTimeout = (ms: number) =>
+  new DomainError(
+    "invalid",
+    "BODY_TIMEOUT",
+    `The request body did not arrive within ${Math.ceil(ms / 1000)} seconds.`,
+    { timeout_ms: ms },
+  );
+
+const tooDeep = () =>
+  new DomainError("invalid", "JSON_TOO_DEEP", `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`, {
+    max_depth: MAX_JSON_DEPTH,
+  });
+
+interface Visit {
+  value: unknown;
+  depth: number;
+  key: string | number | null;
+  parent: Visit | null;
+}
+
+const pathOf = (visit: Visit): string => {
+  const keys: (string | number)[] = [];
+  for (let at: Visit | null = visit; at?.key != null; at = at.parent) keys.unshift(at.key);
+  return keys.join(".");
+};
+
+const NUL_MESSAGE = "Text must not contain NUL characters.";
+
+/** Walks the parsed document without recursion (it may be nested arbitrarily deep). */
+function refuseUnstorable(root: unknown): void {
+  const stack: Visit[] = [{ value: root, depth: 0, key: null, parent: null }];
+  for (let visit = stack.pop(); visit; visit = stack.pop()) {
+    const { value, depth } = visit;
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) throw errors.invalidField(pathOf(visit) || "body", NUL_MESSAGE);
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= MAX_JSON_DEPTH) throw tooDeep();
+    const entries: [string | number, unknown][] = Array.isArray(value)
+      ? value.map((item, i) => [i, item])
+      : Object.entries(value);
+    for (const [key, item] of entries) {
+      if (typeof key === "string" && key.includes("\u0000")) {
+        throw errors.invalidField(pathOf(visit) || "body", "Keys must not contain NUL characters.");
+      }
+      stack.push({ value: item, depth: depth + 1, key, parent: visit });
+    }
+  }
 }
 
 /** Parses URL search parameters with a zod object schema. */

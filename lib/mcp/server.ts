@@ -1,8 +1,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { errors } from "@/lib/errors";
+import { z } from "zod";
+import { DomainError } from "@/lib/errors";
 import type { HitlActor } from "@/lib/hitl";
-import { DEFAULT_BODY_LIMIT, json } from "@/lib/http";
+import { DEFAULT_BODY_LIMIT, errorResponse, json, parseBody } from "@/lib/http";
 import packageJson from "@/package.json";
 import { activateAdapterSchemaTool, registerAdapterSchemaTool } from "./adapter-tools";
 import {
@@ -58,8 +59,14 @@ export function createHitlMcpServer(actor: HitlActor): McpServer {
  * here streams), so any instance can serve any request.
  */
 export async function handleMcpRequest(request: Request, actor: HitlActor): Promise<Response> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > DEFAULT_BODY_LIMIT) throw errors.tooLarge(DEFAULT_BODY_LIMIT);
+  let parsedBody: unknown;
+  try {
+    // The REST API's reader: size limit, read deadline, no NUL characters, bounded nesting.
+    parsedBody = await parseBody(request, z.unknown(), DEFAULT_BODY_LIMIT);
+  } catch (error) {
+    if (error instanceof DomainError) return jsonRpcRefusal(error);
+    throw error;
+  }
   const server = createHitlMcpServer(actor);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -68,10 +75,21 @@ export async function handleMcpRequest(request: Request, actor: HitlActor): Prom
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, { parsedBody });
   } finally {
     await server.close();
   }
+}
+
+/**
+ * A request the transport never sees, refused as JSON-RPC does (-32700 for unparsable JSON,
+ * -32600 otherwise) with the REST error shape as the error's data and the REST status.
+ */
+async function jsonRpcRefusal(error: DomainError): Promise<Response> {
+  const rest = errorResponse(error);
+  const data = await rest.json();
+  const code = error.code === "INVALID_JSON" ? -32700 : -32600;
+  return json({ jsonrpc: "2.0", error: { code, message: error.message, data }, id: null }, { status: rest.status });
 }
 
 /**

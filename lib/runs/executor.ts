@@ -2,7 +2,7 @@ import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { Command } from "@langchain/langgraph";
 import { openNodeAttempts, type TraceEvent } from "@/lib/audit";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
-import type { TenantScope } from "@/lib/db";
+import { isDatabaseUnavailable, type TenantScope } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
@@ -131,6 +131,13 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
       abort.abort();
       if (leaseLost || error instanceof LeaseLostError)
         console.warn(`[vigil] run ${run.id}: lease lost; this process stopped executing it`);
+      return;
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Not the run's failure: its last checkpoint is intact. Once the lease runs out (the
+      // heartbeat stops below), recovery continues it here or in another process.
+      events.discard();
+      console.warn(`[vigil] run ${run.id}: the database became unavailable; recovery will continue the run`);
       return;
     }
     const message = error instanceof DomainError ? error.message : "The run failed unexpectedly.";

@@ -1,13 +1,15 @@
-import { type Role, roleAtLeast } from "@/lib/access";
+import type { Role } from "@/lib/access";
 import { nudgeSequencer } from "@/lib/audit";
 import { type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { DomainError, errors, NotFoundError } from "@/lib/errors";
+import { claimRunCapacity } from "./capacity";
 import { runConfig } from "./context";
 import type { PendingInterrupt, RunStatus } from "./contract";
 import { abortExecution, contextOf, executeInBackground } from "./executor";
 import { instanceId } from "./instance";
 import { findWorkflow, graphOf } from "./registry";
 import { getRunRow, insertRunIn, markCancelled, type RunRow, storeResume } from "./store";
+import { canSeeRun } from "./visibility";
 
 /** Who acts on a run: the principal, its tenant and role (from the session, never the body). */
 export interface RunActor extends TenantScope {
@@ -63,6 +65,7 @@ export async function beginRunIn(
   const input = workflow.input.safeParse(request.input);
   if (!input.success) throw errors.validation(input.error.issues.map((i) => ({ ...i, path: ["input", ...i.path] })));
   await workflow.prepare?.(tx, actor, input.data);
+  await claimRunCapacity(tx, actor, request.workflow);
   const run = await insertRunIn(tx, actor, {
     workflow: request.workflow,
     threadId: request.threadId,
@@ -88,14 +91,14 @@ export async function resumeRun(
   decision: { value: unknown; interruptId?: string },
 ): Promise<{ runId: string; status: RunStatus }> {
   const { run } = await storeResume(actor, runId, { ...decision, actorId: actor.userId }, instanceId(), (row) =>
-    canSee(actor, row),
+    canSeeRun(actor, row),
   );
   executeInBackground(actor, run, { kind: "resume", value: decision.value });
   return { runId, status: "running" };
 }
 
 export async function cancelRun(actor: RunActor, runId: string): Promise<{ runId: string; status: RunStatus }> {
-  await markCancelled(actor, runId, (row) => canSee(actor, row), actor.userId);
+  await markCancelled(actor, runId, (row) => canSeeRun(actor, row), actor.userId);
   abortExecution(runId);
   return { runId, status: "cancelled" };
 }
@@ -124,13 +127,12 @@ export async function getRun(actor: RunActor, runId: string): Promise<RunView> {
   };
 }
 
-/** A run of the tenant that this actor may see: their own, or any for reviewers and admins. */
+/**
+ * A run of the tenant that this actor may see: their own, or another's for reviewers and admins
+ * unless its workflow is private (a chat run), which answers 404 like a chat session does.
+ */
 export async function visibleRun(actor: RunActor, runId: string): Promise<RunRow> {
   const run = await getRunRow(actor, runId);
-  if (!canSee(actor, run)) throw new NotFoundError("Run", { run_id: runId });
+  if (!canSeeRun(actor, run)) throw new NotFoundError("Run", { run_id: runId });
   return run;
-}
-
-function canSee(actor: RunActor, run: RunRow): boolean {
-  return run.createdBy === actor.userId || roleAtLeast(actor.role, "reviewer");
 }

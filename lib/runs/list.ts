@@ -1,9 +1,10 @@
-import { and, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, lt, notInArray, or, type SQL, sql } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
 import { schema, withTenant } from "@/lib/db";
 import { errors } from "@/lib/errors";
 import type { RunListItem, RunStatus } from "./contract";
 import type { RunActor } from "./lifecycle";
+import { PRIVATE_WORKFLOWS } from "./visibility";
 
 const r = schema.runs;
 
@@ -33,8 +34,8 @@ const titleOf = (input: unknown): string => {
 };
 
 /**
- * A person's runs, newest first (reviewers and admins may ask for everyone's with `all`), a
- * page at a time by keyset on (created_at, id).
+ * A person's runs, newest first (reviewers and admins may ask for everyone's with `all`, which
+ * leaves out other people's private runs), a page at a time by keyset on (created_at, id).
  */
 export async function listRuns(
   actor: RunActor,
@@ -44,7 +45,9 @@ export async function listRuns(
   const after = query.cursor ? decode(query.cursor) : null;
   const everyone = query.all && roleAtLeast(actor.role, "reviewer");
   const where: (SQL | undefined)[] = [
-    everyone ? undefined : eq(r.createdBy, actor.userId),
+    everyone
+      ? or(eq(r.createdBy, actor.userId), notInArray(r.workflow, [...PRIVATE_WORKFLOWS]))
+      : eq(r.createdBy, actor.userId),
     query.workflow ? eq(r.workflow, query.workflow) : undefined,
     query.status ? eq(r.status, query.status) : undefined,
     after ? or(lt(r.createdAt, after.at), and(eq(r.createdAt, after.at), lt(r.id, after.id))) : undefined,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as sessionRoute from "@/app/api/session/route";
 import type { Role } from "@/lib/access";
 import { caseIdOfRequest, registerDefaultAdapters } from "@/lib/hitl";
+import { handleMcpRequest } from "@/lib/mcp";
 import { createApiKey } from "@/lib/tenancy";
 import { lgvPayload, rid } from "../hitl/support";
 import { testTargets } from "../support/databases";
@@ -538,16 +539,38 @@ for (const target of testTargets()) {
     it("answers an unexpected failure as INTERNAL, logged, without internals", async () => {
       const logged = vi.spyOn(console, "error").mockImplementation(() => {});
       try {
-        // PostgreSQL refuses a NUL byte in text: a database error no check above anticipates.
-        const answer = await callTool(clients.reviewer, "get_case", { case_id: "HITL-\u0000" });
-        expect(answer).toEqual({
-          isError: true,
-          body: { status: "error", code: "INTERNAL", message: "Something went wrong on our side." },
+        // An actor no credential yields, its tenant a NUL character (which no request can carry
+        // any more): the database refuses the tool's first statement, a failure nothing anticipates.
+        const res = await handleMcpRequest(
+          new Request(MCP_URL, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: 1,
+              method: "tools/call",
+              params: { name: "get_case", arguments: { case_id: "HITL-1" } },
+            }),
+          }),
+          { tenantId: "\u0000", userId: "nobody", role: "reviewer", name: "Nobody" },
+        );
+        const { result } = (await res.json()) as { result: { isError?: boolean; structuredContent: unknown } };
+        expect(result.isError).toBe(true);
+        expect(result.structuredContent).toEqual({
+          status: "error",
+          code: "INTERNAL",
+          message: "Something went wrong on our side.",
         });
         expect(logged).toHaveBeenCalled();
       } finally {
         logged.mockRestore();
       }
+    });
+
+    it("refuses a message with a NUL character before any tool runs", async () => {
+      await expect(callTool(clients.reviewer, "get_case", { case_id: "HITL-\u0000" })).rejects.toThrow(
+        /NUL characters/,
+      );
     });
 
     it("answers 401 in the error shape, before MCP, to a bad, missing or non-key credential", async () => {

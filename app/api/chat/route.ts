@@ -7,7 +7,10 @@ import { route } from "@/lib/server";
 
 export const dynamic = "force-dynamic";
 
-/** One turn of a consultation, answered as the run's UI message stream. */
+/**
+ * One turn of a consultation, answered as the run's UI message stream; 429 TOO_MANY_RUNS (with
+ * Retry-After) while the member has too many chat and autonomous runs working.
+ */
 export const POST = route(async (req) => {
   const session = await requireSession(req);
   const body = await parseBody(req, ChatRequest, 64 * 1024);

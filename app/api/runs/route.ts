@@ -10,6 +10,7 @@ const StartRun = z.object({
   threadId: z.string().min(1).max(200).optional(),
 });
 
+/** Starts a run; 429 TOO_MANY_RUNS (with Retry-After) while the caller has too many working. */
 export const POST = route(async (req) => {
   const session = await requireSession(req);
   const body = await parseBody(req, StartRun, 64 * 1024);

@@ -1,0 +1,38 @@
+import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { schema, type Tx } from "@/lib/db";
+import { DomainError } from "@/lib/errors";
+import type { RunActor } from "./lifecycle";
+
+/** The runs a person starts and that work on their behalf: chat turns and autonomous runs. */
+const CAPPED_WORKFLOWS: readonly string[] = ["ask-expert", "autonomous"];
+const RETRY_AFTER_SECONDS = 5;
+
+/** How many capped runs one person may have running at once (`VIGIL_MAX_RUNNING_RUNS`, default 3). */
+function maxRunningRuns(): number {
+  const configured = Number(process.env.VIGIL_MAX_RUNNING_RUNS);
+  return Number.isInteger(configured) && configured > 0 ? configured : 3;
+}
+
+/**
+ * Refuses a new chat or autonomous run while its starter already has the maximum running, in
+ * the transaction that would store it. Starts of one person are serialised by an advisory lock,
+ * so two at once cannot both see room for one. Interrupted runs wait on people and use nothing,
+ * so they do not count; nor does a resumed run, which is not a start.
+ */
+export async function claimRunCapacity(tx: Tx, actor: RunActor, workflow: string): Promise<void> {
+  if (!CAPPED_WORKFLOWS.includes(workflow)) return;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`runs:${actor.tenantId}:${actor.userId}`}, 0))`);
+  const r = schema.runs;
+  const [row] = await tx
+    .select({ n: count() })
+    .from(r)
+    .where(and(eq(r.createdBy, actor.userId), eq(r.status, "running"), inArray(r.workflow, [...CAPPED_WORKFLOWS])));
+  const limit = maxRunningRuns();
+  if (Number(row?.n ?? 0) < limit) return;
+  throw new DomainError(
+    "rate_limited",
+    "TOO_MANY_RUNS",
+    `You have ${limit} runs working already; send this again when one of them has finished.`,
+    { limit, retry_after: RETRY_AFTER_SECONDS },
+  );
+}
