@@ -4,8 +4,15 @@
 // outrun it.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // First, so that no request is served without its socket address (sign-in limits need it).
+  const { recordPeerAddresses } = await import("@/lib/auth");
+  recordPeerAddresses();
   const { boot } = await import("@/lib/server");
-  const database = await boot();
+  const { exitIfDatabaseUnusable } = await import("@/lib/db");
+  const database = await boot().catch((error) => {
+    exitIfDatabaseUnusable(error);
+    throw error;
+  });
   const { instanceId } = await import("@/lib/runs");
   console.info(`[vigil] ${database.kind} database ready; run recovery and HITL sweeps started on ${instanceId()}`);
 }

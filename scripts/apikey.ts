@@ -1,6 +1,8 @@
 // Prints a new API key for a tenant: npm run apikey -- --tenant demo --role reviewer [--name ci]
+import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { ROLES, type Role } from "@/lib/access";
+import { DatabaseInUseError } from "@/lib/db";
 import { boot } from "@/lib/server";
 import { createApiKey, tenantBySlug } from "@/lib/tenancy";
 
@@ -26,13 +28,29 @@ async function main(): Promise<number> {
   const key = await createApiKey(tenant, {
     name: values.name ?? `${values.role} key (command line)`,
     role: values.role as Role,
-    createdBy: "cli",
+    createdBy: operatorAccount(),
+    createdVia: "operator",
   });
   console.log(key.key);
   console.error(`Created ${key.role} key ${key.prefix}… for ${tenant.tenantName}. It is shown only once.`);
   return 0;
 }
 
-const code = await main();
+/** The key's creator: this command, and the operating-system account that ran it. */
+function operatorAccount(): string {
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    return "cli";
+  }
+}
+
+const code = await main().catch((error) => {
+  if (!(error instanceof DatabaseInUseError)) throw error;
+  console.error(
+    `The embedded database in ${error.dataDir} is in use by ${error.holder}: create the key in the app under API keys (signed in as an admin), or stop the server and run npm run apikey again.`,
+  );
+  process.exit(1);
+});
 await (await boot({ sweeps: false })).close();
 process.exit(code);

@@ -157,7 +157,17 @@ export function DocumentList({
                     className="border-t border-slate-200 align-top dark:border-slate-800"
                   >
                     <td className="px-4 py-2">
-                      <div className="font-medium">{doc.title}</div>
+                      <div className="font-medium">
+                        {doc.title}
+                        {doc.status === "indexing" && (
+                          <span
+                            data-testid="document-indexing"
+                            className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-normal text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+                          >
+                            Indexing…
+                          </span>
+                        )}
+                      </div>
                       {doc.externalId && (
                         <div className="break-all font-mono text-[11px] text-slate-400">{doc.externalId}</div>
                       )}

@@ -25,6 +25,9 @@ export function KnowledgeManager({ currentUserId }: { currentUserId: string }) {
       return knowledgeFetch<DocumentPage>(`/api/knowledge/documents?${params}`);
     },
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // A large upload is listed while it is still being indexed: look again until it is done.
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.items.some((d) => d.status === "indexing")) ? 3000 : false,
   });
   const agents = useQuery({
     queryKey: ["agents", ""],

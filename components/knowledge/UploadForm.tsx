@@ -8,6 +8,7 @@ import {
   DOCUMENTS_KEY,
   fileProblem,
   formatBytes,
+  type IngestProgress,
   type KnowledgeDocument,
   MAX_DOMAINS_PER_DOCUMENT,
   MAX_TITLE_LENGTH,
@@ -22,7 +23,8 @@ const inputClass =
 type Phase =
   | { kind: "idle" }
   | { kind: "sending"; fraction: number }
-  | { kind: "indexing" }
+  /** Sent; the server extracts and indexes it (`progress` as it reports it). */
+  | { kind: "indexing"; progress: IngestProgress | null }
   | { kind: "done"; document: KnowledgeDocument; created: boolean }
   | { kind: "failed"; message: string };
 
@@ -117,8 +119,10 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
       return;
     }
     setPhase({ kind: "sending", fraction: 0 });
-    const handle = uploadDocument({ file, domains: selected, title }, (fraction) =>
-      setPhase(fraction >= 1 ? { kind: "indexing" } : { kind: "sending", fraction }),
+    const handle = uploadDocument(
+      { file, domains: selected, title },
+      (fraction) => setPhase(fraction >= 1 ? { kind: "indexing", progress: null } : { kind: "sending", fraction }),
+      (progress) => setPhase({ kind: "indexing", progress }),
     );
     upload.current = handle;
     try {
@@ -137,7 +141,14 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
     }
   }
 
-  const percent = phase.kind === "sending" ? Math.round(phase.fraction * 100) : phase.kind === "indexing" ? 100 : null;
+  const percent =
+    phase.kind === "sending"
+      ? Math.round(phase.fraction * 100)
+      : phase.kind === "indexing"
+        ? indexedPercent(phase)
+        : null;
+  const progressText =
+    phase.kind === "sending" ? `${percent}% sent` : phase.kind === "indexing" ? indexingText(phase.progress) : "";
 
   return (
     <form
@@ -295,16 +306,16 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={percent}
-            aria-valuetext={phase.kind === "indexing" ? "Sent; indexing" : `${percent}% sent`}
+            aria-valuetext={progressText}
             className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
           >
             <div
-              className={`h-full rounded-full bg-brand-600 transition-[width] ${phase.kind === "indexing" ? "animate-pulse" : ""}`}
+              className={`h-full rounded-full bg-brand-600 transition-[width] ${phase.kind === "indexing" && !counted(phase.progress) ? "animate-pulse" : ""}`}
               style={{ width: `${percent}%` }}
             />
           </div>
-          <p className="text-xs text-slate-500 dark:text-slate-400" aria-live="polite">
-            {phase.kind === "indexing" ? "Sent. Extracting, chunking and indexing…" : `${percent}% sent`}
+          <p className="text-xs text-slate-500 dark:text-slate-400" aria-live="polite" data-testid="upload-progress">
+            {progressText}
           </p>
         </div>
       )}
@@ -340,4 +351,19 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
       )}
     </form>
   );
+}
+
+function counted(progress: IngestProgress | null): progress is Extract<IngestProgress, { phase: "indexing" }> {
+  return progress?.phase === "indexing" && progress.chunksTotal > 0;
+}
+
+/** Sent counts as all of the bar until the server reports chunks; then the bar is the chunks indexed. */
+function indexedPercent(phase: { progress: IngestProgress | null }): number {
+  return counted(phase.progress) ? Math.round((phase.progress.chunksDone / phase.progress.chunksTotal) * 100) : 100;
+}
+
+function indexingText(progress: IngestProgress | null): string {
+  if (!counted(progress)) return "Sent. Extracting and chunking…";
+  const number = new Intl.NumberFormat();
+  return `Sent. Indexing: ${number.format(progress.chunksDone)} of ${number.format(progress.chunksTotal)} chunks`;
 }

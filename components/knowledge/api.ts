@@ -1,13 +1,13 @@
 import { ApiError } from "@/components/ui/api";
 import type { AgentCard } from "@/lib/experts/contract";
-import type { DocumentPage, KnowledgeDocument, SearchHit } from "@/lib/rag/contract";
+import type { DocumentPage, IngestProgress, KnowledgeDocument, SearchHit } from "@/lib/rag/contract";
 import { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTES } from "@/lib/rag/contract";
 
 // The knowledge page's side of /api/knowledge. Types and limits come from lib/rag/contract (no
 // server code reaches the bundle). Uploads go through XMLHttpRequest: fetch reports no upload
 // progress.
 
-export type { DocumentPage, KnowledgeDocument, SearchHit };
+export type { DocumentPage, IngestProgress, KnowledgeDocument, SearchHit };
 export { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTES };
 
 export const DOCUMENTS_KEY = ["knowledge-documents"] as const;
@@ -122,11 +122,47 @@ export interface UploadHandle {
   abort: () => void;
 }
 
+interface ServerEvent {
+  event: string;
+  data: unknown;
+}
+
+/** The complete server-sent events in `text` from `from` on, and where the next one starts. */
+function readEvents(text: string, from: number): { events: ServerEvent[]; next: number } {
+  const events: ServerEvent[] = [];
+  let next = from;
+  for (let end = text.indexOf("\n\n", next); end !== -1; end = text.indexOf("\n\n", next)) {
+    const block = text.slice(next, end);
+    next = end + 2;
+    const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
+    const data = /^data: (.*)$/m.exec(block)?.[1];
+    if (data === undefined) continue;
+    try {
+      events.push({ event, data: JSON.parse(data) });
+    } catch {
+      // Not ours to read.
+    }
+  }
+  return { events, next };
+}
+
+function resultOf(status: number, body: unknown): UploadResult | KnowledgeApiError {
+  const result = body as { document?: KnowledgeDocument; created?: boolean };
+  if (!result.document)
+    return new KnowledgeApiError(status, "BAD_RESPONSE", "The server answered without the document.");
+  return { document: result.document, created: result.created ?? status === 201 };
+}
+
 /**
  * Sends a document as multipart form data. `onProgress` gets the fraction of the body sent
- * (0–1); once it reaches 1 the server is still extracting and indexing.
+ * (0–1); then `onServerProgress` follows the server extracting and indexing it, as the server
+ * streams it (server-sent events; the outcome is the stream's last event).
  */
-export function uploadDocument(input: UploadInput, onProgress: (fraction: number) => void): UploadHandle {
+export function uploadDocument(
+  input: UploadInput,
+  onProgress: (fraction: number) => void,
+  onServerProgress: (progress: IngestProgress) => void = () => {},
+): UploadHandle {
   const form = new FormData();
   form.append("file", input.file, input.file.name);
   for (const domain of input.domains) form.append("domains", domain);
@@ -134,13 +170,41 @@ export function uploadDocument(input: UploadInput, onProgress: (fraction: number
 
   const xhr = new XMLHttpRequest();
   const promise = new Promise<UploadResult>((resolve, reject) => {
+    let read = 0;
+    let outcome: ServerEvent | null = null;
+    const readStream = () => {
+      if (!(xhr.getResponseHeader("content-type") ?? "").startsWith("text/event-stream")) return;
+      const { events, next } = readEvents(xhr.responseText, read);
+      read = next;
+      for (const event of events) {
+        if (event.event === "progress") onServerProgress(event.data as IngestProgress);
+        else if (event.event === "result" || event.event === "error") outcome = event;
+      }
+    };
     xhr.open("POST", "/api/knowledge/documents");
+    xhr.setRequestHeader("accept", "text/event-stream");
     xhr.responseType = "text";
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
     };
     xhr.upload.onload = () => onProgress(1);
+    xhr.onprogress = readStream;
     xhr.onload = () => {
+      readStream();
+      if (outcome) {
+        const data = outcome.data as { httpStatus?: number };
+        const status = data.httpStatus ?? 500;
+        const settled = outcome.event === "result" ? resultOf(status, data) : errorFromBody(status, data);
+        if (settled instanceof KnowledgeApiError) reject(settled);
+        else resolve(settled);
+        return;
+      }
+      if ((xhr.getResponseHeader("content-type") ?? "").startsWith("text/event-stream")) {
+        reject(
+          new KnowledgeApiError(xhr.status, "BAD_RESPONSE", "The server stopped before saying how the upload ended."),
+        );
+        return;
+      }
       let body: unknown = {};
       try {
         body = xhr.responseText ? JSON.parse(xhr.responseText) : {};
@@ -148,12 +212,9 @@ export function uploadDocument(input: UploadInput, onProgress: (fraction: number
         body = {};
       }
       if (xhr.status >= 200 && xhr.status < 300) {
-        const result = body as { document?: KnowledgeDocument; created?: boolean };
-        if (!result.document) {
-          reject(new KnowledgeApiError(xhr.status, "BAD_RESPONSE", "The server answered without the document."));
-          return;
-        }
-        resolve({ document: result.document, created: result.created ?? xhr.status === 201 });
+        const settled = resultOf(xhr.status, body);
+        if (settled instanceof KnowledgeApiError) reject(settled);
+        else resolve(settled);
       } else {
         reject(errorFromBody(xhr.status, body));
       }

@@ -1,8 +1,5 @@
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
-import { vector } from "@electric-sql/pglite-pgvector";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -10,6 +7,8 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { backupBeforeMigrations, migrationsPending } from "./backup";
+import { DatabaseUnreadableError, EMBEDDED_EXTENSIONS, openEmbedded } from "./embedded";
 import { rowsOf } from "./rows";
 import * as schema from "./schema";
 
@@ -32,9 +31,11 @@ export interface DatabaseConfig {
   url?: string;
   /** PGlite data folder, or "memory://" for a throw-away database. */
   dataDir?: string;
+  /** The migrations to apply; the project's own `drizzle/` unless a test brings an older set. */
+  migrationsFolder?: string;
 }
 
-const migrationsFolder = path.join(process.cwd(), "drizzle");
+const defaultMigrationsFolder = path.join(process.cwd(), "drizzle");
 
 export function configFromEnv(env = process.env): DatabaseConfig {
   if (env.DATABASE_URL) return { url: env.DATABASE_URL };
@@ -43,7 +44,10 @@ export function configFromEnv(env = process.env): DatabaseConfig {
 
 /** Connects and applies every pending migration; safe to call on an up-to-date database. */
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  const database = config.url ? await openPostgres(config.url) : await openPglite(config.dataDir ?? "memory://");
+  const migrationsFolder = config.migrationsFolder ?? defaultMigrationsFolder;
+  const database = config.url
+    ? await openPostgres(config.url, migrationsFolder)
+    : await openPglite(config.dataDir ?? "memory://", migrationsFolder);
   try {
     const rows = await database.db.execute<{ present: boolean }>(
       sql`select exists (select 1 from pg_extension where extname = 'vector') as present`,
@@ -56,20 +60,48 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   return database;
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir, { extensions: { vector, pgcrypto } });
+async function openPglite(dataDir: string, migrationsFolder: string): Promise<Database> {
+  if (dataDir.startsWith("memory://")) {
+    const client = await PGlite.create(dataDir, { extensions: EMBEDDED_EXTENSIONS });
+    return migratedPglite(client, migrationsFolder, () => client.close());
+  }
+  // A data folder is this process's alone (its lock), and an existing database is backed up
+  // before migrations change it.
+  const embedded = await openEmbedded(dataDir);
+  try {
+    if (embedded.existed && (await migrationsPending(embedded.client, migrationsFolder))) {
+      const backup = await backupBeforeMigrations(embedded.client, embedded.dataDir).catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          `Could not back up ${embedded.dataDir} before migrating it (${reason}); nothing was changed. Free some space or set VIGIL_BACKUP_DIR, then start again.`,
+          { cause: error },
+        );
+      });
+      console.info(`[vigil] backed up ${embedded.dataDir} to ${backup.file} before migrating it`);
+    }
+    return await migratedPglite(embedded.client, migrationsFolder, () => embedded.close());
+  } catch (error) {
+    await embedded.close();
+    // PostgreSQL aborting inside WASM while it reads the folder: the data, not a statement, is at fault.
+    if (embedded.existed && error instanceof WebAssembly.RuntimeError) {
+      throw new DatabaseUnreadableError(embedded.dataDir, error);
+    }
+    throw error;
+  }
+}
+
+async function migratedPglite(client: PGlite, migrationsFolder: string, close: () => Promise<void>): Promise<Database> {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   try {
     await migratePglite(db as never, { migrationsFolder });
   } catch (error) {
-    await client.close();
+    await close();
     throw error;
   }
-  return { db, kind: "pglite", vector: false, close: () => client.close() };
+  return { db, kind: "pglite", vector: false, close };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, migrationsFolder: string): Promise<Database> {
   // Migrations run on their own single connection so their notices and locks stay out of the pool.
   const migrator = postgres(url, { max: 1, onnotice: () => {} });
   try {
@@ -77,10 +109,17 @@ async function openPostgres(url: string): Promise<Database> {
   } finally {
     await migrator.end();
   }
-  const client = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+  // A connection that cannot be made in a few seconds fails the request (503) instead of
+  // holding it for the driver's default 30 s while the database is away.
+  const client = postgres(url, {
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
+    onnotice: () => {},
+  });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   const reserve = async () => preparing(await client.reserve(), client.options);
-  return { db, kind: "postgres", vector: false, reserve, close: () => client.end() };
+  // Closing waits for queries in flight, but not forever: a server that went away may never answer.
+  return { db, kind: "postgres", vector: false, reserve, close: () => client.end({ timeout: 5 }) };
 }
 
 /** Statements up to this size are prepared (named) on the connection that runs them. */

@@ -1,8 +1,16 @@
 import "server-only";
 
+export {
+  backupDirOf,
+  backupEmbeddedDatabase,
+  listBackups,
+  restoreEmbeddedDatabase,
+} from "./backup";
 export type { Database, Db } from "./client";
 export { configFromEnv, getDatabase, openDatabase, setActiveDatabase, usingActiveDatabaseOverride } from "./client";
-export { isUniqueViolation } from "./errors";
+export { DatabaseUnreadableError, exitIfDatabaseUnusable } from "./embedded";
+export { isDatabaseUnavailable, isUniqueViolation } from "./errors";
+export { DatabaseInUseError } from "./lock";
 export { rowsOf } from "./rows";
 export * as schema from "./schema";
 export type { TenantScope, Tx } from "./tenant";

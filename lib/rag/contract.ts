@@ -50,6 +50,8 @@ export interface DocumentInput {
 
 export interface KnowledgeDocument {
   id: string;
+  /** `indexing` while a large upload is still being written (its chunks become searchable as they land). */
+  status: "ready" | "indexing";
   title: string;
   format: KnowledgeFormat;
   domains: string[];
@@ -69,6 +71,12 @@ export interface KnowledgeChunk {
   text: string;
   tokenCount: number;
 }
+
+/**
+ * Where an upload stands, as `POST /api/knowledge/documents` streams it to a caller that asks
+ * for `text/event-stream`: extraction (parse, chunk) off the event loop, then indexing.
+ */
+export type IngestProgress = { phase: "extracting" } | { phase: "indexing"; chunksDone: number; chunksTotal: number };
 
 export interface IngestResult {
   document: KnowledgeDocument;

@@ -5,6 +5,7 @@ import { textArray } from "./bm25";
 import type { DocumentPage, KnowledgeChunk, KnowledgeDocument } from "./contract";
 import { lockStatistics, unindexDocument } from "./indexing";
 import { scheduleKnowledgeMaintenance } from "./maintenance";
+import { abandonedUploadsUnchecked, readStoredHash, removeAbandonedUploads } from "./staging";
 
 const documents = schema.knowledgeDocuments;
 const chunks = schema.knowledgeChunks;
@@ -12,13 +13,15 @@ const chunks = schema.knowledgeChunks;
 export const DOCUMENT_PAGE_MAX = 100;
 
 export function toDocument(row: typeof documents.$inferSelect): KnowledgeDocument {
+  const { status, contentHash } = readStoredHash(row.contentHash);
   return {
     id: row.id,
+    status,
     title: row.title,
     format: row.format,
     domains: row.domains,
     externalId: row.externalId,
-    contentHash: row.contentHash,
+    contentHash,
     byteSize: row.byteSize,
     chunkCount: row.chunkCount,
     createdBy: row.createdBy,
@@ -52,6 +55,19 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
   throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
 }
 
+/**
+ * An upload that a crashed process left half-written is removed the first time this process
+ * lists the tenant's documents (embedded databases only: see staging.ts).
+ */
+async function removeAbandonedUploadsOnce(scope: TenantScope): Promise<void> {
+  if (!abandonedUploadsUnchecked(scope.tenantId) || (await getDatabase()).kind !== "pglite") return;
+  const removed = await withTenant(scope, async (tx) => {
+    await lockStatistics(tx, scope.tenantId);
+    return removeAbandonedUploads(tx, scope.tenantId);
+  });
+  if (removed > 0) scheduleKnowledgeMaintenance((await getDatabase()).db);
+}
+
 /** The tenant's documents, newest first, a page at a time (`nextCursor` null on the last). */
 export async function listDocuments(
   scope: TenantScope,
@@ -60,6 +76,7 @@ export async function listDocuments(
   const requested = Number.isFinite(options.limit) ? Math.trunc(options.limit as number) : 20;
   const limit = Math.min(Math.max(requested, 1), DOCUMENT_PAGE_MAX);
   const after = options.cursor ? decodeCursor(options.cursor) : null;
+  await removeAbandonedUploadsOnce(scope);
   const rows = await withTenant(scope, (tx) =>
     tx
       .select({ row: documents, position: sql<string>`${documents.createdAt}::text` })

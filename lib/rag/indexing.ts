@@ -51,19 +51,27 @@ export async function registerDomains(tx: Tx, tenantId: string, domains: string[
   if (added.length > 0) await tx.insert(table).values(added);
 }
 
+/** Chunks of a document by position: `from` inclusive, `to` exclusive. */
+export interface ChunkRange {
+  from: number;
+  to: number;
+}
+
 /**
- * Tokenises every chunk of a freshly inserted document with `to_tsvector('english', …)` and
- * records, in one statement: each chunk's length, its postings, the terms' document
- * frequencies and the tenant's totals.
+ * Tokenises freshly inserted chunks of a document (all of them, or those in `range`) with
+ * `to_tsvector('english', …)` and records, in one statement: each chunk's length, its postings,
+ * the terms' document frequencies and the tenant's totals. Ranges indexed one after another
+ * add up to the whole document indexed at once.
  */
-export async function indexDocument(tx: Tx, tenantId: string, documentId: string): Promise<void> {
+export async function indexDocument(tx: Tx, tenantId: string, documentId: string, range?: ChunkRange): Promise<void> {
+  const inRange = range ? sql`and c.ord >= ${range.from} and c.ord < ${range.to}` : sql``;
   await tx.execute(sql`
     with lex as (
       select c.id as chunk_id, l.lexeme as term, cardinality(l.positions) as tf
       from knowledge_chunks c
       join knowledge_documents d on d.id = c.document_id
       cross join lateral unnest(to_tsvector('english', ${INDEXED_TEXT})) l
-      where c.document_id = ${documentId}
+      where c.document_id = ${documentId} ${inRange}
     ),
     lens as (select chunk_id, sum(tf)::int as len from lex group by chunk_id),
     mask as (
@@ -88,7 +96,7 @@ export async function indexDocument(tx: Tx, tenantId: string, documentId: string
       returning 1
     )
     update knowledge_stats s set
-      chunk_count = s.chunk_count + (select count(*) from knowledge_chunks where document_id = ${documentId}),
+      chunk_count = s.chunk_count + (select count(*) from knowledge_chunks c where c.document_id = ${documentId} ${inRange}),
       total_length = s.total_length + (select coalesce(sum(len), 0) from lens)
     where s.tenant_id = ${tenantId}`);
 }

@@ -1,22 +1,30 @@
-import { and, eq } from "drizzle-orm";
-import { getDatabase, schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { eq } from "drizzle-orm";
+import { getDatabase, schema, type TenantScope, withTenant } from "@/lib/db";
 import { errors } from "@/lib/errors";
-import { DOMAIN_PATTERN, type DocumentInput, type IngestResult, MAX_DOMAINS_PER_DOCUMENT } from "./contract";
-import { toDocument } from "./documents";
+import {
+  DOMAIN_PATTERN,
+  type DocumentInput,
+  type IngestProgress,
+  type IngestResult,
+  MAX_DOMAINS_PER_DOCUMENT,
+} from "./contract";
 import { configuredEmbeddingProvider, type EmbeddingProvider } from "./embeddings";
-import { type ExtractedDocument, extractDocument } from "./extract";
-import { indexDocument, lockStatistics, registerDomains } from "./indexing";
+import type { ExtractedDocument } from "./extract";
+import { extractDocumentOffLoop } from "./extract-thread";
 import { scheduleKnowledgeMaintenance } from "./maintenance";
-import { embedOrNull, vectorStoreReady, writeEmbeddings } from "./vectors";
+import { embedOrNull, vectorStoreReady } from "./vectors";
+import { type PreparedDocument, writeDocument } from "./write";
+import { writeInSlices } from "./write-in-slices";
 
 const documents = schema.knowledgeDocuments;
-const chunks = schema.knowledgeChunks;
 
 export interface IngestOptions {
   /** Who added the document (a user id, an API key's principal, `seed`). */
   createdBy: string;
   /** Defaults to the configured provider; null keeps this document lexical only. */
   embeddings?: EmbeddingProvider | null;
+  /** Told where the ingestion stands: extracting, then how many chunks are indexed. */
+  onProgress?: (progress: IngestProgress) => void;
 }
 
 /** Domains as stored: trimmed, lower-case, unique, each a valid name; at least one. */
@@ -33,74 +41,6 @@ export function normalizeDomains(domains: string[]): string[] {
 /** The text embedded for a chunk: the same words BM25 indexes (title, section, text). */
 export function embeddingTextOf(title: string, section: string | null, text: string): string {
   return [title, section, text].filter(Boolean).join("\n");
-}
-
-export interface PreparedDocument {
-  extracted: ExtractedDocument;
-  domains: string[];
-  externalId: string | null;
-  createdBy: string;
-  /** Chunk vectors in chunk order, when they were computed. */
-  vectors: { model: string; values: number[][] } | null;
-}
-
-/**
- * Writes one extracted document with its chunks, postings and statistics, in the caller's
- * transaction. The same content already present (by hash) is a no-op returning that document.
- */
-export async function writeDocument(tx: Tx, tenantId: string, doc: PreparedDocument): Promise<IngestResult> {
-  await lockStatistics(tx, tenantId);
-  const [existing] = await tx
-    .select()
-    .from(documents)
-    .where(and(eq(documents.tenantId, tenantId), eq(documents.contentHash, doc.extracted.contentHash)));
-  if (existing) return { document: toDocument(existing), created: false };
-
-  const { extracted } = doc;
-  await registerDomains(tx, tenantId, doc.domains);
-  const [row] = await tx
-    .insert(documents)
-    .values({
-      tenantId,
-      title: extracted.title,
-      format: extracted.format,
-      domains: doc.domains,
-      externalId: doc.externalId,
-      contentHash: extracted.contentHash,
-      byteSize: extracted.byteSize,
-      chunkCount: extracted.chunks.length,
-      createdBy: doc.createdBy,
-    })
-    .returning();
-  const ids: string[] = [];
-  // Bounded batches keep each statement well under the protocol's parameter limit.
-  for (let i = 0; i < extracted.chunks.length; i += 500) {
-    const inserted = await tx
-      .insert(chunks)
-      .values(
-        extracted.chunks.slice(i, i + 500).map((c) => ({
-          tenantId,
-          documentId: row.id,
-          ord: c.ord,
-          section: c.section,
-          page: c.page,
-          text: c.text,
-          charLength: c.text.length,
-        })),
-      )
-      .returning({ id: chunks.id, ord: chunks.ord });
-    for (const r of inserted) ids[r.ord] = r.id;
-  }
-  await indexDocument(tx, tenantId, row.id);
-  if (doc.vectors) {
-    const { model, values } = doc.vectors;
-    await writeEmbeddings(
-      tx,
-      model,
-      ids.map((chunkId, ord) => ({ chunkId, embedding: values[ord] })),
-    );
-  }
-  return { document: toDocument(row), created: true };
 }
 
 /**
@@ -122,8 +62,10 @@ export async function vectorsFor(
 }
 
 /**
- * Adds a document to the tenant's knowledge base: extract, chunk, (embed,) then one
- * transaction for the document, its chunks and the BM25 index.
+ * Adds a document to the tenant's knowledge base: extract and chunk (in a worker thread for a
+ * large or PDF upload), embed when vectors are on, then write the document, its chunks and the
+ * BM25 index. On a server database that is one transaction; on embedded PGlite, whose SQL runs
+ * on the event loop, a large document is written in short transactions (see write-in-slices).
  */
 export async function ingestDocument(
   scope: TenantScope,
@@ -132,9 +74,11 @@ export async function ingestDocument(
 ): Promise<IngestResult> {
   const domains = normalizeDomains(input.domains);
   const externalId = input.externalId?.trim() || null;
-  const extracted = await extractDocument(input);
+  options.onProgress?.({ phase: "extracting" });
+  const extracted = await extractDocumentOffLoop(input);
   const provider = options.embeddings === undefined ? configuredEmbeddingProvider() : options.embeddings;
-  const { db } = await getDatabase();
+  const database = await getDatabase();
+  const { db } = database;
   let vectors: PreparedDocument["vectors"] = null;
   if (provider) {
     const known = await withTenant(scope, (tx) =>
@@ -142,9 +86,17 @@ export async function ingestDocument(
     );
     if (known.length === 0) vectors = await vectorsFor(extracted, provider, () => vectorStoreReady(db));
   }
-  const result = await withTenant(scope, (tx) =>
-    writeDocument(tx, scope.tenantId, { extracted, domains, externalId, createdBy: options.createdBy, vectors }),
-  );
+  const prepared: PreparedDocument = { extracted, domains, externalId, createdBy: options.createdBy, vectors };
+  const total = extracted.chunks.length;
+  const progress = (chunksDone: number) => options.onProgress?.({ phase: "indexing", chunksDone, chunksTotal: total });
+  let result: IngestResult;
+  if (database.kind === "pglite") {
+    result = await writeInSlices(scope, prepared, progress);
+  } else {
+    progress(0);
+    result = await withTenant(scope, (tx) => writeDocument(tx, scope.tenantId, prepared));
+    progress(total);
+  }
   if (result.created) scheduleKnowledgeMaintenance(db);
   return result;
 }

@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 
@@ -25,8 +26,12 @@ export async function maintainKnowledgeIndex(db: Db): Promise<void> {
   const scheduled = pending.get(db);
   if (scheduled) clearTimeout(scheduled);
   pending.delete(db);
-  // SKIP_LOCKED: another instance's vacuum of the same table is as good as ours.
-  await db.execute(sql.raw(`vacuum (analyze, skip_locked) ${TABLES.join(", ")}`));
+  // SKIP_LOCKED: another instance's vacuum of the same table is as good as ours. One table at a
+  // time, the event loop free in between: on embedded PGlite each VACUUM holds it while it runs.
+  for (const table of TABLES) {
+    await db.execute(sql.raw(`vacuum (analyze, skip_locked) ${table}`));
+    await setImmediate();
+  }
 }
 
 /** The database was closed before the maintenance ran (a test, a shutdown): nothing to do. */

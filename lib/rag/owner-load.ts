@@ -1,9 +1,10 @@
 import type { Db } from "@/lib/db";
 import type { EmbeddingProvider } from "./embeddings";
 import { extractDocument } from "./extract";
-import { type PreparedDocument, vectorsFor, writeDocument } from "./ingest";
+import { vectorsFor } from "./ingest";
 import { scheduleKnowledgeMaintenance } from "./maintenance";
 import { vectorStoreReady } from "./vectors";
+import { type PreparedDocument, writeDocument } from "./write";
 
 /** A Markdown document loaded on the owner connection (seed data), with its stable external id. */
 export interface OwnedDocument {

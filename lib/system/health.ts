@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDatabase } from "@/lib/db";
 import { configuredEngine } from "@/lib/engine";
+import { configuredEmbeddingProvider } from "@/lib/rag";
 import packageJson from "@/package.json";
 
 export interface Health {
@@ -20,6 +21,7 @@ export async function health(): Promise<Health> {
     db: database.kind,
     engine: configuredEngine(),
     version: packageJson.version,
-    retrieval: database.vector ? "hybrid" : "lexical",
+    // Hybrid takes both pgvector and an embedding provider to make the vectors.
+    retrieval: database.vector && configuredEmbeddingProvider() ? "hybrid" : "lexical",
   };
 }

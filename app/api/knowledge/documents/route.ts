@@ -4,6 +4,7 @@ import { json, parseQuery } from "@/lib/http";
 import { DOCUMENT_PAGE_MAX, ingestDocument, listDocuments, readDocumentUpload } from "@/lib/rag";
 import { route } from "@/lib/server";
 import { domainsParam } from "../params";
+import { ingestionEvents, wantsProgressEvents } from "./progress";
 
 const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(DOCUMENT_PAGE_MAX).optional(),
@@ -21,6 +22,9 @@ export const GET = route(async (req) => {
 export const POST = route(async (req) => {
   const session = await requireRole(req, "admin");
   const input = await readDocumentUpload(req);
+  if (wantsProgressEvents(req)) {
+    return ingestionEvents((onProgress) => ingestDocument(session, input, { createdBy: session.userId, onProgress }));
+  }
   const result = await ingestDocument(session, input, { createdBy: session.userId });
   return json({ status: "success", ...result }, { status: result.created ? 201 : 200 });
 });

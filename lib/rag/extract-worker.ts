@@ -1,0 +1,35 @@
+// A worker thread that extracts one document (decode, parse — PDF included — normalise, hash,
+// chunk) off the server's event loop. It posts the chunks a batch at a time, so that reading
+// them back never holds the event loop long either, then the rest of the document.
+
+import { parentPort, workerData } from "node:worker_threads";
+import { DomainError } from "@/lib/errors";
+import type { DocumentInput } from "./contract";
+import { extractDocument } from "./extract";
+import type { ExtractionMessage } from "./extract-thread";
+
+const CHUNKS_PER_MESSAGE = 500;
+
+function post(message: ExtractionMessage): void {
+  parentPort?.postMessage(message);
+}
+
+async function run(input: DocumentInput): Promise<void> {
+  try {
+    const { chunks, ...document } = await extractDocument(input);
+    for (let i = 0; i < chunks.length; i += CHUNKS_PER_MESSAGE) {
+      post({ type: "chunks", chunks: chunks.slice(i, i + CHUNKS_PER_MESSAGE) });
+    }
+    post({ type: "extracted", document });
+  } catch (error) {
+    post({
+      type: "failed",
+      error:
+        error instanceof DomainError
+          ? { kind: error.kind, code: error.code, message: error.message, details: error.details }
+          : { message: error instanceof Error ? error.message : String(error) },
+    });
+  }
+}
+
+void run((workerData as { input: DocumentInput }).input);
