@@ -30,6 +30,7 @@ export {
   visibleRun,
 } from "./lifecycle";
 export { listRuns } from "./list";
+export { paced } from "./pace";
 export { recoverStaleRuns, startRecoveryLoop } from "./recovery";
 export { findWorkflow, installWorkflows, type RunnableGraph, type Workflow } from "./registry";
 export { claimStaleRuns, latestRunOnThread, renewLease } from "./store";

@@ -1,6 +1,6 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import type { RunnableGraph, Workflow } from "@/lib/runs";
+import { paced, type RunnableGraph, type Workflow } from "@/lib/runs";
 import { AutonomousInput, type AutonomousPublicState } from "../contract";
 import { act, afterGateTool, gateTool } from "./nodes/act";
 import { draft, finalReview, finish, validate } from "./nodes/answer";
@@ -15,23 +15,25 @@ import { AutonomousState, type AutonomousStateType } from "./state";
  * Mode 3, Manual Autonomous: plan (Tree-of-Thoughts) → checkpoint 1 → a ReAct loop over the
  * steps, with checkpoint 2 before risky tools and 3 before delegating to another expert →
  * checkpoint 4 at a decision → constitutional validation → checkpoint 5 → save. Every
- * checkpoint goes through lib/checkpoints; `think` is the loop's safe point for steering.
+ * checkpoint goes through lib/checkpoints; `think` is the loop's safe point for steering. The
+ * work nodes are paced background work (lib/runs); the five checkpoint nodes are not, so a
+ * stop reaches the inbox, and a decision takes effect, without queueing behind other runs.
  */
 export function buildAutonomous(checkpointer: BaseCheckpointSaver): RunnableGraph {
   return new StateGraph(AutonomousState)
-    .addNode("setup", setup)
-    .addNode("plan", plan)
+    .addNode("setup", paced(setup))
+    .addNode("plan", paced(plan))
     .addNode("approve_plan", approvePlan)
-    .addNode("think", think)
+    .addNode("think", paced(think))
     .addNode("gate_tool", gateTool)
-    .addNode("act", act)
+    .addNode("act", paced(act))
     .addNode("gate_spawn", gateSpawn)
-    .addNode("delegate", delegate)
+    .addNode("delegate", paced(delegate))
     .addNode("decide", decide)
-    .addNode("write_answer", draft)
-    .addNode("validate", validate)
+    .addNode("write_answer", paced(draft))
+    .addNode("validate", paced(validate))
     .addNode("final_review", finalReview)
-    .addNode("finish", finish)
+    .addNode("finish", paced(finish))
     .addEdge(START, "setup")
     .addEdge("setup", "plan")
     .addEdge("plan", "approve_plan")
