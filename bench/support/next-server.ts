@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 /** Migrates and seeds a server database (the demo tenants, their agents and knowledge base). */
 export async function seedServer(url: string) {
   // Opening the database migrates it; the demo seed gives the bench its signed-in user.
-  const child = spawn("npx", ["tsx", "scripts/db-seed.ts"], {
+  const child = spawn("npx", ["tsx", "--import", "./scripts/server-only-node.mjs", "scripts/db-seed.ts"], {
     env: { ...process.env, DATABASE_URL: url },
     stdio: "inherit",
   });

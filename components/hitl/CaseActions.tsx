@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { type KeyboardEvent, type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from "react";
+import { type KeyboardEvent, type Ref, useId, useImperativeHandle, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { HitlCaseView } from "@/lib/hitl/contract";
 import { type CommandBody, HitlApiError, newRequestId, postWhileLeaving, type StandingDecision } from "./api";

@@ -5,7 +5,6 @@ import { type CommandBody, HitlApiError, newRequestId, postWhileLeaving } from "
 import { CommandFeedback } from "@/components/hitl/CommandError";
 import { decisionLine } from "@/components/hitl/format";
 import { PendingApproval } from "@/components/hitl/PendingApproval";
-import { UNDO_MS } from "@/components/hitl/undo";
 import { type CaseCommand, commandUrl, useCaseCommand } from "@/components/hitl/useCaseCommand";
 import { pendingDecisions, usePendingDecision } from "@/components/hitl/usePendingDecision";
 import type { CheckpointPart } from "./api";
