@@ -41,12 +41,15 @@ function imageSource(entry: string): string | null {
  * The Content-Security-Policy of a page: scripts only with this response's nonce (and what they
  * load), images only from Vigil and the allowlisted hosts, and no framing by any other page.
  * Styles stay 'unsafe-inline': libraries insert <style> elements that carry no nonce, and a
- * style cannot run code.
+ * style cannot run code. Scripts keep 'unsafe-eval': the review forms check an edit against the
+ * case adapter's JSON Schema in the browser with Ajv, which compiles each schema to a function;
+ * the schemas come from the server at run time, so they cannot be compiled ahead. Only scripts
+ * this response's nonce admitted can reach eval, so injected markup still runs nothing.
  */
-export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV === "development"): string {
+export function contentSecurityPolicy(nonce: string): string {
   const directives = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic' 'unsafe-eval'`,
     "style-src 'self' 'unsafe-inline'",
     ["img-src 'self' data: blob:", ...answerImageSources()].join(" "),
     "font-src 'self' data:",
