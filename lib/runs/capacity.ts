@@ -2,9 +2,8 @@ import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import type { RunActor } from "./lifecycle";
+import { workflowNamesWhere } from "./registry";
 
-/** The runs a person starts and that work on their behalf: chat turns and autonomous runs. */
-const CAPPED_WORKFLOWS: readonly string[] = ["ask-expert", "autonomous"];
 const RETRY_AFTER_SECONDS = 5;
 
 /** How many capped runs one person may have running at once (`VIGIL_MAX_RUNNING_RUNS`, default 3). */
@@ -20,13 +19,15 @@ function maxRunningRuns(): number {
  * so they do not count; nor does a resumed run, which is not a start.
  */
 export async function claimRunCapacity(tx: Tx, actor: RunActor, workflow: string): Promise<void> {
-  if (!CAPPED_WORKFLOWS.includes(workflow)) return;
+  // The runs a person starts and that work on their behalf (`capped`): chat turns, autonomous runs.
+  const capped = workflowNamesWhere((w) => w.capped);
+  if (!capped.includes(workflow)) return;
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`runs:${actor.tenantId}:${actor.userId}`}, 0))`);
   const r = schema.runs;
   const [row] = await tx
     .select({ n: count() })
     .from(r)
-    .where(and(eq(r.createdBy, actor.userId), eq(r.status, "running"), inArray(r.workflow, [...CAPPED_WORKFLOWS])));
+    .where(and(eq(r.createdBy, actor.userId), eq(r.status, "running"), inArray(r.workflow, capped)));
   const limit = maxRunningRuns();
   if (Number(row?.n ?? 0) < limit) return;
   throw new DomainError(

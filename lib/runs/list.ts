@@ -4,7 +4,7 @@ import { schema, withTenant } from "@/lib/db";
 import { errors } from "@/lib/errors";
 import type { RunListItem, RunStatus } from "./contract";
 import type { RunActor } from "./lifecycle";
-import { PRIVATE_WORKFLOWS } from "./visibility";
+import { privateWorkflows } from "./visibility";
 
 const r = schema.runs;
 
@@ -46,7 +46,7 @@ export async function listRuns(
   const everyone = query.all && roleAtLeast(actor.role, "reviewer");
   const where: (SQL | undefined)[] = [
     everyone
-      ? or(eq(r.createdBy, actor.userId), notInArray(r.workflow, [...PRIVATE_WORKFLOWS]))
+      ? or(eq(r.createdBy, actor.userId), notInArray(r.workflow, privateWorkflows()))
       : eq(r.createdBy, actor.userId),
     query.workflow ? eq(r.workflow, query.workflow) : undefined,
     query.status ? eq(r.status, query.status) : undefined,

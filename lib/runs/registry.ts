@@ -28,6 +28,10 @@ export interface Workflow {
   publicState(values: unknown): Record<string, unknown>;
   /** Run metadata for the stream's final message (e.g. citations, confidence). */
   finishMetadata?(values: unknown): Record<string, unknown>;
+  /** Runs only their starter may see, whatever a viewer's role (a member's private consultation). */
+  privateToStarter?: boolean;
+  /** Runs that work on their starter's behalf and count toward the per-person cap of running runs. */
+  capped?: boolean;
 }
 
 interface Catalog {
@@ -55,6 +59,11 @@ export function installWorkflows(workflows: readonly Workflow[]): void {
 
 export function findWorkflow(name: string): Workflow | undefined {
   return catalog().workflows.get(name);
+}
+
+/** The names of the installed workflows that have a trait (for SQL filters over runs). */
+export function workflowNamesWhere(trait: (workflow: Workflow) => boolean | undefined): string[] {
+  return [...catalog().workflows.values()].filter((w) => trait(w)).map((w) => w.name);
 }
 
 /** The workflow's graph, compiled once per process over a saver that routes by run context. */

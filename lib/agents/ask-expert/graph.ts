@@ -49,6 +49,8 @@ export function buildAskExpert(checkpointer: BaseCheckpointSaver): RunnableGraph
 export const askExpert: Workflow = {
   name: "ask-expert",
   input: AskExpertInput,
+  privateToStarter: true,
+  capped: true,
   build: buildAskExpert,
   publicState(values) {
     const v = (values ?? {}) as Partial<AskExpertStateType>;

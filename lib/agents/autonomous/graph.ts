@@ -88,6 +88,7 @@ export function publicStateOf(values: unknown): AutonomousPublicState {
 export const autonomous: Workflow = {
   name: "autonomous",
   input: AutonomousInput,
+  capped: true,
   build: buildAutonomous,
   async prepare(tx, actor, input) {
     // A run names an expert of its own tenant, and a chat session of its starter: refused
