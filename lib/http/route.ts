@@ -1,6 +1,7 @@
 import { isDatabaseUnavailable } from "@/lib/db";
 import { DomainError, type ErrorKind, NotFoundError } from "@/lib/errors";
 import { assertSameSiteMutation } from "./csrf";
+import { refuseNulCharacters } from "./nul-characters";
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
@@ -67,13 +68,15 @@ function retryAfterOf(error: DomainError): HeadersInit | undefined {
 }
 
 /**
- * Wraps a route handler so every thrown error leaves in the documented shape, and so no
- * cookie-borne mutation from another site reaches it (see assertSameSiteMutation).
+ * Wraps a route handler so every thrown error leaves in the documented shape, and so neither a
+ * cookie-borne mutation from another site (assertSameSiteMutation) nor a path or query with a
+ * NUL character (refuseNulCharacters) reaches it.
  */
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (req, context) => {
     try {
       assertSameSiteMutation(req);
+      await refuseNulCharacters(req, context);
       return await handler(req, context);
     } catch (error) {
       return errorResponse(error);
