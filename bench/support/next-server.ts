@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { startDetached, stopDetached } from "./detached-server";
 
 // What the benchmarks against `next start` share: seeding a server database, waiting for the
 // server, signing in the demo expert, and measuring the server's memory.
@@ -81,22 +82,12 @@ export async function withNextServer<T>(
   fn: (server: NextServer) => Promise<T>,
 ): Promise<T> {
   rmSync(dataDir, { recursive: true, force: true });
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
-    env: {
-      ...process.env,
-      ...env,
-      BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-      NODE_ENV: "production",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const server = startDetached(port, { ...env, BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret" });
   try {
-    await waitHealthy(base);
-    return await fn({ base, cookie: await signIn(base), child });
+    await waitHealthy(server.base);
+    return await fn({ base: server.base, cookie: await signIn(server.base), child: server.child });
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.on("exit", resolve));
+    await stopDetached(server);
   }
 }
 
