@@ -22,6 +22,7 @@ import { createApiKey, tenantBySlug } from "@/lib/tenancy";
 import { assertPortFree, type DetachedServer, startDetached, stopDetached } from "./support/detached-server";
 import { type LoadReading, meterLoad } from "./support/load-meter";
 import {
+  memoryHistory,
   nextServerReading,
   type ProbeReading,
   probeEnv,
@@ -30,6 +31,7 @@ import {
   startProbeEpoch,
 } from "./support/loop-probe-readings";
 import { fmt, machineRows } from "./support/machine";
+import { type MemoryTrend, memoryTrend } from "./support/memory-trend";
 import { waitHealthy } from "./support/next-server";
 import { openLoop, type Stream } from "./support/open-loop";
 import { sampleCpu } from "./support/process-cpu";
@@ -46,6 +48,8 @@ const MAX_IN_FLIGHT = Number(process.env.BENCH_SOAK_MAX_IN_FLIGHT ?? 64);
 const PORT = Number(process.env.BENCH_SOAK_PORT ?? 3331);
 const FULL_SECONDS = 600;
 const RSS_GROWTH_GOAL = 15;
+/** The first and the last this many seconds of the load give its start and end memory. */
+const MEMORY_WINDOW_SECONDS = Math.min(60, SECONDS / 5);
 /**
  * The load saturates the machine when the server process nears one core (its JavaScript runs
  * on one thread) or the load's processes together near all of them.
@@ -106,6 +110,7 @@ interface Window {
   load: LoadReading;
   rssStart: ProbeReading;
   end: ProbeReading;
+  memory: MemoryTrend | null;
   processes: ProbeReading[];
   peakInFlight: number;
   maxStartDelayMs: number;
@@ -164,11 +169,18 @@ async function soak(
   await drained;
   const drainSeconds = (Date.now() - loadStarted) / 1000 - SECONDS;
   const end = await nextServerReading(probeDir, Date.now(), (r) => r.epoch === 1);
+  const memory = memoryTrend(
+    memoryHistory(probeDir, pid),
+    loadStarted,
+    loadStarted + SECONDS * 1000,
+    MEMORY_WINDOW_SECONDS,
+  );
   return {
     serverCpu,
     load,
     rssStart,
     end,
+    memory,
     processes: probeReadings(probeDir),
     peakInFlight: loop.peakInFlight(),
     maxStartDelayMs: loop.maxStartDelayMs(),
@@ -180,6 +192,9 @@ async function soak(
 function report(setup: Setup, w: Window, warmup: RouteStats, measured: RouteStats): { text: string; ok: boolean } {
   const nextVersion = JSON.parse(readFileSync("node_modules/next/package.json", "utf8")).version as string;
   const growth = ((w.end.rss - w.rssStart.rss) / w.rssStart.rss) * 100;
+  const m = w.memory;
+  const windowGrowth = m ? ((m.end.rss - m.start.rss) / m.start.rss) * 100 : Number.NaN;
+  const signed = (n: number, digits = 1) => `${n >= 0 ? "+" : ""}${fmt(n, digits)}`;
   const errors = measured.errorsOf();
   const requests = measured.requestsOf([ROUTES.run]);
   const runs = measured.requestsOf() - requests;
@@ -241,9 +256,29 @@ function report(setup: Setup, w: Window, warmup: RouteStats, measured: RouteStat
     "",
     "| measure | value |",
     "| --- | ---: |",
-    line(["RSS after the warm-up, MiB", mib(w.rssStart.rss)]),
-    line(["RSS after the load, MiB", mib(w.end.rss)]),
-    line(["RSS growth", `${growth >= 0 ? "+" : ""}${fmt(growth, 1)} %`]),
+    ...(m
+      ? [
+          line([
+            `RSS, median of the load's first ${fmt(m.windowSeconds, 0)} s → last ${fmt(m.windowSeconds, 0)} s, MiB`,
+            `${mib(m.start.rss)} → ${mib(m.end.rss)}`,
+          ]),
+          line(["RSS growth (those medians)", `${signed(windowGrowth)} %`]),
+          line(["RSS trend over the load (least squares), MiB a minute", signed(m.rssSlopePerMinute / 1024 ** 2)]),
+          line([
+            "RSS lowest / highest reading during the load, MiB",
+            `${mib(m.rssRange.min)} / ${mib(m.rssRange.max)}`,
+          ]),
+          line([
+            `V8 heap in use, median of the first → last ${fmt(m.windowSeconds, 0)} s, MiB`,
+            `${mib(m.start.heapUsed)} → ${mib(m.end.heapUsed)}`,
+          ]),
+          line(["V8 heap in use, trend over the load, MiB a minute", signed(m.heapUsedSlopePerMinute / 1024 ** 2)]),
+        ]
+      : []),
+    line([
+      "RSS, single readings: after the warm-up → after the load, MiB",
+      `${mib(w.rssStart.rss)} → ${mib(w.end.rss)} (${signed(growth)} %)`,
+    ]),
     line([
       `event-loop delay p50 / p99 / max, ms (over ${fmt(lagWindow, 0)} s)`,
       `${fmt(w.end.lag.p50, 1)} / ${fmt(w.end.lag.p99, 1)} / ${fmt(w.end.lag.max, 1)}`,
@@ -257,14 +292,16 @@ function report(setup: Setup, w: Window, warmup: RouteStats, measured: RouteStat
     line(["CPU, cores: anything else", fmt(others, 2)]),
     line(["CPU, cores: the whole machine", `${fmt(w.load.machineCores, 2)} of ${cpus().length}`]),
     "",
-    `*RSS* is \`process.memoryUsage.rss()\` of the server process: after the warm-up, the probe's first reading once the load began; after the load, its first reading once every request had finished, before the server stopped. *Event-loop delay*: \`monitorEventLoopDelay({resolution: 10})\`, how late the 10 ms timer ran, the histogram reset at the load's start (at the probe's next reading) and read at the end. *CPU* over the ${SECONDS} s load, in cores of the machine's ${cpus().length}: the server process from /proc/{pid}/stat (its busiest 10 s interval as well: its JavaScript runs on one thread, so near 1 core it is saturated); PostgreSQL, the load generator and the machine as bench/support/load-meter.ts measures them (PostgreSQL: its processes, other databases' backends excepted); *anything else* is the machine less those three — other work on the shared machine.`,
+    `*RSS* is \`process.memoryUsage.rss()\` of the server process, read by the probe every 2 s (${m ? `${m.samples} readings over the load` : "too few readings for a trend"}). It saws up and down as V8 grows its heap and collects it, so growth is judged on the median of the load's first and last ${fmt(MEMORY_WINDOW_SECONDS, 0)} s, with the slope of a least-squares line through every reading beside it (a leak climbs steadily; a sawtooth does not). The single readings — the probe's first once the load began, its first once every request had finished — are shown as well. *Event-loop delay*: \`monitorEventLoopDelay({resolution: 10})\`, how late the 10 ms timer ran, the histogram reset at the load's start (at the probe's next reading) and read at the end. *CPU* over the ${SECONDS} s load, in cores of the machine's ${cpus().length}: the server process from /proc/{pid}/stat (its busiest 10 s interval as well: its JavaScript runs on one thread, so near 1 core it is saturated); PostgreSQL, the load generator and the machine as bench/support/load-meter.ts measures them (PostgreSQL: its processes, other databases' backends excepted); *anything else* is the machine less those three — other work on the shared machine.`,
     "",
     `The rate ${saturated ? "**saturated**" : "did not saturate"} the machine: the server process used at most ${fmt(w.serverCpu.peak, 2)} cores over 10 s (saturated at ${SATURATED_SERVER_CORES}), the server, PostgreSQL and the generator together ${fmt(loadCores, 2)} of ${cpus().length} cores.${saturated ? " Lower it with BENCH_SOAK_RATE." : ""}${crowded ? ` The machine as a whole was near full (${fmt(w.load.machineCores, 2)} cores), ${fmt(others, 2)} of them other work: the latencies include that contention.` : ""}`,
     "",
     "## Goals",
     "",
     `- 0 errors — ${errors === 0 ? "met" : "NOT met"} (${errors}, in ${requests} requests and ${runs} runs).`,
-    `- RSS growth < ${RSS_GROWTH_GOAL} % — ${growth < RSS_GROWTH_GOAL ? "met" : "NOT met"} (${mib(w.rssStart.rss)} → ${mib(w.end.rss)} MiB, ${growth >= 0 ? "+" : ""}${fmt(growth, 1)} %).`,
+    m
+      ? `- RSS growth < ${RSS_GROWTH_GOAL} % — ${windowGrowth < RSS_GROWTH_GOAL ? "met" : "NOT met"} (medians of the first and last ${fmt(m.windowSeconds, 0)} s: ${mib(m.start.rss)} → ${mib(m.end.rss)} MiB, ${signed(windowGrowth)} %; trend ${signed(m.rssSlopePerMinute / 1024 ** 2)} MiB a minute; single readings ${signed(growth)} %).`
+      : `- RSS growth < ${RSS_GROWTH_GOAL} % — not judged: the probe left too few readings.`,
     ...(short
       ? ["", `A short run: ${SECONDS} s of load says little about growth over ${FULL_SECONDS / 60} minutes.`]
       : []),

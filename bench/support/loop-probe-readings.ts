@@ -11,6 +11,10 @@ export interface ProbeReading {
   argv: string;
   /** Resident memory, bytes. */
   rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
   /** Event-loop delay since `since` (ms beyond the timer's 10 ms resolution). */
   lag: { p50: number; p99: number; max: number; samples: number };
   epoch: number;
@@ -42,6 +46,28 @@ export function probeReadings(dir: string): ProbeReading[] {
 /** The process that serves HTTP: the one Next.js titles `next-server`, else the largest. */
 export function serverReading(readings: ProbeReading[]): ProbeReading | undefined {
   return readings.find((r) => r.title.startsWith("next-server")) ?? [...readings].sort((a, b) => b.rss - a.rss)[0];
+}
+
+export interface MemorySample {
+  at: number;
+  epoch: number;
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** Every memory reading one process wrote (the probe appends one each time it reports). */
+export function memoryHistory(dir: string, pid: number): MemorySample[] {
+  try {
+    return readFileSync(path.join(dir, `${pid}.history.jsonl`), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as MemorySample);
+  } catch {
+    return [];
+  }
 }
 
 /** Starts a new window: each process resets its delay histogram at its next reading. */

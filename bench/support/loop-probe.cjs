@@ -5,7 +5,7 @@
 // histogram is reset and the readings carry `epoch: n`. Without the variable it does nothing.
 "use strict";
 
-const { mkdirSync, readFileSync, renameSync, writeFileSync } = require("node:fs");
+const { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
 const { monitorEventLoopDelay } = require("node:perf_hooks");
 const { isMainThread } = require("node:worker_threads");
@@ -31,12 +31,19 @@ if (dir && isMainThread) {
   const file = path.join(dir, `${process.pid}.json`);
   // The histogram holds each interval between the timer's runs, the resolution included.
   const lag = (ns) => Math.max(0, ns / 1e6 - RESOLUTION_MS);
+  // The heap's share of the resident memory tells a leak (heapUsed climbs) from an allocator or
+  // heap that grew to a new high-water mark and kept it.
+  const memory = () => {
+    const { rss, heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
+    return { rss, heapTotal, heapUsed, external, arrayBuffers };
+  };
+  const history = path.join(dir, `${process.pid}.history.jsonl`);
   const write = () => {
     const reading = {
       pid: process.pid,
       title: process.title,
       argv: process.argv.slice(1).join(" "),
-      rss: process.memoryUsage.rss(),
+      ...memory(),
       lag: {
         p50: lag(histogram.percentile(50)),
         p99: lag(histogram.percentile(99)),
@@ -50,6 +57,7 @@ if (dir && isMainThread) {
     // Written aside and renamed, so a reader never sees half a file.
     writeFileSync(`${file}.tmp`, JSON.stringify(reading));
     renameSync(`${file}.tmp`, file);
+    appendFileSync(history, `${JSON.stringify({ at: reading.at, epoch, ...memory() })}\n`);
     const next = readEpoch();
     if (next !== epoch) {
       epoch = next;
