@@ -95,20 +95,23 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
     }
     // Nodes' own output reaches the task log directly (emit); the stream says when tasks start and end.
     const stream = await graph.stream(input.value, { ...config, streamMode: ["tasks"], signal: abort.signal });
+    // The interrupts the graph stopped at, as its tasks report them: the path to a person's
+    // case does not wait to read the checkpoint back.
+    const stopped: PendingInterrupt[] = [];
     for await (const item of stream) {
-      const [, task] = item as [
-        string,
-        { id: string; name: string; input?: unknown; error?: unknown; interrupts?: unknown[] },
-      ];
+      const [, task] = item as [string, StreamedTask];
       if ("input" in task) taskLog.started(task.id, task.name);
       else if (task.error) taskLog.failed(task.id, task.name, task.error);
-      else if (task.interrupts?.length) taskLog.stopped();
-      else taskLog.completed(task.id);
+      else if (task.interrupts?.length) {
+        taskLog.stopped();
+        stopped.push(...task.interrupts.map((i) => pendingOf(task.name, i)));
+      } else taskLog.completed(task.id);
     }
     taskLog.close();
     await events.flush();
-    const state = await graph.getState(config);
-    const pending = interruptsOf(state);
+    // Without a reported interrupt the graph finished: its final state names what it produced.
+    const state = stopped.length > 0 ? null : await graph.getState(config);
+    const pending = state ? interruptsOf(state) : stopped;
     if (pending.length > 0) {
       await settleRun(
         scope,
@@ -121,7 +124,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
       await interruptSettled(context, pending);
       return;
     }
-    await settleRun(scope, run.id, owner, { status: "completed" }, finishEvents(workflow, run.id, state.values), [
+    await settleRun(scope, run.id, owner, { status: "completed" }, finishEvents(workflow, run.id, state?.values), [
       { ...traceBase, eventType: "run_complete" },
     ]);
   } catch (error) {
@@ -288,8 +291,20 @@ function finishEvents(workflow: Workflow | undefined, runId: string, values: unk
   ];
 }
 
+interface StreamedTask {
+  id: string;
+  name: string;
+  input?: unknown;
+  error?: unknown;
+  interrupts?: { id?: string; value?: unknown }[];
+}
+
+const pendingOf = (node: string, i: { id?: string; value?: unknown }): PendingInterrupt => ({
+  id: String(i.id ?? ""),
+  node,
+  value: i.value ?? null,
+});
+
 function interruptsOf(state: Awaited<ReturnType<RunnableGraph["getState"]>>): PendingInterrupt[] {
-  return state.tasks.flatMap((task) =>
-    (task.interrupts ?? []).map((i) => ({ id: String(i.id ?? ""), node: task.name, value: i.value ?? null })),
-  );
+  return state.tasks.flatMap((task) => (task.interrupts ?? []).map((i) => pendingOf(task.name, i)));
 }
