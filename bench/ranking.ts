@@ -14,7 +14,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { getDatabase } from "@/lib/db";
-import { CollectionError, type IrCollection, judgmentCount, readCollection } from "./support/ir-collection";
+import {
+  CollectionError,
+  type IrCollection,
+  judgmentCount,
+  readCollection,
+  sharedCollectionsDir,
+} from "./support/ir-collection";
 import { fmt, machineRows, percentile } from "./support/machine";
 import {
   EVAL_DEPTH,
@@ -34,7 +40,7 @@ const WITHIN = 0.98;
 function collectionFolder(given: string | undefined): string {
   const candidate = given ?? process.env.RANKING_COLLECTION;
   if (candidate) return candidate;
-  const shared = path.resolve(process.cwd(), "..", "shared", "ir");
+  const shared = sharedCollectionsDir();
   const first = existsSync(shared) ? readdirSync(shared).sort()[0] : undefined;
   if (first) return path.join(shared, first);
   throw new CollectionError(
@@ -108,13 +114,23 @@ function report(collection: IrCollection, reference: RankingScore, runs: Measure
       ),
     );
   }
+  const published = collection.publishedNdcg;
+  if (published !== null) {
+    lines.push(
+      `| reference Okapi BM25, as the collection publishes it | — | ${published.toFixed(4)} | — | — | — | — | — |`,
+    );
+  }
   lines.push("");
-  const verdicts = runs.map(
-    (run) =>
-      `${run.database}: ${run.score.ndcg >= WITHIN * reference.ndcg ? "met" : "NOT met"} ` +
-      `(${(run.score.ndcg / reference.ndcg).toFixed(3)} of the reference)`,
+  const verdicts = runs.map((run) => {
+    const ratios = [run.score.ndcg / reference.ndcg, ...(published === null ? [] : [run.score.ndcg / published])];
+    return (
+      `${run.database}: ${ratios.every((r) => r >= WITHIN) ? "met" : "NOT met"} ` +
+      `(${ratios[0].toFixed(3)} of the reference run here${published === null ? "" : `, ${ratios[1].toFixed(3)} of the published one`})`
+    );
+  });
+  lines.push(
+    `Goal: nDCG@${EVAL_DEPTH} at least ${WITHIN} of the reference${published === null ? "" : "s"} — ${verdicts.join("; ")}.`,
   );
-  lines.push(`Goal: nDCG@${EVAL_DEPTH} within 2% of the reference — ${verdicts.join("; ")}.`);
   return lines.join("\n");
 }
 

@@ -1,4 +1,4 @@
-import { createReadStream, existsSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Judgments } from "./ndcg";
@@ -24,6 +24,11 @@ export interface IrQuery {
 
 export interface IrCollection {
   name: string;
+  /**
+   * The reference BM25 nDCG@10 the collection's README publishes ("Reference Okapi BM25 …:
+   * nDCG@10 = 0.6914"), when it has one: a figure computed outside this project.
+   */
+  publishedNdcg: number | null;
   documents: IrDocument[];
   /** Only queries with at least one relevant document: the others cannot be scored. */
   queries: IrQuery[];
@@ -108,5 +113,17 @@ export async function readCollection(dir: string, split = "test"): Promise<IrCol
   }
   if (documents.length === 0) throw new CollectionError(`${dir}: the corpus is empty`);
   if (queries.length === 0) throw new CollectionError(`${dir}: no query of the ${split} split has a relevant document`);
-  return { name: path.basename(path.resolve(dir)), documents, queries };
+  return { name: path.basename(path.resolve(dir)), publishedNdcg: publishedNdcg(dir), documents, queries };
+}
+
+function publishedNdcg(dir: string): number | null {
+  const readme = path.join(dir, "README.md");
+  if (!existsSync(readme)) return null;
+  const found = /Reference Okapi BM25[^\n]*?nDCG@10\s*=\s*([0-9]*\.[0-9]+)/.exec(readFileSync(readme, "utf8"));
+  return found ? Number(found[1]) : null;
+}
+
+/** The shared judged collections: VIGIL_IR_DIR, else `../shared/ir` beside the project. */
+export function sharedCollectionsDir(): string {
+  return process.env.VIGIL_IR_DIR ?? path.resolve(process.cwd(), "..", "shared", "ir");
 }

@@ -13,8 +13,8 @@ import {
   scoreRanking,
 } from "../../bench/support/ranking-eval";
 
-// The held-out evaluation (npm run bench:ranking) reads a public collection this machine does
-// not have; what it is built from is checked here on collections small enough to judge by hand.
+// What the held-out evaluation (npm run bench:ranking, tests/rag/ranking-public.test.ts) is built
+// from, checked on collections small enough to judge by hand.
 
 describe("nDCG@k", () => {
   const relevant = { a: 1, c: 2, z: 1 };
@@ -87,6 +87,18 @@ describe("reading a collection in the BEIR layout", () => {
       { id: "q2", text: "shock waves", relevant: { d2: 1, d1: 0 } },
     ]);
     expect(judgmentCount(read.queries)).toBe(3);
+    expect(read.publishedNdcg).toBeNull();
+  });
+
+  it("reads the reference figure a collection's README publishes", async () => {
+    const root = await collection("published", {
+      "corpus.jsonl": corpus,
+      "queries.jsonl": queries,
+      "qrels/test.tsv": "q1\td1\t1\n",
+      "README.md":
+        "# A collection\n\n## Reference baseline\n\n**Reference Okapi BM25 k1=1.2 b=0.75: nDCG@10 = 0.6914** on the 30 queries.\n",
+    });
+    expect((await readCollection(root)).publishedNdcg).toBe(0.6914);
   });
 
   it("reads TREC qrels (query, iteration, document, grade)", async () => {
@@ -119,6 +131,7 @@ describe("reading a collection in the BEIR layout", () => {
 // A dozen short abstracts with hand-made judgments: each query's answer is unambiguous.
 const TINY: IrCollection = {
   name: "tiny",
+  publishedNdcg: null,
   documents: [
     {
       id: "1",
