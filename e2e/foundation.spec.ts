@@ -8,7 +8,7 @@ const ROLES = [
     email: "admin@demo.local",
     role: "admin",
     home: "/inbox",
-    nav: ["Experts", "Runs", "My requests", "Inbox", "Knowledge", "Audit", "API keys", "Agent settings"],
+    nav: ["Experts", "Runs", "My requests", "Inbox", "Knowledge", "API keys", "Agent settings"],
   },
 ];
 
@@ -75,9 +75,9 @@ test("a wrong password shows an error and stays on sign-in", async ({ page }) =>
   await expect(page).toHaveURL(/\/sign-in/);
 });
 
-test("a member opening the audit page is told it needs the admin role", async ({ page }) => {
+test("a member opening an admin page is told it needs the admin role", async ({ page }) => {
   await signIn(page, "expert@demo.local");
-  await page.goto("/audit");
+  await page.goto("/settings/api-keys");
   await expect(page.getByText("Not available for your role")).toBeVisible();
   const api = await page.request.get("/api/api-keys");
   expect(api.status()).toBe(403);

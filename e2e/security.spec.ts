@@ -53,7 +53,7 @@ test("pages carry a nonce CSP and still render and hydrate under it", async ({ p
   // Signing in only works once the form is hydrated (it posts JSON from a click handler).
   await signIn(page, "admin@demo.local");
   await expect(page.getByTestId("current-role")).toHaveText("admin");
-  for (const path of ["/experts", "/runs", "/knowledge", "/audit", "/settings/api-keys"]) {
+  for (const path of ["/experts", "/runs", "/knowledge", "/settings/api-keys"]) {
     await page.getByRole("navigation", { name: "Main" }).locator(`a[href="${path}"]`).click();
     await expect(page).toHaveURL(new RegExp(`${path}$`));
   }

@@ -16,7 +16,6 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/requests", label: "My requests", minRole: "member", count: "waitingOnYou" },
   { href: "/inbox", label: "Inbox", minRole: "reviewer", count: "openCases" },
   { href: "/knowledge", label: "Knowledge", minRole: "admin" },
-  { href: "/audit", label: "Audit", minRole: "admin" },
   { href: "/settings/api-keys", label: "API keys", minRole: "admin" },
   { href: "/settings/agents", label: "Agent settings", minRole: "admin" },
 ];

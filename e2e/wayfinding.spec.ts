@@ -1,0 +1,39 @@
+import { expect, test } from "@playwright/test";
+import { navLabels, signIn } from "./support";
+
+test("a mistyped address shows a 404 inside the app, with the navigation still there", async ({ page }) => {
+  await signIn(page, "expert@demo.local");
+  const response = await page.goto("/no-such-page/at-all");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  expect(await navLabels(page)).toEqual(["Experts", "Runs", "My requests"]);
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await page.getByRole("link", { name: "start from your home page" }).click();
+  await expect(page).toHaveURL(/\/experts$/);
+});
+
+test("/settings opens its first section; the nav lists only pages that exist", async ({ page }) => {
+  await signIn(page, "admin@demo.local");
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/settings\/api-keys$/);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  for (const href of await nav.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")))) {
+    const response = await page.request.get(href as string);
+    expect(response.status(), `${href} from the nav`).toBe(200);
+  }
+});
+
+test("the site has an icon, and an unknown API path answers JSON in the API's shape", async ({ page }) => {
+  await page.goto("/sign-in");
+  const icon = page.locator('link[rel="icon"]').first();
+  const href = await icon.getAttribute("href");
+  expect(href).toBeTruthy();
+  const response = await page.request.get(href as string);
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("image/svg+xml");
+
+  const api = await page.request.get("/api/no-such-route?x=1");
+  expect(api.status()).toBe(404);
+  expect(api.headers()["content-type"]).toContain("application/json");
+  expect(await api.json()).toEqual({ status: "not_found", message: "API route GET /api/no-such-route not found" });
+});
