@@ -37,3 +37,16 @@ test("the site has an icon, and an unknown API path answers JSON in the API's sh
   expect(api.headers()["content-type"]).toContain("application/json");
   expect(await api.json()).toEqual({ status: "not_found", message: "API route GET /api/no-such-route not found" });
 });
+
+test("experts show drawn icons, not emoji a machine may lack a font for", async ({ page }) => {
+  await signIn(page, "expert@demo.local");
+  const cards = page.getByTestId("expert-card");
+  await expect(cards).toHaveCount(6);
+  for (const card of await cards.all()) {
+    const icon = card.getByTestId("agent-icon");
+    await expect(icon.locator("svg")).toBeVisible();
+    expect(await icon.innerText()).toBe("");
+  }
+  await cards.first().click();
+  await expect(page.getByTestId("agent-icon").first().locator("svg")).toBeVisible();
+});

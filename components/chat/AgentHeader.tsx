@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { AgentIcon } from "@/components/ui/AgentIcon";
 import { apiFetch } from "@/components/ui/api";
 import type { ChatAgentRef } from "@/lib/chat/contract";
 
@@ -17,9 +18,7 @@ export function AgentHeader({ agent, title, engine }: { agent: ChatAgentRef; tit
   const shown = engine ?? health.data?.engine;
   return (
     <header className="flex items-center gap-3 border-b border-slate-200 pb-3 dark:border-slate-800">
-      <span className="text-3xl" aria-hidden>
-        {agent.avatar}
-      </span>
+      <AgentIcon avatar={agent.avatar} />
       <div className="min-w-0 flex-1">
         <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold leading-tight">
           <span>{agent.name}</span>

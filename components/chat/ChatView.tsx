@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { AgentIcon } from "@/components/ui/AgentIcon";
 import { ApiError } from "@/components/ui/api";
 import { EmptyState } from "@/components/ui/EmptyState";
 import type { ChatAgentRef, ChatMessage } from "@/lib/chat/contract";
@@ -184,9 +185,7 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
         >
           {messages.length === 0 ? (
             <div className="mx-auto mt-10 max-w-lg text-center">
-              <div className="text-4xl" aria-hidden>
-                {agent.avatar}
-              </div>
+              <AgentIcon avatar={agent.avatar} size="lg" />
               <h2 className="mt-2 text-lg font-medium">Ask {agent.name}</h2>
               <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
                 {agent.description ||

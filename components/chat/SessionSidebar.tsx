@@ -5,6 +5,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
+import { AgentIcon } from "@/components/ui/AgentIcon";
 import type { ChatSessionListItem } from "@/lib/chat/contract";
 import { deleteSession, fetchSessions, renameSession, SESSIONS_KEY } from "./api";
 import { useConversationRegistry } from "./registry";
@@ -100,7 +101,7 @@ function SessionRow({ session, active }: { session: ChatSessionListItem; active:
         }`}
       >
         <span className="flex items-center gap-1.5">
-          <span aria-hidden>{session.agent.avatar}</span>
+          <AgentIcon avatar={session.agent.avatar} size="sm" />
           <span className="truncate font-medium">{session.title || "Untitled conversation"}</span>
         </span>
         <span className="mt-0.5 block truncate text-xs text-slate-500 dark:text-slate-400">

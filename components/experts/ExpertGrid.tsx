@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useDeferredValue, useEffect, useRef, useState } from "react";
+import { AgentIcon } from "@/components/ui/AgentIcon";
 import { apiFetch } from "@/components/ui/api";
 import { EmptyState } from "@/components/ui/EmptyState";
 import type { AgentCard } from "@/lib/experts/contract";
@@ -71,9 +72,7 @@ export function ExpertGrid() {
                 className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow dark:border-slate-800 dark:bg-slate-900"
               >
                 <div className="flex items-center gap-3">
-                  <span className="text-3xl" aria-hidden>
-                    {agent.avatar}
-                  </span>
+                  <AgentIcon avatar={agent.avatar} />
                   <div>
                     <h2 className="font-semibold">{agent.name}</h2>
                     <p className="text-xs text-slate-500 dark:text-slate-400">{agent.domain}</p>

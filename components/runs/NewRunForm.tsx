@@ -86,7 +86,7 @@ export function NewRunForm() {
           {agents.isPending && <option value="">Loading experts…</option>}
           {active.map((a) => (
             <option key={a.id} value={a.slug}>
-              {a.avatar} {a.name}
+              {a.name}
             </option>
           ))}
         </select>

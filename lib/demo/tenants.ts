@@ -15,6 +15,7 @@ export interface SeedAgent {
   name: string;
   domain: string;
   description: string;
+  /** A lucide icon name (components/ui/AgentIcon.tsx). */
   avatar: string;
   systemPrompt: string;
   skills: string[];
@@ -43,7 +44,7 @@ export const SEED_TENANTS: SeedTenant[] = [
         domain: "Regulatory affairs",
         description:
           "Submission pathways (IND, NDA, BLA, 510(k), De Novo), expedited programs and FDA meeting strategy.",
-        avatar: "⚖️",
+        avatar: "scale",
         systemPrompt: `You are an FDA regulatory specialist. ${cite}`,
         skills: ["Pathway selection", "Expedited programs", "Meeting preparation"],
         tools: [],
@@ -56,7 +57,7 @@ export const SEED_TENANTS: SeedTenant[] = [
         name: "Clinical Trial Designer",
         domain: "Clinical development",
         description: "Protocol design, endpoints, randomisation, sample size and adaptive designs.",
-        avatar: "🧪",
+        avatar: "flask-conical",
         systemPrompt: `You design clinical trials. ${cite}`,
         skills: ["Endpoint selection", "Sample size", "Adaptive designs"],
         tools: [],
@@ -69,7 +70,7 @@ export const SEED_TENANTS: SeedTenant[] = [
         name: "Health Economist (HEOR)",
         domain: "Health economics & outcomes research",
         description: "Cost-effectiveness, budget impact, QALYs and payer evidence dossiers.",
-        avatar: "📈",
+        avatar: "trending-up",
         systemPrompt: `You are a health economist. ${cite}`,
         skills: ["Cost-effectiveness", "Budget impact", "Value dossiers"],
         tools: [],
@@ -82,7 +83,7 @@ export const SEED_TENANTS: SeedTenant[] = [
         name: "Pharmacovigilance Expert",
         domain: "Drug safety",
         description: "Adverse event reporting, signal detection, PSURs/PBRERs and risk management plans.",
-        avatar: "🛡️",
+        avatar: "shield-check",
         systemPrompt: `You are a pharmacovigilance expert. ${cite}`,
         skills: ["Case processing", "Signal detection", "Periodic reports"],
         tools: [],
@@ -95,7 +96,7 @@ export const SEED_TENANTS: SeedTenant[] = [
         name: "Data Analyst (SQL)",
         domain: "Analytics",
         description: "Answers questions about the tenant's data by writing validated, read-only SQL.",
-        avatar: "🗄️",
+        avatar: "database",
         systemPrompt: "You answer data questions by writing read-only SQL over the approved views.",
         skills: ["SQL", "Join planning", "Charts"],
         tools: ["sql_query"],
@@ -109,7 +110,7 @@ export const SEED_TENANTS: SeedTenant[] = [
         domain: "Deep research",
         description:
           "Clarifies the question, agrees a research plan with you, gathers tiered evidence and writes a cited synthesis.",
-        avatar: "🔎",
+        avatar: "search",
         systemPrompt: `You are a research analyst. ${cite}`,
         skills: ["Research planning", "Evidence grading", "Synthesis"],
         tools: ["knowledge_search"],
@@ -132,7 +133,7 @@ export const SEED_TENANTS: SeedTenant[] = [
         name: "Device Quality Engineer",
         domain: "Quality systems",
         description: "ISO 13485 quality management, CAPA and design controls for medical devices.",
-        avatar: "🔧",
+        avatar: "wrench",
         systemPrompt: `You are a medical-device quality engineer. ${cite}`,
         skills: ["CAPA", "Design controls", "Audits"],
         tools: [],
@@ -145,7 +146,7 @@ export const SEED_TENANTS: SeedTenant[] = [
         name: "Device Cybersecurity Advisor",
         domain: "Cybersecurity",
         description: "Premarket cybersecurity documentation, SBOMs and threat modelling for connected devices.",
-        avatar: "🔐",
+        avatar: "lock",
         systemPrompt: `You advise on medical-device cybersecurity. ${cite}`,
         skills: ["Threat modelling", "SBOM", "Premarket guidance"],
         tools: [],
