@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { rowsOf, schema, type TenantScope, type Tx } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
+import { usableAgent } from "@/lib/experts";
 import type {
   ChatAgentRef,
   ChatMessageMetadata,
@@ -23,12 +24,12 @@ export type SessionRow = typeof schema.chatSessions.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
-/** An active agent of the tenant by id or slug. */
+/** A usable agent of the tenant (active, its workflow available) by id or slug. */
 export async function agentIn(tx: Tx, ref: string): Promise<AgentRow | null> {
   const [row] = await tx
     .select()
     .from(a)
-    .where(and(isUuid(ref) ? eq(a.id, ref) : eq(a.slug, ref), eq(a.status, "active")))
+    .where(and(isUuid(ref) ? eq(a.id, ref) : eq(a.slug, ref), usableAgent()))
     .limit(1);
   return row ?? null;
 }

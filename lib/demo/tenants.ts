@@ -23,6 +23,11 @@ export interface SeedAgent {
   knowledgeDomains: string[];
   defaultSafetyLevel: SafetyLevel;
   temperature: number;
+  /**
+   * The workflow that answers for the agent, when not `ask-expert`. The SQL and research
+   * analysts come with workflows of their own; until those exist they are seeded but not listed.
+   */
+  workflow?: string;
 }
 
 const cite =
@@ -103,6 +108,7 @@ export const SEED_TENANTS: SeedTenant[] = [
         knowledgeDomains: ["analytics"],
         defaultSafetyLevel: "medium",
         temperature: 0,
+        workflow: "sql-analyst",
       },
       {
         slug: "research-analyst",
@@ -117,6 +123,7 @@ export const SEED_TENANTS: SeedTenant[] = [
         knowledgeDomains: ["regulatory", "clinical", "heor", "safety"],
         defaultSafetyLevel: "medium",
         temperature: 0.3,
+        workflow: "deep-research",
       },
     ],
   },

@@ -2,6 +2,7 @@ import { and, asc, eq, ilike, or } from "drizzle-orm";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { AgentCard } from "./contract";
+import { usableAgent } from "./workflows";
 
 export type Agent = typeof schema.agents.$inferSelect;
 
@@ -9,7 +10,7 @@ function toCard({ systemPrompt: _prompt, tenantId: _tenant, createdAt, updatedAt
   return { ...card, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
 }
 
-/** The tenant's active agents, optionally narrowed by a search over name, domain and description. */
+/** The tenant's usable agents (active, their workflow available), optionally narrowed by a search over name, domain and description. */
 export async function listAgents(scope: TenantScope, options: { q?: string } = {}): Promise<AgentCard[]> {
   const a = schema.agents;
   const q = options.q?.trim();
@@ -20,7 +21,7 @@ export async function listAgents(scope: TenantScope, options: { q?: string } = {
       .from(a)
       .where(
         and(
-          eq(a.status, "active"),
+          usableAgent(),
           pattern ? or(ilike(a.name, pattern), ilike(a.domain, pattern), ilike(a.description, pattern)) : undefined,
         ),
       )
@@ -31,7 +32,11 @@ export async function listAgents(scope: TenantScope, options: { q?: string } = {
 
 export async function getAgentBySlug(scope: TenantScope, slug: string): Promise<AgentCard> {
   const [row] = await withTenant(scope, (tx) =>
-    tx.select().from(schema.agents).where(eq(schema.agents.slug, slug)).limit(1),
+    tx
+      .select()
+      .from(schema.agents)
+      .where(and(eq(schema.agents.slug, slug), usableAgent()))
+      .limit(1),
   );
   if (!row) throw new NotFoundError("Agent", { slug });
   return toCard(row);

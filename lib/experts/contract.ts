@@ -20,6 +20,8 @@ export interface AgentCard {
   knowledgeDomains: string[];
   defaultSafetyLevel: SafetyLevel;
   status: AgentStatus;
+  /** The run workflow that answers for the agent (`ask-expert` for the experts of the catalog). */
+  workflow: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -487,8 +487,21 @@ for (const target of testTargets()) {
     });
 
     it("runs the knowledge_search tool for an agent that has it", async () => {
+      // The demo's agent with the tool (the research analyst) waits for its own workflow: one
+      // of the catalog's experts gets it here, for this test only.
+      await suite.database.db.insert(schema.agents).values({
+        tenantId: suite.tenants.demo,
+        slug: "evidence-scout",
+        name: "Evidence Scout",
+        domain: "Regulatory affairs",
+        description: "Searches the knowledge base before it answers.",
+        avatar: "search",
+        systemPrompt: "Answer from the retrieved sources and cite them.",
+        tools: ["knowledge_search"],
+        knowledgeDomains: ["regulatory", "clinical"],
+      });
       const res = await postChat(expert.auth, {
-        agentId: "research-analyst",
+        agentId: "evidence-scout",
         message: "What evidence supports accelerated approval?",
       });
       expect(res.status).toBe(200);

@@ -53,7 +53,14 @@ for (const target of testTargets()) {
         headers: { cookie: await signIn("expert@demo.local") },
       });
       expect(demo.status).toBe(200);
-      expect(demo.body.count).toBe(6);
+      // The SQL and research analysts are seeded ahead of their workflows and not listed yet.
+      expect((demo.body.items as { slug: string }[]).map((a) => a.slug).sort()).toEqual([
+        "clinical-trial-designer",
+        "fda-regulatory",
+        "health-economist",
+        "pharmacovigilance",
+      ]);
+      expect(demo.body.count).toBe(4);
       const acme = await call(agentsRoute.GET, {
         path: "/api/agents",
         headers: { cookie: await signIn("expert@acme.local") },
@@ -152,7 +159,7 @@ for (const target of testTargets()) {
         headers: { authorization: `Bearer ${key.key}` },
       });
       expect(viaKey.status).toBe(200);
-      expect(viaKey.body.count).toBe(6);
+      expect(viaKey.body.count).toBe(4);
       const adminOnly = await call(keysRoute.GET, { headers: { authorization: `Bearer ${key.key}` } });
       expect(adminOnly.status).toBe(403);
 
@@ -227,7 +234,7 @@ for (const target of testTargets()) {
     it("ignores a forged tenant cookie for a tenant the person does not belong to", async () => {
       const cookie = `${await signIn("expert@demo.local")}; vigil_tenant=${suite.tenants.acme}`;
       const res = await call(agentsRoute.GET, { headers: { cookie } });
-      expect(res.body.count).toBe(6);
+      expect(res.body.count).toBe(4);
     });
 
     it("signs out", async () => {

@@ -24,6 +24,9 @@ export const agents = pgTable(
     knowledgeDomains: jsonb("knowledge_domains").$type<string[]>().notNull().default([]),
     defaultSafetyLevel: text("default_safety_level").$type<SafetyLevel>().notNull().default("medium"),
     status: text("status").$type<AgentStatus>().notNull().default("active"),
+    // The run workflow that answers for this agent. The catalog lists an agent only while this
+    // server has that workflow, so an agent seeded ahead of its workflow stays out of sight.
+    workflow: text("workflow").notNull().default("ask-expert"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -19,7 +19,7 @@ Open Experts from the navigation to see the catalog as a grid of cards. The sear
 
 ## Which expert for which question
 
-Ask the FDA Regulatory Specialist about submission pathways such as 510(k), De Novo, NDA and BLA, and about expedited programs. The Clinical Trial Designer handles protocol design, endpoints, randomisation and sample size. The Health Economist covers QALYs, cost-effectiveness and budget impact. The Pharmacovigilance expert answers about adverse event reporting and signal detection. The Research Analyst can search several domains at once when a question crosses specialties.
+Ask the FDA Regulatory Specialist about submission pathways such as 510(k), De Novo, NDA and BLA, and about expedited programs. The Clinical Trial Designer handles protocol design, endpoints, randomisation and sample size. The Health Economist covers QALYs, cost-effectiveness and budget impact. The Pharmacovigilance expert answers about adverse event reporting and signal detection. A Research Analyst, which searches several domains at once when a question crosses specialties, and a Data Analyst for questions about your data arrive with their own workflows.
 
 ## Safety levels
 

@@ -2,6 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { and, eq, or, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
+import { usableAgent } from "@/lib/experts";
 import { runContextOf } from "@/lib/runs";
 import type { HierarchyNode } from "../../contract";
 import { emitAgent } from "../progress";
@@ -18,7 +19,7 @@ export async function runAgentIn(tx: Tx, ref: string): Promise<RunAgent & { defa
   const [row] = await tx
     .select()
     .from(a)
-    .where(and(eq(a.status, "active"), UUID.test(ref) ? or(eq(a.id, ref), eq(a.slug, ref)) : eq(a.slug, ref)))
+    .where(and(usableAgent(), UUID.test(ref) ? or(eq(a.id, ref), eq(a.slug, ref)) : eq(a.slug, ref)))
     .limit(1);
   if (!row) throw new NotFoundError("Agent", { agent_id: ref });
   return {
@@ -59,7 +60,7 @@ export async function setup(state: AutonomousStateType, config: LangGraphRunnabl
     tx
       .select()
       .from(a)
-      .where(and(eq(a.status, "active"), sql`${a.id} <> ${agent.id}`)),
+      .where(and(usableAgent(), sql`${a.id} <> ${agent.id}`)),
   );
   const tools = agentTools(
     tenantTools(await loadToolRegistry(run)),

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import * as runsRoute from "@/app/api/runs/route";
+import { schema } from "@/lib/db";
+import { AGENT_WORKFLOWS, getAgentBySlug, listAgents } from "@/lib/experts";
+import { findWorkflow } from "@/lib/runs";
+import { testTargets } from "../support/databases";
+import { call } from "../support/http";
+import { seededDatabase } from "../support/seeded";
+import { postChat, principal } from "./support";
+
+// An agent is offered only while a workflow that answers for it exists: the demo's SQL and
+// research analysts are seeded ahead of theirs, and nothing lists, opens, chats with or runs them.
+
+const WAITING = ["data-analyst", "research-analyst"];
+
+for (const target of testTargets()) {
+  describe(`agents and their workflows on ${target.name}`, () => {
+    const suite = seededDatabase(target, { knowledge: false });
+
+    it("names only workflows the server installs", () => {
+      expect(AGENT_WORKFLOWS.length).toBeGreaterThan(0);
+      for (const name of AGENT_WORKFLOWS) expect(findWorkflow(name), name).toBeDefined();
+    });
+
+    it("seeds the two analysts with workflows of their own, and leaves them out of the catalog", async () => {
+      const rows = await suite.database.db.select().from(schema.agents);
+      const workflowOf = (slug: string) => rows.find((r) => r.slug === slug)?.workflow;
+      expect(workflowOf("data-analyst")).toBe("sql-analyst");
+      expect(workflowOf("research-analyst")).toBe("deep-research");
+      expect(workflowOf("fda-regulatory")).toBe("ask-expert");
+      for (const slug of WAITING) expect(findWorkflow(workflowOf(slug) as string)).toBeUndefined();
+
+      const listed = (await listAgents({ tenantId: suite.tenants.demo })).map((a) => a.slug);
+      expect(listed).toHaveLength(4);
+      for (const slug of WAITING) {
+        expect(listed).not.toContain(slug);
+        await expect(getAgentBySlug({ tenantId: suite.tenants.demo }, slug)).rejects.toMatchObject({
+          name: "NotFoundError",
+        });
+      }
+    });
+
+    it("refuses a chat or an autonomous run with them as not found, writing nothing", async () => {
+      const member = await principal(suite.tenants.demo);
+      const before = await suite.database.db.select().from(schema.runs);
+      for (const slug of WAITING) {
+        const chat = await postChat(member.auth, { agentId: slug, message: "How many orders shipped last month?" });
+        expect(chat.status).toBe(404);
+        const run = await call(runsRoute.POST, {
+          method: "POST",
+          path: "/api/runs",
+          headers: member.auth,
+          body: { workflow: "autonomous", input: { goal: "Summarise last quarter's revenue.", agentId: slug } },
+        });
+        expect(run.status).toBe(404);
+      }
+      expect(await suite.database.db.select().from(schema.runs)).toHaveLength(before.length);
+    });
+
+    it("lists such an agent as soon as its workflow is one the product has", async () => {
+      await suite.database.db.insert(schema.agents).values({
+        tenantId: suite.tenants.demo,
+        slug: "second-opinion",
+        name: "Second Opinion",
+        domain: "Regulatory affairs",
+        description: "Answers through the expert workflow.",
+        avatar: "scale",
+        systemPrompt: "Cite the sources.",
+        workflow: "ask-expert",
+      });
+      const listed = (await listAgents({ tenantId: suite.tenants.demo })).map((a) => a.slug);
+      expect(listed).toContain("second-opinion");
+    });
+  });
+}
