@@ -45,7 +45,7 @@ test("experts show drawn icons, not emoji a machine may lack a font for", async 
   for (const card of await cards.all()) {
     const icon = card.getByTestId("agent-icon");
     await expect(icon.locator("svg")).toBeVisible();
-    expect(await icon.innerText()).toBe("");
+    expect(await icon.textContent()).toBe("");
   }
   await cards.first().click();
   await expect(page.getByTestId("agent-icon").first().locator("svg")).toBeVisible();
