@@ -40,6 +40,12 @@ test("an expert asks the FDA agent, opens a cited passage, reloads, and gets an 
 
   // No dangling citation: every number in the answer opens a retrieved source.
   await expect(answer.locator("sup", { hasText: /^\[\d+\]$/ })).toHaveCount(0);
+  // One badge per run of sentences from one source: within a paragraph, never `1 1`.
+  for (const block of await answer.locator("p, li").all()) {
+    const numbers = await block.getByTestId("citation-badge").allInnerTexts();
+    for (let i = 1; i < numbers.length; i++)
+      expect(numbers[i], `in "${await block.textContent()}"`).not.toBe(numbers[i - 1]);
+  }
   const sources = page.getByTestId("sources-list").getByRole("listitem");
   expect(await sources.count()).toBeGreaterThan(0);
 
@@ -55,6 +61,12 @@ test("an expert asks the FDA agent, opens a cited passage, reloads, and gets an 
   await expect(highlighted.first()).toBeVisible();
   expect(((await highlighted.first().textContent()) ?? "").length).toBeGreaterThan(10);
 
+  // What the agent did, in words: no node names, no engine dump.
+  const sourceCount = await sources.count();
+  const trail = page.getByTestId("progress-trail").last();
+  await expect(trail).toHaveText(`Searched ${sourceCount} sources·Wrote answer`);
+  await expect(page.getByText(/\d+ steps/)).toHaveCount(0);
+
   // The session shows in the sidebar.
   await expect(page.getByTestId("session-item").first()).toBeVisible();
 
@@ -63,6 +75,7 @@ test("an expert asks the FDA agent, opens a cited passage, reloads, and gets an 
   await expect(page).toHaveURL(sessionUrl);
   await expect(page.getByTestId("user-message")).toHaveText(IN_CORPUS);
   await expect(page.getByTestId("answer").last()).toContainText("510(k)");
+  await expect(page.getByTestId("progress-trail").last()).toHaveText(`Searched ${sourceCount} sources·Wrote answer`);
   await expect(page.getByTestId("citation-badge").first()).toBeVisible();
   await page.getByTestId("citation-badge").first().click();
   await expect(page.getByTestId("source-detail")).toBeVisible();

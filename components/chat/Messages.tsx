@@ -1,13 +1,44 @@
 "use client";
 
+import { PenLine, Search, Wrench } from "lucide-react";
 import { toast } from "sonner";
 import type { ChatMessage } from "@/lib/chat/contract";
 import { AnswerMarkdown, type CitationTarget } from "./AnswerMarkdown";
-import { answerText, currentStep, reasoningText, type Step, sourcesOf, stepsOf } from "./message-parts";
+import { answerText, currentStep, reasoningText, type Step, sourcesOf, toolsOf } from "./message-parts";
 import { ReviewBadge, ReviewNote } from "./ReviewNote";
 import { reviewOf } from "./reviews";
 
-const STEP_ICON = { running: "…", done: "✓", error: "✕" } as const;
+/**
+ * What the agent did for an answer, in words a person uses: read from what the message keeps
+ * (its sources, its tools while live, its text), so a reload shows the same trail.
+ */
+function ProgressTrail({ message, hasText }: { message: ChatMessage; hasText: boolean }) {
+  const sources = sourcesOf(message).length;
+  const tools = toolsOf(message);
+  const steps: { icon: typeof Search; label: string }[] = [
+    {
+      icon: Search,
+      label:
+        sources > 0 ? `Searched ${sources} ${sources === 1 ? "source" : "sources"}` : "Searched the knowledge base",
+    },
+    ...tools.map((tool) => ({ icon: Wrench, label: `Used ${tool}` })),
+    ...(hasText ? [{ icon: PenLine, label: "Wrote answer" }] : []),
+  ];
+  return (
+    <p
+      data-testid="progress-trail"
+      className="flex flex-wrap items-center gap-x-1.5 gap-y-0.5 text-xs text-slate-500 dark:text-slate-400"
+    >
+      {steps.map(({ icon: Icon, label }, i) => (
+        <span key={label} className="inline-flex items-center gap-1">
+          {i > 0 && <span aria-hidden>·</span>}
+          <Icon aria-hidden className="h-3.5 w-3.5" />
+          {label}
+        </span>
+      ))}
+    </p>
+  );
+}
 
 /** Names what the agent is doing now, from the latest step of the run. */
 export function ThinkingIndicator({ label }: { label: string }) {
@@ -69,7 +100,6 @@ function AssistantMessage({
 }) {
   const text = answerText(message);
   const reasoning = reasoningText(message);
-  const steps = stepsOf(message);
   const sources = sourcesOf(message);
   const meta = message.metadata ?? {};
   const step = liveStep ?? currentStep(message);
@@ -79,28 +109,13 @@ function AssistantMessage({
   return (
     <li className="flex gap-3" data-testid="assistant-message" aria-busy={streaming}>
       <div className="min-w-0 flex-1 space-y-2">
-        {(steps.length > 0 || reasoning) && !streaming && (
+        {!streaming && <ProgressTrail message={message} hasText={Boolean(text)} />}
+        {reasoning && !streaming && meta.engine !== "offline" && (
           <details className="text-xs text-slate-500 dark:text-slate-400">
-            <summary className="cursor-pointer select-none">
-              {steps.length > 0 ? `${steps.length} steps` : "Reasoning"}
-            </summary>
-            {steps.length > 0 && (
-              <ol className="mt-1 space-y-0.5 pl-4">
-                {steps.map((s) => (
-                  <li key={s.node}>
-                    <span aria-hidden className="mr-1">
-                      {STEP_ICON[s.status] ?? "·"}
-                    </span>
-                    {s.message || s.node}
-                  </li>
-                ))}
-              </ol>
-            )}
-            {reasoning && (
-              <pre className="mt-2 max-h-60 overflow-auto rounded bg-slate-100 p-2 whitespace-pre-wrap dark:bg-slate-900">
-                {reasoning}
-              </pre>
-            )}
+            <summary className="cursor-pointer select-none">The model's reasoning</summary>
+            <pre className="mt-2 max-h-60 overflow-auto rounded bg-slate-100 p-2 whitespace-pre-wrap dark:bg-slate-900">
+              {reasoning}
+            </pre>
           </details>
         )}
         {thinking && !text && <ThinkingIndicator label={step?.message || "Thinking…"} />}

@@ -55,17 +55,33 @@ export function rehypeCitations() {
   };
 }
 
+/** Several quoted sentences travel in one `data-quote`, one per line. */
+export const QUOTE_SEPARATOR = "\n";
+
+/** The badges of the last citation in a block, kept so a next sentence from the same sources can take them over. */
+interface LastCitation {
+  key: string;
+  at: number;
+  count: number;
+  quotes: string[];
+}
+
 function walk(parent: HastNode) {
   if (!parent.children) return;
   if (isElement(parent) && SKIP.has(parent.tagName)) return;
   let since = ""; // text since the previous citation in this block
   let quote = ""; // what the previous citation vouched for: `[2][3]` share one sentence
+  // Consecutive sentences quoting the same sources (`… [1] … [1] … [1]`) show one badge, after
+  // the last of them, which opens the passage with all of them highlighted.
+  let previous: LastCitation | null = null;
   const out: HastNode[] = [];
   for (const child of parent.children) {
     if (!isText(child)) {
       if (isElement(child) && !SKIP.has(child.tagName)) walk(child);
       out.push(child);
       since += textOf(child);
+      // Anything but plain text (a link, emphasis, a line break) ends a run of sentences.
+      previous = null;
       continue;
     }
     let last = 0;
@@ -75,17 +91,33 @@ function walk(parent: HastNode) {
       if (before) out.push({ type: "text", value: before });
       since += before;
       const sentence = lastSentence(since);
-      if (/\w{2}/.test(sentence)) quote = sentence;
+      const worded = /\w{2}/.test(sentence);
+      if (worded) quote = sentence;
       const numbers = match[1].split(",").map((s) => Number(s.trim()));
+      const key = numbers.join(",");
+      let quotes = [quote];
+      if (previous && previous.key === key && worded) {
+        // The same sources as the badge before, with only text between: this one replaces it.
+        out.splice(previous.at, previous.count);
+        // "… exclusivity [1]. Tax credits …" loses its badge, not its spacing: no "exclusivity ."
+        const before = out[previous.at - 1];
+        const after = out[previous.at];
+        if (before && after && isText(before) && isText(after) && /^[.,;:!?]/.test(after.value)) {
+          before.value = before.value.replace(/\s+$/, "");
+        }
+        quotes = [...previous.quotes, quote];
+      }
+      const first = out.length;
       numbers.forEach((n, i) => {
         if (i > 0) out.push({ type: "text", value: " " });
         out.push({
           type: "element",
           tagName: "citation",
-          properties: { dataN: String(n), dataQuote: quote },
+          properties: { dataN: String(n), dataQuote: quotes.join(QUOTE_SEPARATOR) },
           children: [{ type: "text", value: `[${n}]` }],
         });
       });
+      previous = { key, at: first, count: out.length - first, quotes };
       since = "";
       last = at + match[0].length;
     }
@@ -109,16 +141,28 @@ const normalize = (s: string) => s.replace(/\s+/g, " ").trim();
  */
 export function highlightPassage(passage: string, quote: string | undefined): PassagePiece[] {
   const text = normalize(passage);
-  const q = normalize((quote ?? "").replace(/^[-*•>\s]+/, ""));
-  if (q.length >= 12) {
-    const at = text.toLowerCase().indexOf(q.toLowerCase());
-    if (at >= 0) {
-      return [
-        { text: text.slice(0, at), cited: false },
-        { text: text.slice(at, at + q.length), cited: true },
-        { text: text.slice(at + q.length), cited: false },
-      ].filter((p) => p.text.length > 0);
-    }
+  const lower = text.toLowerCase();
+  const ranges: [number, number][] = [];
+  for (const line of (quote ?? "").split(QUOTE_SEPARATOR)) {
+    const q = normalize(line.replace(/^[-*•>\s]+/, ""));
+    if (q.length < 12) continue;
+    const at = lower.indexOf(q.toLowerCase());
+    if (at >= 0) ranges.push([at, at + q.length]);
   }
-  return [{ text, cited: true }];
+  if (ranges.length === 0) return [{ text, cited: true }];
+  ranges.sort((a, b) => a[0] - b[0]);
+  const pieces: PassagePiece[] = [];
+  let cursor = 0;
+  for (const [start, end] of ranges) {
+    if (end <= cursor) continue;
+    const from = Math.max(start, cursor);
+    if (from > cursor) pieces.push({ text: text.slice(cursor, from), cited: false });
+    const last = pieces.at(-1);
+    // Two quoted sentences that touch, or only a space apart, read as one highlight.
+    if (last?.cited && from === cursor) last.text += text.slice(from, end);
+    else pieces.push({ text: text.slice(from, end), cited: true });
+    cursor = end;
+  }
+  if (cursor < text.length) pieces.push({ text: text.slice(cursor), cited: false });
+  return pieces;
 }

@@ -42,6 +42,17 @@ export function stepsOf(message: ChatMessage): Step[] {
   return steps;
 }
 
+/** The tools the answer used, by name, once each (live only: a stored answer keeps no tool parts). */
+export function toolsOf(message: ChatMessage): string[] {
+  const names = new Set<string>();
+  for (const part of message.parts) {
+    if (part.type !== "data-tool") continue;
+    const tool = (part.data as { tool?: unknown }).tool;
+    if (typeof tool === "string") names.add(tool.replaceAll("_", " "));
+  }
+  return [...names];
+}
+
 /** The step to name in the thinking indicator: the latest one still running, else the latest. */
 export function currentStep(message: ChatMessage | undefined): Step | undefined {
   if (!message) return undefined;
