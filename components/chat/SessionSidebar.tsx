@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { AgentIcon } from "@/components/ui/AgentIcon";
 import type { ChatSessionListItem } from "@/lib/chat/contract";
@@ -165,14 +165,24 @@ export function SessionSidebar() {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const activeId = pathname.startsWith("/chat/") ? decodeURIComponent(pathname.slice("/chat/".length)) : null;
-  const { data, error, isPending, fetchNextPage, hasNextPage, isFetchingNextPage } = useInfiniteQuery({
-    queryKey: SESSIONS_KEY,
-    queryFn: ({ pageParam }) => fetchSessions(pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
+  const { data, error, isPending, isFetching, fetchNextPage, hasNextPage, isFetchingNextPage, refetch } =
+    useInfiniteQuery({
+      queryKey: SESSIONS_KEY,
+      queryFn: ({ pageParam }) => fetchSessions(pageParam),
+      initialPageParam: null as string | null,
+      getNextPageParam: (last) => last.next_cursor ?? undefined,
+    });
   const sessions = data?.pages.flatMap((p) => p.items) ?? [];
   const current = sessions.find((s) => s.id === activeId);
+  // The open conversation missing from a settled list (a refresh lost a race with its creation):
+  // ask once more for that conversation, so the list never lacks the one on screen for long.
+  const rechecked = useRef(new Set<string>());
+  const missing = Boolean(activeId && activeId !== "new" && data && !current && !isFetching);
+  useEffect(() => {
+    if (!missing || !activeId || rechecked.current.has(activeId)) return;
+    rechecked.current.add(activeId);
+    void refetch();
+  }, [missing, activeId, refetch]);
   const agentSlug = activeId === "new" ? searchParams.get("agent") : current?.agent.slug;
   const newHref = agentSlug ? `/chat/new?agent=${encodeURIComponent(agentSlug)}` : "/experts";
 
