@@ -43,8 +43,15 @@ test("an admin sets a tool's risk, an agent's tools and the principles", async (
   await expect(page.getByTestId("principle-row")).toHaveCount(n);
   await expect(house).toContainText("kept but not enforced by the validator");
 
-  page.once("dialog", (dialog) => dialog.accept());
+  // Asked in the page, not in a browser dialog; Escape backs out.
   await page.getByRole("button", { name: "Restore defaults" }).click();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("principle-row")).toHaveCount(n);
+  await page.getByRole("button", { name: "Restore defaults" }).click();
+  await page
+    .getByRole("group", { name: /Replace this tenant's principles/ })
+    .getByRole("button", { name: "Restore defaults" })
+    .click();
   await expect(page.getByText("Using the built-in defaults")).toBeVisible();
   await expect(page.getByTestId("principle-row")).toHaveCount(before);
 

@@ -100,13 +100,17 @@ test("an admin creates an API key that works, then revokes it", async ({ page, p
   await page.getByRole("button", { name: "Create key" }).click();
   const key = ((await page.getByTestId("new-api-key").textContent()) ?? "").trim();
   expect(key).toMatch(/^vk_/);
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: "Copy key" }).click();
+  await expect(page.getByText("Key copied")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
 
   const anonymous = await playwright.request.newContext({ baseURL: page.url() });
   const withKey = await anonymous.get("/api/agents", { headers: { authorization: `Bearer ${key}` } });
   expect(withKey.status()).toBe(200);
 
-  page.once("dialog", (dialog) => dialog.accept());
   await page.getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("button", { name: "Revoke key" }).click();
   await expect(page.getByRole("cell", { name: "revoked" })).toBeVisible();
   const afterRevoke = await anonymous.get("/api/agents", { headers: { authorization: `Bearer ${key}` } });
   expect(afterRevoke.status()).toBe(401);

@@ -37,6 +37,8 @@ test("an admin uploads a document, finds it, sees a re-upload recognised, and de
   const file = page.getByLabel("Document file");
   await file.setInputFiles({ name: "report.docx", mimeType: "application/octet-stream", buffer: Buffer.from("PK") });
   await expect(page.getByRole("alert").filter({ hasText: "not a supported type" })).toBeVisible();
+  // A chosen file without a domain says so before Upload is pressed.
+  await expect(page.getByTestId("domain-needed")).toBeVisible();
 
   // A new domain is checked against the API's rule, then added and selected.
   await page.getByLabel("New domain").fill("Not A Domain!");
@@ -51,6 +53,11 @@ test("an admin uploads a document, finds it, sees a re-upload recognised, and de
   await expect(page.getByTestId("chosen-file")).toContainText("calibration.md");
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByTestId("upload-result")).toContainText(`Added “${TITLE}”`);
+  // The next upload starts with the domains of this one.
+  await page.reload();
+  await expect(page.getByRole("checkbox", { name: "lab-notes" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "clinical" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "regulatory" })).not.toBeChecked();
 
   // Listed first (newest), with its domains and the chunk count the API reports.
   const row = rows.filter({ hasText: TITLE });
@@ -81,8 +88,8 @@ test("an admin uploads a document, finds it, sees a re-upload recognised, and de
   await expect(hits).toHaveCount(1);
 
   // Deleting asks first, then removes it everywhere.
-  page.once("dialog", (dialog) => dialog.accept());
   await page.getByRole("button", { name: `Delete ${TITLE}` }).click();
+  await page.getByRole("button", { name: "Delete document" }).click();
   await expect(page.getByTestId("delete-result")).toContainText(`Deleted “${TITLE}”`);
   await expect(rows.filter({ hasText: TITLE })).toHaveCount(0);
   expect((await page.request.get(`/api/knowledge/documents/${uploaded.id}`)).status()).toBe(404);

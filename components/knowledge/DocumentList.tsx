@@ -2,6 +2,7 @@
 
 import { type InfiniteData, type UseInfiniteQueryResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
+import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { EmptyState } from "@/components/ui/EmptyState";
 import {
   addedBy,
@@ -52,13 +53,8 @@ export function DocumentList({
     onError: () => queryClient.invalidateQueries({ queryKey: DOCUMENTS_KEY }),
   });
 
-  function confirmDelete(doc: KnowledgeDocument) {
-    const chunks = `${doc.chunkCount} ${doc.chunkCount === 1 ? "chunk" : "chunks"}`;
-    if (window.confirm(`Delete “${doc.title}” and its ${chunks}? Agents will no longer find it.`)) {
-      setNotice(null);
-      remove.mutate(doc);
-    }
-  }
+  const deleteQuestion = (doc: KnowledgeDocument) =>
+    `Delete “${doc.title}” and its ${doc.chunkCount} ${doc.chunkCount === 1 ? "chunk" : "chunks"}? Agents will no longer find it.`;
 
   const all = query.data?.pages.flatMap((p) => p.items) ?? [];
   const shown = needle ? all.filter((d) => d.title.toLowerCase().includes(needle)) : all;
@@ -193,15 +189,18 @@ export function DocumentList({
                       </div>
                     </td>
                     <td className="px-4 py-2 text-right">
-                      <button
-                        type="button"
+                      <ConfirmButton
+                        label={deleting ? "Deleting…" : "Delete"}
+                        ariaLabel={`Delete ${doc.title}`}
+                        question={deleteQuestion(doc)}
+                        confirmLabel="Delete document"
                         className="text-sm text-red-600 underline disabled:opacity-50 dark:text-red-400"
                         disabled={deleting}
-                        aria-label={`Delete ${doc.title}`}
-                        onClick={() => confirmDelete(doc)}
-                      >
-                        {deleting ? "Deleting…" : "Delete"}
-                      </button>
+                        onConfirm={() => {
+                          setNotice(null);
+                          remove.mutate(doc);
+                        }}
+                      />
                     </td>
                   </tr>
                 );

@@ -28,6 +28,25 @@ type Phase =
   | { kind: "done"; document: KnowledgeDocument; created: boolean }
   | { kind: "failed"; message: string };
 
+const LAST_DOMAINS = "vigil.knowledge.lastDomains";
+
+function rememberedDomains(): string[] {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(LAST_DOMAINS) ?? "[]");
+    return Array.isArray(stored) ? stored.filter((d): d is string => typeof d === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function rememberDomains(domains: string[]) {
+  try {
+    localStorage.setItem(LAST_DOMAINS, JSON.stringify(domains));
+  } catch {
+    // Storage full or disabled: the next upload simply starts without a choice.
+  }
+}
+
 /** Upload one document: a file (picked or dropped), its domains, an optional title. */
 export function UploadForm({ domains: known }: { domains: string[] }) {
   const queryClient = useQueryClient();
@@ -47,6 +66,16 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
   // An upload still running when the page goes away is cancelled.
   useEffect(() => () => upload.current?.abort(), []);
 
+  // Start from the domains of the last upload, so the usual upload needs no choice. The known
+  // domains arrive in parts (documents, then agents): apply again as they grow, until the person
+  // picks for themselves.
+  const touched = useRef(false);
+  useEffect(() => {
+    if (touched.current) return;
+    const remembered = rememberedDomains().filter((d) => known.includes(d));
+    if (remembered.length > 0) setSelected(remembered);
+  }, [known]);
+
   const busy = phase.kind === "sending" || phase.kind === "indexing";
   const options = [...new Set([...known, ...added])].sort();
 
@@ -57,6 +86,7 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
   }
 
   function toggle(domain: string, on: boolean) {
+    touched.current = true;
     setSelected((current) => (on ? [...new Set([...current, domain])] : current.filter((d) => d !== domain)));
   }
 
@@ -128,6 +158,7 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
     try {
       const result = await handle.promise;
       setPhase({ kind: "done", ...result });
+      rememberDomains(selected);
       if (result.created) {
         setFile(null);
         setTitle("");
@@ -209,6 +240,11 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
 
       <fieldset className="space-y-2" disabled={busy}>
         <legend className="text-sm font-medium">Knowledge domains</legend>
+        {file && selected.length === 0 && !domainError && (
+          <p data-testid="domain-needed" className="text-sm text-amber-700 dark:text-amber-300">
+            Choose at least one knowledge domain for this document.
+          </p>
+        )}
         <p className="text-xs text-slate-500 dark:text-slate-400">
           Agents search the domains they are given; every agent also searches <code>guide</code>.
         </p>

@@ -2,7 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { toast } from "sonner";
 import { apiFetch } from "@/components/ui/api";
+import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { EmptyState } from "@/components/ui/EmptyState";
 import type { Role } from "@/lib/access";
 import type { ApiKeySummary, CreatedApiKey } from "@/lib/tenancy/contract";
@@ -80,9 +82,23 @@ export function ApiKeyManager() {
           <code data-testid="new-api-key" className="mt-2 block break-all font-mono">
             {created.key}
           </code>
-          <button type="button" className="mt-2 text-xs underline" onClick={() => setCreated(null)}>
-            Done
-          </button>
+          <div className="mt-2 flex gap-3">
+            <button
+              type="button"
+              className="rounded bg-amber-600 px-2 py-1 text-xs font-medium text-white hover:bg-amber-700"
+              onClick={() => {
+                navigator.clipboard
+                  .writeText(created.key)
+                  .then(() => toast.success("Key copied"))
+                  .catch(() => toast.error("Could not copy to the clipboard; select the key and copy it."));
+              }}
+            >
+              Copy key
+            </button>
+            <button type="button" className="text-xs underline" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
         </div>
       )}
       {keys.error ? (
@@ -117,17 +133,13 @@ export function ApiKeyManager() {
                 <td>{k.revokedAt ? "revoked" : "active"}</td>
                 <td className="text-right">
                   {!k.revokedAt && (
-                    <button
-                      type="button"
-                      className="text-sm text-red-600 underline disabled:opacity-50"
+                    <ConfirmButton
+                      label="Revoke"
+                      question={`Revoke “${k.name}”? Programs using it will stop working.`}
+                      confirmLabel="Revoke key"
                       disabled={revoke.isPending}
-                      onClick={() => {
-                        if (window.confirm(`Revoke “${k.name}”? Programs using it will stop working.`))
-                          revoke.mutate(k.id);
-                      }}
-                    >
-                      Revoke
-                    </button>
+                      onConfirm={() => revoke.mutate(k.id)}
+                    />
                   )}
                 </td>
               </tr>

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
+import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { SEVERITIES, type Severity } from "@/lib/agents/contract";
 import { buttonClass, ErrorText, inputClass } from "./shared";
 
@@ -182,16 +183,13 @@ export function PrinciplesEditor() {
               Discard changes
             </button>
           )}
-          <button
-            type="button"
-            className="text-sm text-red-600 underline disabled:opacity-50"
+          <ConfirmButton
+            label="Restore defaults"
+            question="Replace this tenant's principles with the built-in defaults?"
+            confirmLabel="Restore defaults"
             disabled={put.isPending || (principles.data.defaults && draft === null)}
-            onClick={() => {
-              if (window.confirm("Replace this tenant's principles with the built-in defaults?")) put.mutate([]);
-            }}
-          >
-            Restore defaults
-          </button>
+            onConfirm={() => put.mutate([])}
+          />
         </div>
       </form>
     </div>
