@@ -1,4 +1,4 @@
 import "server-only";
 
 export { getAgentBySlug, listAgents } from "./catalog";
-export { AGENT_WORKFLOWS, usableAgent } from "./workflows";
+export { usableAgent } from "./workflows";

@@ -32,7 +32,13 @@ export {
 export { listRuns } from "./list";
 export { paced } from "./pace";
 export { recoverStaleRuns, startRecoveryLoop } from "./recovery";
-export { findWorkflow, installWorkflows, type RunnableGraph, type Workflow } from "./registry";
+export {
+  findWorkflow,
+  installedWorkflowNames,
+  installWorkflows,
+  type RunnableGraph,
+  type Workflow,
+} from "./registry";
 export { claimStaleRuns, latestRunOnThread, renewLease } from "./store";
 export { runEventStream, sseHeaders } from "./stream";
 export { UIChunkAdapter } from "./ui-stream";

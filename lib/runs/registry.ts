@@ -61,6 +61,9 @@ export function findWorkflow(name: string): Workflow | undefined {
   return catalog().workflows.get(name);
 }
 
+/** The names of every installed workflow (an agent is usable only with one of them). */
+export const installedWorkflowNames = (): string[] => workflowNamesWhere(() => true);
+
 /** The names of the installed workflows that have a trait (for SQL filters over runs). */
 export function workflowNamesWhere(trait: (workflow: Workflow) => boolean | undefined): string[] {
   return [...catalog().workflows.values()].filter((w) => trait(w)).map((w) => w.name);
