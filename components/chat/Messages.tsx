@@ -1,7 +1,7 @@
 "use client";
 
 import { PenLine, Search, Wrench } from "lucide-react";
-import { toast } from "sonner";
+import { copyText } from "@/components/ui/clipboard";
 import type { ChatMessage } from "@/lib/chat/contract";
 import { AnswerMarkdown, type CitationTarget } from "./AnswerMarkdown";
 import { answerText, currentStep, reasoningText, type Step, sourcesOf, toolsOf } from "./message-parts";
@@ -157,12 +157,7 @@ function AssistantMessage({
                   type="button"
                   aria-label="Copy answer"
                   title="Copy answer"
-                  onClick={() => {
-                    navigator.clipboard
-                      .writeText(text)
-                      .then(() => toast.success("Answer copied"))
-                      .catch(() => toast.error("Could not copy to the clipboard."));
-                  }}
+                  onClick={() => copyText(text, "Answer copied")}
                   className="rounded px-2 py-0.5 text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
                 >
                   Copy

@@ -2,9 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { toast } from "sonner";
 import { apiFetch } from "@/components/ui/api";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
+import { copyText } from "@/components/ui/clipboard";
 import { EmptyState } from "@/components/ui/EmptyState";
 import type { Role } from "@/lib/access";
 import type { ApiKeySummary, CreatedApiKey } from "@/lib/tenancy/contract";
@@ -86,12 +86,7 @@ export function ApiKeyManager() {
             <button
               type="button"
               className="rounded bg-amber-600 px-2 py-1 text-xs font-medium text-white hover:bg-amber-700"
-              onClick={() => {
-                navigator.clipboard
-                  .writeText(created.key)
-                  .then(() => toast.success("Key copied"))
-                  .catch(() => toast.error("Could not copy to the clipboard; select the key and copy it."));
-              }}
+              onClick={() => copyText(created.key, "Key copied")}
             >
               Copy key
             </button>
