@@ -221,6 +221,9 @@ async function ask(base: string, cookie: string, q: { agentId: string; message: 
       while (end >= 0) {
         const frame = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
+        end = buffer.indexOf("\n\n");
+        // A comment (the stream's opening line) carries no event.
+        if (frame.startsWith(":")) continue;
         const data = frame.slice(frame.indexOf("data: ") + 6);
         if (data === "[DONE]") done = true;
         else {
@@ -230,7 +233,6 @@ async function ask(base: string, cookie: string, q: { agentId: string; message: 
             text += chunk.delta;
           }
         }
-        end = buffer.indexOf("\n\n");
       }
     }
     if (!done) return { error: "no [DONE]", ttft, total: 0, cited: false };

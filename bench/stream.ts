@@ -132,19 +132,21 @@ async function oneStream(base: string, cookie: string, i: number) {
     for (;;) {
       const { done: ended, value: bytes } = await reader.read();
       if (ended) break;
-      if (!ttfe) ttfe = performance.now() - t0;
       buffer += decoder.decode(bytes, { stream: true });
       let end = buffer.indexOf("\n\n");
       while (end >= 0) {
         const frame = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
+        end = buffer.indexOf("\n\n");
+        // A comment (the stream's opening line) carries no event.
+        if (frame.startsWith(":")) continue;
+        if (!ttfe) ttfe = performance.now() - t0;
         const data = frame.slice(frame.indexOf("data: ") + 6);
         if (data === "[DONE]") done = true;
         else {
           const chunk = JSON.parse(data) as { type: string; delta?: string };
           if (chunk.type === "text-delta") text += chunk.delta;
         }
-        end = buffer.indexOf("\n\n");
       }
     }
     if (!done) return { error: "no [DONE]", ttfe, total: 0 };

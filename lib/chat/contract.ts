@@ -70,6 +70,8 @@ export interface ChatMessageMetadata {
   engine?: string;
   model?: string;
   review?: ReviewState;
+  /** Its asker stopped the answer: the text is what had arrived by then. */
+  stopped?: boolean;
 }
 
 export interface ChatMessageView {

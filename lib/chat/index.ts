@@ -13,5 +13,6 @@ export {
   recordAnswerReview,
   saveAssistantMessage,
   savedConversation,
+  saveStoppedAnswerIn,
   touchSession,
 } from "./turn-context";

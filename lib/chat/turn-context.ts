@@ -1,4 +1,4 @@
-import { type TenantScope, withTenant } from "@/lib/db";
+import { type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { announceCaseChange } from "@/lib/hitl";
 import type { ChatMessageMetadata, ReviewState, SourceItem } from "./contract";
@@ -117,6 +117,33 @@ export async function saveAssistantMessage(
     });
     return { messageId, created: true };
   });
+}
+
+/**
+ * Keeps the part of an answer its asker saw before they stopped it, marked `stopped`, in the
+ * transaction that cancels the run. A run that had already saved its whole answer keeps that
+ * one; a thread that is not a chat's has nothing to keep.
+ */
+export async function saveStoppedAnswerIn(
+  tx: Tx,
+  scope: TenantScope,
+  run: { id: string; threadId: string },
+  partial: { content: string; sources: SourceItem[]; citations: number[] },
+): Promise<void> {
+  const sessionId = sessionOfThread(run.threadId);
+  if (!sessionId || !(await sessionIn(tx, sessionId))) return;
+  if (await assistantMessageOfRunIn(tx, sessionId, run.id)) return;
+  const at = new Date();
+  await insertMessageIn(tx, scope, {
+    sessionId,
+    role: "assistant",
+    content: partial.content,
+    sources: partial.sources,
+    citations: partial.citations,
+    metadata: { runId: run.id, stopped: true },
+    at,
+  });
+  await updateSessionIn(tx, sessionId, { updatedAt: at });
 }
 
 /**

@@ -32,7 +32,11 @@ export function createEngineWithSelection(options: CreateEngineOptions = {}): {
 } {
   const env = options.env ?? process.env;
   const selection = selectModel(options.agent?.model, env);
-  if (selection.engine === "offline") return { engine: createOfflineEngine(options.offline), selection };
+  if (selection.engine === "offline") {
+    const pace = Number(env.VIGIL_OFFLINE_PACE_MS ?? 0);
+    const offline = options.offline ?? (pace > 0 ? { sentenceDelayMs: Math.min(pace, 10_000) } : undefined);
+    return { engine: createOfflineEngine(offline), selection };
+  }
 
   // VIGIL_MODEL_PRICE prices the deployment's own model (an operator knows their contract);
   // any other model uses the table.

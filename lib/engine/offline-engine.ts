@@ -16,6 +16,8 @@ export interface OfflineEngineOptions {
   chunkWords?: number;
   /** A pause between chunks, for demos; none by default. */
   chunkDelayMs?: number;
+  /** A pause after each sentence, for demos (`VIGIL_OFFLINE_PACE_MS`); none by default. */
+  sentenceDelayMs?: number;
 }
 
 const INTENT_NOTES: Partial<Record<QueryAnalysis["intent"], string>> = {
@@ -30,7 +32,10 @@ const TOPIC_KEYWORDS = 12;
 
 export function createOfflineEngine(options: OfflineEngineOptions = {}): Engine {
   const chunkWords = Math.max(1, Math.trunc(options.chunkWords ?? 3));
-  const delayMs = Math.max(0, options.chunkDelayMs ?? 0);
+  const pace = {
+    chunkDelayMs: Math.max(0, options.chunkDelayMs ?? 0),
+    sentenceDelayMs: Math.max(0, options.sentenceDelayMs ?? 0),
+  };
   return {
     name: "offline",
     model: OFFLINE_MODEL,
@@ -41,7 +46,7 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): Engine 
       const analysis = input.analysis ?? analyzeQueryLexically(input.question, { history: input.history });
       const raw = composeOfflineAnswer({ ...input, analysis });
       return streamAnswer(
-        { deltas: chunked(raw, chunkWords, delayMs, input.signal) },
+        { deltas: chunked(raw, chunkWords, pace, input.signal) },
         {
           engine: "offline",
           model: OFFLINE_MODEL,
@@ -164,12 +169,28 @@ function thinking(lines: string[]): string {
   return `<thinking>\n${body}\n</thinking>\n\n`;
 }
 
-/** Streams text a few words at a time, so readers see a real stream. */
-async function* chunked(text: string, words: number, delayMs: number, signal?: AbortSignal): AsyncGenerator<string> {
+/**
+ * Streams text a few words at a time, and gives the event loop a turn after each sentence (with
+ * `sentenceDelayMs`, a pause): the run sends the first sentence while later ones are written.
+ */
+async function* chunked(
+  text: string,
+  words: number,
+  pace: { chunkDelayMs: number; sentenceDelayMs: number },
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
   const pieces = text.match(/\s*\S+|\s+$/g) ?? [];
   for (let i = 0; i < pieces.length; i += words) {
     if (signal?.aborted) return;
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    yield pieces.slice(i, i + words).join("");
+    if (pace.chunkDelayMs > 0) await sleep(pace.chunkDelayMs);
+    const chunk = pieces.slice(i, i + words).join("");
+    yield chunk;
+    if (SENTENCE_END.test(chunk)) await (pace.sentenceDelayMs > 0 ? sleep(pace.sentenceDelayMs) : nextTurn());
   }
 }
+
+/** A cited sentence ends with its source number; reasoning lines and paragraphs with a newline. */
+const SENTENCE_END = /\]|\n/;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));

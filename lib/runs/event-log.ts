@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { nudgeSequencer, type TraceEvent, traceIn } from "@/lib/audit";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
-import { runBus } from "./bus";
+import { type LogGrowth, runBus } from "./bus";
 import type { RunEvent, RunEventBody } from "./contract";
 
 /** The executor no longer holds the run (cancelled, or taken over after a stall). */
@@ -28,7 +28,7 @@ export async function appendEvents(
   if (bodies.length === 0 && trace.length === 0) return 0;
   // With an owner, even a trace-only write checks the lease: a lost execution adds nothing.
   const last = await withTenant(scope, (tx) => appendEventsIn(tx, scope, runId, bodies, { owner, trace }));
-  announce(scope, runId, last, { events: bodies.length > 0, trace: trace.length > 0 });
+  announce(scope, runId, last, bodies, trace.length > 0);
   return last;
 }
 
@@ -54,15 +54,23 @@ export async function appendEventsIn(
   return last;
 }
 
-/** After a commit that appended events and trace: wake the run's streams, nudge the sequencer. */
+/**
+ * After a commit that appended `bodies` (ending at `lastSeq`) and maybe trace: hands the events
+ * to the run's streams in this process, nudges the sequencer.
+ */
 export function announce(
   scope: TenantScope,
   runId: string,
   lastSeq: number,
-  wrote: { events: boolean; trace: boolean },
+  bodies: readonly RunEventBody[],
+  wroteTrace: boolean,
 ) {
-  if (wrote.events) runBus().emit(runId, lastSeq);
-  if (wrote.trace) nudgeSequencer(scope.tenantId);
+  if (bodies.length > 0) {
+    const first = lastSeq - bodies.length + 1;
+    const growth: LogGrowth = { events: bodies.map((b, i) => ({ ...b, seq: first + i }) as RunEvent) };
+    runBus().emit(runId, growth);
+  }
+  if (wroteTrace) nudgeSequencer(scope.tenantId);
 }
 
 async function appendLogIn(tx: Tx, scope: TenantScope, runId: string, bodies: RunEventBody[], owner?: string) {
@@ -88,6 +96,17 @@ async function appendLogIn(tx: Tx, scope: TenantScope, runId: string, bodies: Ru
   return row.lastSeq;
 }
 
+/** The run's whole log, inside a caller's transaction. */
+export async function logIn(tx: Tx, runId: string): Promise<RunEvent[]> {
+  const e = schema.runEvents;
+  const rows = await tx
+    .select({ seq: e.seq, type: e.type, payload: e.payload })
+    .from(e)
+    .where(eq(e.runId, runId))
+    .orderBy(asc(e.seq));
+  return rows as RunEvent[];
+}
+
 export async function readEvents(
   scope: TenantScope,
   runId: string,
@@ -111,7 +130,8 @@ const FLUSH_TOKENS = 64;
 
 /**
  * The executor's buffered writer: consecutive text deltas of one part coalesce into one event,
- * and the buffer is written every 50 ms or 64 deltas, whichever comes first.
+ * and the buffer is written every 50 ms or 64 deltas, whichever comes first (a text part's
+ * first delta at once).
  */
 export class BufferedEventWriter {
   private buffer: RunEventBody[] = [];
@@ -120,6 +140,7 @@ export class BufferedEventWriter {
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<unknown> = Promise.resolve();
   private failure: unknown = null;
+  private readonly answerParts = new Set<string>();
 
   constructor(
     private readonly scope: TenantScope,
@@ -141,10 +162,13 @@ export class BufferedEventWriter {
     }
     const text = body.type === "text" || body.type === "reasoning";
     if (text) this.tokens += 1;
-    // Text deltas coalesce for a moment; anything else (a step, a part, a source) is news a
+    // An answer's first words go out at once: a reader should not wait for the rest.
+    const opensAnswer = body.type === "text" && !this.answerParts.has(body.payload.partId);
+    if (opensAnswer) this.answerParts.add(body.payload.partId);
+    // Later text deltas coalesce for a moment; anything else (a step, a part, a source) is news a
     // client waits for — a run resumed after a decision, say — and goes out on the next turn.
     if (this.tokens >= FLUSH_TOKENS) this.flushInBackground();
-    else if (!text) this.flushSoon();
+    else if (!text || opensAnswer) this.flushSoon();
     else if (!this.timer) this.timer = setTimeout(() => this.flushInBackground(), FLUSH_MS);
   }
 
@@ -193,7 +217,7 @@ export class BufferedEventWriter {
           await work(tx);
           return seq;
         });
-        announce(this.scope, this.runId, last, { events: batch.length > 0, trace: traces.length > 0 });
+        announce(this.scope, this.runId, last, batch, traces.length > 0);
       } catch (error) {
         this.failure = error;
         throw error;

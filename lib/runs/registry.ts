@@ -1,8 +1,9 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { z } from "zod";
 import { TenantRoutingSaver } from "@/lib/checkpoint";
-import type { Tx } from "@/lib/db";
+import type { TenantScope, Tx } from "@/lib/db";
 import { runContextOf, tenantOfConfig } from "./context";
+import type { RunEvent } from "./contract";
 import { saveTaskWrites, taskWritesSaved } from "./task-recorders";
 
 /** The slice of a compiled LangGraph graph that the run executor uses. */
@@ -32,6 +33,16 @@ export interface Workflow {
   privateToStarter?: boolean;
   /** Runs that work on their starter's behalf and count toward the per-person cap of running runs. */
   capped?: boolean;
+  /**
+   * Keeps what a run had shown before it was cancelled (a chat's partial answer), in the
+   * transaction that cancels it; `log` is the run's event log up to the cancel.
+   */
+  cancelled?(
+    tx: Tx,
+    scope: TenantScope,
+    run: { id: string; threadId: string },
+    log: readonly RunEvent[],
+  ): Promise<void>;
 }
 
 interface Catalog {

@@ -4,8 +4,9 @@ import type { TraceEvent } from "@/lib/audit";
 import { isUniqueViolation, rowsOf, schema, type TenantScope, type Tx, withAppRole, withTenant } from "@/lib/db";
 import { DomainError, NotFoundError } from "@/lib/errors";
 import type { PendingInterrupt, RunEventBody, RunStatus } from "./contract";
-import { announce, appendEventsIn } from "./event-log";
+import { announce, appendEventsIn, logIn } from "./event-log";
 import { leaseMs } from "./instance";
+import { findWorkflow } from "./registry";
 
 export type RunRow = typeof schema.runs.$inferSelect;
 const r = schema.runs;
@@ -160,7 +161,7 @@ export async function settleRun(
     if (rows.length === 0) return null;
     return appendEventsIn(tx, scope, runId, events, { trace });
   });
-  if (settled !== null) announce(scope, runId, settled, { events: true, trace: trace.length > 0 });
+  if (settled !== null) announce(scope, runId, settled, events, trace.length > 0);
   return settled !== null;
 }
 
@@ -214,31 +215,26 @@ export async function storeResume(
         .where(eq(r.id, runId))
         .returning(),
     );
-    const last = await appendEventsIn(
-      tx,
-      scope,
-      runId,
-      [
-        { type: "resume", payload: { interruptId: target.id, actorId: decision.actorId } },
-        { type: "status", payload: { status: "running" } },
+    const appended: RunEventBody[] = [
+      { type: "resume", payload: { interruptId: target.id, actorId: decision.actorId } },
+      { type: "status", payload: { status: "running" } },
+    ];
+    const last = await appendEventsIn(tx, scope, runId, appended, {
+      trace: [
+        {
+          eventType: "hitl_response",
+          runId,
+          sessionId: run.threadId,
+          userId: run.createdBy,
+          actorId: decision.actorId,
+          nodeName: target.node,
+          eventData: { interruptId: target.id },
+        },
       ],
-      {
-        trace: [
-          {
-            eventType: "hitl_response",
-            runId,
-            sessionId: run.threadId,
-            userId: run.createdBy,
-            actorId: decision.actorId,
-            nodeName: target.node,
-            eventData: { interruptId: target.id },
-          },
-        ],
-      },
-    );
-    return { run: claimed, interruptId: target.id, last };
+    });
+    return { run: claimed, interruptId: target.id, last, appended };
   });
-  announce(scope, runId, result.last, { events: true, trace: true });
+  announce(scope, runId, result.last, result.appended, true);
   return { run: result.run, interruptId: result.interruptId };
 }
 
@@ -269,12 +265,15 @@ export async function markCancelled(
       })
       .where(eq(r.id, runId))
       .returning();
-    const last = await appendEventsIn(tx, scope, runId, [{ type: "status", payload: { status: "cancelled" } }], {
+    const keep = findWorkflow(run.workflow)?.cancelled;
+    if (keep) await keep(tx, scope, { id: run.id, threadId: run.threadId }, await logIn(tx, runId));
+    const appended: RunEventBody[] = [{ type: "status", payload: { status: "cancelled" } }];
+    const last = await appendEventsIn(tx, scope, runId, appended, {
       trace: [{ eventType: "run_cancelled", runId, sessionId: run.threadId, userId: run.createdBy, actorId }],
     });
-    return { updated, last };
+    return { updated, last, appended };
   });
-  announce(scope, runId, result.last, { events: true, trace: true });
+  announce(scope, runId, result.last, result.appended, true);
   return result.updated;
 }
 

@@ -1,5 +1,6 @@
 import type { TenantScope } from "@/lib/db";
-import { runBus } from "./bus";
+import { type LogGrowth, runBus } from "./bus";
+import type { RunEvent } from "./contract";
 import { readEvents } from "./event-log";
 import { UIChunkAdapter } from "./ui-stream";
 
@@ -38,10 +39,13 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
         }
       });
       const changes = watchRun(runId);
+      // Headers and a first byte now: the client learns the run (to stop it) before any event.
+      send(": stream open\n\n");
       try {
         while (!closed) {
-          changes.reset();
-          const events = await readEvents(scope, runId, cursor, PAGE);
+          // What this process committed comes straight from the bus; anything else from the log.
+          const live = changes.take(cursor);
+          const events = live ?? (await readEvents(scope, runId, cursor, PAGE));
           for (const event of events) {
             cursor = event.seq;
             const chunks = adapter.toChunks(event);
@@ -49,7 +53,7 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
             if (event.seq <= afterSeq) continue;
             for (const chunk of chunks) send(`id: ${event.seq}\ndata: ${JSON.stringify(chunk)}\n\n`);
           }
-          if (events.length === PAGE) continue;
+          if (!live && events.length === PAGE) continue;
           if (adapter.settled && cursor >= afterSeq) return finish();
           await changes.next(signal);
         }
@@ -70,25 +74,38 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
 }
 
 /**
- * Wake-ups for one run's stream. It listens for the stream's whole life, so a commit that lands
- * while the stream is reading is not missed: `next` then returns at once instead of waiting for
- * the poll.
+ * Wake-ups for one run's stream, with the events this process committed to its log. It listens
+ * for the stream's whole life, so a commit that lands while the stream is reading is not
+ * missed: `next` then returns at once instead of waiting for the poll.
  */
 export function watchRun(runId: string) {
   const bus = runBus();
   let changed = false;
   let wake: (() => void) | null = null;
-  const onChange = () => {
+  let delivered: RunEvent[] = [];
+  const onChange = (growth?: LogGrowth) => {
+    if (growth) delivered.push(...growth.events);
     changed = true;
     wake?.();
   };
   bus.on(runId, onChange);
   return {
-    /** Called before each read: changes from here on count. */
-    reset() {
+    /**
+     * Called before each read; changes from here on count. Returns the events handed over since
+     * the last call that follow `cursor` without a gap ([] when all were already read), or null
+     * when the log must be read instead: nothing was handed over (the first read, a poll, a
+     * bare wake-up) or a commit's events arrived before an earlier commit's.
+     */
+    take(cursor: number): RunEvent[] | null {
+      const handed = delivered;
+      delivered = [];
       changed = false;
+      if (handed.length === 0) return null;
+      const fresh = handed.filter((e) => e.seq > cursor).sort((a, b) => a.seq - b.seq);
+      for (let i = 0; i < fresh.length; i++) if (fresh[i].seq !== cursor + 1 + i) return null;
+      return fresh;
     },
-    /** Resolves at the next change since the last reset (at once if one came), the poll, or abort. */
+    /** Resolves at the next change since the last take (at once if one came), the poll, or abort. */
     next(signal?: AbortSignal): Promise<void> {
       if (changed || signal?.aborted) return Promise.resolve();
       return new Promise((resolve) => {

@@ -40,7 +40,8 @@ export async function postChat(
   const text = await res.text();
   const frames = text
     .split("\n\n")
-    .filter(Boolean)
+    // Comments (the stream's opening line) carry no event.
+    .filter((raw) => raw && !raw.startsWith(":"))
     .map((raw) => raw.replace(/^(id: .*\n)?data: /, ""));
   const done = frames.at(-1) === "[DONE]";
   const chunks = frames.filter((f) => f !== "[DONE]").map((f) => JSON.parse(f) as UIMessageChunk);

@@ -28,9 +28,11 @@ async function readFrames(body: ReadableStream<Uint8Array>, limit = Number.POSIT
     while (end >= 0 && frames.length < limit) {
       const raw = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
+      end = buffer.indexOf("\n\n");
+      // A comment (the stream's opening line) carries no event.
+      if (raw.startsWith(":")) continue;
       const id = /^id: (\d+)$/m.exec(raw)?.[1];
       frames.push({ id: id ? Number(id) : null, data: raw.replace(/^(id: .*\n)?data: /, "") });
-      end = buffer.indexOf("\n\n");
     }
   }
   await reader.cancel();
@@ -131,7 +133,10 @@ for (const target of testTargets()) {
       const firstUpTo = first.filter((f) => f.id !== null && f.id <= lastId);
       const joined = [...firstUpTo, ...rest];
       const full = await readFrames(runEventStream(actor, runId, 0));
-      expect(joined.map((f) => f.data)).toEqual(full.map((f) => f.data));
+      // The same chunks (a live event's keys may come in another order than the log's jsonb gives them).
+      const parsed = (frames: Frame[]) => frames.map((f) => (f.data === "[DONE]" ? f.data : JSON.parse(f.data)));
+      expect(parsed(joined)).toEqual(parsed(full));
+      expect(joined.map((f) => f.id)).toEqual(full.map((f) => f.id));
       const message = await assemble(chunksOf(joined));
       expect(
         message.parts

@@ -12,6 +12,7 @@ import { reviewGate } from "./nodes/review-gate";
 import { saveMessage } from "./nodes/save-message";
 import { updateSession } from "./nodes/update-session";
 import { AskExpertInput, AskExpertState, type AskExpertStateType } from "./state";
+import { keepStoppedAnswer } from "./stopped";
 
 /**
  * One turn of a 1:1 consultation. Nodes read the tenant, run and starter from the run context
@@ -52,6 +53,7 @@ export const askExpert: Workflow = {
   privateToStarter: true,
   capped: true,
   build: buildAskExpert,
+  cancelled: keepStoppedAnswer,
   publicState(values) {
     const v = (values ?? {}) as Partial<AskExpertStateType>;
     return {

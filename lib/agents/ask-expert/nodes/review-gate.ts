@@ -38,6 +38,8 @@ export async function reviewGate(state: AskExpertStateType, config: LangGraphRun
   const reason = reviewReason(state);
   const { answer, session, agent } = state;
   if (!reason || !answer || !session || !agent) return { review: null };
+  // Stopped by its asker: the run ends here, and a stopped answer is not sent to review.
+  if (config.signal?.aborted) return { review: null };
   const cited = state.sources.filter((s) => answer.citations.includes(s.n));
   const tools = hasChatTools(state) ? agent.tools.filter((t) => (CHAT_TOOLS as readonly string[]).includes(t)) : [];
   const input: AnswerReviewInput = {

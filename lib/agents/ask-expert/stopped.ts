@@ -1,0 +1,34 @@
+import { type SourceItem, saveStoppedAnswerIn } from "@/lib/chat";
+import type { TenantScope, Tx } from "@/lib/db";
+import { citedNumbers } from "@/lib/engine";
+import type { RunEvent } from "@/lib/runs";
+
+/**
+ * A stopped turn keeps what its asker had read: the answer's text as streamed (its last text
+ * part — a step re-run after a crash starts a new one) and the sources sent with it. It opens
+ * no review: the run ends before its review gate.
+ */
+export async function keepStoppedAnswer(
+  tx: Tx,
+  scope: TenantScope,
+  run: { id: string; threadId: string },
+  log: readonly RunEvent[],
+): Promise<void> {
+  let partId: string | null = null;
+  let content = "";
+  let sources: SourceItem[] = [];
+  for (const event of log) {
+    if (event.type === "text") {
+      if (event.payload.partId !== partId) {
+        partId = event.payload.partId;
+        content = "";
+      }
+      content += event.payload.delta;
+    } else if (event.type === "data" && event.payload.name === "sources") {
+      sources = ((event.payload.data as { items?: SourceItem[] } | null)?.items ?? []).slice();
+    }
+  }
+  const numbers = new Set(sources.map((s) => s.n));
+  const citations = citedNumbers(content).filter((n) => numbers.has(n));
+  await saveStoppedAnswerIn(tx, scope, run, { content: content.trim(), sources, citations });
+}
