@@ -99,7 +99,7 @@ export async function api(
  * answer goes to review (VIGIL_REVIEW_CONFIDENCE=0.999: the suite's own server cannot be given
  * an environment per test), on a fresh embedded database of its own.
  */
-export function reviewingServer(port: number, dataDir: string): void {
+export function reviewingServer(port: number, dataDir: string, env: Record<string, string> = {}): void {
   let server: ServerProcess;
   test.beforeAll(async () => {
     test.setTimeout(240_000);
@@ -108,6 +108,7 @@ export function reviewingServer(port: number, dataDir: string): void {
       VIGIL_DATA_DIR: dataDir,
       BETTER_AUTH_SECRET: `reviewing-${port}-secret-reviewing-secret`,
       VIGIL_REVIEW_CONFIDENCE: "0.999",
+      ...env,
     });
     await listening(server);
   });

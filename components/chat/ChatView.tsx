@@ -121,6 +121,14 @@ function ConversationSkeleton() {
   );
 }
 
+/** The answer being written when its asker stopped it, marked as the server saves it. */
+function markStopped(messages: ChatMessage[]): ChatMessage[] {
+  const last = messages.at(-1);
+  if (last?.role === "assistant")
+    return [...messages.slice(0, -1), { ...last, metadata: { ...last.metadata, stopped: true } }];
+  return [...messages, { id: `stopped-${messages.length}`, role: "assistant", parts: [], metadata: { stopped: true } }];
+}
+
 function lastAssistant(messages: ChatMessage[]): ChatMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "assistant") return messages[i];
   return undefined;
@@ -139,11 +147,12 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
 
+  // The server keeps what had arrived as a stopped answer; the page shows the same at once.
   const stopAnswer = useCallback(() => {
-    void stop();
     const runId = conversation.runId;
     if (runId) cancelRun(runId);
-  }, [stop, conversation]);
+    void stop().then(() => setMessages((current) => markStopped(current)));
+  }, [stop, setMessages, conversation]);
 
   // Esc stops the answer wherever the focus is.
   useEffect(() => {

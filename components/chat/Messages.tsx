@@ -130,6 +130,11 @@ function AssistantMessage({
           </div>
         )}
         {thinking && text && <ThinkingIndicator label={step?.message || "Finishing…"} />}
+        {meta.stopped && !streaming && (
+          <p data-testid="stopped" className="text-xs text-slate-500 dark:text-slate-400">
+            {text ? "You stopped this answer here." : "You stopped this answer before it began."}
+          </p>
+        )}
         {review && <ReviewNote review={review} canRetry={isLast && canRetry} onRetry={onRetry} />}
         {!streaming && (
           <div className="flex flex-wrap items-center gap-2 text-xs">

@@ -3,7 +3,7 @@ import { DefaultChatTransport } from "ai";
 import { toast } from "sonner";
 import type { ChatAgentRef, ChatMessage } from "@/lib/chat/contract";
 import type { DataParts } from "@/lib/runs/contract";
-import { errorMessage } from "./api";
+import { cancelRun, errorMessage } from "./api";
 
 /**
  * One conversation with one agent: a `Chat` whose transport speaks the /api/chat contract — it
@@ -53,7 +53,12 @@ export function createConversation(
     api: "/api/chat",
     credentials: "same-origin",
     fetch: async (input, requestInit) => {
-      const response = await fetch(input, requestInit);
+      // Stopping aborts the request; one stopped before its headers arrived must still learn
+      // its run, to cancel it on the server. So the request has a signal of its own that
+      // follows the caller's only once the headers are in.
+      const stopped = requestInit?.signal;
+      const own = new AbortController();
+      const response = await fetch(input, { ...requestInit, signal: own.signal });
       const sessionId = response.headers.get("x-vigil-session-id");
       const runId = response.headers.get("x-vigil-run-id");
       if (runId) conversation.runId = runId;
@@ -62,16 +67,26 @@ export function createConversation(
         conversation.sessionId = sessionId;
         if (created) events.onSessionCreated?.(sessionId);
       }
+      if (stopped?.aborted) {
+        own.abort();
+        if (runId) cancelRun(runId);
+        throw new DOMException("The answer was stopped.", "AbortError");
+      }
+      stopped?.addEventListener("abort", () => own.abort(), { once: true });
       return response;
     },
-    prepareSendMessagesRequest: ({ messages, trigger }) => ({
-      body: {
-        ...(conversation.sessionId ? { sessionId: conversation.sessionId } : {}),
-        agentId: conversation.agent.id,
-        message: lastUserText(messages),
-        ...(trigger === "regenerate-message" ? { retry: true } : {}),
-      },
-    }),
+    prepareSendMessagesRequest: ({ messages, trigger }) => {
+      // The run that answers is known once the response's headers arrive.
+      conversation.runId = null;
+      return {
+        body: {
+          ...(conversation.sessionId ? { sessionId: conversation.sessionId } : {}),
+          agentId: conversation.agent.id,
+          message: lastUserText(messages),
+          ...(trigger === "regenerate-message" ? { retry: true } : {}),
+        },
+      };
+    },
     prepareReconnectToStreamRequest: () => {
       if (!conversation.runId) throw new Error("There is no running answer to re-attach to.");
       return { api: `/api/runs/${encodeURIComponent(conversation.runId)}/stream` };

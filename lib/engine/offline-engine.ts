@@ -180,17 +180,22 @@ async function* chunked(
   signal?: AbortSignal,
 ): AsyncGenerator<string> {
   const pieces = text.match(/\s*\S+|\s+$/g) ?? [];
+  // The reasoning block (hidden from readers) is not paced, only the answer's sentences.
+  let answering = !text.startsWith("<thinking>");
   for (let i = 0; i < pieces.length; i += words) {
     if (signal?.aborted) return;
     if (pace.chunkDelayMs > 0) await sleep(pace.chunkDelayMs);
     const chunk = pieces.slice(i, i + words).join("");
     yield chunk;
-    if (SENTENCE_END.test(chunk)) await (pace.sentenceDelayMs > 0 ? sleep(pace.sentenceDelayMs) : nextTurn());
+    if (!answering && chunk.includes("</thinking>")) answering = true;
+    else if (answering && pace.sentenceDelayMs > 0 && CITED_END.test(chunk)) await sleep(pace.sentenceDelayMs);
+    else if (SENTENCE_END.test(chunk)) await nextTurn();
   }
 }
 
 /** A cited sentence ends with its source number; reasoning lines and paragraphs with a newline. */
 const SENTENCE_END = /\]|\n/;
+const CITED_END = /\]/;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));

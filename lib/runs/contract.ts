@@ -126,6 +126,8 @@ export interface RunMetadata {
   engine?: string;
   model?: string;
   review?: ReviewState | null;
+  /** Its asker stopped the answer (a chat's): the text is what had arrived by then. */
+  stopped?: boolean;
 }
 
 /** The message a run streams, as the UI stream writer produces it and `useChat` reads it. */

@@ -1,0 +1,80 @@
+import { expect, type Page, test } from "@playwright/test";
+import { api as apiAt, reviewingServer, signInAt } from "./server-process";
+import { PASSWORD } from "./support";
+
+// Streaming and Stop in the browser, on a server whose offline engine pauses after each
+// sentence (VIGIL_OFFLINE_PACE_MS) and where every finished answer would go to review.
+
+const PORT = 3261;
+const BASE = `http://127.0.0.1:${PORT}`;
+const AGENT = "FDA Regulatory Specialist";
+const PACE_MS = 700;
+
+reviewingServer(PORT, ".data/e2e-stop", { VIGIL_OFFLINE_PACE_MS: String(PACE_MS) });
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${BASE}/sign-in`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/experts$/);
+}
+
+async function ask(page: Page, question: string) {
+  const composer = page.getByLabel(`Message ${AGENT}`);
+  await composer.fill(question);
+  await composer.press("Enter");
+}
+
+test("an answer appears sentence by sentence, and the URL is the session's from its first words", async ({ page }) => {
+  await signIn(page, "expert@demo.local");
+  await page.goto(`${BASE}/chat/new?agent=fda-regulatory`);
+  await ask(page, "What does a 510(k) premarket notification need to show?");
+  const answer = page.getByTestId("answer").last();
+  await expect(answer).not.toBeEmpty();
+  const first = (await answer.textContent()) ?? "";
+  // The first words are in, the answer is still being written, and the page is already the session's.
+  await expect(page.getByRole("button", { name: "Stop the answer" })).toBeVisible();
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  await expect.poll(async () => ((await answer.textContent()) ?? "").length).toBeGreaterThan(first.length);
+  await expect(page.getByTestId("confidence")).toBeVisible({ timeout: 60_000 });
+});
+
+test("Stop ends the answer on the server: the partial answer stays, marked stopped, and goes to no reviewer", async ({
+  page,
+}) => {
+  await signIn(page, "expert@demo.local");
+  await page.goto(`${BASE}/chat/new?agent=fda-regulatory`);
+  await ask(page, "What is accelerated approval and when can it be used?");
+  const answer = page.getByTestId("answer").last();
+  await expect(answer).not.toBeEmpty();
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  const sessionId = page.url().split("/").at(-1) as string;
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: "Send message" })).toBeVisible();
+  await expect(page.getByTestId("stopped")).toHaveText("You stopped this answer here.");
+  const shown = ((await answer.textContent()) ?? "").trim();
+  expect(shown.length).toBeGreaterThan(0);
+  await expect(page.getByTestId("confidence")).toHaveCount(0);
+
+  // A reload shows the same: the question, the partial answer, the mark.
+  await page.reload();
+  await expect(page.getByTestId("user-message")).toHaveText("What is accelerated approval and when can it be used?");
+  await expect(page.getByTestId("stopped")).toBeVisible();
+  await expect(page.getByTestId("answer").last()).not.toBeEmpty();
+
+  // The server stopped too: the run was cancelled, and no reviewer was asked about this answer.
+  const cookie = await signInAt(BASE, "expert@demo.local");
+  const session = await apiAt(BASE, cookie, `/api/chat/sessions/${sessionId}`);
+  const messages = session.body.messages as { role: string; content: string; metadata: Record<string, unknown> }[];
+  expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  expect(messages[1].metadata.stopped).toBe(true);
+  expect(session.body.activeRun).toBeNull();
+  const runId = messages[1].metadata.runId as string;
+  const run = await apiAt(BASE, cookie, `/api/runs/${runId}`);
+  expect((run.body.run as { status: string }).status).toBe("cancelled");
+  // Long enough for the answer to have finished and gone to review had it not been stopped.
+  await page.waitForTimeout(8 * PACE_MS);
+  const reviews = await apiAt(BASE, cookie, `/api/chat/sessions/${sessionId}/reviews`);
+  expect(reviews.body.items).toEqual([]);
+});
