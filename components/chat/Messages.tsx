@@ -74,8 +74,11 @@ function confidenceTone(confidence: number): string {
 
 function UserMessage({ message, now }: { message: ChatMessage; now: Date }) {
   return (
-    <li className="flex flex-col items-end gap-1" data-testid="user-message">
-      <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-brand-600 px-4 py-2 text-[15px] break-words whitespace-pre-wrap text-white">
+    <li className="flex flex-col items-end gap-1">
+      <div
+        data-testid="user-message"
+        className="max-w-[85%] rounded-2xl rounded-br-sm bg-brand-600 px-4 py-2 text-[15px] break-words whitespace-pre-wrap text-white"
+      >
         <LongMessage
           fadeClassName="from-brand-600/0 to-brand-600"
           buttonClassName="text-white/90 underline-offset-2 hover:bg-white/15 hover:underline"

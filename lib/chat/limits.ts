@@ -56,7 +56,14 @@ export function titleFromMessage(message: string): string {
   return title || flat.slice(0, TITLE_FROM_MESSAGE_CHARS);
 }
 
+/** A message as one line of plain words: markdown's table pipes, headings and list markers left out. */
 export function previewOf(content: string): string {
-  const flat = content.replace(/\s+/g, " ").trim();
+  const flat = content
+    .split(/\r?\n/)
+    .filter((line) => !/^\s*\|?\s*:?-{3,}/.test(line))
+    .map((line) => line.replace(/^\s*(?:#{1,6}|>|[-*+]|\d{1,3}[.)])\s+/, "").replace(/\s*\|\s*/g, " "))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length <= PREVIEW_CHARS ? flat : `${flat.slice(0, PREVIEW_CHARS - 1)}…`;
 }

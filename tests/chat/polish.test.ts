@@ -167,6 +167,18 @@ for (const target of testTargets()) {
           .filter((r) => r.title.toLowerCase().includes("o"))
           .map((r) => r.id),
       );
+      // A preview is plain words, even of a markdown table.
+      await suite.database.db.insert(schema.chatMessages).values({
+        tenantId: suite.tenants.demo,
+        sessionId: idOf("510(k) predicate choice") as string,
+        role: "assistant",
+        content: "## Choice\n\n| Predicate | Fit |\n| --- | :---: |\n| K123456 | Same use [1] |\n\n- Compare materials",
+      });
+      const withPreview = await list("q=predicate");
+      expect(withPreview.body.items[0]).toMatchObject({
+        lastMessagePreview: "Choice Predicate Fit K123456 Same use [1] Compare materials",
+      });
+
       // An empty q is no filter; nothing found is an empty page.
       expect((await list("q=")).body.items).toHaveLength(titles.length);
       expect((await list("q=zzzz")).body).toMatchObject({ status: "success", count: 0, items: [], next_cursor: null });
