@@ -83,7 +83,7 @@ export const AnswerMarkdown = memo(function AnswerMarkdown({
         rehypePlugins={rehypePlugins}
         remarkRehypeOptions={ANSWER_REMARK_REHYPE}
         controls={false}
-        className="answer-markdown text-[15px] leading-relaxed [&_a]:text-brand-600 [&_a]:underline [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 dark:[&_code]:bg-slate-800 [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6"
+        className="answer-markdown text-[15px] leading-relaxed [&_a]:text-brand-600 [&_a]:underline [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 dark:[&_code]:bg-slate-800"
       >
         {streaming ? withoutPartialCitation(text) : text}
       </Streamdown>

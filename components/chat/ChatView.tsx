@@ -5,7 +5,6 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { AgentIcon } from "@/components/ui/AgentIcon";
 import { ApiError } from "@/components/ui/api";
 import { EmptyState } from "@/components/ui/EmptyState";
 import type { ChatAgentRef, ChatMessage } from "@/lib/chat/contract";
@@ -16,6 +15,7 @@ import { Composer } from "./Composer";
 import { type Conversation, type ConversationEvents, createConversation } from "./conversation";
 import { MessageList } from "./Messages";
 import { answerText, citedNumbers, sourcesOf, webSourcesOf } from "./message-parts";
+import { NewChatIntro } from "./NewChatIntro";
 import { useConversationRegistry } from "./registry";
 import { useAnswerReviews } from "./reviews";
 import { SourcesPanel } from "./SourcesPanel";
@@ -33,7 +33,7 @@ function useSettledRefresh(): ConversationEvents["onSettled"] {
 }
 
 /** `/chat/new?agent=…`: an empty conversation; the first question creates its session. */
-export function NewChat({ agent }: { agent: ChatAgentRef }) {
+export function NewChat({ agent, suggestions = [] }: { agent: ChatAgentRef; suggestions?: string[] }) {
   const registry = useConversationRegistry();
   const router = useRouter();
   const onSettled = useSettledRefresh();
@@ -52,7 +52,7 @@ export function NewChat({ agent }: { agent: ChatAgentRef }) {
     );
     return created;
   });
-  return <ConversationView conversation={conversation} />;
+  return <ConversationView conversation={conversation} suggestions={suggestions} />;
 }
 
 /** `/chat/<id>`: the conversation so far; re-attaches to an answer still being written. */
@@ -134,7 +134,15 @@ function lastAssistant(messages: ChatMessage[]): ChatMessage | undefined {
   return undefined;
 }
 
-function ConversationView({ conversation, title }: { conversation: Conversation; title?: string }) {
+function ConversationView({
+  conversation,
+  title,
+  suggestions = [],
+}: {
+  conversation: Conversation;
+  title?: string;
+  suggestions?: string[];
+}) {
   const { agent } = conversation;
   const { messages, status, sendMessage, regenerate, stop, setMessages } = useChat<ChatMessage>({
     chat: conversation.chat,
@@ -180,6 +188,13 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
     setFocus({ messageId, target });
   }, []);
 
+  const ask = (text: string) => {
+    pinned.current = true;
+    setFocus(null);
+    conversation.liveStep = null;
+    void sendMessage({ text, metadata: { createdAt: new Date().toISOString() } });
+  };
+
   return (
     <div className="grid h-full min-h-0 grid-cols-1 gap-6 overflow-y-auto lg:grid-cols-[minmax(0,1fr)_18rem] lg:overflow-hidden">
       <section aria-label={`Conversation with ${agent.name}`} className="flex h-full min-h-0 flex-col gap-3">
@@ -193,15 +208,7 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
           className="min-h-0 flex-1 overflow-y-auto pr-1"
         >
           {messages.length === 0 ? (
-            <div className="mx-auto mt-10 max-w-lg text-center">
-              <AgentIcon avatar={agent.avatar} size="lg" />
-              <h2 className="mt-2 text-lg font-medium">Ask {agent.name}</h2>
-              <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                {agent.description ||
-                  `Questions about ${agent.domain.toLowerCase()} are answered from your knowledge base.`}{" "}
-                Every claim cites its source; click a number to read the passage.
-              </p>
-            </div>
+            <NewChatIntro agent={agent} suggestions={suggestions} disabled={busy} onAsk={ask} />
           ) : (
             <MessageList
               messages={messages}
@@ -219,12 +226,7 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
         <Composer
           agentName={agent.name}
           busy={busy}
-          onSend={(text) => {
-            pinned.current = true;
-            setFocus(null);
-            conversation.liveStep = null;
-            void sendMessage({ text });
-          }}
+          onSend={ask}
           onStop={stopAnswer}
           autonomous={{ agentId: agent.slug, sessionId: conversation.sessionId }}
         />

@@ -1,5 +1,6 @@
 "use client";
 
+import { Square } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { MAX_GOAL_CHARS, ModeSwitch, useAutonomousMode } from "@/components/runs/ModeSwitch";
 import { MAX_MESSAGE_BYTES } from "@/lib/chat/contract";
@@ -93,7 +94,8 @@ export function Composer({
             aria-label="Stop the answer"
             className="rounded-lg border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
           >
-            ■ Stop
+            <Square aria-hidden className="mr-1 inline h-3 w-3 fill-current align-[-1px]" />
+            Stop
           </button>
         ) : (
           <button

@@ -1,9 +1,12 @@
 "use client";
 
 import { PenLine, Search, Wrench } from "lucide-react";
+import { useState } from "react";
 import { copyText } from "@/components/ui/clipboard";
 import type { ChatMessage } from "@/lib/chat/contract";
 import { AnswerMarkdown, type CitationTarget } from "./AnswerMarkdown";
+import { LongMessage } from "./LongMessage";
+import { MessageTime, messageTimeOf, useNow } from "./MessageTime";
 import { answerText, currentStep, reasoningText, type Step, sourcesOf, toolsOf } from "./message-parts";
 import { ReviewBadge, ReviewNote } from "./ReviewNote";
 import { reviewOf } from "./reviews";
@@ -69,18 +72,28 @@ function confidenceTone(confidence: number): string {
   return "bg-red-100 text-red-800 dark:bg-red-900/60 dark:text-red-200";
 }
 
-function UserMessage({ message }: { message: ChatMessage }) {
+function UserMessage({ message, now }: { message: ChatMessage; now: Date }) {
   return (
-    <li className="flex justify-end" data-testid="user-message">
-      <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-brand-600 px-4 py-2 text-[15px] whitespace-pre-wrap text-white">
-        {answerText(message)}
+    <li className="flex flex-col items-end gap-1">
+      <div
+        data-testid="user-message"
+        className="max-w-[85%] rounded-2xl rounded-br-sm bg-brand-600 px-4 py-2 text-[15px] break-words whitespace-pre-wrap text-white"
+      >
+        <LongMessage
+          fadeClassName="from-brand-600/0 to-brand-600"
+          buttonClassName="text-white/90 underline-offset-2 hover:bg-white/15 hover:underline"
+        >
+          {answerText(message)}
+        </LongMessage>
       </div>
+      <MessageTime iso={messageTimeOf(message)} now={now} className="px-1" />
     </li>
   );
 }
 
 function AssistantMessage({
   message,
+  now,
   streaming,
   liveStep,
   isLast,
@@ -90,6 +103,7 @@ function AssistantMessage({
   onShowSources,
 }: {
   message: ChatMessage;
+  now: Date;
   streaming: boolean;
   liveStep?: Step | null;
   isLast: boolean;
@@ -105,6 +119,8 @@ function AssistantMessage({
   const step = liveStep ?? currentStep(message);
   const thinking = streaming && (!text || step?.status === "running");
   const review = streaming ? null : reviewOf(message);
+  // An answer read as it arrives stays open; a stored one folds when long.
+  const [arrivedHere] = useState(streaming);
 
   return (
     <li className="flex gap-3" data-testid="assistant-message" aria-busy={streaming}>
@@ -120,14 +136,16 @@ function AssistantMessage({
         )}
         {thinking && !text && <ThinkingIndicator label={step?.message || "Thinking…"} />}
         {text && (
-          <div data-testid="answer">
-            <AnswerMarkdown
-              text={text}
-              streaming={streaming}
-              sources={sources}
-              onOpenCitation={(target) => onOpenCitation(message.id, target)}
-            />
-          </div>
+          <LongMessage enabled={!streaming} initiallyExpanded={arrivedHere}>
+            <div data-testid="answer">
+              <AnswerMarkdown
+                text={text}
+                streaming={streaming}
+                sources={sources}
+                onOpenCitation={(target) => onOpenCitation(message.id, target)}
+              />
+            </div>
+          </LongMessage>
         )}
         {thinking && text && <ThinkingIndicator label={step?.message || "Finishing…"} />}
         {meta.stopped && !streaming && (
@@ -138,6 +156,7 @@ function AssistantMessage({
         {review && <ReviewNote review={review} canRetry={isLast && canRetry} onRetry={onRetry} />}
         {!streaming && (
           <div className="flex flex-wrap items-center gap-2 text-xs">
+            <MessageTime iso={messageTimeOf(message)} now={now} />
             {typeof meta.confidence === "number" && (
               <span
                 data-testid="confidence"
@@ -204,15 +223,17 @@ export function MessageList({
 }) {
   const busy = status === "submitted" || status === "streaming";
   const last = messages.at(-1);
+  const now = useNow();
   return (
     <ol aria-label="Conversation" className="space-y-6">
       {messages.map((message, i) =>
         message.role === "user" ? (
-          <UserMessage key={message.id} message={message} />
+          <UserMessage key={message.id} message={message} now={now} />
         ) : message.role === "assistant" ? (
           <AssistantMessage
             key={message.id}
             message={message}
+            now={now}
             streaming={busy && i === messages.length - 1}
             liveStep={busy && i === messages.length - 1 ? liveStep : null}
             isLast={i === messages.length - 1}

@@ -1,27 +1,19 @@
 "use client";
 
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { Pencil, Search, Trash2, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useDeferredValue, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { AgentIcon } from "@/components/ui/AgentIcon";
-import type { ChatSessionListItem } from "@/lib/chat/contract";
-import { deleteSession, fetchSessions, renameSession, SESSIONS_KEY } from "./api";
+import { type ChatSessionListItem, SESSION_SEARCH_MAX_CHARS } from "@/lib/chat/contract";
+import { deleteSession, fetchSessions, renameSession, SESSIONS_KEY, sessionSearchKey } from "./api";
+import { useNow } from "./MessageTime";
 import { useConversationRegistry } from "./registry";
+import { fullTimestamp, groupByActivity, messageTimeLabel } from "./when";
 
-function relativeTime(iso: string): string {
-  const then = new Date(iso).getTime();
-  if (!Number.isFinite(then)) return "";
-  const minutes = Math.round((Date.now() - then) / 60_000);
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  return new Date(iso).toLocaleDateString();
-}
-
-function SessionRow({ session, active }: { session: ChatSessionListItem; active: boolean }) {
+function SessionRow({ session, active, now }: { session: ChatSessionListItem; active: boolean; now: Date }) {
   const queryClient = useQueryClient();
   const registry = useConversationRegistry();
   const router = useRouter();
@@ -91,6 +83,7 @@ function SessionRow({ session, active }: { session: ChatSessionListItem; active:
     );
   }
 
+  const displayTitle = session.title || "Untitled conversation";
   return (
     <li data-testid="session-item" className="group relative">
       <Link
@@ -100,13 +93,20 @@ function SessionRow({ session, active }: { session: ChatSessionListItem; active:
           active ? "bg-brand-50 dark:bg-slate-800" : "hover:bg-slate-100 dark:hover:bg-slate-800/60"
         }`}
       >
-        <span className="flex items-center gap-1.5">
+        <span className="flex min-w-0 items-center gap-1.5">
           <AgentIcon avatar={session.agent.avatar} size="sm" />
-          <span className="truncate font-medium">{session.title || "Untitled conversation"}</span>
+          <span data-testid="session-title" title={displayTitle} className="min-w-0 truncate font-medium">
+            {displayTitle}
+          </span>
         </span>
-        <span className="mt-0.5 block truncate text-xs text-slate-500 dark:text-slate-400">
-          {session.lastMessagePreview?.replace(/\s*\[\d+(?:\s*,\s*\d+)*\]/g, "") || session.agent.name} ·{" "}
-          {relativeTime(session.updatedAt)}
+        <span className="mt-0.5 flex min-w-0 gap-1 text-xs text-slate-500 dark:text-slate-400">
+          <span className="min-w-0 truncate">
+            {session.lastMessagePreview?.replace(/\s*\[\d+(?:\s*,\s*\d+)*\]/g, "") || session.agent.name}
+          </span>
+          <span aria-hidden>·</span>
+          <time dateTime={session.updatedAt} title={fullTimestamp(session.updatedAt)} className="shrink-0">
+            {messageTimeLabel(session.updatedAt, now)}
+          </time>
         </span>
       </Link>
       {mode === "confirm-delete" ? (
@@ -141,18 +141,18 @@ function SessionRow({ session, active }: { session: ChatSessionListItem; active:
               setTitle(session.title);
               setMode("rename");
             }}
-            className="rounded px-1.5 py-0.5 text-xs text-slate-500 hover:bg-slate-200 dark:hover:bg-slate-700"
+            className="rounded p-1 text-slate-500 hover:bg-slate-200 dark:hover:bg-slate-700"
           >
-            ✎
+            <Pencil aria-hidden className="h-3.5 w-3.5" />
           </button>
           <button
             type="button"
             aria-label={`Delete “${session.title}”`}
             title="Delete"
             onClick={() => setMode("confirm-delete")}
-            className="rounded px-1.5 py-0.5 text-xs text-slate-500 hover:bg-slate-200 hover:text-red-600 dark:hover:bg-slate-700"
+            className="rounded p-1 text-slate-500 hover:bg-slate-200 hover:text-red-600 dark:hover:bg-slate-700"
           >
-            🗑
+            <Trash2 aria-hidden className="h-3.5 w-3.5" />
           </button>
         </span>
       )}
@@ -160,24 +160,82 @@ function SessionRow({ session, active }: { session: ChatSessionListItem; active:
   );
 }
 
-/** The person's conversations, newest first: open, rename, delete, or start a new one. */
+/** Waits until the typing pauses, so a search is asked once per word, not once per key. */
+function useSettled(value: string, ms = 250): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+function SessionSearch({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const id = useId();
+  return (
+    <div className="relative px-1">
+      <label htmlFor={id} className="sr-only">
+        Search conversations
+      </label>
+      <Search
+        aria-hidden
+        className="pointer-events-none absolute top-1/2 left-3 h-3.5 w-3.5 -translate-y-1/2 text-slate-400"
+      />
+      <input
+        id={id}
+        type="search"
+        value={value}
+        maxLength={SESSION_SEARCH_MAX_CHARS}
+        placeholder="Search conversations"
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Escape" && value) {
+            e.preventDefault();
+            onChange("");
+          }
+        }}
+        className="w-full rounded-md border border-slate-300 bg-white py-1.5 pr-7 pl-7 text-sm [&::-webkit-search-cancel-button]:hidden dark:border-slate-700 dark:bg-slate-900"
+      />
+      {value && (
+        <button
+          type="button"
+          aria-label="Clear the search"
+          onClick={() => onChange("")}
+          className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-0.5 text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800"
+        >
+          <X aria-hidden className="h-3.5 w-3.5" />
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The person's conversations by last activity (Today, Yesterday, …): open, rename, delete, start
+ * a new one, or search their titles (on the server, so older pages are searched too).
+ */
 export function SessionSidebar() {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const activeId = pathname.startsWith("/chat/") ? decodeURIComponent(pathname.slice("/chat/".length)) : null;
+  const [search, setSearch] = useState("");
+  const q = useDeferredValue(useSettled(search.trim()));
+  const now = useNow();
   const { data, error, isPending, isFetching, fetchNextPage, hasNextPage, isFetchingNextPage, refetch } =
     useInfiniteQuery({
-      queryKey: SESSIONS_KEY,
-      queryFn: ({ pageParam }) => fetchSessions(pageParam),
+      queryKey: sessionSearchKey(q),
+      queryFn: ({ pageParam }) => fetchSessions(pageParam, q),
       initialPageParam: null as string | null,
       getNextPageParam: (last) => last.next_cursor ?? undefined,
+      // While a new search loads, the previous list stays instead of a skeleton.
+      placeholderData: (previous) => previous,
     });
   const sessions = data?.pages.flatMap((p) => p.items) ?? [];
   const current = sessions.find((s) => s.id === activeId);
   // The open conversation missing from a settled list (a refresh lost a race with its creation):
   // ask once more for that conversation, so the list never lacks the one on screen for long.
   const rechecked = useRef(new Set<string>());
-  const missing = Boolean(activeId && activeId !== "new" && data && !current && !isFetching);
+  const missing = Boolean(!q && activeId && activeId !== "new" && data && !current && !isFetching);
   useEffect(() => {
     if (!missing || !activeId || rechecked.current.has(activeId)) return;
     rechecked.current.add(activeId);
@@ -200,7 +258,8 @@ export function SessionSidebar() {
       <h2 className="mt-2 px-2 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
         Conversations
       </h2>
-      <div className="min-h-0 flex-1 overflow-y-auto">
+      <SessionSearch value={search} onChange={setSearch} />
+      <div className="min-h-0 flex-1 overflow-y-auto" aria-busy={isFetching && !isFetchingNextPage}>
         {error ? (
           <p role="alert" className="px-2 text-xs text-red-600">
             Could not load conversations: {error.message}
@@ -212,13 +271,22 @@ export function SessionSidebar() {
             ))}
           </ul>
         ) : sessions.length === 0 ? (
-          <p className="px-2 text-xs text-slate-500 dark:text-slate-400">No conversations yet.</p>
+          <p role="status" data-testid="session-list-empty" className="px-2 text-xs text-slate-500 dark:text-slate-400">
+            {q ? `No conversation title matches “${q}”.` : "No conversations yet."}
+          </p>
         ) : (
-          <ul className="space-y-0.5" data-testid="session-list">
-            {sessions.map((s) => (
-              <SessionRow key={s.id} session={s} active={s.id === activeId} />
+          <div data-testid="session-list" className="space-y-3">
+            {groupByActivity(sessions, now).map(({ group, items }) => (
+              <section key={group} aria-label={group} data-testid="session-group">
+                <h3 className="px-2 pb-0.5 text-[11px] font-medium text-slate-500 dark:text-slate-400">{group}</h3>
+                <ul className="space-y-0.5">
+                  {items.map((s) => (
+                    <SessionRow key={s.id} session={s} active={s.id === activeId} now={now} />
+                  ))}
+                </ul>
+              </section>
             ))}
-          </ul>
+          </div>
         )}
         {hasNextPage && (
           <button

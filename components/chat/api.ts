@@ -9,9 +9,13 @@ import type {
 export const SESSIONS_KEY = ["chat", "sessions"] as const;
 export const sessionKey = (id: string) => ["chat", "session", id] as const;
 
-export function fetchSessions(cursor?: string | null): Promise<ChatSessionListResponse> {
+/** The list's key for a title search (`SESSIONS_KEY` alone still refreshes every search). */
+export const sessionSearchKey = (q: string) => [...SESSIONS_KEY, { q }] as const;
+
+export function fetchSessions(cursor?: string | null, q?: string): Promise<ChatSessionListResponse> {
   const params = new URLSearchParams({ limit: "30" });
   if (cursor) params.set("cursor", cursor);
+  if (q) params.set("q", q);
   return apiFetch<ChatSessionListResponse>(`/api/chat/sessions?${params}`);
 }
 
@@ -67,6 +71,6 @@ export function toChatMessage(m: ChatMessageView): ChatMessage {
     id: m.id,
     role: m.role,
     parts,
-    metadata: { ...m.metadata, citations: m.citations },
+    metadata: { ...m.metadata, citations: m.citations, createdAt: m.createdAt },
   };
 }

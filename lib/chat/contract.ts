@@ -1,8 +1,10 @@
 // The chat's client-safe contract: the /api/chat request, the sessions API's answers and the
 // message the chat streams. The route handlers validate with these schemas and the UI types its
 // calls with the same names, so the two cannot drift.
+
+import type { UIMessage } from "ai";
 import { z } from "zod";
-import type { ReviewState, RunMetadata, RunUIMessage, SourceItem } from "@/lib/runs/contract";
+import type { DataParts, ReviewState, RunMetadata, SourceItem } from "@/lib/runs/contract";
 
 export type { ReviewState, SourceItem };
 
@@ -10,6 +12,8 @@ export type { ReviewState, SourceItem };
 export const MAX_MESSAGE_BYTES = 8192;
 export const MAX_TITLE_CHARS = 120;
 export const SESSION_PAGE_MAX = 100;
+/** The sessions list's title search (`q`) is at most this long. */
+export const SESSION_SEARCH_MAX_CHARS = 100;
 
 /** `POST /api/chat`: one turn of a consultation. */
 export const ChatRequest = z.object({
@@ -29,9 +33,12 @@ export const ChatRequest = z.object({
 });
 export type ChatRequest = z.infer<typeof ChatRequest>;
 
-/** A chat answer streams as a run's message. */
-export type ChatMetadata = RunMetadata;
-export type ChatMessage = RunUIMessage;
+/**
+ * A chat answer streams as a run's message. `createdAt` is the stored message's time (a
+ * question the browser just sent carries the time it was sent).
+ */
+export type ChatMetadata = RunMetadata & { createdAt?: string };
+export type ChatMessage = UIMessage<ChatMetadata, DataParts>;
 
 export interface ChatAgentRef {
   id: string;

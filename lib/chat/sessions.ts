@@ -8,6 +8,7 @@ import {
   MAX_TITLE_CHARS,
   SESSION_PAGE_DEFAULT,
   SESSION_PAGE_MAX,
+  SESSION_SEARCH_MAX_CHARS,
   threadOfSession,
   titleFromMessage,
 } from "./limits";
@@ -26,6 +27,9 @@ import {
   updateSessionIn,
 } from "./store";
 import type { ChatActor } from "./types";
+
+/** A title search looks for at most this many words. */
+const MAX_SEARCH_WORDS = 8;
 
 /** The workflow a chat turn runs. */
 export const CHAT_WORKFLOW = "ask-expert";
@@ -130,14 +134,22 @@ function chatBusy(runId?: string): DomainError {
   );
 }
 
-/** The caller's own sessions in the active tenant, most recent first. */
+/**
+ * The caller's own sessions in the active tenant, most recent first; with `q`, only those whose
+ * title contains every word of it (case-insensitive), paged the same way.
+ */
 export async function listChatSessions(
   actor: ChatActor,
-  options: { cursor?: string; limit?: number } = {},
+  options: { cursor?: string; limit?: number; q?: string } = {},
 ): Promise<ChatSessionPage> {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? SESSION_PAGE_DEFAULT), 1), SESSION_PAGE_MAX);
   const after = options.cursor ? decodeCursor(options.cursor) : null;
-  const rows = await withTenant(actor, (tx) => sessionPageIn(tx, actor, after, limit));
+  const q = options.q?.trim() ?? "";
+  if (q.length > SESSION_SEARCH_MAX_CHARS) {
+    throw errors.invalidField("q", `A search has at most ${SESSION_SEARCH_MAX_CHARS} characters.`);
+  }
+  const words = q.split(/\s+/).filter(Boolean).slice(0, MAX_SEARCH_WORDS);
+  const rows = await withTenant(actor, (tx) => sessionPageIn(tx, actor, after, limit, words));
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return {

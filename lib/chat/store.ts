@@ -206,13 +206,23 @@ export async function recentTurnsIn(
     .map((row) => ({ role: row.role as "user" | "assistant", content: row.content }));
 }
 
-/** The caller's sessions, most recent first, keyset-paged on (updated_at, id). */
+/** `%word%` for ILIKE, its own wildcards matched literally. */
+function containsPattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The caller's sessions, most recent first, keyset-paged on (updated_at, id); with `titleWords`,
+ * only sessions whose title contains each of them.
+ */
 export async function sessionPageIn(
   tx: Tx,
   actor: ChatActor,
   after: { updatedAt: Date; id: string } | null,
   limit: number,
+  titleWords: string[] = [],
 ): Promise<(ChatSessionListItem & { sortAt: Date })[]> {
+  const titleMatch = titleWords.map((word) => sql`and s.title ilike ${containsPattern(word)}`);
   const result = await tx.execute(sql`
     select s.id, s.title, s.updated_at, a.id as agent_id, a.slug, a.name, a.avatar, a.domain,
            (select content from chat_messages cm
@@ -220,6 +230,7 @@ export async function sessionPageIn(
              order by cm.created_at desc, cm.id desc limit 1) as last_message
       from chat_sessions s join agents a on a.id = s.agent_id
      where s.user_id = ${actor.userId}
+       ${sql.join(titleMatch, sql` `)}
        ${after ? sql`and (s.updated_at, s.id) < (${after.updatedAt.toISOString()}::timestamptz, ${after.id}::uuid)` : sql``}
      order by s.updated_at desc, s.id desc
      limit ${limit + 1}`);

@@ -9,6 +9,7 @@ export { configuredEmbeddingProvider, type EmbeddingProvider } from "./embedding
 export { MAX_DOMAINS_PER_TENANT } from "./indexing";
 export { ingestDocument } from "./ingest";
 export { maintainKnowledgeIndex } from "./maintenance";
+export { type DocumentOutline, documentOutlines } from "./outlines";
 export { loadIntoEmptyKnowledgeBase } from "./owner-load";
 export { RRF_K } from "./rrf";
 export { SEARCH_K_MAX, searchKnowledge, searchScopeOf } from "./search";

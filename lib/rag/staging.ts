@@ -1,4 +1,4 @@
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, like, notLike, type SQL } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
 import { unindexDocument } from "./indexing";
 
@@ -13,6 +13,11 @@ const documents = schema.knowledgeDocuments;
 
 export function stagedHash(contentHash: string): string {
   return `${STAGING_MARK}${contentHash}`;
+}
+
+/** A condition on `knowledge_documents`: the document is fully written (not an upload in progress). */
+export function documentReady(): SQL {
+  return notLike(documents.contentHash, `${STAGING_MARK}%`);
 }
 
 /** The stored content hash as the document's status and its own hash. */

@@ -111,7 +111,7 @@ for (const target of testTargets()) {
         }[];
         activeRun: unknown;
       };
-      expect(body.session.title).toBe("What does a 510(k) premarket notification need to show?");
+      expect(body.session.title).toBe("What does a 510(k) premarket notification need to show");
       expect(body.session.agent.slug).toBe("fda-regulatory");
       expect(body.session.agent.description).toBeTruthy();
       expect(body.activeRun).toBeNull();
@@ -167,7 +167,7 @@ for (const target of testTargets()) {
       const detail = await getSession(expert, sessionId);
       const messages = (detail.body as { messages: { role: string; content: string }[] }).messages;
       expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
-      expect((detail.body as { session: { title: string } }).session.title).toBe("How is a QALY calculated?");
+      expect((detail.body as { session: { title: string } }).session.title).toBe("How is a QALY calculated");
       // The follow-up was searched with the earlier question's subject (memory from checkpoints).
       const runId = second.headers.get("x-vigil-run-id") as string;
       const { getRun } = await import("@/lib/runs");

@@ -33,12 +33,11 @@ describe("conversation memory", () => {
   });
 
   it("titles a new session after the start of its first message, cut at a word", () => {
-    expect(titleFromMessage("  What is a   510(k)?  ")).toBe("What is a 510(k)?");
+    expect(titleFromMessage("  What is a   510(k)?  ")).toBe("What is a 510(k)");
     const long = titleFromMessage(
       "How should a sponsor plan the sample size of a non-inferiority trial with a binary endpoint?",
     );
-    expect(long.length).toBeLessThanOrEqual(61);
-    expect(long.endsWith("…")).toBe(true);
-    expect(long).toBe("How should a sponsor plan the sample size of a…");
+    expect(long.length).toBeLessThanOrEqual(60);
+    expect(long).toBe("How should a sponsor plan the sample size");
   });
 });

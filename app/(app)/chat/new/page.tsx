@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { NewChat } from "@/components/chat/ChatView";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { suggestedQuestions } from "@/lib/chat";
 import { NotFoundError } from "@/lib/errors";
 import { getAgentBySlug } from "@/lib/experts";
 import { pageSession } from "@/lib/server";
@@ -28,6 +29,13 @@ export default async function NewChatPage({ searchParams }: { searchParams: Prom
     );
   }
   const { id, name, avatar, domain, description } = agent;
+  const suggestions = await suggestedQuestions(result.session, agent.knowledgeDomains);
   // A fresh conversation each time this page is opened for an agent.
-  return <NewChat key={`${slug}:${Date.now()}`} agent={{ id, slug, name, avatar, domain, description }} />;
+  return (
+    <NewChat
+      key={`${slug}:${Date.now()}`}
+      agent={{ id, slug, name, avatar, domain, description }}
+      suggestions={suggestions}
+    />
+  );
 }
