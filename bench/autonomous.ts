@@ -124,12 +124,12 @@ interface Waiter {
 }
 
 /**
- * Reads a run's log as lib/runs/stream.ts does — `readEvents` after the last seq, again each
- * time the run bus announces a commit — and stamps every event with the time its read
- * returned. It reads only while someone waits for an event (from an interrupt's save to the
- * run's `interrupt` event, from a decision to the resumed graph's first event), so the
- * harness adds a few reads per checkpoint, not one per commit of the run. A commit announced
- * during a read is read right after it. Every announcement is kept as well (`committedAt`).
+ * Follows a run's log as lib/runs/stream.ts does: the events of a commit the run bus hands over
+ * are taken as they come when they follow the last seq; otherwise (a gap, or a second without
+ * an announcement) it reads the log with `readEvents` after the last seq. Every event is
+ * stamped with the time it was taken or its read returned. It reads only while someone waits
+ * for an event (from an interrupt's save to the run's `interrupt` event, from a decision to the
+ * resumed graph's first event). Every announcement is kept as well (`committedAt`).
  */
 class LogFollower {
   readonly seen: Seen[] = [];
@@ -139,9 +139,17 @@ class LogFollower {
   private cursor = 0;
   private reading = false;
   private again = false;
-  private readonly announced = (lastSeq: number) => {
-    this.commits.push({ at: now(), lastSeq });
-    if (this.waiters.length > 0) this.read();
+  private readonly announced = (growth: { events: readonly RunEvent[] }) => {
+    const at = now();
+    const lastSeq = growth.events.at(-1)?.seq;
+    if (lastSeq === undefined) return;
+    this.commits.push({ at, lastSeq });
+    const fresh = growth.events.filter((e) => e.seq > this.cursor);
+    if (!this.reading && fresh.length > 0 && fresh.every((e, i) => e.seq === this.cursor + 1 + i)) {
+      for (const event of fresh) this.seen.push({ event, at });
+      this.cursor = lastSeq;
+      this.settle();
+    } else if (fresh.length > 0 && this.waiters.length > 0) this.read();
   };
 
   constructor(
@@ -772,7 +780,7 @@ async function main() {
       "",
       "## Checkpoint overheads",
       "",
-      "Times are `performance.now()` in the one process. *Interrupt saved*: the transaction that saves the stopped node's interrupt (LangGraph's `__interrupt__` pending write, committed with the node's run-log events and trace) has committed — the first durable record that the run stopped for a person, timed by wrapping the checkpointer's `putWrites`. *Case listed*: the first response of `GET /api/hitl/cases?ref_type=run&ref_value={run}&state=pending` (route handler, reviewer's key) that lists the new case, polled with 1 ms between responses from the interrupt's save on. *Decision → run resumed*: from sending `POST /api/hitl/cases/{id}/decision` until a reader of the run's log has the resumed graph's first event (the first after the decision's own `resume` and `status: running`); the reader follows the log as the run's stream does — woken by the run bus after each commit, then `readEvents` after its last seq — and stamps each event when its read returns.",
+      "Times are `performance.now()` in the one process. *Interrupt saved*: the transaction that saves the stopped node's interrupt (LangGraph's `__interrupt__` pending write, committed with the node's run-log events and trace) has committed — the first durable record that the run stopped for a person, timed by wrapping the checkpointer's `putWrites`. *Case listed*: the first response of `GET /api/hitl/cases?ref_type=run&ref_value={run}&state=pending` (route handler, reviewer's key) that lists the new case, polled with 1 ms between responses from the interrupt's save on. *Decision → run resumed*: from sending `POST /api/hitl/cases/{id}/decision` until a reader of the run's log has the resumed graph's first event (the first after the decision's own `resume` and `status: running`); the reader follows the log as the run's stream does — taking the events each commit hands over on the run bus when they follow its last seq, else `readEvents` after it — and stamps each event when it is taken or its read returns.",
       "",
       "| measure | load | samples | p50 ms | p95 ms | max ms |",
       "| --- | --- | ---: | ---: | ---: | ---: |",
