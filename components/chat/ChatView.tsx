@@ -12,6 +12,7 @@ import type { ChatAgentRef, ChatMessage } from "@/lib/chat/contract";
 import { AgentHeader } from "./AgentHeader";
 import type { CitationTarget } from "./AnswerMarkdown";
 import { cancelRun, fetchSession, SESSIONS_KEY, sessionKey, toChatMessage } from "./api";
+import { SessionsButton } from "./ChatLayout";
 import { Composer } from "./Composer";
 import { type Conversation, type ConversationEvents, createConversation } from "./conversation";
 import { MessageList } from "./Messages";
@@ -19,6 +20,7 @@ import { answerText, citedNumbers, sourcesOf, webSourcesOf } from "./message-par
 import { useConversationRegistry } from "./registry";
 import { useAnswerReviews } from "./reviews";
 import { SourcesPanel } from "./SourcesPanel";
+import { SourcesSheet, sourcesInSheet } from "./SourcesSheet";
 
 /** Conversations loaded while their run was still answering: re-attached once, on mount. */
 const awaitingReattach = new WeakSet<Conversation>();
@@ -94,12 +96,17 @@ export function SessionChat({ sessionId }: { sessionId: string }) {
   if (error) {
     const missing = error instanceof ApiError && (error.status === 404 || error.status === 403);
     return (
-      <EmptyState title={missing ? "No such conversation" : "Could not load the conversation"}>
-        {missing ? "It may have been deleted, or it belongs to someone else." : error.message}{" "}
-        <Link className="underline" href="/experts">
-          Pick an expert
-        </Link>
-      </EmptyState>
+      <>
+        <div className="mb-3 md:hidden">
+          <SessionsButton withLabel />
+        </div>
+        <EmptyState title={missing ? "No such conversation" : "Could not load the conversation"}>
+          {missing ? "It may have been deleted, or it belongs to someone else." : error.message}{" "}
+          <Link className="underline" href="/experts">
+            Pick an expert
+          </Link>
+        </EmptyState>
+      </>
     );
   }
   return <ConversationSkeleton />;
@@ -167,14 +174,37 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
   const focusedSources = focused ? sourcesOf(focused) : [];
   const engine = lastAssistant(messages.filter((m) => m.metadata?.engine))?.metadata?.engine;
 
-  const openCitation = useCallback((messageId: string, target: CitationTarget) => {
+  // Below `lg` the sources are a sheet: a citation or "show sources" opens it.
+  const [sourcesOpen, setSourcesOpen] = useState(false);
+  const showSources = useCallback((messageId: string, target: CitationTarget | null) => {
     setFocus({ messageId, target });
+    if (sourcesInSheet()) setSourcesOpen(true);
   }, []);
+  const openCitation = useCallback(
+    (messageId: string, target: CitationTarget) => showSources(messageId, target),
+    [showSources],
+  );
+
+  const sourcesPanel = {
+    sources: focusedSources,
+    webSources: focused ? webSourcesOf(focused) : [],
+    cited: focused ? citedNumbers(focused, answerText(focused)) : [],
+    selected: focus?.target ?? null,
+    loading: busy && focused === messages.at(-1),
+    onSelect: (target: CitationTarget) => focused && setFocus({ messageId: focused.id, target }),
+    onClose: () => setFocus((f) => (f ? { ...f, target: null } : null)),
+  };
 
   return (
-    <div className="grid h-full min-h-0 grid-cols-1 gap-6 overflow-y-auto lg:grid-cols-[minmax(0,1fr)_18rem] lg:overflow-hidden">
-      <section aria-label={`Conversation with ${agent.name}`} className="flex h-full min-h-0 flex-col gap-3">
-        <AgentHeader agent={agent} title={title} engine={engine} />
+    <div className="grid h-full min-h-0 grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
+      <section aria-label={`Conversation with ${agent.name}`} className="flex h-full min-h-0 min-w-0 flex-col gap-3">
+        <AgentHeader
+          agent={agent}
+          title={title}
+          engine={engine}
+          leading={<SessionsButton />}
+          actions={<SourcesSheet open={sourcesOpen} onOpenChange={setSourcesOpen} {...sourcesPanel} />}
+        />
         <div
           ref={scroller}
           onScroll={(e) => {
@@ -203,7 +233,7 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
                 void regenerate();
               }}
               onOpenCitation={openCitation}
-              onShowSources={(messageId) => setFocus({ messageId, target: null })}
+              onShowSources={(messageId) => showSources(messageId, null)}
             />
           )}
         </div>
@@ -220,15 +250,9 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
           autonomous={{ agentId: agent.slug, sessionId: conversation.sessionId }}
         />
       </section>
-      <SourcesPanel
-        sources={focusedSources}
-        webSources={focused ? webSourcesOf(focused) : []}
-        cited={focused ? citedNumbers(focused, answerText(focused)) : []}
-        selected={focus?.target ?? null}
-        loading={busy && focused === messages.at(-1)}
-        onSelect={(target) => focused && setFocus({ messageId: focused.id, target })}
-        onClose={() => setFocus((f) => (f ? { ...f, target: null } : null))}
-      />
+      <div className="hidden min-h-0 lg:flex lg:flex-col">
+        <SourcesPanel {...sourcesPanel} />
+      </div>
     </div>
   );
 }
