@@ -111,6 +111,14 @@ test.beforeAll(async ({ browser }) => {
   await page.close();
 });
 
+test("the sign-in page fits the phone", async ({ page }) => {
+  await page.goto("/sign-in");
+  for (const target of [page.getByLabel("Email"), page.getByRole("button", { name: "Sign in" })]) {
+    await expect(target).toBeInViewport();
+  }
+  await expectFits(page, "sign-in");
+});
+
 for (const { email, role, nav, stops } of ROLES) {
   test(`${role}: the header is one menu button; the menu holds the nav, the account and Sign out`, async ({ page }) => {
     await signIn(page, email);
@@ -251,6 +259,8 @@ test("inbox on a phone: the queue alone, a case full width, and back to the queu
   await expect(page.getByRole("region", { name: "Review queue" })).toBeHidden();
   const back = page.getByRole("button", { name: "Back to list" });
   await expect(back).toBeInViewport();
+  // The row that was clicked is gone from the screen: the focus is on the way back instead.
+  await expect(back).toBeFocused();
   for (const name of ["Approve", "Reject"]) {
     await expect(detail.getByRole("button", { name: new RegExp(`^${name}`) })).toBeInViewport();
   }
@@ -260,6 +270,7 @@ test("inbox on a phone: the queue alone, a case full width, and back to the queu
   await back.click();
   await expect(page).toHaveURL(/\/inbox$/);
   await expect(row).toBeInViewport();
+  await expect(row).toBeFocused();
   await expect(detail).toBeHidden();
 
   // …and so does the browser's Back.

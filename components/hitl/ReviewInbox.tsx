@@ -105,6 +105,9 @@ export function ReviewInbox({ role }: { role: Role }) {
   // opening added a history entry (so going back to the list can be the browser's Back).
   const listScroll = useRef<number | null>(null);
   const pushedCase = useRef(false);
+  // The row a narrow screen left, to give it the focus back; the case's Back control takes it meanwhile.
+  const openedRow = useRef<string | null>(null);
+  const backButton = useRef<HTMLButtonElement>(null);
 
   /** A click in the queue; on a narrow screen the case replaces the queue, as a new page would. */
   const pick = useCallback(
@@ -114,6 +117,7 @@ export function ReviewInbox({ role }: { role: Role }) {
       params.set("case", id);
       listScroll.current = window.scrollY;
       pushedCase.current = true;
+      openedRow.current = id;
       window.history.pushState(null, "", `${pathname}?${params.toString()}`);
       window.scrollTo({ top: 0 });
     },
@@ -132,13 +136,24 @@ export function ReviewInbox({ role }: { role: Role }) {
     }
   }, [pathname, searchParams]);
 
-  // Back on the list (the button or the browser's Back): return to where the queue was read.
+  // The clicked row is hidden once the case shows: the focus moves to the case's Back control.
+  // Back on the list (the button or the browser's Back): to where the queue was read, on that row.
   useEffect(() => {
-    if (selectedId) return;
+    if (selectedId) {
+      if (openedRow.current) backButton.current?.focus({ preventScroll: true });
+      return;
+    }
     pushedCase.current = false;
     const top = listScroll.current;
+    const row = openedRow.current;
     listScroll.current = null;
-    if (top !== null) requestAnimationFrame(() => window.scrollTo({ top }));
+    openedRow.current = null;
+    if (top === null) return;
+    requestAnimationFrame(() => {
+      window.scrollTo({ top });
+      if (row)
+        document.querySelector<HTMLElement>(`[data-case-id="${CSS.escape(row)}"]`)?.focus({ preventScroll: true });
+    });
   }, [selectedId]);
 
   const move = useCallback(
@@ -259,6 +274,7 @@ export function ReviewInbox({ role }: { role: Role }) {
         {selectedId ? (
           <>
             <button
+              ref={backButton}
               type="button"
               onClick={backToList}
               className="mb-3 inline-flex items-center gap-1.5 rounded-md py-1 pr-2 text-sm font-medium text-brand-700 hover:underline lg:hidden dark:text-brand-100"
