@@ -180,10 +180,6 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
     setFocus({ messageId, target });
     if (sourcesInSheet()) setSourcesOpen(true);
   }, []);
-  const openCitation = useCallback(
-    (messageId: string, target: CitationTarget) => showSources(messageId, target),
-    [showSources],
-  );
 
   const sourcesPanel = {
     sources: focusedSources,
@@ -232,7 +228,7 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
                 conversation.liveStep = null;
                 void regenerate();
               }}
-              onOpenCitation={openCitation}
+              onOpenCitation={showSources}
               onShowSources={(messageId) => showSources(messageId, null)}
             />
           )}

@@ -22,15 +22,12 @@ const SIDES = {
 export function SheetContent({
   side = "right",
   title,
-  description,
   children,
   className = "",
   ...props
 }: {
   side?: keyof typeof SIDES;
   title: string;
-  /** Read to screen readers when the sheet opens; visible titles are enough for sighted people. */
-  description?: string;
   children: ReactNode;
   className?: string;
 } & Omit<ComponentProps<typeof Dialog.Content>, "title" | "children" | "className">) {
@@ -38,8 +35,8 @@ export function SheetContent({
     <Dialog.Portal>
       <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-950/40 motion-safe:data-[state=closed]:animate-[fade-out_140ms_ease-in] motion-safe:data-[state=open]:animate-[fade-in_180ms_ease-out]" />
       <Dialog.Content
-        // Without a description, say so explicitly (Radix otherwise points at a missing element).
-        {...(description ? {} : { "aria-describedby": undefined })}
+        // The title names the sheet; there is no description for it to point at.
+        aria-describedby={undefined}
         {...props}
         className={`fixed z-50 flex flex-col border-slate-200 bg-white shadow-xl outline-none dark:border-slate-800 dark:bg-slate-900 ${SIDES[side]} ${className}`}
       >
@@ -52,7 +49,6 @@ export function SheetContent({
             <X aria-hidden className="size-5" />
           </Dialog.Close>
         </div>
-        {description && <Dialog.Description className="sr-only">{description}</Dialog.Description>}
         <div className="min-h-0 flex-1 overflow-y-auto p-4">{children}</div>
       </Dialog.Content>
     </Dialog.Portal>
