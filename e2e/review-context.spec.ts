@@ -163,7 +163,12 @@ test("a chat answer's case reads and is rejected with a reason on a 390 px wide 
   const { case: kase } = await caseOfQuestion(reviewerCookie, PHONE_QUESTION);
 
   const phone = await pageFor(browser, "reviewer@demo.local", { width: 390, height: 844 });
-  await expect(phone.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Inbox" })).toBeVisible();
+  // On a phone the nav is in the header's menu.
+  await phone.getByRole("button", { name: "Menu" }).click();
+  const menu = phone.getByRole("dialog", { name: "Menu" });
+  await expect(menu.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Inbox" })).toBeVisible();
+  await phone.keyboard.press("Escape");
+  await expect(menu).toBeHidden();
   await phone.goto(`/inbox?case=${kase.id}`);
   const detail = phone.getByTestId("case-detail");
   await expect(detail.getByTestId("context-question")).toHaveText(PHONE_QUESTION);

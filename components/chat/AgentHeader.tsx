@@ -1,13 +1,30 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { SquarePen } from "lucide-react";
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { AgentIcon } from "@/components/ui/AgentIcon";
 import { apiFetch } from "@/components/ui/api";
 import type { ChatAgentRef } from "@/lib/chat/contract";
 
-/** Who this conversation is with, and which engine answers (the offline one says so). */
-export function AgentHeader({ agent, title, engine }: { agent: ChatAgentRef; title?: string; engine?: string }) {
+/**
+ * Who this conversation is with, and which engine answers (the offline one says so). `leading`
+ * and `actions` hold the phone's buttons for the conversations and sources sheets.
+ */
+export function AgentHeader({
+  agent,
+  title,
+  engine,
+  leading,
+  actions,
+}: {
+  agent: ChatAgentRef;
+  title?: string;
+  engine?: string;
+  leading?: ReactNode;
+  actions?: ReactNode;
+}) {
   // Before the first answer, the server's configured engine tells whether it will be offline.
   const health = useQuery({
     queryKey: ["health"],
@@ -17,10 +34,11 @@ export function AgentHeader({ agent, title, engine }: { agent: ChatAgentRef; tit
   });
   const shown = engine ?? health.data?.engine;
   return (
-    <header className="flex items-center gap-3 border-b border-slate-200 pb-3 dark:border-slate-800">
+    <header className="flex items-center gap-2 border-b border-slate-200 pb-3 sm:gap-3 dark:border-slate-800">
+      {leading}
       <AgentIcon avatar={agent.avatar} />
       <div className="min-w-0 flex-1">
-        <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold leading-tight">
+        <h1 className="flex flex-wrap items-center gap-x-2 text-lg font-semibold leading-tight sm:text-xl">
           <span>{agent.name}</span>
           {shown === "offline" && (
             <span
@@ -37,11 +55,13 @@ export function AgentHeader({ agent, title, engine }: { agent: ChatAgentRef; tit
           {title ? <span className="text-slate-400"> · {title}</span> : null}
         </p>
       </div>
+      {actions}
       <Link
         href={`/chat/new?agent=${encodeURIComponent(agent.slug)}`}
-        className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+        className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-slate-300 p-2 text-sm hover:bg-slate-100 sm:px-3 sm:py-1.5 dark:border-slate-700 dark:hover:bg-slate-800"
       >
-        New chat
+        <SquarePen aria-hidden className="size-4 sm:hidden" />
+        <span className="sr-only sm:not-sr-only">New chat</span>
       </Link>
     </header>
   );

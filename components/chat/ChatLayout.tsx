@@ -1,36 +1,57 @@
 "use client";
 
+import { MessagesSquare } from "lucide-react";
 import { usePathname } from "next/navigation";
-import { type ReactNode, Suspense, useEffect, useState } from "react";
+import { type MouseEvent, type ReactNode, Suspense, useEffect, useState } from "react";
+import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/Sheet";
 import { ConversationRegistryProvider } from "./registry";
 import { SessionSidebar } from "./SessionSidebar";
 
-/** Conversations on the left, the open one on the right; shared by every chat page. */
+/**
+ * Conversations on the left, the open one on the right; shared by every chat page. Below `md`
+ * the list is a sheet opened from the chat's header (`SessionsButton`), and the conversation
+ * fills the screen under the app header, so its composer stays at the bottom.
+ */
 export function ChatLayout({ children }: { children: ReactNode }) {
   const pathname = usePathname();
-  // On a narrow screen the list folds away; opening a conversation folds it again.
   const [listOpen, setListOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: fold on every navigation
   useEffect(() => setListOpen(false), [pathname]);
+  // A link to the page already open ("New chat" for the same expert) changes no path: close anyway.
+  const closeOnLink = (e: MouseEvent) => {
+    if (e.target instanceof Element && e.target.closest("a[href]")) setListOpen(false);
+  };
   return (
     <ConversationRegistryProvider>
-      <button
-        type="button"
-        aria-expanded={listOpen}
-        aria-controls="chat-sessions"
-        onClick={() => setListOpen((open) => !open)}
-        className="mb-3 rounded-md border border-slate-300 px-3 py-1.5 text-sm md:hidden dark:border-slate-700"
-      >
-        {listOpen ? "Hide conversations" : "Conversations"}
-      </button>
-      <div className="grid h-[calc(100dvh-7.5rem)] min-h-[30rem] grid-cols-1 gap-6 md:grid-cols-[15rem_minmax(0,1fr)]">
-        <div id="chat-sessions" className={`${listOpen ? "flex" : "hidden"} min-h-0 min-w-0 flex-col md:flex`}>
+      <Sheet open={listOpen} onOpenChange={setListOpen}>
+        <SheetContent side="left" title="Conversations" onClickCapture={closeOnLink} data-testid="sessions-sheet">
           <Suspense fallback={null}>
             <SessionSidebar />
           </Suspense>
+        </SheetContent>
+        {/* Phone: the app header (3.5rem and its border) and main's padding (2 × 1.5rem) take the rest. */}
+        <div className="grid h-[calc(100dvh-3.5rem-1px-3rem)] grid-cols-1 gap-6 md:h-[calc(100dvh-7.5rem)] md:min-h-[30rem] md:grid-cols-[15rem_minmax(0,1fr)]">
+          <div className="hidden min-h-0 min-w-0 flex-col md:flex">
+            <Suspense fallback={null}>
+              <SessionSidebar />
+            </Suspense>
+          </div>
+          <div className="min-h-0 min-w-0">{children}</div>
         </div>
-        <div className={`${listOpen ? "hidden" : ""} min-h-0 md:block`}>{children}</div>
-      </div>
+      </Sheet>
     </ConversationRegistryProvider>
+  );
+}
+
+/** Opens the conversations sheet; only on a phone, where the list is not beside the chat. */
+export function SessionsButton({ withLabel = false }: { withLabel?: boolean }) {
+  return (
+    <SheetTrigger
+      aria-label="Conversations"
+      className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-slate-300 p-2 text-sm hover:bg-slate-100 md:hidden dark:border-slate-700 dark:hover:bg-slate-800"
+    >
+      <MessagesSquare aria-hidden className="size-4" />
+      {withLabel && <span>Conversations</span>}
+    </SheetTrigger>
   );
 }

@@ -11,6 +11,7 @@ import type { ChatAgentRef, ChatMessage } from "@/lib/chat/contract";
 import { AgentHeader } from "./AgentHeader";
 import type { CitationTarget } from "./AnswerMarkdown";
 import { cancelRun, fetchSession, SESSIONS_KEY, sessionKey, toChatMessage } from "./api";
+import { SessionsButton } from "./ChatLayout";
 import { Composer } from "./Composer";
 import { type Conversation, type ConversationEvents, createConversation } from "./conversation";
 import { MessageList } from "./Messages";
@@ -19,6 +20,7 @@ import { NewChatIntro } from "./NewChatIntro";
 import { useConversationRegistry } from "./registry";
 import { useAnswerReviews } from "./reviews";
 import { SourcesPanel } from "./SourcesPanel";
+import { SourcesSheet, sourcesInSheet } from "./SourcesSheet";
 
 /** Conversations loaded while their run was still answering: re-attached once, on mount. */
 const awaitingReattach = new WeakSet<Conversation>();
@@ -94,12 +96,17 @@ export function SessionChat({ sessionId }: { sessionId: string }) {
   if (error) {
     const missing = error instanceof ApiError && (error.status === 404 || error.status === 403);
     return (
-      <EmptyState title={missing ? "No such conversation" : "Could not load the conversation"}>
-        {missing ? "It may have been deleted, or it belongs to someone else." : error.message}{" "}
-        <Link className="underline" href="/experts">
-          Pick an expert
-        </Link>
-      </EmptyState>
+      <>
+        <div className="mb-3 md:hidden">
+          <SessionsButton withLabel />
+        </div>
+        <EmptyState title={missing ? "No such conversation" : "Could not load the conversation"}>
+          {missing ? "It may have been deleted, or it belongs to someone else." : error.message}{" "}
+          <Link className="underline" href="/experts">
+            Pick an expert
+          </Link>
+        </EmptyState>
+      </>
     );
   }
   return <ConversationSkeleton />;
@@ -184,8 +191,11 @@ function ConversationView({
   const focusedSources = focused ? sourcesOf(focused) : [];
   const engine = lastAssistant(messages.filter((m) => m.metadata?.engine))?.metadata?.engine;
 
-  const openCitation = useCallback((messageId: string, target: CitationTarget) => {
+  // Below `lg` the sources are a sheet: a citation or "show sources" opens it.
+  const [sourcesOpen, setSourcesOpen] = useState(false);
+  const showSources = useCallback((messageId: string, target: CitationTarget | null) => {
     setFocus({ messageId, target });
+    if (sourcesInSheet()) setSourcesOpen(true);
   }, []);
 
   const ask = (text: string) => {
@@ -195,10 +205,26 @@ function ConversationView({
     void sendMessage({ text, metadata: { createdAt: new Date().toISOString() } });
   };
 
+  const sourcesPanel = {
+    sources: focusedSources,
+    webSources: focused ? webSourcesOf(focused) : [],
+    cited: focused ? citedNumbers(focused, answerText(focused)) : [],
+    selected: focus?.target ?? null,
+    loading: busy && focused === messages.at(-1),
+    onSelect: (target: CitationTarget) => focused && setFocus({ messageId: focused.id, target }),
+    onClose: () => setFocus((f) => (f ? { ...f, target: null } : null)),
+  };
+
   return (
-    <div className="grid h-full min-h-0 grid-cols-1 gap-6 overflow-y-auto lg:grid-cols-[minmax(0,1fr)_18rem] lg:overflow-hidden">
-      <section aria-label={`Conversation with ${agent.name}`} className="flex h-full min-h-0 flex-col gap-3">
-        <AgentHeader agent={agent} title={title} engine={engine} />
+    <div className="grid h-full min-h-0 grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
+      <section aria-label={`Conversation with ${agent.name}`} className="flex h-full min-h-0 min-w-0 flex-col gap-3">
+        <AgentHeader
+          agent={agent}
+          title={title}
+          engine={engine}
+          leading={<SessionsButton />}
+          actions={<SourcesSheet open={sourcesOpen} onOpenChange={setSourcesOpen} {...sourcesPanel} />}
+        />
         <div
           ref={scroller}
           onScroll={(e) => {
@@ -218,8 +244,8 @@ function ConversationView({
                 conversation.liveStep = null;
                 void regenerate();
               }}
-              onOpenCitation={openCitation}
-              onShowSources={(messageId) => setFocus({ messageId, target: null })}
+              onOpenCitation={showSources}
+              onShowSources={(messageId) => showSources(messageId, null)}
             />
           )}
         </div>
@@ -231,15 +257,9 @@ function ConversationView({
           autonomous={{ agentId: agent.slug, sessionId: conversation.sessionId }}
         />
       </section>
-      <SourcesPanel
-        sources={focusedSources}
-        webSources={focused ? webSourcesOf(focused) : []}
-        cited={focused ? citedNumbers(focused, answerText(focused)) : []}
-        selected={focus?.target ?? null}
-        loading={busy && focused === messages.at(-1)}
-        onSelect={(target) => focused && setFocus({ messageId: focused.id, target })}
-        onClose={() => setFocus((f) => (f ? { ...f, target: null } : null))}
-      />
+      <div className="hidden min-h-0 lg:flex lg:flex-col">
+        <SourcesPanel {...sourcesPanel} />
+      </div>
     </div>
   );
 }

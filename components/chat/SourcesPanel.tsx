@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { X } from "lucide-react";
+import { useEffect, useId, useRef } from "react";
 import type { SourceItem } from "@/lib/chat/contract";
 import type { CitationTarget } from "./AnswerMarkdown";
 import { highlightPassage } from "./citations";
@@ -18,13 +19,15 @@ function where(source: SourceItem): string {
 /** The passage a citation points to: title, section and page, the cited sentence highlighted. */
 function SourceDetail({ source, quote, onClose }: { source: SourceItem; quote: string; onClose: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  // The panel is rendered twice on a phone (beside the chat, hidden, and in its sheet).
+  const titleId = useId();
   useEffect(() => {
     heading.current?.focus();
   }, []);
   const pieces = highlightPassage(source.text, quote);
   return (
     <section
-      aria-labelledby="source-detail-title"
+      aria-labelledby={titleId}
       data-testid="source-detail"
       className="rounded-lg border border-brand-500/40 bg-white p-4 shadow-sm dark:bg-slate-900"
     >
@@ -33,7 +36,7 @@ function SourceDetail({ source, quote, onClose }: { source: SourceItem; quote: s
           {source.n}
         </span>
         <div className="min-w-0 flex-1">
-          <h3 id="source-detail-title" ref={heading} tabIndex={-1} className="font-semibold leading-snug outline-none">
+          <h3 id={titleId} ref={heading} tabIndex={-1} className="font-semibold leading-snug outline-none">
             {source.title}
           </h3>
           {where(source) && <p className="text-xs text-slate-500 dark:text-slate-400">{where(source)}</p>}
@@ -43,9 +46,9 @@ function SourceDetail({ source, quote, onClose }: { source: SourceItem; quote: s
           type="button"
           aria-label="Close source"
           onClick={onClose}
-          className="rounded px-1.5 text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800"
+          className="rounded p-1 text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800"
         >
-          ✕
+          <X aria-hidden className="size-4" />
         </button>
       </div>
       <blockquote

@@ -1,6 +1,7 @@
 "use client";
 
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { ArrowLeft } from "lucide-react";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { EmptyState } from "@/components/ui/EmptyState";
@@ -13,6 +14,11 @@ import { QueueList } from "./QueueList";
 import { UNDO_MS } from "./undo";
 
 const PAGE_SIZE = 25;
+
+/** Below `lg` the queue and the case take turns on the screen instead of sitting side by side. */
+function oneAtATime(): boolean {
+  return window.matchMedia("(max-width: 1023.98px)").matches;
+}
 
 /** Single-key shortcuts do nothing while someone types. */
 function isTyping(target: EventTarget | null): boolean {
@@ -47,6 +53,8 @@ function Shortcuts({ mayDecide }: { mayDecide: boolean }) {
 /**
  * The review inbox: the queue with filters and counts on the left, the selected case on the
  * right (`?case=` in the URL, so a case can be linked). Refreshes every few seconds and on focus.
+ * On a narrow screen the queue shows alone; a case opens full width with "Back to list", and
+ * the browser's Back returns to the list too.
  */
 export function ReviewInbox({ role }: { role: Role }) {
   const pathname = usePathname();
@@ -93,17 +101,60 @@ export function ReviewInbox({ role }: { role: Role }) {
     [pathname, searchParams],
   );
 
-  const caseSection = useRef<HTMLElement>(null);
-  /** A click in the queue; on a narrow screen the case shows below the queue, so go there. */
+  // Where the queue was scrolled when a case replaced it on a narrow screen, and whether that
+  // opening added a history entry (so going back to the list can be the browser's Back).
+  const listScroll = useRef<number | null>(null);
+  const pushedCase = useRef(false);
+  // The row a narrow screen left, to give it the focus back; the case's Back control takes it meanwhile.
+  const openedRow = useRef<string | null>(null);
+  const backButton = useRef<HTMLButtonElement>(null);
+
+  /** A click in the queue; on a narrow screen the case replaces the queue, as a new page would. */
   const pick = useCallback(
     (id: string) => {
-      select(id);
-      if (window.matchMedia("(max-width: 1023px)").matches) {
-        caseSection.current?.scrollIntoView({ block: "start", behavior: "smooth" });
-      }
+      if (!oneAtATime()) return select(id);
+      const params = new URLSearchParams(searchParams.toString());
+      params.set("case", id);
+      listScroll.current = window.scrollY;
+      pushedCase.current = true;
+      openedRow.current = id;
+      window.history.pushState(null, "", `${pathname}?${params.toString()}`);
+      window.scrollTo({ top: 0 });
     },
-    [select],
+    [select, pathname, searchParams],
   );
+
+  const backToList = useCallback(() => {
+    if (pushedCase.current) {
+      window.history.back();
+    } else {
+      // Opened from a link: there is no list entry behind it to go back to.
+      const params = new URLSearchParams(searchParams.toString());
+      params.delete("case");
+      const rest = params.toString();
+      window.history.replaceState(null, "", rest ? `${pathname}?${rest}` : pathname);
+    }
+  }, [pathname, searchParams]);
+
+  // The clicked row is hidden once the case shows: the focus moves to the case's Back control.
+  // Back on the list (the button or the browser's Back): to where the queue was read, on that row.
+  useEffect(() => {
+    if (selectedId) {
+      if (openedRow.current) backButton.current?.focus({ preventScroll: true });
+      return;
+    }
+    pushedCase.current = false;
+    const top = listScroll.current;
+    const row = openedRow.current;
+    listScroll.current = null;
+    openedRow.current = null;
+    if (top === null) return;
+    requestAnimationFrame(() => {
+      window.scrollTo({ top });
+      if (row)
+        document.querySelector<HTMLElement>(`[data-case-id="${CSS.escape(row)}"]`)?.focus({ preventScroll: true });
+    });
+  }, [selectedId]);
 
   const move = useCallback(
     (step: 1 | -1) => {
@@ -155,7 +206,7 @@ export function ReviewInbox({ role }: { role: Role }) {
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-      <section aria-label="Review queue" className="space-y-4">
+      <section aria-label="Review queue" className={`min-w-0 space-y-4 ${selectedId ? "hidden lg:block" : ""}`}>
         <QueueFilters
           filter={filter}
           onChange={setFilter}
@@ -215,12 +266,24 @@ export function ReviewInbox({ role }: { role: Role }) {
         <Shortcuts mayDecide={mayDecide} />
       </section>
       <section
-        ref={caseSection}
         aria-label="Case"
-        className="min-h-64 min-w-0 scroll-mt-20 rounded-xl border border-slate-200 bg-white p-3 sm:p-5 dark:border-slate-800 dark:bg-slate-900"
+        className={`min-h-64 min-w-0 rounded-xl border border-slate-200 bg-white p-3 sm:p-5 dark:border-slate-800 dark:bg-slate-900 ${
+          selectedId ? "" : "hidden lg:block"
+        }`}
       >
         {selectedId ? (
-          <CaseDetail key={selectedId} caseId={selectedId} role={role} actions={actions} />
+          <>
+            <button
+              ref={backButton}
+              type="button"
+              onClick={backToList}
+              className="mb-3 inline-flex items-center gap-1.5 rounded-md py-1 pr-2 text-sm font-medium text-brand-700 hover:underline lg:hidden dark:text-brand-100"
+            >
+              <ArrowLeft aria-hidden className="size-4" />
+              Back to list
+            </button>
+            <CaseDetail key={selectedId} caseId={selectedId} role={role} actions={actions} />
+          </>
         ) : (
           <EmptyState title="No case selected">
             Pick a case from the queue{items.length > 0 ? " or press j" : ""} to see its payload and history

@@ -116,7 +116,9 @@ export function DocumentList({
             : "Try another word, or search the contents below."}
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+        // `relative`: the sr-only header inside is positioned against this box, so it scrolls with it
+        // instead of widening the page.
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
           <table className="w-full text-left text-sm" aria-describedby="documents-heading">
             <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
               <tr>

@@ -55,24 +55,26 @@ function ToolsTable() {
   if (tools.isPending) return <p className="text-sm text-slate-500">Loading tools…</p>;
   if (tools.data.items.length === 0) return <EmptyState title="No tools" />;
   return (
-    <table className="w-full text-left text-sm" aria-label="Tools">
-      <thead className="text-xs uppercase text-slate-500">
-        <tr>
-          <th className="py-2">Tool</th>
-          <th>Category</th>
-          <th>Access</th>
-          <th>External</th>
-          <th>Risk</th>
-          <th>Enabled</th>
-          <th />
-        </tr>
-      </thead>
-      <tbody>
-        {tools.data.items.map((tool) => (
-          <ToolRow key={`${tool.name}:${tool.risk_level}:${tool.enabled}`} tool={tool} />
-        ))}
-      </tbody>
-    </table>
+    <div className="relative overflow-x-auto">
+      <table className="w-full text-left text-sm" aria-label="Tools">
+        <thead className="text-xs uppercase text-slate-500">
+          <tr>
+            <th className="py-2">Tool</th>
+            <th>Category</th>
+            <th>Access</th>
+            <th>External</th>
+            <th>Risk</th>
+            <th>Enabled</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {tools.data.items.map((tool) => (
+            <ToolRow key={`${tool.name}:${tool.risk_level}:${tool.enabled}`} tool={tool} />
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -105,42 +105,44 @@ export function ApiKeyManager() {
       ) : keys.data.items.length === 0 ? (
         <EmptyState title="No API keys yet">Programs and agents use keys to call the API as this tenant.</EmptyState>
       ) : (
-        <table className="w-full text-left text-sm">
-          <thead className="text-xs uppercase text-slate-500">
-            <tr>
-              <th className="py-2">Name</th>
-              <th>Key</th>
-              <th>Role</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Status</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.items.map((k) => (
-              <tr key={k.id} className="border-t border-slate-200 dark:border-slate-800">
-                <td className="py-2">{k.name}</td>
-                <td className="font-mono">{k.prefix}…</td>
-                <td>{k.role}</td>
-                <td>{new Date(k.createdAt).toLocaleString()}</td>
-                <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "never"}</td>
-                <td>{k.revokedAt ? "revoked" : "active"}</td>
-                <td className="text-right">
-                  {!k.revokedAt && (
-                    <ConfirmButton
-                      label="Revoke"
-                      question={`Revoke “${k.name}”? Programs using it will stop working.`}
-                      confirmLabel="Revoke key"
-                      disabled={revoke.isPending}
-                      onConfirm={() => revoke.mutate(k.id)}
-                    />
-                  )}
-                </td>
+        <div className="relative overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="text-xs uppercase text-slate-500">
+              <tr>
+                <th className="py-2">Name</th>
+                <th>Key</th>
+                <th>Role</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th>Status</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {keys.data.items.map((k) => (
+                <tr key={k.id} className="border-t border-slate-200 dark:border-slate-800">
+                  <td className="py-2">{k.name}</td>
+                  <td className="font-mono">{k.prefix}…</td>
+                  <td>{k.role}</td>
+                  <td>{new Date(k.createdAt).toLocaleString()}</td>
+                  <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "never"}</td>
+                  <td>{k.revokedAt ? "revoked" : "active"}</td>
+                  <td className="text-right">
+                    {!k.revokedAt && (
+                      <ConfirmButton
+                        label="Revoke"
+                        question={`Revoke “${k.name}”? Programs using it will stop working.`}
+                        confirmLabel="Revoke key"
+                        disabled={revoke.isPending}
+                        onConfirm={() => revoke.mutate(k.id)}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );

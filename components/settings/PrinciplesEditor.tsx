@@ -77,85 +77,87 @@ export function PrinciplesEditor() {
           put.mutate(rows);
         }}
       >
-        <table className="w-full text-left text-sm">
-          <thead className="text-xs uppercase text-slate-500">
-            <tr>
-              <th className="py-2">Id</th>
-              <th>Description</th>
-              <th>Severity</th>
-              <th>Enabled</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r, i) => (
-              <tr
-                key={r.key}
-                className="border-t border-slate-200 align-top dark:border-slate-800"
-                data-testid="principle-row"
-              >
-                <td className="py-2 pr-2">
-                  <input
-                    className={`${inputClass} w-44 font-mono`}
-                    aria-label={`Id of principle ${i + 1}`}
-                    value={r.id}
-                    onChange={(e) => edit(r.key, { id: e.target.value, checked: null })}
-                    required
-                    pattern="[a-z][a-z0-9_]{1,63}"
-                    title="lower_snake_case, 2–64 characters"
-                  />
-                  {r.checked === false && (
-                    <p className="mt-1 text-xs text-amber-700 dark:text-amber-400">
-                      kept but not enforced by the validator
-                    </p>
-                  )}
-                </td>
-                <td className="py-2 pr-2">
-                  <textarea
-                    className={`${inputClass} w-full`}
-                    aria-label={`Description of principle ${i + 1}`}
-                    value={r.description}
-                    onChange={(e) => edit(r.key, { description: e.target.value })}
-                    required
-                    maxLength={1000}
-                    rows={2}
-                  />
-                </td>
-                <td className="py-2 pr-2">
-                  <select
-                    className={inputClass}
-                    aria-label={`Severity of principle ${i + 1}`}
-                    value={r.severity}
-                    onChange={(e) => edit(r.key, { severity: e.target.value as Severity })}
-                  >
-                    {SEVERITIES.map((s) => (
-                      <option key={s} value={s}>
-                        {s}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td className="py-2">
-                  <input
-                    type="checkbox"
-                    aria-label={`Principle ${i + 1} enabled`}
-                    checked={r.enabled}
-                    onChange={(e) => edit(r.key, { enabled: e.target.checked })}
-                  />
-                </td>
-                <td className="py-2 text-right">
-                  <button
-                    type="button"
-                    className="text-sm text-red-600 underline"
-                    onClick={() => setDraft(rows.filter((x) => x.key !== r.key))}
-                  >
-                    Remove
-                  </button>
-                </td>
+        <div className="relative overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="text-xs uppercase text-slate-500">
+              <tr>
+                <th className="py-2">Id</th>
+                <th>Description</th>
+                <th>Severity</th>
+                <th>Enabled</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => (
+                <tr
+                  key={r.key}
+                  className="border-t border-slate-200 align-top dark:border-slate-800"
+                  data-testid="principle-row"
+                >
+                  <td className="py-2 pr-2">
+                    <input
+                      className={`${inputClass} w-44 font-mono`}
+                      aria-label={`Id of principle ${i + 1}`}
+                      value={r.id}
+                      onChange={(e) => edit(r.key, { id: e.target.value, checked: null })}
+                      required
+                      pattern="[a-z][a-z0-9_]{1,63}"
+                      title="lower_snake_case, 2–64 characters"
+                    />
+                    {r.checked === false && (
+                      <p className="mt-1 text-xs text-amber-700 dark:text-amber-400">
+                        kept but not enforced by the validator
+                      </p>
+                    )}
+                  </td>
+                  <td className="py-2 pr-2">
+                    <textarea
+                      className={`${inputClass} w-full`}
+                      aria-label={`Description of principle ${i + 1}`}
+                      value={r.description}
+                      onChange={(e) => edit(r.key, { description: e.target.value })}
+                      required
+                      maxLength={1000}
+                      rows={2}
+                    />
+                  </td>
+                  <td className="py-2 pr-2">
+                    <select
+                      className={inputClass}
+                      aria-label={`Severity of principle ${i + 1}`}
+                      value={r.severity}
+                      onChange={(e) => edit(r.key, { severity: e.target.value as Severity })}
+                    >
+                      {SEVERITIES.map((s) => (
+                        <option key={s} value={s}>
+                          {s}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td className="py-2">
+                    <input
+                      type="checkbox"
+                      aria-label={`Principle ${i + 1} enabled`}
+                      checked={r.enabled}
+                      onChange={(e) => edit(r.key, { enabled: e.target.checked })}
+                    />
+                  </td>
+                  <td className="py-2 text-right">
+                    <button
+                      type="button"
+                      className="text-sm text-red-600 underline"
+                      onClick={() => setDraft(rows.filter((x) => x.key !== r.key))}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {rows.length === 0 && (
           <p className="text-sm text-slate-500">No principles; saving an empty list goes back to the defaults.</p>
         )}

@@ -51,7 +51,16 @@ function useNavCount(count: NavCount): { value: number | null; label: string; ti
  * wait on the signed-in person. Shares its cache with the page that shows the same numbers, so
  * acting there updates it at once. Renders nothing while unknown or zero.
  */
-export function NavCountBadge({ count, id }: { count: NavCount; id: string }) {
+export function NavCountBadge({
+  count,
+  id,
+  inline = false,
+}: {
+  count: NavCount;
+  id: string;
+  /** Beside the label (the phone menu's list) rather than on the link's corner (the header). */
+  inline?: boolean;
+}) {
   const { value, label, title } = useNavCount(count);
   if (!value) return null;
   return (
@@ -60,7 +69,7 @@ export function NavCountBadge({ count, id }: { count: NavCount; id: string }) {
       data-testid={count === "openCases" ? "nav-open-cases" : "nav-waiting-on-you"}
       data-count={value}
       title={title}
-      className="pointer-events-none absolute -top-1.5 -right-1.5 inline-flex h-4.5 min-w-4.5 items-center justify-center rounded-full bg-brand-600 px-1 text-[10px] font-semibold tabular-nums leading-none text-white"
+      className={`pointer-events-none absolute ${inline ? "top-1/2 right-3 -translate-y-1/2" : "-top-1.5 -right-1.5"} inline-flex h-4.5 min-w-4.5 items-center justify-center rounded-full bg-brand-600 px-1 text-[10px] font-semibold tabular-nums leading-none text-white`}
     >
       <span aria-hidden>{value > 99 ? "99+" : value}</span>
       <span className="sr-only">{label}</span>
