@@ -166,7 +166,10 @@ for (const target of testTargets()) {
         expect([query, res.status, res.body.status, res.body.code]).toEqual([query, 400, "error", "VALIDATION_FAILED"]);
         if (field) expect((res.body.details as { path: string }[]).map((d) => d.path)).toContain(field);
       }
-      const anonymous = await call(chunksRoute.GET, { path: `/api/knowledge/documents/${manualId}/chunks`, params: { id: manualId } });
+      const anonymous = await call(chunksRoute.GET, {
+        path: `/api/knowledge/documents/${manualId}/chunks`,
+        params: { id: manualId },
+      });
       expect([anonymous.status, anonymous.body.code]).toEqual([401, "UNAUTHENTICATED"]);
     });
   });
