@@ -52,7 +52,9 @@ export function NewChat({ agent }: { agent: ChatAgentRef }) {
     );
     return created;
   });
-  return <ConversationView conversation={conversation} />;
+  // The page becomes /chat/<id> as soon as the session exists, and that view watches the
+  // answer's review: watching here too opened a stream only to close it on the way.
+  return <ConversationView conversation={conversation} watchReviews={false} />;
 }
 
 /** `/chat/<id>`: the conversation so far; re-attaches to an answer still being written. */
@@ -126,7 +128,15 @@ function lastAssistant(messages: ChatMessage[]): ChatMessage | undefined {
   return undefined;
 }
 
-function ConversationView({ conversation, title }: { conversation: Conversation; title?: string }) {
+function ConversationView({
+  conversation,
+  title,
+  watchReviews = true,
+}: {
+  conversation: Conversation;
+  title?: string;
+  watchReviews?: boolean;
+}) {
   const { agent } = conversation;
   const { messages, status, sendMessage, regenerate, stop, setMessages } = useChat<ChatMessage>({
     chat: conversation.chat,
@@ -134,7 +144,7 @@ function ConversationView({ conversation, title }: { conversation: Conversation;
   });
   const busy = status === "submitted" || status === "streaming";
   // Not while an answer streams: the stream owns the messages until it settles.
-  useAnswerReviews(busy ? null : conversation.sessionId, messages, setMessages);
+  useAnswerReviews(busy || !watchReviews ? null : conversation.sessionId, messages, setMessages);
   const [focus, setFocus] = useState<{ messageId: string; target: CitationTarget | null } | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
