@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { minimalPdf } from "../tests/rag/pdf";
 import { navLabels, signIn } from "./support";
 
 // A word no demo document contains, so a search for it can only find the uploaded note.
@@ -110,4 +111,71 @@ test("a member has no Knowledge entry and is refused at /knowledge", async ({ pa
     },
   });
   expect(upload.status()).toBe(403);
+});
+
+test("a document opens from the list with its sections, chunks and pages, a page of chunks at a time", async ({
+  page,
+}) => {
+  await signIn(page, "admin@demo.local");
+  await page.goto("/knowledge");
+  // The filter reads the documents loaded so far: load them all first.
+  await page.getByRole("button", { name: "Load more" }).click();
+  await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
+  await page.getByLabel("Filter documents by title").fill("choosing an expert");
+  const link = page.getByRole("link", { name: "Vigil guide: choosing an expert" });
+  await link.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/knowledge\/[0-9a-f-]{36}$/);
+  const viewer = page.getByTestId("document-viewer");
+  await expect(viewer.getByRole("heading", { level: 1 })).toHaveText("Vigil guide: choosing an expert");
+  await expect(viewer.getByTestId("document-status")).toHaveText("Ready");
+  await expect(viewer).toContainText("guide");
+  // The guide's sections, in order, each with its chunks.
+  const titles = viewer.getByTestId("section-title");
+  await expect(titles.first()).toBeVisible();
+  expect(await titles.allTextContents()).toEqual(
+    expect.arrayContaining(["Finding an expert", "Which expert for which question", "Safety levels"]),
+  );
+  const chunks = viewer.getByTestId("chunk");
+  await expect(chunks.first()).toContainText("Chunk 0");
+  const count = Number(await viewer.getByTestId("document-chunk-count").textContent());
+  await expect(chunks).toHaveCount(count);
+  // A Markdown document has no pages.
+  await expect(viewer.getByTestId("chunk-page")).toHaveCount(0);
+  await page.getByRole("link", { name: "Knowledge base" }).click();
+  await expect(page).toHaveURL(/\/knowledge$/);
+
+  // A PDF: every chunk says its page; an admin uploads one through the API.
+  const pdf = await page.request.post("/api/knowledge/documents", {
+    multipart: {
+      file: {
+        name: "cold-storage.pdf",
+        mimeType: "application/pdf",
+        buffer: Buffer.from(
+          minimalPdf(
+            Array.from({ length: 60 }, (_, i) => [`Page ${i + 1} of the cold storage log: freezer ${i + 1} checked.`]),
+            "Cold storage log",
+          ),
+        ),
+      },
+      domains: "clinical",
+    },
+  });
+  expect(pdf.status(), await pdf.text()).toBe(201);
+  const { document } = await pdf.json();
+  await page.goto(`/knowledge/${document.id}`);
+  await expect(viewer.getByTestId("document-size")).toContainText("60 pages");
+  await expect(viewer.getByTestId("chunk")).toHaveCount(50);
+  await expect(viewer.getByTestId("chunk-page").first()).toHaveText("Page 1");
+  await expect(viewer.getByTestId("chunks-shown")).toContainText("Chunks 0–49 of 60");
+  await page.getByRole("button", { name: "Load more chunks" }).click();
+  await expect(viewer.getByTestId("chunk")).toHaveCount(60);
+  await expect(viewer.getByTestId("chunk-page").last()).toHaveText("Page 60");
+  await expect(page.getByRole("button", { name: "Load more chunks" })).toHaveCount(0);
+
+  // An unknown document is the app's 404 page.
+  const missing = await page.goto("/knowledge/00000000-0000-4000-8000-000000000000");
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  await page.request.delete(`/api/knowledge/documents/${document.id}`);
 });

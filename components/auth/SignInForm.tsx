@@ -1,12 +1,10 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
 
 /** `returnTo` is a path on this site, checked by the server (an open redirect would let a link send people elsewhere). */
 export function SignInForm({ demoAccounts, returnTo }: { demoAccounts: string[]; returnTo: string }) {
-  const router = useRouter();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -19,8 +17,9 @@ export function SignInForm({ demoAccounts, returnTo }: { demoAccounts: string[];
     try {
       await apiFetch("/api/session", { method: "POST", body: JSON.stringify({ email, password }) });
       // Without a page to return to, "/" sends each role where it starts (reviewers: the inbox).
-      router.replace(returnTo);
-      router.refresh();
+      // A whole page load: everything the browser holds was made for no one, and a client-side
+      // replace followed by a refresh fetched the page twice, cancelling the first.
+      window.location.replace(returnTo);
     } catch (e) {
       setError(e instanceof Error ? e.message : "Sign-in failed.");
       setPending(false);

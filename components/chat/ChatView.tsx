@@ -54,7 +54,9 @@ export function NewChat({ agent, suggestions = [] }: { agent: ChatAgentRef; sugg
     );
     return created;
   });
-  return <ConversationView conversation={conversation} suggestions={suggestions} />;
+  // The page becomes /chat/<id> as soon as the session exists, and that view watches the
+  // answer's review: watching here too opened a stream only to close it on the way.
+  return <ConversationView conversation={conversation} suggestions={suggestions} watchReviews={false} />;
 }
 
 /** `/chat/<id>`: the conversation so far; re-attaches to an answer still being written. */
@@ -145,10 +147,12 @@ function ConversationView({
   conversation,
   title,
   suggestions = [],
+  watchReviews = true,
 }: {
   conversation: Conversation;
   title?: string;
   suggestions?: string[];
+  watchReviews?: boolean;
 }) {
   const { agent } = conversation;
   const { messages, status, sendMessage, regenerate, stop, setMessages } = useChat<ChatMessage>({
@@ -157,7 +161,7 @@ function ConversationView({
   });
   const busy = status === "submitted" || status === "streaming";
   // Not while an answer streams: the stream owns the messages until it settles.
-  useAnswerReviews(busy ? null : conversation.sessionId, messages, setMessages);
+  useAnswerReviews(busy || !watchReviews ? null : conversation.sessionId, messages, setMessages);
   const [focus, setFocus] = useState<{ messageId: string; target: CitationTarget | null } | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);

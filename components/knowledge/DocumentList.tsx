@@ -1,6 +1,7 @@
 "use client";
 
 import { type InfiniteData, type UseInfiniteQueryResult, useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useDeferredValue, useState } from "react";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { EmptyState } from "@/components/ui/EmptyState";
@@ -8,18 +9,12 @@ import {
   addedBy,
   DOCUMENTS_KEY,
   type DocumentPage,
+  FORMAT_LABELS,
   formatBytes,
   formatWhen,
   type KnowledgeDocument,
   knowledgeFetch,
 } from "./api";
-
-const FORMAT_LABELS: Record<KnowledgeDocument["format"], string> = {
-  markdown: "Markdown",
-  text: "Text",
-  html: "HTML",
-  pdf: "PDF",
-};
 
 export function DomainChip({ domain }: { domain: string }) {
   return (
@@ -156,7 +151,12 @@ export function DocumentList({
                   >
                     <td className="px-4 py-2">
                       <div className="font-medium">
-                        {doc.title}
+                        <Link
+                          href={`/knowledge/${doc.id}`}
+                          className="text-brand-700 underline-offset-2 hover:underline focus-visible:underline dark:text-brand-100"
+                        >
+                          {doc.title}
+                        </Link>
                         {doc.status === "indexing" && (
                           <span
                             data-testid="document-indexing"

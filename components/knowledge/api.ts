@@ -1,16 +1,43 @@
 import { ApiError } from "@/components/ui/api";
 import type { AgentCard } from "@/lib/experts/contract";
-import type { DocumentPage, IngestProgress, KnowledgeDocument, SearchHit } from "@/lib/rag/contract";
+import type {
+  ChunkPage,
+  DocumentOverview,
+  DocumentPage,
+  DocumentSection,
+  IngestProgress,
+  KnowledgeChunk,
+  KnowledgeDocument,
+  SearchHit,
+} from "@/lib/rag/contract";
 import { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTES } from "@/lib/rag/contract";
 
 // The knowledge page's side of /api/knowledge. Types and limits come from lib/rag/contract (no
 // server code reaches the bundle). Uploads go through XMLHttpRequest: fetch reports no upload
 // progress.
 
-export type { DocumentPage, IngestProgress, KnowledgeDocument, SearchHit };
+export type {
+  ChunkPage,
+  DocumentOverview,
+  DocumentPage,
+  DocumentSection,
+  IngestProgress,
+  KnowledgeChunk,
+  KnowledgeDocument,
+  SearchHit,
+};
 export { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTES };
 
 export const DOCUMENTS_KEY = ["knowledge-documents"] as const;
+export const CHUNKS_KEY = "knowledge-document-chunks";
+export const CHUNK_PAGE_SIZE = 50;
+
+export const FORMAT_LABELS: Record<KnowledgeDocument["format"], string> = {
+  markdown: "Markdown",
+  text: "Text",
+  html: "HTML",
+  pdf: "PDF",
+};
 export const DOCUMENT_PAGE_SIZE = 25;
 export const MAX_TITLE_LENGTH = 300;
 

@@ -7,7 +7,10 @@ import type { Identity } from "./types";
 function createLocalAuth({ db }: Database) {
   return betterAuth({
     secret: authSecret(),
-    baseURL: process.env.BETTER_AUTH_URL,
+    // better-auth runs in-process only (none of its endpoints is mounted and it sends no links),
+    // so without BETTER_AUTH_URL each request's own host is its base URL, as it always was; said
+    // by configuration, better-auth no longer warns "Base URL is not set" at every start.
+    baseURL: process.env.BETTER_AUTH_URL || { allowedHosts: ["*"], fallback: "http://localhost" },
     // Accounts are provisioned by admins and the seed; nobody signs themselves up into a tenant.
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
     database: drizzleAdapter(db, {

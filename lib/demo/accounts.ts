@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { type Database, schema, type Tx } from "@/lib/db";
 import { DEMO_PASSWORD, SEED_TENANTS } from "./tenants";
 
@@ -26,6 +26,7 @@ export async function seedDemo(database: Database, options: SeedOptions = {}): P
   if (existing.length > 0) return { created: false };
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db.transaction(async (tx) => {
+    const joined = new Set<string>();
     for (const t of SEED_TENANTS) {
       const [tenant] = await tx.insert(tenants).values({ slug: t.slug, name: t.name }).returning();
       for (const person of t.people) {
@@ -39,7 +40,11 @@ export async function seedDemo(database: Database, options: SeedOptions = {}): P
           email: person.email,
           displayName: person.name,
           role: person.role,
+          // A person lands in the tenant they joined first. Every row of this transaction has
+          // the same now(), so a second tenant's membership is dated a second later.
+          ...(joined.has(userId) ? { createdAt: sql`now() + interval '1 second'` } : {}),
         });
+        joined.add(userId);
       }
       await tx.insert(agents).values(t.agents.map((a) => ({ ...a, tenantId: tenant.id })));
     }

@@ -133,6 +133,8 @@ export const SEED_TENANTS: SeedTenant[] = [
     people: [
       { email: "expert@acme.local", name: "Eli Engineer", role: "member" },
       { email: "admin@acme.local", name: "Ada Admin", role: "admin" },
+      // Demo Pharma's admin administers Acme too, so the demo shows the tenant switcher.
+      { email: "admin@demo.local", name: "Avery Admin", role: "admin" },
     ],
     agents: [
       {

@@ -107,3 +107,33 @@ export interface DocumentPage {
   items: KnowledgeDocument[];
   nextCursor: string | null;
 }
+
+/** `GET /api/knowledge/documents/{id}/chunks`: at most this many chunks a page (50 when unasked). */
+export const CHUNK_PAGE_MAX = 200;
+export const CHUNK_PAGE_DEFAULT = 50;
+
+/** A document's chunks in order, a page at a time; `nextCursor` (the last chunk's `ord`) is null on the last. */
+export interface ChunkPage {
+  items: KnowledgeChunk[];
+  nextCursor: string | null;
+}
+
+/** A run of consecutive chunks under one heading path, as the document viewer's outline lists it. */
+export interface DocumentSection {
+  /** The heading path; null for text before the first heading (and for formats without headings). */
+  section: string | null;
+  firstOrd: number;
+  lastOrd: number;
+  chunkCount: number;
+  /** The PDF pages the run covers; null for formats without pages. */
+  firstPage: number | null;
+  lastPage: number | null;
+}
+
+/** A document as its viewer opens it: what it is, how many pages it has, and its outline. */
+export interface DocumentOverview {
+  document: KnowledgeDocument;
+  /** The highest page a chunk comes from (PDFs); null for formats without pages. */
+  pageCount: number | null;
+  sections: DocumentSection[];
+}

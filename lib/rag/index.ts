@@ -2,7 +2,8 @@
 import "server-only";
 
 export type { SearchHit } from "./contract";
-export { GUIDE_DOMAIN, MAX_UPLOAD_BYTES } from "./contract";
+export { CHUNK_PAGE_MAX, GUIDE_DOMAIN, MAX_UPLOAD_BYTES } from "./contract";
+export { documentOverview, listDocumentChunks } from "./document-chunks";
 export { DOCUMENT_PAGE_MAX, deleteDocument, getDocument, listDocuments } from "./documents";
 export { configuredEmbeddingProvider, type EmbeddingProvider } from "./embeddings";
 

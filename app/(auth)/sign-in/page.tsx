@@ -9,7 +9,8 @@ export const dynamic = "force-dynamic";
 // The demo accounts are listed only where they exist: the embedded, seeded database.
 function demoAccounts(): string[] {
   if (process.env.DATABASE_URL) return [];
-  return SEED_TENANTS.flatMap((t) => t.people.map((p) => p.email));
+  // A person in two tenants is one account.
+  return [...new Set(SEED_TENANTS.flatMap((t) => t.people.map((p) => p.email)))];
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
