@@ -10,6 +10,7 @@ export { MAX_DOMAINS_PER_TENANT } from "./indexing";
 export { ingestDocument } from "./ingest";
 export { maintainKnowledgeIndex } from "./maintenance";
 export { loadIntoEmptyKnowledgeBase } from "./owner-load";
+export { isAboutTheProduct } from "./product-questions";
 export { RRF_K } from "./rrf";
 export { SEARCH_K_MAX, searchKnowledge, searchScopeOf } from "./search";
 export { readDocumentUpload } from "./upload";
