@@ -30,9 +30,9 @@ async function ask(page: Page, agent: string, question: string) {
 
 /** The document titles the answer's citation badges name. */
 async function citedTitles(page: Page): Promise<string[]> {
-  const labels = await page.getByTestId("citation-badge").evaluateAll((badges) =>
-    badges.map((b) => b.getAttribute("aria-label") ?? ""),
-  );
+  const labels = await page
+    .getByTestId("citation-badge")
+    .evaluateAll((badges) => badges.map((b) => b.getAttribute("aria-label") ?? ""));
   return [...new Set(labels.map((label) => label.replace(/^Source \d+: /, "")))];
 }
 
