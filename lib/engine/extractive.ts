@@ -10,10 +10,10 @@ import type { Passage } from "./types";
  *
  * 1. Every sentence of every passage is scored against the question with Okapi BM25 over the
  *    passages' sentences (sentence-bm25.ts), its title and heading counting as a weaker field.
- * 2. The best sentence names the answering document. The answer is built from it by maximal
- *    marginal relevance: each next sentence maximises
- *    MMR_LAMBDA · relevance / best − (1 − MMR_LAMBDA) · its largest word overlap with a chosen
- *    one, so the answer does not say the same thing twice.
+ * 2. The answering document is the one with the most evidence (answeringDocument). The answer
+ *    starts from its best sentence and grows by maximal marginal relevance: each next sentence
+ *    maximises MMR_LAMBDA · relevance / best − (1 − MMR_LAMBDA) · its largest word overlap with
+ *    a chosen one, so the answer does not say the same thing twice.
  * 3. The answer quotes that one document. A neighbouring document that shares words with the
  *    question (accelerated approval beside orphan designation; the sample-size passage that
  *    mentions endpoints) stays among the listed sources, unquoted: measured on the judged
@@ -118,7 +118,7 @@ export function candidatesOf(passages: Passage[], questionTerms: string[]): Cand
   const question = [...new Set(questionTerms)];
   const units = unitsOf(passages, new Set(question));
   const scores = bm25Scores(units, question, idfOf(units, question));
-  return units.filter((u) => u.quotable).map((u) => ({ ...u.candidate, score: scores[units.indexOf(u)] }));
+  return units.flatMap((u, i) => (u.quotable ? [{ ...u.candidate, score: scores[i] }] : []));
 }
 
 export function extract(passages: Passage[], questionTerms: string[]): Extraction {
