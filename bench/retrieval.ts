@@ -242,8 +242,12 @@ async function measure(database: Database, label: string): Promise<Measured> {
   const generator = new TextGenerator(random);
   const queries = Array.from({ length: WARMUP + QUERIES }, () => generator.query(loaded.chunkTexts));
   // Scopes as the product uses them: the whole tenant (the search API without a domain), one
-  // domain, and an agent's domains plus the user guide.
-  const scopes: (string[] | undefined)[] = [undefined, ["safety"], searchScopeOf(["regulatory", "clinical"])];
+  // domain, and an agent's domains plus the user guide (as for a question about the product).
+  const scopes: (string[] | undefined)[] = [
+    undefined,
+    ["safety"],
+    searchScopeOf(["regulatory", "clinical"], "How do I use Vigil?"),
+  ];
   const scope = { tenantId: loaded.tenantId };
   const samples: number[] = [];
   const scoped: number[] = [];

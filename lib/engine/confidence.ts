@@ -1,5 +1,5 @@
 import { citedNumbers } from "./citations";
-import { contentTerms } from "./lexicon";
+import { coverageOf } from "./coverage";
 import { splitSentences } from "./sentences";
 import type { Passage, RetrievalKind } from "./types";
 
@@ -53,9 +53,7 @@ export function confidenceOf({ passages, answer, questionTerms, retrieval = "lex
   const top = Math.max(...citedPassages.map((p) => (Number.isFinite(p.score) ? Math.max(0, p.score) : 0)));
   const strength = retrieval === "hybrid" ? Math.min(1, (top * (RRF_K + 1)) / 2) : 1 - Math.exp(-top / BM25_SCALE);
 
-  const sourceTerms = new Set(citedPassages.flatMap((p) => contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`)));
-  const coverage =
-    questionTerms.length === 0 ? 1 : questionTerms.filter((t) => sourceTerms.has(t)).length / questionTerms.length;
+  const coverage = questionTerms.length === 0 ? 1 : coverageOf(questionTerms, citedPassages, passages).share;
 
   const support = supportOf(answer, cited);
   const confidence = Math.round(strength * coverage * support * 100) / 100;

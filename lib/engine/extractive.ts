@@ -1,19 +1,34 @@
+import { type Coverage, coverageOf, coversEnough } from "./coverage";
 import { contentTerms } from "./lexicon";
+import { bm25Scores, idfOf, type ScoredUnit, termFrequencies } from "./sentence-bm25";
 import { splitSentences } from "./sentences";
 import type { Passage } from "./types";
 
 /**
  * Extractive answering: pick the sentences of the retrieved passages that best answer the
- * question, and keep each one exactly as written. A sentence scores by the share of the
- * question's terms it contains, weighted by its passage's retrieval score relative to the
- * best passage (the prior): overlap × (1 − PRIOR_WEIGHT + PRIOR_WEIGHT × score / best score).
+ * question, and keep each one exactly as written.
+ *
+ * 1. Every sentence of every passage is scored against the question with Okapi BM25 over the
+ *    passages' sentences (sentence-bm25.ts), its title and heading counting as a weaker field.
+ * 2. The answering document is the one with the most evidence (answeringDocument). The answer
+ *    starts from its best sentence and grows by maximal marginal relevance: each next sentence
+ *    maximises MMR_LAMBDA · relevance / best − (1 − MMR_LAMBDA) · its largest word overlap with
+ *    a chosen one, so the answer does not say the same thing twice.
+ * 3. The answer quotes that one document. A neighbouring document that shares words with the
+ *    question (accelerated approval beside orphan designation; the sample-size passage that
+ *    mentions endpoints) stays among the listed sources, unquoted: measured on the judged
+ *    questions, the sentences it contributed were the ones that did not answer.
+ * 4. The answering document must speak to the question: its passages (with their titles and
+ *    headings) must cover two thirds of the question's terms, weighed as coverage.ts says, else
+ *    the engine refuses.
  */
 
 export const MIN_SENTENCES = 2;
-export const MAX_SENTENCES = 5;
+export const MAX_SENTENCES = 4;
 /** After MIN_SENTENCES, a sentence must score at least this share of the best one. */
 const RELATIVE_CUTOFF = 0.5;
-const PRIOR_WEIGHT = 0.5;
+/** Relevance against repetition in maximal marginal relevance. */
+const MMR_LAMBDA = 0.7;
 /** Sentences shorter than this are fragments; longer ones are run-ons or merged table text. */
 const MIN_WORDS = 4;
 const MAX_WORDS = 60;
@@ -25,13 +40,15 @@ const DUPLICATE_JACCARD = 0.8;
 
 export interface Candidate {
   n: number;
+  documentId: string;
   text: string;
   /** Offset in the passage text: sentences of one passage are shown in reading order. */
   start: number;
   words: number;
   terms: Set<string>;
-  /** The question terms it contains. */
+  /** The question terms it contains, or its title and heading do. */
   matched: string[];
+  /** Its BM25 relevance to the question. */
   score: number;
 }
 
@@ -42,21 +59,14 @@ export interface PassageReport {
 }
 
 export interface Extraction {
-  /** Chosen sentences in answer order: by passage number, then position in the passage. */
+  /** Chosen sentences in answer order: by passage rank, then position in the passage. */
   sentences: Candidate[];
   passages: PassageReport[];
   duplicatesSkipped: number;
-  /** The question terms the passages contain, and how many an answer needs. */
-  coverage: { matched: string[]; required: number };
-}
-
-/**
- * A passage that shares one incidental word with a three-word question ("point" for "boiling
- * point of tungsten") does not answer it: the passages together must contain half of the
- * question's terms, and two of them once the question has three or more.
- */
-export function termsRequired(questionTerms: number): number {
-  return Math.min(2, Math.ceil(questionTerms / 2));
+  /** How much of the question the answering document's retrieved passages speak to. */
+  coverage: Coverage;
+  /** Whether that is enough to answer (a passage sharing one incidental word is not). */
+  answerable: boolean;
 }
 
 // Text that would read as something else in an answer: the passage's own reference numbers
@@ -67,58 +77,71 @@ function wordCount(text: string): number {
   return text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
 }
 
-export function candidatesOf(passages: Passage[], questionTerms: string[]): Candidate[] {
-  const best = Math.max(0, ...passages.map((p) => (Number.isFinite(p.score) ? p.score : 0)));
-  const question = new Set(questionTerms);
-  const out: Candidate[] = [];
+interface Unit extends ScoredUnit {
+  candidate: Candidate;
+  quotable: boolean;
+}
+
+function unitsOf(passages: Passage[], question: Set<string>): Unit[] {
+  const units: Unit[] = [];
   for (const passage of passages) {
-    const prior = best > 0 ? Math.max(0, passage.score) / best : 0;
+    const context = new Set(contentTerms(`${passage.title} ${passage.section ?? ""}`));
     for (const sentence of splitSentences(passage.text)) {
       if (sentence.kind === "heading" || sentence.kind === "table-row") continue;
       const words = wordCount(sentence.text);
-      if (words < MIN_WORDS || words > MAX_WORDS || MISLEADING.test(sentence.text)) continue;
-      const terms = new Set(contentTerms(sentence.text));
-      const matched = [...question].filter((t) => terms.has(t));
-      const overlap = question.size > 0 ? matched.length / question.size : 0;
-      const score = overlap * (1 - PRIOR_WEIGHT + PRIOR_WEIGHT * prior);
-      out.push({ n: passage.n, text: sentence.text, start: sentence.start, words, terms, matched, score });
+      const { tf, length } = termFrequencies(sentence.text);
+      const terms = new Set(tf.keys());
+      const matched = [...question].filter((t) => terms.has(t) || context.has(t));
+      units.push({
+        tf,
+        context,
+        length,
+        quotable: words >= MIN_WORDS && words <= MAX_WORDS && !MISLEADING.test(sentence.text),
+        candidate: {
+          n: passage.n,
+          documentId: passage.documentId,
+          text: sentence.text,
+          start: sentence.start,
+          words,
+          terms,
+          matched,
+          score: 0,
+        },
+      });
     }
   }
-  return out;
+  return units;
+}
+
+/** Every sentence of the passages with its relevance to the question (quotable ones only). */
+export function candidatesOf(passages: Passage[], questionTerms: string[]): Candidate[] {
+  const question = [...new Set(questionTerms)];
+  const units = unitsOf(passages, new Set(question));
+  const scores = bm25Scores(units, question, idfOf(units, question));
+  return units.flatMap((u, i) => (u.quotable ? [{ ...u.candidate, score: scores[i] }] : []));
 }
 
 export function extract(passages: Passage[], questionTerms: string[]): Extraction {
-  const candidates = candidatesOf(passages, questionTerms);
-  const inPassages = new Set(passages.flatMap((p) => contentTerms(p.text)));
-  const coverage = {
-    matched: [...new Set(questionTerms)].filter((t) => inPassages.has(t)),
-    required: termsRequired(new Set(questionTerms).size),
-  };
+  const question = [...new Set(questionTerms)];
+  const candidates = candidatesOf(passages, question);
   // Best first; ties go to the better-ranked passage, then the earlier sentence.
   const ranked = candidates
     .filter((c) => c.score > 0)
     .sort((a, b) => b.score - a.score || rankOf(passages, a.n) - rankOf(passages, b.n) || a.start - b.start);
 
-  const chosen: Candidate[] = [];
-  let duplicatesSkipped = 0;
-  let words = 0;
-  const answerable = coverage.matched.length >= coverage.required && coverage.matched.length > 0;
-  for (const candidate of answerable ? ranked : []) {
-    if (chosen.length >= MAX_SENTENCES) break;
-    if (chosen.length >= MIN_SENTENCES && candidate.score < RELATIVE_CUTOFF * ranked[0].score) break;
-    if (chosen.some((c) => nearDuplicate(c, candidate))) {
-      duplicatesSkipped++;
-      continue;
-    }
-    if (chosen.length > 0 && words + candidate.words > ANSWER_WORDS) continue;
-    chosen.push(candidate);
-    words += candidate.words;
-  }
+  const documentId = answeringDocument(passages, ranked);
+  const coverage = coverageOf(
+    question,
+    passages.filter((p) => p.documentId === documentId),
+    passages,
+  );
+  const answerable = coversEnough(coverage);
 
+  const { chosen, duplicatesSkipped } = answerable ? choose(ranked, documentId) : { chosen: [], duplicatesSkipped: 0 };
   if (chosen.length === 0 && answerable) {
-    // The passages address the question, but no quotable sentence shares its terms (the one that
-    // does may carry the source's own reference numbers): quote the best passage's opening.
-    const top = passages[0].n;
+    // The document addresses the question, but no quotable sentence shares its terms (the one
+    // that does may carry the source's own reference numbers): quote its best passage's opening.
+    const top = passages.find((p) => p.documentId === documentId)?.n;
     chosen.push(...candidates.filter((c) => c.n === top).slice(0, MIN_SENTENCES));
   }
 
@@ -132,18 +155,96 @@ export function extract(passages: Passage[], questionTerms: string[]): Extractio
     })),
     duplicatesSkipped,
     coverage,
+    answerable,
   };
+}
+
+/**
+ * The document that answers: the most evidence for it, from retrieval (its passages' scores,
+ * relative to the best passage: several sections of one document that all match outweigh one
+ * passage of another) and from its best sentence (relative to the best sentence overall).
+ */
+function answeringDocument(passages: Passage[], ranked: Candidate[]): string | undefined {
+  const topPassage = Math.max(0, ...passages.map((p) => (Number.isFinite(p.score) ? p.score : 0)));
+  const topSentence = ranked[0]?.score ?? 0;
+  const evidence = new Map<string, number>();
+  for (const p of passages) {
+    const retrieval = topPassage > 0 && Number.isFinite(p.score) ? Math.max(0, p.score) / topPassage : 0;
+    evidence.set(p.documentId, (evidence.get(p.documentId) ?? 0) + retrieval);
+  }
+  for (const [documentId, sum] of evidence) {
+    const best = ranked.find((c) => c.documentId === documentId)?.score ?? 0;
+    evidence.set(documentId, sum + (topSentence > 0 ? best / topSentence : 0));
+  }
+  let answering: string | undefined;
+  let most = Number.NEGATIVE_INFINITY;
+  // Passage order breaks ties: the better-ranked document wins.
+  for (const p of passages) {
+    const value = evidence.get(p.documentId) ?? 0;
+    if (value > most) {
+      answering = p.documentId;
+      most = value;
+    }
+  }
+  return answering;
+}
+
+/** Maximal marginal relevance among the answering document's sentences, from its best one. */
+function choose(
+  ranked: Candidate[],
+  documentId: string | undefined,
+): { chosen: Candidate[]; duplicatesSkipped: number } {
+  const best = ranked.find((c) => c.documentId === documentId);
+  if (!best) return { chosen: [], duplicatesSkipped: 0 };
+  const chosen: Candidate[] = [best];
+  let words = best.words;
+  let duplicatesSkipped = 0;
+  const pool = ranked
+    .filter((c) => c !== best && c.documentId === best.documentId)
+    .filter((c) => {
+      if (!nearDuplicate(best, c)) return true;
+      duplicatesSkipped++;
+      return false;
+    });
+  while (chosen.length < MAX_SENTENCES && pool.length > 0) {
+    let pick = -1;
+    let pickValue = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < pool.length; i++) {
+      const c = pool[i];
+      if (chosen.length >= MIN_SENTENCES && c.score < RELATIVE_CUTOFF * best.score) continue;
+      if (words + c.words > ANSWER_WORDS) continue;
+      const redundancy = Math.max(...chosen.map((s) => overlap(s, c)));
+      const value = MMR_LAMBDA * (c.score / best.score) - (1 - MMR_LAMBDA) * redundancy;
+      if (value > pickValue) {
+        pick = i;
+        pickValue = value;
+      }
+    }
+    if (pick < 0) break;
+    const [next] = pool.splice(pick, 1);
+    if (chosen.some((s) => nearDuplicate(s, next))) {
+      duplicatesSkipped++;
+      continue;
+    }
+    chosen.push(next);
+    words += next.words;
+  }
+  return { chosen, duplicatesSkipped };
 }
 
 function rankOf(passages: Passage[], n: number): number {
   return passages.findIndex((p) => p.n === n);
 }
 
-function nearDuplicate(a: Candidate, b: Candidate): boolean {
-  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim();
-  if (norm(a.text) === norm(b.text)) return true;
-  if (a.terms.size === 0 || b.terms.size === 0) return false;
+/** Jaccard overlap of two sentences' content words. */
+function overlap(a: Candidate, b: Candidate): number {
+  if (a.terms.size === 0 || b.terms.size === 0) return 0;
   let shared = 0;
   for (const t of a.terms) if (b.terms.has(t)) shared++;
-  return shared / (a.terms.size + b.terms.size - shared) >= DUPLICATE_JACCARD;
+  return shared / (a.terms.size + b.terms.size - shared);
+}
+
+function nearDuplicate(a: Candidate, b: Candidate): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim();
+  return norm(a.text) === norm(b.text) || overlap(a, b) >= DUPLICATE_JACCARD;
 }

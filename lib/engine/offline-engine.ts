@@ -1,4 +1,5 @@
 import { streamAnswer } from "./answer-stream";
+import { MIN_COVERAGE } from "./coverage";
 import { type Extraction, extract, PARAGRAPH_WORDS } from "./extractive";
 import { stem } from "./lexicon";
 import { OFFLINE_MODEL } from "./provider-config";
@@ -77,14 +78,18 @@ export function composeOfflineAnswer(input: AnswerInput & { analysis: QueryAnaly
 
   const extraction = extract(passages, questionTermsOf(analysis));
   if (extraction.sentences.length === 0) {
-    const { matched, required } = extraction.coverage;
+    const { matched, unknown, share } = extraction.coverage;
     return `${thinking([
-      matched.length < required
-        ? `Retrieval returned ${passages.length} passage(s), but together they contain ${matched.length} of the question's terms (${matched.join(", ") || "none"}); an answer needs ${required}, so they do not address the question.`
-        : `Retrieval returned ${passages.length} passage(s), but none holds a sentence that can be quoted as an answer.`,
+      extraction.answerable
+        ? `Retrieval returned ${passages.length} passage(s), but none holds a sentence that can be quoted as an answer.`
+        : `Retrieval returned ${passages.length} passage(s); the best document covers ${percent(share)} of the question (terms found: ${matched.join(", ") || "none"}; in no passage: ${unknown.join(", ") || "none"}). An answer needs ${percent(MIN_COVERAGE)}, so they do not address the question.`,
     ])}${nothing}`;
   }
   return `${thinking(reasoningLines(passages, analysis, extraction))}${answerText(extraction)}`;
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
 }
 
 function smallTalkReply(analysis: QueryAnalysis, agent: AgentProfile): string | null {
@@ -136,7 +141,8 @@ function reasoningLines(passages: Passage[], analysis: QueryAnalysis, extraction
     lines.push(`${head}: ${verdict}.`);
   }
   lines.push(
-    `Chose ${extraction.sentences.length} sentence(s), ranked by question-term overlap weighted by retrieval score.`,
+    `The answering document covers ${percent(extraction.coverage.share)} of the question.`,
+    `Chose ${extraction.sentences.length} sentence(s), ranked by BM25 over the passages' sentences, without repeating one another.`,
   );
   if (extraction.duplicatesSkipped > 0)
     lines.push(`Skipped ${extraction.duplicatesSkipped} sentence(s) repeating one already chosen.`);

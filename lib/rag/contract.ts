@@ -8,8 +8,8 @@ export type KnowledgeFormat = (typeof KNOWLEDGE_FORMATS)[number];
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 /**
- * Every agent also searches the product's own user guide, so an expert can answer "how do I…"
- * questions about Vigil itself whatever its specialty.
+ * The product's own user guide. Every agent also searches it for questions about Vigil itself
+ * (search.ts `searchScopeOf`), so an expert can answer "how do I…" whatever its specialty.
  */
 export const GUIDE_DOMAIN = "guide";
 

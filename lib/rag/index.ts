@@ -12,6 +12,7 @@ export { ingestDocument } from "./ingest";
 export { maintainKnowledgeIndex } from "./maintenance";
 export { type DocumentOutline, documentOutlines } from "./outlines";
 export { loadIntoEmptyKnowledgeBase } from "./owner-load";
+export { isAboutTheProduct } from "./product-questions";
 export { RRF_K } from "./rrf";
 export { SEARCH_K_MAX, searchKnowledge, searchScopeOf } from "./search";
 export { readDocumentUpload } from "./upload";

@@ -2,6 +2,7 @@ import { getDatabase, type TenantScope, withTenant } from "@/lib/db";
 import { rankBm25 } from "./bm25";
 import { GUIDE_DOMAIN, type SearchResult } from "./contract";
 import { configuredEmbeddingProvider, type EmbeddingProvider } from "./embeddings";
+import { isAboutTheProduct } from "./product-questions";
 import { reciprocalRankFusion } from "./rrf";
 import { embedOrNull, rankByVector, scheduleEmbeddingRefresh, vectorStoreReady } from "./vectors";
 
@@ -22,9 +23,15 @@ export interface SearchOptions {
   embeddings?: EmbeddingProvider | null;
 }
 
-/** The domains an agent searches: its own knowledge domains and the product's user guide. */
-export function searchScopeOf(knowledgeDomains: string[]): string[] {
-  return [...new Set([...knowledgeDomains, GUIDE_DOMAIN])];
+/**
+ * The domains an agent searches for a question: its own knowledge domains, and the product's
+ * user guide only when the question is about Vigil itself (product-questions.ts). An agent
+ * without domains of its own knows the guide alone: an empty scope would mean the whole tenant.
+ */
+export function searchScopeOf(knowledgeDomains: string[], question: string): string[] {
+  const own = [...new Set(knowledgeDomains)];
+  if (own.length === 0 || isAboutTheProduct(question)) return [...new Set([...own, GUIDE_DOMAIN])];
+  return own;
 }
 
 /**

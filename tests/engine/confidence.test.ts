@@ -21,9 +21,13 @@ describe("confidenceOf", () => {
     expect(c.confidence).toBe(Math.round(c.strength * c.coverage * c.support * 100) / 100);
   });
 
-  it("measures coverage of the question's terms in the cited passages only", () => {
+  it("measures coverage of the question's terms in the cited passages, weighing what no passage knows", () => {
+    // "novo" is in another retrieved passage (half weight), "pma" in the cited one.
     const c = confidenceOf({ passages: PASSAGES, answer: "PMA is stringent [3].", questionTerms: ["novo", "pma"] });
-    expect(c.coverage).toBe(0.5);
+    expect(c.coverage).toBeCloseTo(1 / 1.5, 12);
+    // "tungsten" is in no passage at all: a part of the question the sources cannot speak to.
+    const d = confidenceOf({ passages: PASSAGES, answer: "PMA is stringent [3].", questionTerms: ["tungsten", "pma"] });
+    expect(d.coverage).toBe(0.5);
   });
 
   it("credits a marker at the start of the next sentence to the sentence before it", () => {

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { KNOWLEDGE_CORPUS } from "@/lib/demo";
 import {
   type AnswerResult,
   analyzeQueryLexically,
@@ -104,7 +105,8 @@ describe("offline engine: extractive answers", () => {
     expect(text).toBe("I found nothing in the knowledge base about boiling point tungsten.");
     expect(result.citations).toEqual([]);
     expect(result.confidence).toBe(0);
-    expect(reasoning).toContain("an answer needs 2");
+    expect(reasoning).toContain("in no passage: boil, tungsten");
+    expect(reasoning).toContain("An answer needs 67%");
   });
 
   it("says exactly that it found nothing when retrieval is empty", async () => {
@@ -125,7 +127,8 @@ describe("offline engine: extractive answers", () => {
     const { result } = await readAnswer(
       engine.answer({ question: "And how long does it last?", agent: AGENT, passages: [], history, analysis }),
     );
-    expect(result.text).toBe("I found nothing in the knowledge base about long last pediatric exclusivity.");
+    // "How long" frames the question; "last" and the borrowed terms are its subject.
+    expect(result.text).toBe("I found nothing in the knowledge base about last pediatric exclusivity.");
   });
 
   it("is deterministic: the same input gives the same stream and result", async () => {
@@ -149,10 +152,11 @@ describe("offline engine: extractive answers", () => {
   });
 
   it("skips a sentence that repeats one already chosen", async () => {
+    // Two passages of one document that overlap (as a re-uploaded section would).
     const copy = numbered([
       { title: "A", score: 8, text: PASSAGES[1].text },
-      { title: "B", score: 7, text: PASSAGES[1].text },
-    ]);
+      { title: "A", score: 7, text: PASSAGES[1].text },
+    ]).map((p) => ({ ...p, documentId: "doc-1" }));
     const { result, reasoning } = await ask("Which novel devices without a predicate use De Novo?", copy);
     const sentences = quotedSentences(result.text).map((p) => p.sentence);
     expect(new Set(sentences).size).toBe(sentences.length);
@@ -280,5 +284,44 @@ describe("offline engine properties", () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("offline engine: the answering document", () => {
+  // The demo corpus's orphan designation document, one passage per section as ingestion cuts
+  // it, and the expedited programs' fast track section, which also speaks of "benefits".
+  const sections = (slug: string, title: string) =>
+    (KNOWLEDGE_CORPUS.demo.find((d) => d.slug === slug)?.markdown ?? "")
+      .split(/\n## /)
+      .slice(1)
+      .map((body) => {
+        const [section, ...rest] = body.split("\n");
+        return { title, section, score: 1, text: rest.join("\n").trim() };
+      });
+  const ORPHAN = numbered([
+    ...sections("fda-orphan-designation", "Orphan drug designation"),
+    ...sections("fda-expedited-programs", "FDA expedited programs").slice(0, 1),
+  ]).map((p, i) => ({ ...p, score: 10 - i, documentId: p.title }));
+
+  it("answers the benefits of orphan designation from the Benefits section, quoting no neighbour", async () => {
+    const { result, reasoning } = await ask("What are the benefits of orphan designation?", ORPHAN);
+    expect(result.text).toContain("seven years of market exclusivity");
+    expect(result.text).not.toContain("accelerated approval");
+    expect(result.citations.every((n) => ORPHAN[n - 1].title === "Orphan drug designation")).toBe(true);
+    expect(reasoning).toContain("The answering document covers 100% of the question.");
+    expectFaithful(result.text, result, ORPHAN);
+  });
+
+  it("refuses a question that hinges on something no passage knows, and says which terms", async () => {
+    const { text, result, reasoning } = await ask("What does Japan's PMDA require in a new drug application?", [
+      {
+        ...PASSAGES[0],
+        title: "New Drug Application",
+        text: "A new drug application collects everything learned in development.",
+      },
+    ]);
+    expect(text).toMatch(/^I found nothing in the knowledge base about /);
+    expect(result.citations).toEqual([]);
+    expect(reasoning).toContain("in no passage: japan, pmda");
   });
 });

@@ -63,8 +63,9 @@ describe("lexical query analysis", () => {
     ];
     const followUp = analyzeQueryLexically("How long does it last?", { history });
     expect(followUp.followUp).toBe(true);
-    expect(followUp.keywords).toEqual(["long", "last", "pediatric", "exclusivity"]);
-    expect(followUp.searchQuery).toBe("long last pediatric exclusivity");
+    // "How long" frames the question: "last" is its own subject word.
+    expect(followUp.keywords).toEqual(["last", "pediatric", "exclusivity"]);
+    expect(followUp.searchQuery).toBe("last pediatric exclusivity");
 
     const standalone = analyzeQueryLexically("What are the orphan drug designation criteria?", { history });
     expect(standalone.followUp).toBe(false);

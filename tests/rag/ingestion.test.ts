@@ -168,7 +168,7 @@ for (const target of testTargets()) {
       expect(await countRows(suite.database, "knowledge_terms", tenantId)).toBe(0);
     });
 
-    it("searches only the requested domains, and an agent's scope includes the user guide", async () => {
+    it("searches only the requested domains, and an agent's scope includes the user guide for product questions", async () => {
       const scope = { tenantId: suite.tenants.demo };
       const domainsOf = new Map(KNOWLEDGE_CORPUS.demo.map((d) => [d.slug, d.domains]));
       const clinical = await searchKnowledge(
@@ -182,10 +182,20 @@ for (const target of testTargets()) {
       const unknown = await searchKnowledge(scope, { query: "FDA review", domains: ["no-such-domain"] }, by);
       expect(unknown.items).toEqual([]);
 
-      const agent = searchScopeOf(["regulatory"]);
+      const agent = searchScopeOf(["regulatory"], "How do I revoke an API key?");
       expect(agent).toEqual(["regulatory", "guide"]);
       const guide = await searchKnowledge(scope, { query: "revoke an API key", k: 3, domains: agent }, by);
       expect(guide.items[0].externalId).toBe("guide-api-keys");
+      // A domain question keeps to the agent's domains, even when the guide shares its words.
+      expect(searchScopeOf(["safety"], "What goes into a PBRER?")).toEqual(["safety"]);
+      const pbrer = await searchKnowledge(
+        scope,
+        { query: "review confidence sources", k: 20, domains: searchScopeOf(["safety"], "review confidence sources") },
+        by,
+      );
+      for (const hit of pbrer.items) expect(domainsOf.get(hit.externalId ?? "")).toContain("safety");
+      // An agent without domains of its own knows the guide alone, never the whole tenant.
+      expect(searchScopeOf([], "What goes into a PBRER?")).toEqual(["guide"]);
     });
 
     it("keeps tenants apart: each sees only its own chunks and statistics", async () => {

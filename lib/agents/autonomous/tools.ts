@@ -81,7 +81,7 @@ export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
       const found = await searchKnowledge(context.scope, {
         query,
         k: 5,
-        domains: context.exactDomains ? context.knowledgeDomains : searchScopeOf(context.knowledgeDomains),
+        domains: context.exactDomains ? context.knowledgeDomains : searchScopeOf(context.knowledgeDomains, query),
       });
       const passages = found.items.map((hit) => ({
         chunkId: hit.chunkId,

@@ -3,15 +3,15 @@ import type { CorpusDocument } from "./types";
 
 const domains = [GUIDE_DOMAIN];
 
-// Vigil's own user guide. Every expert searches the guide domain in addition to its own, so
-// "how do I…" questions about the product get answered from here.
+// Vigil's own user guide. Every expert searches the guide domain in addition to its own when a
+// question is about the product, so "how do I…" questions get answered from here.
 export const GUIDE: CorpusDocument[] = [
   {
     slug: "guide-choosing-an-expert",
     domains,
     markdown: `# Vigil guide: choosing an expert
 
-Vigil gives every tenant a catalog of specialised AI experts. Each expert has a specialty, a short description, a set of skills and the knowledge domains it searches. Picking the right expert matters because an expert answers from the documents in its own domains, plus this user guide.
+Vigil gives every tenant a catalog of specialised AI experts. Each expert has a specialty, a short description, a set of skills and the knowledge domains it searches. Picking the right expert matters because an expert answers from the documents in its own domains; questions about Vigil itself are answered from this user guide.
 
 ## Finding an expert
 
@@ -103,7 +103,7 @@ Each document is split into passages of roughly one thousand characters at sente
 
 ## Domains and tenants
 
-An expert searches only the domains it is configured for, plus this guide. Documents never cross tenants: a person in one tenant cannot retrieve another tenant's passages, whatever they search for. Deleting a document removes its passages from search at once.
+An expert searches only the domains it is configured for, and this guide when a question is about Vigil itself. Documents never cross tenants: a person in one tenant cannot retrieve another tenant's passages, whatever they search for. Deleting a document removes its passages from search at once.
 `,
   },
 ];

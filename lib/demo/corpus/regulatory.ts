@@ -164,6 +164,26 @@ Sponsors commonly request a pre-IND meeting to agree on the nonclinical package 
 `,
   },
   {
+    slug: "fda-orphan-designation",
+    domains,
+    markdown: `# Orphan drug designation
+
+Orphan drug designation encourages the development of medicines for rare diseases, whose small patient populations would otherwise make development uneconomic. In the United States, FDA's Office of Orphan Products Development grants it under the Orphan Drug Act of 1983 to a drug or biologic intended to treat, diagnose or prevent a disease affecting fewer than 200,000 people in the country, or more when there is no reasonable expectation that sales will recover the cost of development. In the European Union the criterion is a prevalence of no more than 5 in 10,000 people.
+
+## Requesting designation
+
+A sponsor can request orphan designation at any stage of development, as long as the marketing application has not yet been submitted. The request describes the rare disease, gives a documented estimate of its prevalence and sets out the scientific rationale for using the product in it. A drug already approved for a common disease can be designated for a rare one. In the European Union, the Committee for Orphan Medicinal Products (COMP) gives an opinion on each application and the European Commission grants the designation.
+
+## Benefits
+
+Designation brings incentives meant to offset the cost of developing a medicine for few patients. In the United States these are seven years of market exclusivity after approval for the designated use, tax credits for qualified clinical testing costs, eligibility for orphan products clinical trial grants, and exemption from the user fee of the marketing application. In the European Union, an authorised orphan medicine receives ten years of market exclusivity, protocol assistance from the agency and reduced fees.
+
+## Relation to other programs
+
+Orphan designation does not lower the standard of evidence needed for approval and does not by itself shorten review. Many orphan products also qualify for fast track, breakthrough therapy designation or priority review, and for accelerated approval on a surrogate endpoint when the disease is serious and few treatments exist.
+`,
+  },
+  {
     slug: "ema-centralised-procedure",
     domains,
     markdown: `# EMA centralised procedure

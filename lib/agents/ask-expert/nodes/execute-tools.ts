@@ -35,7 +35,10 @@ export async function executeTools(state: AskExpertStateType, config: LangGraphR
   emit(config, { kind: "trace", eventType: "tool_invocation", payload: { tool: "knowledge_search", input } });
   const started = Date.now();
   try {
-    const found = await searchKnowledge(scope, { ...input, domains: searchScopeOf(agent.knowledgeDomains) });
+    const found = await searchKnowledge(scope, {
+      ...input,
+      domains: searchScopeOf(agent.knowledgeDomains, state.message),
+    });
     const known = new Set(state.sources.map((s) => s.chunkId));
     const fromFallback = state.sources.some((s) => s.url);
     const fresh = fromFallback ? [] : found.items.filter((hit) => !known.has(hit.chunkId)).slice(0, EXTRA_PASSAGES);

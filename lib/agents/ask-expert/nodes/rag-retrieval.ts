@@ -8,8 +8,9 @@ import type { AskExpertStateType } from "../state";
 import { emitSources } from "./emit-sources";
 
 /**
- * Searches the tenant's knowledge base in the agent's domains (and the user guide). When it
- * finds nothing, the configured fallback searchers are asked. Small talk searches nothing.
+ * Searches the tenant's knowledge base in the agent's domains, and the user guide when the
+ * question (or the one a follow-up continues) is about Vigil itself. When it finds nothing, the
+ * configured fallback searchers are asked. Small talk searches nothing.
  */
 export async function ragRetrieval(state: AskExpertStateType, config: LangGraphRunnableConfig) {
   const scope = runContextOf(config);
@@ -25,7 +26,7 @@ export async function ragRetrieval(state: AskExpertStateType, config: LangGraphR
   const found = await searchKnowledge(scope, {
     query,
     k: sourcesPerAnswer(),
-    domains: searchScopeOf(agent.knowledgeDomains),
+    domains: searchScopeOf(agent.knowledgeDomains, `${state.message}\n${query}`),
   });
   emit(config, {
     kind: "trace",

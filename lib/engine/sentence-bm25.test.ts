@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { coverageOf } from "./coverage";
+import { stem } from "./lexicon";
+import { bm25Scores, type ScoredUnit, termFrequencies } from "./sentence-bm25";
+import type { Passage } from "./types";
+
+function unit(text: string, context = ""): ScoredUnit {
+  return { ...termFrequencies(text), context: new Set(termFrequencies(context).tf.keys()) };
+}
+
+const terms = (...words: string[]) => words.map(stem);
+
+describe("sentence BM25", () => {
+  it("weighs the term that tells sentences apart over the one they all share", () => {
+    const units = [
+      unit("FDA reviews the application within ten months."),
+      unit("FDA grants seven years of exclusivity."),
+      unit("FDA meets the sponsor before the study."),
+    ];
+    const [a, b] = bm25Scores(units, terms("fda", "exclusivity"));
+    expect(b).toBeGreaterThan(a);
+    expect(a).toBeGreaterThan(0);
+  });
+
+  it("counts a title or heading term as half an occurrence, below the same word in the sentence", () => {
+    const units = [
+      unit("Seven years of market exclusivity after approval.", "Orphan drug designation Benefits"),
+      unit("Other programs may also apply after approval.", "Accelerated approval"),
+      unit("Benefits include rolling review of the application.", "Fast track"),
+    ];
+    const [underHeading, none, inText] = bm25Scores(units, terms("benefits", "orphan"));
+    expect(underHeading).toBeGreaterThan(none);
+    expect(none).toBe(0);
+    expect(inText).toBeGreaterThan(0);
+  });
+});
+
+describe("question coverage", () => {
+  const passage = (n: number, title: string, text: string): Passage => ({
+    n,
+    chunkId: `c${n}`,
+    documentId: `d${n}`,
+    title,
+    section: null,
+    page: null,
+    text,
+    score: 1,
+  });
+  const nda = passage(1, "New Drug Application", "The new drug application holds the clinical data.");
+  const ind = passage(2, "IND", "Patients are dosed once the IND is in effect.");
+
+  it("weighs a term no passage has fully, and one only another passage has by half", () => {
+    const foreign = coverageOf(terms("japan", "new", "drug", "application"), [nda], [nda, ind]);
+    expect(foreign.unknown).toEqual(["japan"]);
+    expect(foreign.share).toBe(3 / 4);
+    const incidental = coverageOf(terms("patients", "new", "drug", "application"), [nda], [nda, ind]);
+    expect(incidental.elsewhere).toEqual([stem("patients")]);
+    expect(incidental.share).toBe(3 / 3.5);
+  });
+});

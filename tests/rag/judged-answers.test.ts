@@ -1,0 +1,84 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { KNOWLEDGE_CORPUS } from "@/lib/demo";
+import { principal } from "../chat/support";
+import { testTargets } from "../support/databases";
+import {
+  askJudged,
+  CONFIDENT,
+  figuresTable,
+  JUDGED_QUESTIONS,
+  type JudgedOutcome,
+  measure,
+  misses,
+} from "../support/judged";
+import { seededDatabase } from "../support/seeded";
+
+// The goals the offline engine is held to on the judged question set (docs/answer-quality.md).
+const PRECISION_GOAL = 0.9;
+const REFUSAL_GOAL = 0.9;
+const CALIBRATION_GOAL = 0.9;
+/** Calibration over a handful of answers would mean nothing: at least half the set must reach it. */
+const MIN_CONFIDENT_SHARE = 0.5;
+/** Refusing is not a way to be precise: most answerable questions must get an answer. */
+const ANSWERED_GOAL = 0.85;
+
+describe("the judged question set", () => {
+  it("has enough questions, 15% of them unanswerable, each naming documents of the corpus", () => {
+    const slugs = new Set(KNOWLEDGE_CORPUS.demo.map((d) => d.slug));
+    expect(JUDGED_QUESTIONS.length).toBeGreaterThanOrEqual(80);
+    const unanswerable = JUDGED_QUESTIONS.filter((q) => q.answers.length === 0).length;
+    expect(unanswerable / JUDGED_QUESTIONS.length).toBeGreaterThanOrEqual(0.15);
+    for (const q of JUDGED_QUESTIONS) for (const slug of q.answers) expect(slugs, q.question).toContain(slug);
+    expect(new Set(JUDGED_QUESTIONS.map((q) => q.question)).size).toBe(JUDGED_QUESTIONS.length);
+  });
+});
+
+for (const target of testTargets()) {
+  describe(`answers to judged questions on ${target.name}`, () => {
+    const suite = seededDatabase(target);
+    const outcomes: JudgedOutcome[] = [];
+
+    beforeAll(async () => {
+      const { auth } = await principal(suite.tenants.demo);
+      for (const q of JUDGED_QUESTIONS) outcomes.push(await askJudged(auth, q));
+      const figures = measure(outcomes);
+      console.log(`${figuresTable(target.name, figures)}\n${misses(outcomes).join("\n")}`);
+    }, 300_000);
+
+    it(`cites answering documents (precision ≥ ${PRECISION_GOAL}) and answers most answerable questions`, () => {
+      const f = measure(outcomes);
+      expect(f.precision).toBeGreaterThanOrEqual(PRECISION_GOAL);
+      expect(f.answered / f.answerable).toBeGreaterThanOrEqual(ANSWERED_GOAL);
+    });
+
+    it(`says it found nothing when nothing answers (refusals ≥ ${REFUSAL_GOAL})`, () => {
+      const f = measure(outcomes);
+      expect(f.refusalRate).toBeGreaterThanOrEqual(REFUSAL_GOAL);
+      for (const o of outcomes.filter((x) => x.refused))
+        expect(o.text).toMatch(/^I found nothing in the knowledge base about .+\.$/);
+    });
+
+    it(`is right at least ${CALIBRATION_GOAL} of the time when its confidence is ≥ ${CONFIDENT}`, () => {
+      const f = measure(outcomes);
+      expect(f.confident).toBeGreaterThanOrEqual(MIN_CONFIDENT_SHARE * f.answerable);
+      expect(f.calibration).toBeGreaterThanOrEqual(CALIBRATION_GOAL);
+    });
+
+    it("answers the issue's examples from the right documents", () => {
+      const of = (question: string) => outcomes.find((o) => o.question === question) as JudgedOutcome;
+      const orphan = of("What are the benefits of orphan designation?");
+      expect(orphan.cited.length).toBeGreaterThan(0);
+      expect(orphan.cited.every((slug) => slug === "fda-orphan-designation")).toBe(true);
+      expect(orphan.text).toContain("market exclusivity");
+      expect(orphan.text).not.toMatch(/accelerated approval/i);
+      // A domain question to the pharmacovigilance expert never quotes the product's own guide.
+      const pbrer = of("What goes into a PBRER?");
+      expect(pbrer.cited).toContain("psur-pbrer");
+      for (const o of outcomes.filter((x) => !x.answers.some((slug) => slug.startsWith("guide-"))))
+        expect(
+          o.cited.filter((slug) => slug.startsWith("guide-")),
+          o.question,
+        ).toEqual([]);
+    });
+  });
+}
