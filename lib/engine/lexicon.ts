@@ -41,9 +41,9 @@ who who's whom whose why will with within without won't would wouldn't yet you y
 
 // Words that frame a request rather than name its subject: "can you tell me about X" is about X.
 const REQUEST = `answer ask asked briefly describe detail details difference differences example examples explain
-find get gets give go goes going happen happens help information info kind kinds know learn list long main many
-mean means meaning need overview quickly show still summarise summarize summary take takes tell thing things
-understand want way ways wonder`;
+find get gets give go goes going happen happens help information info key kind kinds know learn list long main many
+mean means meaning need overview practice quickly show still summarise summarize summary take takes tell thing things
+understand want way ways wonder work works`;
 
 const OTHER_LANGUAGES: Record<string, string> = {
   de: `aber als am an auch auf aus bei bin bis das dass dem den der des die doch du ein eine einem einen einer er es
