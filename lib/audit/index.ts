@@ -4,8 +4,11 @@ export { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chai
 export type { TraceEvent } from "./contract";
 
 export { toOutboxRows } from "./event-rows";
+export { auditFilterOptions } from "./filter-options";
 export { openNodeAttempts } from "./open-attempts";
 export { recordTrace, traceIn } from "./outbox";
+export { auditRunDetail } from "./run-detail";
+export { AUDIT_PAGE_MAX, type AuditReader, listAuditRuns } from "./runs-list";
 export { drainTrace, nudgeSequencer, sequenceTrace, startTraceSequencer, stopTraceSequencer } from "./sequencer";
 export { replaceTraceSink } from "./sink";
 export { verifyChain } from "./verify";
