@@ -236,3 +236,20 @@ export interface AuditFilterOptions {
   agents: { id: string; slug: string; name: string }[];
   people: { id: string; name: string; role: string }[];
 }
+
+/** A recorded verification of the tenant's chain, and how long the chain is now. */
+export interface IntegrityStatus {
+  last: {
+    verifiedAt: string;
+    verifiedBy: string;
+    status: "ok" | "broken";
+    /** Rows that held, from seq 1 (the last of them is at this seq). */
+    checked: number;
+    headHash: string | null;
+    firstBroken: { id: string; seq: number; reason: BrokenReason } | null;
+    pending: number;
+    durationMs: number;
+  } | null;
+  /** The chain's length now (its last seq), so a reader sees what the last check did not cover. */
+  chainLength: number;
+}

@@ -11,4 +11,5 @@ export { auditRunDetail } from "./run-detail";
 export { AUDIT_PAGE_MAX, type AuditReader, listAuditRuns } from "./runs-list";
 export { drainTrace, nudgeSequencer, sequenceTrace, startTraceSequencer, stopTraceSequencer } from "./sequencer";
 export { replaceTraceSink } from "./sink";
+export { integrityStatus, verifyAndRecord } from "./verification";
 export { verifyChain } from "./verify";
