@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { AuditRunList } from "@/components/audit/AuditRunList";
+import { IntegrityPanel } from "@/components/audit/IntegrityPanel";
+import { auditFilterOptions, integrityStatus } from "@/lib/audit";
+import { adminPageSession } from "./admin-page";
+
+export const metadata: Metadata = { title: "Audit" };
+
+/** The admin's home: is the record intact, and what ran, for whom, at what cost. */
+export default async function AuditPage() {
+  const session = await adminPageSession();
+  if (!session) return null;
+  const [status, options] = await Promise.all([integrityStatus(session), auditFilterOptions(session)]);
+  return (
+    <div>
+      <h1 className="text-2xl font-semibold">Audit</h1>
+      <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
+        Who decided what, when, on what evidence and at what cost, for every run in {session.tenantName}, and proof that
+        the record was not altered.
+      </p>
+      <IntegrityPanel status={status} />
+      <AuditRunList options={options} />
+    </div>
+  );
+}
