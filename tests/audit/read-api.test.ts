@@ -324,6 +324,56 @@ for (const target of testTargets()) {
       expect(body.run).toMatchObject({ id: ids.main, input: { goal: "Choose the submission path" } });
     });
 
+    it("lists a member's consultation with its agent and totals but not what was asked", async () => {
+      await fixture();
+      const demo = suite.tenants.demo;
+      const [agent] = rowsOf<{ id: string }>(
+        await suite.database.db.execute(
+          sql`select id from agents where tenant_id = ${demo} and slug = 'clinical-trial-designer'`,
+        ),
+      );
+      const sessionId = randomUUID();
+      const runId = randomUUID();
+      await suite.database.db.insert(schema.chatSessions).values({
+        id: sessionId,
+        tenantId: demo,
+        userId: memberId,
+        agentId: agent.id,
+        title: "A private question",
+      });
+      await suite.database.db.insert(schema.runs).values({
+        id: runId,
+        tenantId: demo,
+        workflow: "ask-expert",
+        threadId: `chat:${sessionId}`,
+        status: "completed",
+        input: { message: "A private question about my trial" },
+        createdBy: memberId,
+        createdAt: new Date("2021-02-01T10:00:00Z"),
+      });
+      await recordTrace({ tenantId: demo }, [
+        { eventType: "llm_call", runId, tokensUsed: 42, costUsd: 0.5 },
+        { eventType: "llm_call", runId, tokensUsed: 8, costUsd: 0.25 },
+      ]);
+      await drainTrace();
+      const { items } = await list(ADMIN, "from=2021-02-01&to=2021-02-01");
+      expect(items).toHaveLength(1);
+      expect(items[0]).toMatchObject({
+        id: runId,
+        title: null,
+        chatSessionId: sessionId,
+        agent: { id: agent.id, slug: "clinical-trial-designer" },
+        events: 2,
+        tokens: 50,
+        costUsd: 0.75,
+      });
+      expect((await list(ADMIN, "from=2021-02-01&to=2021-02-01&agent=clinical-trial-designer")).items).toHaveLength(1);
+      expect((await list(ADMIN, `from=2021-02-01&to=2021-02-01&agent=${agent.id}`)).items).toHaveLength(1);
+      expect((await list(ADMIN, "from=2021-02-01&to=2021-02-01&agent=fda-regulatory")).items).toHaveLength(0);
+      const one = await detail(ADMIN, runId);
+      expect(one.body.run).toMatchObject({ title: null, input: null });
+    });
+
     it("refuses members and reviewers, hides other tenants and checks its input", async () => {
       await fixture();
       for (const email of [MEMBER, REVIEWER]) {
