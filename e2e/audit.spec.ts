@@ -85,16 +85,23 @@ test("an admin verifies the chain and reads a finished run's timeline, tree and 
   await expect(integrity).toContainText(/Every row held up to row \d+/);
   await expect(integrity).toContainText("Last verified");
 
+  // The decisions taken at its checkpoints, each linking back to the run.
+  const decisions = page.getByTestId("audit-decision-row");
+  await expect(decisions.first()).toContainText("Avery Admin");
+  await expect(decisions.first()).toContainText("Checked for the audit");
+  await expect(decisions.first().getByRole("link", { name: "its run" })).toHaveAttribute("href", `/audit/runs/${runId}`);
+
   // The list, filtered to completed runs, by keyboard.
-  await page.getByLabel("Status").selectOption("completed");
-  await page.getByRole("button", { name: "Apply" }).press("Enter");
+  const filters = page.getByRole("form", { name: "Filter runs" });
+  await filters.getByLabel("Status").selectOption("completed");
+  await filters.getByRole("button", { name: "Apply" }).press("Enter");
   const row = page.locator(`[data-testid="audit-run-row"][data-run-id="${runId}"]`);
   await expect(row).toBeVisible();
   await expect(row).toContainText("Completed");
-  await page.getByLabel("Status").selectOption("failed");
-  await page.getByRole("button", { name: "Apply" }).click();
+  await filters.getByLabel("Status").selectOption("failed");
+  await filters.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("No run matches these filters")).toBeVisible();
-  await page.getByRole("button", { name: "Clear" }).click();
+  await filters.getByRole("button", { name: "Clear" }).click();
   await row.click();
   await expect(page).toHaveURL(new RegExp(`/audit/runs/${runId}$`));
 

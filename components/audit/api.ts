@@ -2,6 +2,7 @@ import { apiFetch } from "@/components/ui/api";
 import type {
   AuditCheckpoint,
   AuditClaim,
+  AuditDecision,
   AuditFilterOptions,
   AuditRunDetail,
   AuditRunItem,
@@ -21,6 +22,7 @@ export { AUDIT_RUN_STATUSES, TRACE_EVENT_TYPES } from "@/lib/audit/contract";
 export type {
   AuditCheckpoint,
   AuditClaim,
+  AuditDecision,
   AuditFilterOptions,
   AuditRunDetail,
   AuditRunItem,
@@ -55,3 +57,19 @@ export function fetchAuditRuns(filters: AuditFilters, cursor: string | null): Pr
 }
 
 export const verifyNow = () => apiFetch<VerifyResult & { verifiedAt: string }>("/api/audit/verify");
+
+export interface DecisionFilters {
+  operator?: string;
+  from?: string;
+  to?: string;
+}
+
+export function fetchAuditDecisions(
+  filters: DecisionFilters,
+  cursor: string | null,
+): Promise<{ items: AuditDecision[]; next_cursor: string | null }> {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+  if (cursor) params.set("cursor", cursor);
+  return apiFetch(`/api/audit/decisions?${params}`);
+}

@@ -253,3 +253,27 @@ export interface IntegrityStatus {
   /** The chain's length now (its last seq), so a reader sees what the last check did not cover. */
   chainLength: number;
 }
+
+/** One decision in the decisions audit: what was decided on which case, by whom, how fast. */
+export interface AuditDecision {
+  eventId: string;
+  type: "decision_recorded" | "decision_superseded";
+  caseId: string;
+  adapter: string;
+  title: string;
+  outcome: string;
+  actor: { kind: string; id: string; name: string; role: string; principalRole: string };
+  notes: string;
+  modifications: Record<string, unknown> | null;
+  supersedesEventId: string | null;
+  decidedAt: string;
+  submittedAt: string;
+  latencyMs: number;
+  /** The run whose checkpoint the case was, if any. */
+  runId: string | null;
+}
+
+export interface AuditDecisionPage {
+  items: AuditDecision[];
+  nextCursor: string | null;
+}

@@ -2,7 +2,7 @@ import "server-only";
 
 export { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
 export type { TraceEvent } from "./contract";
-
+export { listAuditDecisions } from "./decisions";
 export { toOutboxRows } from "./event-rows";
 export { auditFilterOptions } from "./filter-options";
 export { openNodeAttempts } from "./open-attempts";

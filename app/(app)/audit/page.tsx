@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AuditRunList } from "@/components/audit/AuditRunList";
+import { DecisionAudit } from "@/components/audit/DecisionAudit";
 import { IntegrityPanel } from "@/components/audit/IntegrityPanel";
 import { auditFilterOptions, integrityStatus } from "@/lib/audit";
 import { adminPageSession } from "./admin-page";
@@ -20,6 +21,7 @@ export default async function AuditPage() {
       </p>
       <IntegrityPanel status={status} />
       <AuditRunList options={options} />
+      <DecisionAudit people={options.people} />
     </div>
   );
 }
