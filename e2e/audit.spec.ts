@@ -78,6 +78,11 @@ test("an admin verifies the chain and reads a finished run's timeline, tree and 
 
   // Integrity: verify now, and the panel says how far the chain held.
   await page.reload();
+  // The chart counts today's run among the last 30 days' and draws it.
+  const chart = page.getByTestId("runs-per-day-chart");
+  await expect(chart.locator("svg.recharts-surface").first()).toBeVisible();
+  expect(Number(await chart.getAttribute("data-total"))).toBeGreaterThanOrEqual(1);
+  await expect(chart.locator(".recharts-bar-rectangle").first()).toBeVisible();
   const integrity = page.getByTestId("integrity-panel");
   await integrity.getByRole("button", { name: "Verify now" }).click();
   await expect(integrity).toHaveAttribute("data-status", "ok");
@@ -89,7 +94,10 @@ test("an admin verifies the chain and reads a finished run's timeline, tree and 
   const decisions = page.getByTestId("audit-decision-row");
   await expect(decisions.first()).toContainText("Avery Admin");
   await expect(decisions.first()).toContainText("Checked for the audit");
-  await expect(decisions.first().getByRole("link", { name: "its run" })).toHaveAttribute("href", `/audit/runs/${runId}`);
+  await expect(decisions.first().getByRole("link", { name: "its run" })).toHaveAttribute(
+    "href",
+    `/audit/runs/${runId}`,
+  );
 
   // The list, filtered to completed runs, by keyboard.
   const filters = page.getByRole("form", { name: "Filter runs" });

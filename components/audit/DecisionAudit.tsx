@@ -24,7 +24,9 @@ function DecisionRow({ d }: { d: AuditDecision }) {
         {d.modifications && <Chip tone="blue">modified</Chip>}
         <Chip>{d.adapter}</Chip>
       </div>
-      <p className="mt-1 font-medium [overflow-wrap:anywhere]">{d.title}</p>
+      <p className="mt-1 line-clamp-2 font-medium [overflow-wrap:anywhere]" title={d.title}>
+        {d.title}
+      </p>
       <p className="text-xs text-slate-500 dark:text-slate-400">
         {d.actor.name} ({d.actor.role}, {d.actor.principalRole}) · {formatWhen(d.decidedAt)} ·{" "}
         {formatElapsed(d.latencyMs)} after submission · <code className="break-all">{d.caseId}</code>

@@ -277,3 +277,12 @@ export interface AuditDecisionPage {
   items: AuditDecision[];
   nextCursor: string | null;
 }
+
+/** Runs started on one UTC day, by how they ended. */
+export interface RunsPerDay {
+  day: string;
+  completed: number;
+  failed: number;
+  /** Running, waiting at a checkpoint, or cancelled. */
+  other: number;
+}

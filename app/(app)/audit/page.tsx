@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { AuditRunList } from "@/components/audit/AuditRunList";
 import { DecisionAudit } from "@/components/audit/DecisionAudit";
 import { IntegrityPanel } from "@/components/audit/IntegrityPanel";
-import { auditFilterOptions, integrityStatus } from "@/lib/audit";
+import { RunsPerDayChart } from "@/components/audit/RunsPerDayChart";
+import { auditFilterOptions, integrityStatus, lastDays, runsPerDay } from "@/lib/audit";
 import { adminPageSession } from "./admin-page";
 
 export const metadata: Metadata = { title: "Audit" };
@@ -11,7 +12,11 @@ export const metadata: Metadata = { title: "Audit" };
 export default async function AuditPage() {
   const session = await adminPageSession();
   if (!session) return null;
-  const [status, options] = await Promise.all([integrityStatus(session), auditFilterOptions(session)]);
+  const [status, options, days] = await Promise.all([
+    integrityStatus(session),
+    auditFilterOptions(session),
+    runsPerDay(session, lastDays(30)),
+  ]);
   return (
     <div>
       <h1 className="text-2xl font-semibold">Audit</h1>
@@ -20,6 +25,7 @@ export default async function AuditPage() {
         the record was not altered.
       </p>
       <IntegrityPanel status={status} />
+      <RunsPerDayChart days={days} />
       <AuditRunList options={options} />
       <DecisionAudit people={options.people} />
     </div>
