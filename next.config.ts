@@ -47,6 +47,8 @@ const config: NextConfig = {
     "zod",
   ],
   poweredByHeader: false,
+  // forbidden(): a page a role may not open answers 403 with its explanation inside the app shell.
+  experimental: { authInterrupts: true },
   // `npm test` type-checks the whole project (tests included) as its own step; checking again
   // inside every production build would only repeat it.
   typescript: { ignoreBuildErrors: true },

@@ -1,9 +1,10 @@
 import { redirect } from "next/navigation";
-import { roleAtLeast } from "@/lib/access";
 import { pageSession } from "@/lib/server";
 
-/** Where a signed-in person starts: reviewers and admins in the review inbox, members with the experts. */
+const LANDING = { admin: "/audit", reviewer: "/inbox", member: "/experts" } as const;
+
+/** Where a signed-in person starts: where their work is (admins the audit, reviewers the inbox). */
 export default async function Home() {
   const result = await pageSession();
-  redirect("session" in result && roleAtLeast(result.session.role, "reviewer") ? "/inbox" : "/experts");
+  redirect("session" in result ? LANDING[result.session.role] : "/experts");
 }

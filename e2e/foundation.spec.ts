@@ -7,8 +7,8 @@ const ROLES = [
   {
     email: "admin@demo.local",
     role: "admin",
-    home: "/inbox",
-    nav: ["Experts", "Runs", "My requests", "Inbox", "Knowledge", "API keys", "Agent settings"],
+    home: "/audit",
+    nav: ["Experts", "Runs", "My requests", "Inbox", "Audit", "Knowledge", "API keys", "Agent settings"],
   },
 ];
 

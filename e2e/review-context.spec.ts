@@ -23,7 +23,7 @@ async function pageFor(browser: Browser, email: string, viewport?: { width: numb
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/(experts|inbox)$/);
+  await expect(page).toHaveURL(/\/(experts|inbox|audit)$/);
   return page;
 }
 

@@ -7,8 +7,8 @@ export async function signIn(page: Page, email: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
-  // Members start with the experts, reviewers and admins in the review inbox.
-  await expect(page).toHaveURL(/\/(experts|inbox)$/);
+  // Members start with the experts, reviewers in the review inbox, admins in the audit.
+  await expect(page).toHaveURL(/\/(experts|inbox|audit)$/);
 }
 
 export async function navLabels(page: Page): Promise<string[]> {

@@ -15,6 +15,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/runs", label: "Runs", minRole: "member" },
   { href: "/requests", label: "My requests", minRole: "member", count: "waitingOnYou" },
   { href: "/inbox", label: "Inbox", minRole: "reviewer", count: "openCases" },
+  { href: "/audit", label: "Audit", minRole: "admin" },
   { href: "/knowledge", label: "Knowledge", minRole: "admin" },
   { href: "/settings/api-keys", label: "API keys", minRole: "admin" },
   { href: "/settings/agents", label: "Agent settings", minRole: "admin" },

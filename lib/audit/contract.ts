@@ -77,3 +77,212 @@ export type VerifyResult =
       checked: number;
       firstBroken: { id: string; seq: number; reason: BrokenReason };
     };
+
+// ---- the read side: what /api/audit/runs answers ----------------------------------------------
+
+export const AUDIT_RUN_STATUSES = ["running", "interrupted", "completed", "failed", "cancelled"] as const;
+export type AuditRunStatus = (typeof AUDIT_RUN_STATUSES)[number];
+
+/** One run in the audit list, with its trace totals. */
+export interface AuditRunItem {
+  id: string;
+  workflow: string;
+  status: AuditRunStatus;
+  /** The goal or question; null for a private run (a consultation) the reader did not start. */
+  title: string | null;
+  /** The chat session the run belongs to, if any. */
+  chatSessionId: string | null;
+  agent: { id: string; slug: string; name: string } | null;
+  user: { id: string; name: string | null };
+  createdAt: string;
+  finishedAt: string | null;
+  events: number;
+  tokens: number;
+  costUsd: number;
+  errors: number;
+  phiAccesses: number;
+  violations: number;
+}
+
+export interface AuditRunPage {
+  items: AuditRunItem[];
+  nextCursor: string | null;
+}
+
+/** One trace event of a run, in chain order. */
+export interface TimelineEvent {
+  id: string;
+  seq: number;
+  eventType: TraceEventType;
+  nodeName: string | null;
+  agentId: string | null;
+  agentLevel: AgentLevel | null;
+  durationMs: number | null;
+  tokensUsed: number | null;
+  costUsd: number | null;
+  success: boolean;
+  error: string | null;
+  cacheHit: boolean | null;
+  dataClassification: DataClassification | null;
+  phiAccessed: boolean;
+  phiFields: string[] | null;
+  eventData: Record<string, unknown>;
+  at: string;
+}
+
+export interface TimelineTotals {
+  events: number;
+  tokens: number;
+  costUsd: number;
+  errors: number;
+  phiAccesses: number;
+  /** Sum of the events' own durations (ms). */
+  durationMs: number;
+  byType: Partial<Record<TraceEventType, number>>;
+}
+
+/** A spawn in the run's sub-agent hierarchy, with the spawns it made. */
+export interface HierarchyNode {
+  id: string;
+  agentId: string;
+  agentName: string;
+  agentLevel: string;
+  taskDescription: string;
+  taskStatus: string;
+  depth: number;
+  success: boolean | null;
+  errorMessage: string | null;
+  toolsUsed: string[];
+  tokensUsed: number;
+  costUsd: number;
+  durationSeconds: number | null;
+  spawnedAt: string;
+  children: HierarchyNode[];
+}
+
+/** A decision recorded on a checkpoint's review case. */
+export interface CheckpointDecision {
+  eventId: string;
+  type: "decision_recorded" | "decision_superseded";
+  outcome: string;
+  actor: { id: string; name: string; role: string; principalRole: string };
+  notes: string;
+  modifications: Record<string, unknown> | null;
+  at: string;
+  /** From the case's submission to this decision. */
+  latencyMs: number;
+}
+
+export interface AuditCheckpoint {
+  checkpointId: string;
+  checkpointType: string;
+  nodeName: string;
+  riskLevel: string;
+  caseId: string;
+  approvalStatus: string;
+  requestReasoning: string | null;
+  createdAt: string;
+  expiresAt: string;
+  approvalTimestamp: string | null;
+  decisions: CheckpointDecision[];
+}
+
+export interface AuditValidation {
+  validationId: string;
+  validatedAt: string;
+  contentType: string;
+  contentSnippet: string | null;
+  isValid: boolean;
+  violations: string[];
+  severity: string | null;
+  requiresRevision: boolean;
+  revisionApplied: boolean;
+  principlesChecked: string[];
+  principlesFailed: string[];
+}
+
+/** One claim of the answer and the sources that support it. */
+export interface AuditClaim {
+  claimIndex: number;
+  claimText: string;
+  claimType: string;
+  sources: {
+    sourceIndex: number;
+    citationNumber: number;
+    title: string;
+    snippet: string;
+    relevance: number;
+    evidenceLevel: string;
+    confidence: number;
+    searchMethod: string;
+    secondarySourceCount: number;
+  }[];
+}
+
+export interface AuditRunDetail {
+  run: AuditRunItem & { error: string | null; input: unknown };
+  timeline: TimelineEvent[];
+  /** More events than the timeline shows (the totals count them all). */
+  timelineTruncated: boolean;
+  totals: TimelineTotals;
+  hierarchy: HierarchyNode[];
+  checkpoints: AuditCheckpoint[];
+  validations: AuditValidation[];
+  evidence: AuditClaim[];
+}
+
+/** What the audit list's filters offer: the tenant's agents and people. */
+export interface AuditFilterOptions {
+  agents: { id: string; slug: string; name: string }[];
+  people: { id: string; name: string; role: string }[];
+}
+
+/** A recorded verification of the tenant's chain, and how long the chain is now. */
+export interface IntegrityStatus {
+  last: {
+    verifiedAt: string;
+    verifiedBy: string;
+    status: "ok" | "broken";
+    /** Rows that held, from seq 1 (the last of them is at this seq). */
+    checked: number;
+    headHash: string | null;
+    firstBroken: { id: string; seq: number; reason: BrokenReason } | null;
+    pending: number;
+    durationMs: number;
+  } | null;
+  /** The chain's length now (its last seq), so a reader sees what the last check did not cover. */
+  chainLength: number;
+}
+
+/** One decision in the decisions audit: what was decided on which case, by whom, how fast. */
+export interface AuditDecision {
+  eventId: string;
+  type: "decision_recorded" | "decision_superseded";
+  caseId: string;
+  adapter: string;
+  title: string;
+  outcome: string;
+  actor: { kind: string; id: string; name: string; role: string; principalRole: string };
+  notes: string;
+  modifications: Record<string, unknown> | null;
+  supersedesEventId: string | null;
+  decidedAt: string;
+  submittedAt: string;
+  latencyMs: number;
+  /** The run whose checkpoint the case was, if any. */
+  runId: string | null;
+}
+
+export interface AuditDecisionPage {
+  items: AuditDecision[];
+  nextCursor: string | null;
+}
+
+/** Runs started on one UTC day, by how they ended. */
+export interface RunsPerDay {
+  day: string;
+  completed: number;
+  failed: number;
+  /** Running, waiting at a checkpoint, or cancelled. */
+  other: number;
+}

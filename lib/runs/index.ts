@@ -42,4 +42,5 @@ export {
 export { claimStaleRuns, latestRunOnThread, renewLease } from "./store";
 export { runEventStream, sseHeaders } from "./stream";
 export { UIChunkAdapter } from "./ui-stream";
+export { privateWorkflows } from "./visibility";
 export { emit } from "./writer";

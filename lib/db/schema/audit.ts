@@ -99,3 +99,39 @@ export const executionTraceOutbox = pgTable(
   },
   (t) => [index("execution_trace_outbox_tenant_idx").on(t.tenantId, t.id), ...eventChecks("execution_trace_outbox", t)],
 );
+
+/**
+ * Each verification of a tenant's chain: when, by whom, how far it held and, if it broke, the
+ * first row that did not. The audit page shows the latest; the history stays as evidence that
+ * the chain was checked. Not chained itself: it records a reading of the chain, not an event.
+ */
+export const auditVerifications = pgTable(
+  "audit_verifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    verifiedAt: timestamp("verified_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** The principal who asked (a user or an API key). */
+    verifiedBy: text("verified_by").notNull(),
+    status: text("status").$type<"ok" | "broken">().notNull(),
+    /** Rows that held, from seq 1. */
+    checked: integer("checked").notNull(),
+    /** The last row that held: its position and hash (null when none did). */
+    verifiedSeq: bigint("verified_seq", { mode: "number" }),
+    headHash: text("head_hash"),
+    firstBrokenId: uuid("first_broken_id"),
+    firstBrokenSeq: bigint("first_broken_seq", { mode: "number" }),
+    brokenReason: text("broken_reason"),
+    /** Events committed but not chained yet when it ran. */
+    pending: integer("pending").notNull().default(0),
+    durationMs: integer("duration_ms").notNull(),
+  },
+  (t) => [
+    index("audit_verifications_tenant_idx").on(t.tenantId, t.verifiedAt),
+    check("audit_verifications_status_check", sql`${t.status} in ('ok', 'broken')`),
+    check(
+      "audit_verifications_broken_check",
+      sql`(${t.status} = 'broken') = (${t.firstBrokenSeq} is not null and ${t.brokenReason} is not null)`,
+    ),
+  ],
+);

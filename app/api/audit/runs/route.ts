@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { AUDIT_PAGE_MAX, listAuditRuns } from "@/lib/audit";
+import { AUDIT_RUN_STATUSES } from "@/lib/audit/contract";
+import { requireRole } from "@/lib/auth";
+import { json, parseQuery } from "@/lib/http";
+import { route } from "@/lib/server";
+import { assertRange, booleanParam, timeParam } from "../../hitl/params";
+import { readerOf } from "../reader";
+
+const RunsQuery = z.strictObject({
+  agent: z.string().trim().min(1).max(200).optional(),
+  user: z.string().trim().min(1).max(200).optional(),
+  status: z.enum(AUDIT_RUN_STATUSES).optional(),
+  from: timeParam("start").optional(),
+  to: timeParam("end").optional(),
+  has_violations: booleanParam.optional(),
+  has_phi: booleanParam.optional(),
+  limit: z
+    .string()
+    .regex(/^\d+$/, "Must be a whole number.")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(AUDIT_PAGE_MAX))
+    .optional(),
+  cursor: z.string().min(1).max(1000).optional(),
+});
+
+/** Every run of the tenant with its trace totals, newest first, for admins. */
+export const GET = route(async (req) => {
+  const session = await requireRole(req, "admin");
+  const q = parseQuery(req, RunsQuery);
+  assertRange("from", q.from, q.to);
+  const page = await listAuditRuns(readerOf(session), {
+    agent: q.agent,
+    userId: q.user,
+    status: q.status,
+    from: q.from,
+    to: q.to,
+    hasViolations: q.has_violations,
+    hasPhi: q.has_phi,
+    limit: q.limit,
+    cursor: q.cursor,
+  });
+  return json({ status: "success", count: page.items.length, items: page.items, next_cursor: page.nextCursor });
+});

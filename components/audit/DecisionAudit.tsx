@@ -1,0 +1,149 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { type FormEvent, useState } from "react";
+import { Chip } from "@/components/runs/Badges";
+import { formatElapsed, formatWhen } from "@/components/runs/format";
+import { EmptyState } from "@/components/ui/EmptyState";
+import { type AuditDecision, type AuditFilterOptions, type DecisionFilters, fetchAuditDecisions } from "./api";
+
+const field =
+  "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
+const label = "block text-xs font-medium text-slate-600 dark:text-slate-400";
+
+function DecisionRow({ d }: { d: AuditDecision }) {
+  return (
+    <li
+      data-testid="audit-decision-row"
+      className="rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="flex flex-wrap items-center gap-1.5">
+        <Chip tone={d.outcome === "approved" ? "green" : "red"}>{d.outcome}</Chip>
+        {d.type === "decision_superseded" && <Chip tone="amber">superseded an earlier decision</Chip>}
+        {d.modifications && <Chip tone="blue">modified</Chip>}
+        <Chip>{d.adapter}</Chip>
+      </div>
+      <p className="mt-1 line-clamp-2 font-medium [overflow-wrap:anywhere]" title={d.title}>
+        {d.title}
+      </p>
+      <p className="text-xs text-slate-500 dark:text-slate-400">
+        {d.actor.name} ({d.actor.role}, {d.actor.principalRole}) · {formatWhen(d.decidedAt)} ·{" "}
+        {formatElapsed(d.latencyMs)} after submission · <code className="break-all">{d.caseId}</code>
+        {d.runId && (
+          <>
+            {" · "}
+            <Link href={`/audit/runs/${d.runId}`} className="text-brand-700 underline dark:text-brand-100">
+              its run
+            </Link>
+          </>
+        )}
+      </p>
+      {d.notes && <p className="mt-1 text-xs [overflow-wrap:anywhere]">“{d.notes}”</p>}
+    </li>
+  );
+}
+
+/** Every human decision of the tenant, by operator and date, a page at a time. */
+export function DecisionAudit({ people }: { people: AuditFilterOptions["people"] }) {
+  const [filters, setFilters] = useState<DecisionFilters>({});
+  const { data, error, isPending, fetchNextPage, hasNextPage, isFetchingNextPage } = useInfiniteQuery({
+    queryKey: ["audit-decisions", filters],
+    queryFn: ({ pageParam }) => fetchAuditDecisions(filters, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor,
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const next: DecisionFilters = {};
+    for (const key of ["operator", "from", "to"] as const) {
+      const value = form.get(key);
+      if (typeof value === "string" && value) next[key] = value;
+    }
+    setFilters(next);
+  }
+
+  let body: React.ReactNode;
+  if (isPending) body = <p className="text-sm text-slate-500">Loading decisions…</p>;
+  else if (error) body = <EmptyState title="Could not load the decisions">{error.message}</EmptyState>;
+  else {
+    const items = data.pages.flatMap((p) => p.items);
+    body =
+      items.length === 0 ? (
+        <EmptyState title="No decision recorded">
+          {Object.keys(filters).length > 0
+            ? "No decision matches these filters."
+            : "Decisions appear here once reviewers work the inbox."}
+        </EmptyState>
+      ) : (
+        <div className="space-y-3">
+          <ul className="space-y-2" aria-label="Decisions">
+            {items.map((d) => (
+              <DecisionRow key={d.eventId} d={d} />
+            ))}
+          </ul>
+          {hasNextPage && (
+            <button
+              type="button"
+              onClick={() => void fetchNextPage()}
+              disabled={isFetchingNextPage}
+              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
+            >
+              {isFetchingNextPage ? "Loading…" : "Load more decisions"}
+            </button>
+          )}
+        </div>
+      );
+  }
+
+  return (
+    <section aria-labelledby="audit-decisions-heading" className="mt-10">
+      <h2 id="audit-decisions-heading" className="mb-3 text-lg font-semibold">
+        Decisions
+      </h2>
+      <form
+        onSubmit={submit}
+        onReset={() => setFilters({})}
+        aria-label="Filter decisions"
+        className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-4 dark:border-slate-800"
+      >
+        <label className={`${label} col-span-2 sm:col-span-1`}>
+          Operator
+          <select name="operator" className={field} defaultValue="">
+            <option value="">Anyone</option>
+            {people.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} ({p.role})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={label}>
+          Decided from
+          <input type="date" name="from" className={field} />
+        </label>
+        <label className={label}>
+          Decided until
+          <input type="date" name="to" className={field} />
+        </label>
+        <div className="col-span-2 flex items-end gap-2 sm:col-span-1">
+          <button
+            type="submit"
+            className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
+          >
+            Apply
+          </button>
+          <button
+            type="reset"
+            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            Clear
+          </button>
+        </div>
+      </form>
+      {body}
+    </section>
+  );
+}
