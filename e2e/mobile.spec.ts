@@ -73,7 +73,7 @@ const ROLES = [
   {
     email: "admin@demo.local",
     role: "admin",
-    nav: ["Experts", "Runs", "My requests", "Inbox", "Knowledge", "API keys", "Agent settings"],
+    nav: ["Experts", "Runs", "My requests", "Inbox", "Audit", "Knowledge", "API keys", "Agent settings"],
     stops: ADMIN_STOPS,
   },
 ];
