@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export const PASSWORD = "vigil-demo";
 
@@ -13,4 +13,11 @@ export async function signIn(page: Page, email: string) {
 
 export async function navLabels(page: Page): Promise<string[]> {
   return page.getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts();
+}
+
+/** The tenant a header shows: its name, or the switcher's choice for someone in two tenants. */
+export function shownTenant(tenant: Locator): Promise<string> {
+  return tenant.evaluate((el) =>
+    el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.textContent ?? "") : (el.textContent ?? ""),
+  );
 }
