@@ -132,7 +132,7 @@ function SessionRow({ session, active, now }: { session: ChatSessionListItem; ac
           </button>
         </fieldset>
       ) : (
-        <span className="absolute top-1.5 right-1 flex opacity-0 group-focus-within:opacity-100 group-hover:opacity-100">
+        <span className="absolute top-1.5 right-1 flex opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 pointer-coarse:opacity-100">
           <button
             type="button"
             aria-label={`Rename “${session.title}”`}
