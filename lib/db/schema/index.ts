@@ -1,5 +1,6 @@
 export * from "./agents";
 export * from "./audit";
+export * from "./audit-admin";
 export * from "./auth";
 export * from "./autonomous";
 export * from "./chat";

@@ -7,6 +7,7 @@ import { createdAt, tenantRef } from "./tenancy";
 // tenant, kept current by ingestion and deletion in the same transaction. Embeddings live in
 // `knowledge_embeddings`, created by a custom migration only where pgvector exists.
 
+import type { DataClassification } from "../../audit/contract";
 import type { KnowledgeFormat } from "../../rag/contract";
 
 export const knowledgeDocuments = pgTable(
@@ -24,10 +25,19 @@ export const knowledgeDocuments = pgTable(
     contentHash: text("content_hash").notNull(),
     byteSize: integer("byte_size").notNull(),
     chunkCount: integer("chunk_count").notNull().default(0),
+    /**
+     * How sensitive the document is. Retrieving a `phi` (or otherwise non-public) document marks
+     * the trace event that read it, through the trace writer's `classify` hook.
+     */
+    dataClassification: text("data_classification").$type<DataClassification>().notNull().default("public"),
     createdBy: text("created_by").notNull(),
     createdAt: createdAt(),
   },
   (t) => [
+    check(
+      "knowledge_documents_classification_check",
+      sql`${t.dataClassification} in ('public', 'confidential', 'restricted', 'phi')`,
+    ),
     uniqueIndex("knowledge_documents_hash_uq").on(t.tenantId, t.contentHash),
     index("knowledge_documents_list_idx").on(t.tenantId, t.createdAt, t.id),
     index("knowledge_documents_external_idx").on(t.tenantId, t.externalId),
