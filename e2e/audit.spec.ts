@@ -91,6 +91,8 @@ test("an admin verifies the chain and reads a finished run's timeline, tree and 
   await expect(integrity).toContainText("Last verified");
 
   // The decisions taken at its checkpoints, each linking back to the run.
+  await page.getByRole("navigation", { name: "Audit" }).getByRole("link", { name: "Decisions" }).click();
+  await expect(page).toHaveURL(/\/audit\/decisions$/);
   const decisions = page.getByTestId("audit-decision-row");
   await expect(decisions.first()).toContainText("Avery Admin");
   await expect(decisions.first()).toContainText("Checked for the audit");
@@ -98,6 +100,9 @@ test("an admin verifies the chain and reads a finished run's timeline, tree and 
     "href",
     `/audit/runs/${runId}`,
   );
+
+  await page.getByRole("navigation", { name: "Audit" }).getByRole("link", { name: "Overview" }).click();
+  await expect(page).toHaveURL(/\/audit$/);
 
   // The list, filtered to completed runs, by keyboard.
   const filters = page.getByRole("form", { name: "Filter runs" });

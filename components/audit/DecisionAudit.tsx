@@ -99,10 +99,7 @@ export function DecisionAudit({ people }: { people: AuditFilterOptions["people"]
   }
 
   return (
-    <section aria-labelledby="audit-decisions-heading" className="mt-10">
-      <h2 id="audit-decisions-heading" className="mb-3 text-lg font-semibold">
-        Decisions
-      </h2>
+    <section aria-label="Decisions">
       <form
         onSubmit={submit}
         onReset={() => setFilters({})}

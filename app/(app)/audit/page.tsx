@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { AuditRunList } from "@/components/audit/AuditRunList";
-import { DecisionAudit } from "@/components/audit/DecisionAudit";
 import { IntegrityPanel } from "@/components/audit/IntegrityPanel";
 import { RunsPerDayChart } from "@/components/audit/RunsPerDayChart";
 import { auditFilterOptions, integrityStatus, lastDays, runsPerDay } from "@/lib/audit";
@@ -27,7 +26,6 @@ export default async function AuditPage() {
       <IntegrityPanel status={status} />
       <RunsPerDayChart days={days} />
       <AuditRunList options={options} />
-      <DecisionAudit people={options.people} />
     </div>
   );
 }
