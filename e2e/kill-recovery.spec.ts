@@ -127,7 +127,7 @@ test("kill -9 at random moments during 20 runs: after recovery every trace is wh
     }
     // Give the sequencer a moment, then ask the product itself.
     await sleep(1500);
-    const verified = await api(admin, "/api/audit/verify");
+    const verified = await api(admin, "/api/audit/verify", {});
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ status: "ok" });
   } finally {

@@ -58,7 +58,7 @@ export function fetchAuditRuns(filters: AuditFilters, cursor: string | null): Pr
   return apiFetch<AuditRunPageBody>(`/api/audit/runs?${params}`);
 }
 
-export const verifyNow = () => apiFetch<VerifyResult & { verifiedAt: string }>("/api/audit/verify");
+export const verifyNow = () => apiFetch<VerifyResult & { verifiedAt: string }>("/api/audit/verify", { method: "POST" });
 
 export interface DecisionFilters {
   operator?: string;

@@ -29,7 +29,7 @@ for (const target of testTargets()) {
       await drainTrace();
       const rows = await chain(suite.tenants.demo);
       const before = Date.now();
-      const res = await client.get(ADMIN, verifyRoute.GET, "/api/audit/verify");
+      const res = await client.post(ADMIN, verifyRoute.POST, "/api/audit/verify", {});
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toMatchObject({ status: "ok", checked: rows.length, head: rows.at(-1)?.hash });
 
@@ -43,6 +43,11 @@ for (const target of testTargets()) {
         verifiedBy: await userIdOf(suite.database, ADMIN),
       });
       expect(Date.parse(status.last?.verifiedAt ?? "")).toBeGreaterThanOrEqual(before - 1000);
+      // GET reads that record back without walking the chain again (no new verification).
+      const read = await client.get(ADMIN, verifyRoute.GET, "/api/audit/verify");
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual(JSON.parse(JSON.stringify(status)));
+      expect((await integrityStatus(scope)).last?.verifiedAt).toBe(status.last?.verifiedAt);
       // Acme's chain was not checked by demo's verification.
       expect((await integrityStatus({ tenantId: suite.tenants.acme })).last).toBeNull();
     });
@@ -55,7 +60,7 @@ for (const target of testTargets()) {
         await tx.execute(sql`update execution_trace set node_name = 'forged' where id = ${victim.id}`);
         await tx.execute(sql`alter table execution_trace enable trigger execution_trace_append_only`);
       });
-      const res = await client.get(ADMIN, verifyRoute.GET, "/api/audit/verify");
+      const res = await client.post(ADMIN, verifyRoute.POST, "/api/audit/verify", {});
       expect(res.body).toMatchObject({ status: "broken", checked: 4 });
       const status = await integrityStatus({ tenantId: suite.tenants.demo });
       expect(status.last).toMatchObject({
@@ -74,10 +79,10 @@ for (const target of testTargets()) {
 
     it("is for admins only, each in their own tenant", async () => {
       for (const email of [MEMBER, REVIEWER]) {
-        const res = await client.get(email, verifyRoute.GET, "/api/audit/verify");
+        const res = await client.post(email, verifyRoute.POST, "/api/audit/verify", {});
         expect(res.status).toBe(403);
       }
-      const acme = await client.get(ACME_ADMIN, verifyRoute.GET, "/api/audit/verify");
+      const acme = await client.post(ACME_ADMIN, verifyRoute.POST, "/api/audit/verify", {});
       expect(acme.body).toMatchObject({ status: "ok" });
       expect((await integrityStatus({ tenantId: suite.tenants.acme })).last?.status).toBe("ok");
     });

@@ -124,9 +124,9 @@ for (const target of testTargets()) {
         { name: "m", role: "member", createdBy: "t" },
       );
       const admin = await createApiKey({ tenantId: suite.tenants.acme }, { name: "a", role: "admin", createdBy: "t" });
-      const denied = await call(verifyRoute.GET, { headers: { authorization: `Bearer ${member.key}` } });
+      const denied = await call(verifyRoute.POST, { method: "POST", headers: { authorization: `Bearer ${member.key}` } });
       expect(denied.status).toBe(403);
-      const ok = await call(verifyRoute.GET, { headers: { authorization: `Bearer ${admin.key}` } });
+      const ok = await call(verifyRoute.POST, { method: "POST", headers: { authorization: `Bearer ${admin.key}` } });
       expect(ok.status).toBe(200);
       expect(ok.body).toMatchObject({ status: "ok", checked: 140, pending: 0 });
     });
