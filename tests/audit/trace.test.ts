@@ -124,7 +124,10 @@ for (const target of testTargets()) {
         { name: "m", role: "member", createdBy: "t" },
       );
       const admin = await createApiKey({ tenantId: suite.tenants.acme }, { name: "a", role: "admin", createdBy: "t" });
-      const denied = await call(verifyRoute.POST, { method: "POST", headers: { authorization: `Bearer ${member.key}` } });
+      const denied = await call(verifyRoute.POST, {
+        method: "POST",
+        headers: { authorization: `Bearer ${member.key}` },
+      });
       expect(denied.status).toBe(403);
       const ok = await call(verifyRoute.POST, { method: "POST", headers: { authorization: `Bearer ${admin.key}` } });
       expect(ok.status).toBe(200);
