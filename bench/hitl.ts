@@ -7,11 +7,10 @@
 //
 // BENCH_DATABASE_URL (or TEST_DATABASE_URL) names the server; a fresh database is created and dropped.
 
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import canonicalize from "canonicalize";
 import { sql } from "drizzle-orm";
 import { drainTrace } from "@/lib/audit";
 import { getDatabase, rowsOf } from "@/lib/db";
@@ -20,6 +19,7 @@ import { type HitlActor, listReviewQueue, recordDecision, submitCase } from "@/l
 import { boot } from "@/lib/server";
 import { createApiKey } from "@/lib/tenancy";
 import { decisionToChat } from "./support/decision-to-chat";
+import { benchCasePayload, fillCases } from "./support/hitl-cases";
 import { fmt, machineRows, percentile } from "./support/machine";
 import { createServerDatabase } from "./support/server-database";
 import { benchTenant } from "./support/tenant";
@@ -32,23 +32,6 @@ const QUEUE_SAMPLES = Number(process.env.BENCH_QUEUE_SAMPLES ?? 500);
 const CHAT_SAMPLES = Number(process.env.BENCH_CHAT_DECISIONS ?? 100);
 // One connection per concurrent client at the top level, as a deployment sized for it would have.
 process.env.DATABASE_POOL_SIZE ??= String(Math.max(...LEVELS));
-
-const payload = (i: number) => ({
-  symptom: `LGV ${i % 40} stops at the dock entrance and reports a navigation fault`,
-  site: `DC${i % 7}`,
-  lgv_id: `LGV-${String(i % 40).padStart(2, "0")}`,
-  services_checked: ["navigation", "wifi"],
-  connection_path: "WMS -> fleet manager -> LGV",
-  evidence: [{ source: "fleet manager log", observation: "NAV_LOST at 03:12" }],
-  missing_data: ["reflector survey"],
-  proposed_next_action: "Re-survey reflectors in aisle 4",
-});
-
-/** SHA-256 of the payload's RFC 8785 canonical JSON, as submit_case stores it. */
-const payloadHash = (value: Record<string, unknown>) =>
-  createHash("sha256")
-    .update(canonicalize(value) ?? "")
-    .digest("hex");
 
 interface LevelResult {
   concurrency: number;
@@ -68,7 +51,7 @@ async function throughput(member: HitlActor, reviewer: HitlActor, concurrency: n
       const t0 = performance.now();
       const { caseId } = await submitCase(member, {
         adapter: "lgv_troubleshooting",
-        payload: payload(i),
+        payload: benchCasePayload(i),
         requestId: randomUUID(),
       });
       const t1 = performance.now();
@@ -86,68 +69,6 @@ async function throughput(member: HitlActor, reviewer: HitlActor, concurrency: n
   await Promise.all(Array.from({ length: concurrency }, worker));
   result.seconds = (performance.now() - start) / 1000;
   return result;
-}
-
-/** Bulk-loads cases straight into the tables (as the owner), consistent with what commands write. */
-async function fillQueue(tenantId: string, total: number) {
-  const { db } = await getDatabase();
-  const base = Date.now() - total * 1000;
-  const openEvery = Math.round(1 / QUEUE_OPEN_SHARE);
-  await db.execute(sql`
-    insert into hitl_cases (case_id, tenant_id, adapter_id, schema_version, case_type, title, summary, payload_json,
-                            payload_hash_sha256, submitter_name, submitter_role, submitter_id, request_id, priority,
-                            created_at_ms, updated_at_ms)
-    select 'HITL-' || gen_random_uuid(), ${tenantId}, 'lgv_troubleshooting', 1, 'review', line, line,
-           ${JSON.stringify(payload(0))}::jsonb, ${payloadHash(payload(0))}, 'Bench Member', 'member', 'bench-member',
-           -- Spread over the open cases too (every openEvery-th case stays open).
-           'bulk-' || i, (array['low','normal','normal','high','critical'])[1 + (i / ${openEvery}) % 5], at, at
-    from generate_series(1, ${total}) i,
-         lateral (select 'LGV-' || (i % 40) || ' at DC' || (i % 7) || ': Re-survey reflectors in aisle 4' as line,
-                         ${base}::bigint + i * 1000 as at) v`);
-  // Fresh statistics before the events go in: their foreign key checks are planned against
-  // hitl_cases, and a plan made while it looked tiny scans it for every one of ~100,000 rows.
-  await db.execute(sql`analyze hitl_cases`);
-  // The events' event_json as the commands write it: the columns, nulls left out.
-  await db.execute(sql`
-    insert into hitl_events (event_id, tenant_id, case_id, seq, event_type, request_id, intent_hash, from_state, to_state,
-                             actor_kind, actor_id, actor_name, actor_role, principal_role, event_json, created_at_ms)
-    select id, tenant_id, case_id, 1, 'submitted', request_id, 'bulk', null, 'pending',
-           'operator', submitter_id, submitter_name, 'member', 'member',
-           jsonb_build_object('event_id', id, 'case_id', case_id, 'seq', 1, 'event_type', 'submitted',
-             'request_id', request_id, 'to_state', 'pending', 'notes', '',
-             'actor', jsonb_build_object('kind', 'operator', 'id', submitter_id, 'name', submitter_name,
-               'role', 'member', 'principal_role', 'member'),
-             'created_at_ms', created_at_ms)::text,
-           created_at_ms
-    from (select 'HEV-' || gen_random_uuid() as id, * from hitl_cases
-          where tenant_id = ${tenantId} and request_id like 'bulk-%') c`);
-  await db.execute(sql`
-    insert into hitl_events (event_id, tenant_id, case_id, seq, event_type, request_id, intent_hash, from_state, to_state,
-                             actor_kind, actor_id, actor_name, actor_role, principal_role, decision_outcome, event_json,
-                             created_at_ms)
-    select id, tenant_id, case_id, 2, 'decision_recorded', rid, 'bulk', 'pending', 'approved',
-           'operator', 'bench-reviewer', 'Bench Rev', 'reviewer', 'reviewer', 'approved',
-           jsonb_build_object('event_id', id, 'case_id', case_id, 'seq', 2, 'event_type', 'decision_recorded',
-             'request_id', rid, 'from_state', 'pending', 'to_state', 'approved', 'decision_outcome', 'approved',
-             'notes', '', 'actor', jsonb_build_object('kind', 'operator', 'id', 'bench-reviewer', 'name', 'Bench Rev',
-               'role', 'reviewer', 'principal_role', 'reviewer'),
-             'created_at_ms', created_at_ms + 500)::text,
-           created_at_ms + 500
-    from (select 'HEV-' || gen_random_uuid() as id, 'bulk-decision-' || case_id as rid, * from hitl_cases
-          where tenant_id = ${tenantId} and request_id like 'bulk-%'
-            and (substring(request_id from 6))::int % ${openEvery} <> 0) c`);
-  await db.execute(sql`
-    insert into hitl_state (case_id, tenant_id, adapter_id, current_state, last_seq, last_event_id,
-                            active_decision_outcome, active_terminal_event_id, decided_by, decided_at_ms,
-                            clarification_rounds, priority, escalation_level, created_at_ms, updated_at_ms)
-    select c.case_id, c.tenant_id, c.adapter_id, coalesce(d.decision_outcome, 'pending'), coalesce(d.seq, 1),
-           coalesce(d.event_id, s.event_id), d.decision_outcome, d.event_id, d.actor_id, d.created_at_ms, 0, c.priority,
-           0, c.created_at_ms, coalesce(d.created_at_ms, c.created_at_ms)
-    from hitl_cases c
-    join hitl_events s on s.case_id = c.case_id and s.seq = 1
-    left join hitl_events d on d.case_id = c.case_id and d.seq = 2
-    where c.tenant_id = ${tenantId} and c.request_id like 'bulk-%'`);
-  await db.execute(sql`analyze hitl_cases; analyze hitl_events; analyze hitl_state`);
 }
 
 async function queueLatency(scope: { tenantId: string }) {
@@ -190,7 +111,11 @@ async function main() {
 
     const alreadyThere = CASES_PER_LEVEL * LEVELS.length + 200;
     process.stderr.write(`loading ${QUEUE_CASES - alreadyThere} more cases for the queue…\n`);
-    await fillQueue(tenantId, Math.max(0, QUEUE_CASES - alreadyThere));
+    await fillCases(tenantId, Math.max(0, QUEUE_CASES - alreadyThere), {
+      startMs: Date.now() - QUEUE_CASES * 1000,
+      stepMs: 1000,
+      openShare: QUEUE_OPEN_SHARE,
+    });
     const counted = rowsOf<{ n: number; open: number }>(
       await database.db.execute(
         sql`select count(*)::int as n, count(*) filter (where current_state = 'pending')::int as open from hitl_state`,
