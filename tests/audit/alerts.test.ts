@@ -81,6 +81,10 @@ for (const target of testTargets()) {
         createdBy: "alerts-fixture",
         createdAt: new Date(NOW - 3_600_000),
         finishedAt,
+        // A run still running holds a lease, so recovery leaves this fixture alone.
+        ...(status === "running"
+          ? { leaseOwner: "alerts-fixture", leaseExpiresAt: new Date("2100-01-01T00:00:00Z") }
+          : {}),
       });
       return id;
     }
