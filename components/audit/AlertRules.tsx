@@ -26,6 +26,13 @@ const STATE_CHIP = {
   disabled: { tone: "grey", text: "Off" },
 } as const;
 
+/** What a rate divided by, in words. */
+function sampleText(rule: AuditAlert["rule"], n: number): string {
+  const [one, many, verb] =
+    rule === "checkpoint_timeout_rate" ? ["checkpoint", "checkpoints", "ended"] : ["run", "runs", "finished"];
+  return n === 0 ? `no ${one} ${verb} in the window` : `of ${n} ${n === 1 ? one : many} that ${verb}`;
+}
+
 const SEVERITY_TONE = { critical: "red", warning: "amber", info: "blue" } as const;
 
 function RuleCard({ alert }: { alert: AuditAlert }) {
@@ -91,10 +98,7 @@ function RuleCard({ alert }: { alert: AuditAlert }) {
         </strong>{" "}
         over the last {formatWindow(alert.windowMinutes)}
         {alert.sample !== null && alert.enabled && (
-          <span className="text-slate-500 dark:text-slate-400">
-            {" "}
-            ({alert.sample === 0 ? "nothing ended in the window" : `of ${alert.sample}`})
-          </span>
+          <span className="text-slate-500 dark:text-slate-400"> ({sampleText(alert.rule, alert.sample)})</span>
         )}
         {alert.firingSince && <span> · firing since {formatWhen(alert.firingSince)}</span>}
       </p>
