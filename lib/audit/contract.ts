@@ -410,3 +410,13 @@ export interface AuditRunReport extends AuditRunDetail {
     coversRun: boolean;
   };
 }
+
+/** A chat session's report: every run on its thread, oldest first, each as its own run report. */
+export interface AuditSessionReport {
+  sessionId: string;
+  generatedAt: string;
+  runs: AuditRunReport[];
+  /** More runs than the report holds (the totals count them all). */
+  runsTruncated: boolean;
+  totals: { runs: number; events: number; tokens: number; costUsd: number; errors: number; phiAccesses: number };
+}

@@ -13,6 +13,7 @@ export { auditRunDetail } from "./run-detail";
 export { auditRunReport } from "./run-report";
 export { AUDIT_PAGE_MAX, type AuditReader, listAuditRuns } from "./runs-list";
 export { drainTrace, nudgeSequencer, sequenceTrace, startTraceSequencer, stopTraceSequencer } from "./sequencer";
+export { auditSessionReport } from "./session-report";
 export { replaceTraceSink } from "./sink";
 export { integrityStatus, verifyAndRecord } from "./verification";
 export { verifyChain } from "./verify";

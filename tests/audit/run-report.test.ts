@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { type AuditReader, auditRunReport, drainTrace, recordTrace, verifyAndRecord } from "@/lib/audit";
+import {
+  type AuditReader,
+  auditRunReport,
+  auditSessionReport,
+  drainTrace,
+  recordTrace,
+  verifyAndRecord,
+} from "@/lib/audit";
 import { rowsOf, schema } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { ACME_ADMIN, ADMIN, MEMBER } from "../api-hitl/support";
@@ -15,17 +22,23 @@ for (const target of testTargets()) {
   describe(`the run report on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
 
-    async function insertRun(tenantId: string, workflow: string, createdBy: string, input: unknown) {
+    async function insertRun(
+      tenantId: string,
+      workflow: string,
+      createdBy: string,
+      input: unknown,
+      place: { threadId?: string; createdAt?: string } = {},
+    ) {
       const id = randomUUID();
       await suite.database.db.insert(schema.runs).values({
         id,
         tenantId,
         workflow,
-        threadId: `report-${id}`,
+        threadId: place.threadId ?? `report-${id}`,
         status: "completed",
         input,
         createdBy,
-        createdAt: new Date("2021-05-01T09:00:00Z"),
+        createdAt: new Date(place.createdAt ?? "2021-05-01T09:00:00Z"),
         finishedAt: new Date("2021-05-01T09:05:00Z"),
       });
       return id;
@@ -141,6 +154,48 @@ for (const target of testTargets()) {
       const acmeReader: AuditReader = { tenantId: suite.tenants.acme, userId: acmeAdmin, privateWorkflows: ["chat"] };
       await expect(auditRunReport(acmeReader, chat)).rejects.toBeInstanceOf(NotFoundError);
       expect((await auditRunReport(acmeReader, acmeRun)).chain).toMatchObject({ runFirstSeq: null, coversRun: false });
+    });
+
+    it("reports a chat session as its runs in order, with totals over all of them", async () => {
+      const tenantId = suite.tenants.demo;
+      const adminId = await userIdOf(suite.database, ADMIN);
+      const memberId = await userIdOf(suite.database, MEMBER);
+      const reader: AuditReader = { tenantId, userId: adminId, privateWorkflows: ["chat"] };
+      const sessionId = randomUUID();
+      const second = await insertRun(
+        tenantId,
+        "autonomous",
+        memberId,
+        { goal: "Follow-up", sessionId },
+        {
+          createdAt: "2021-05-02T10:00:00Z",
+        },
+      );
+      const first = await insertRun(
+        tenantId,
+        "chat",
+        memberId,
+        { message: "private" },
+        {
+          threadId: `chat:${sessionId}`,
+          createdAt: "2021-05-02T09:00:00Z",
+        },
+      );
+      const unrelated = await insertRun(tenantId, "autonomous", memberId, { goal: "Elsewhere" });
+      for (const runId of [first, second, unrelated]) await traceRun(tenantId, runId, memberId, memberId);
+
+      const report = await auditSessionReport(reader, sessionId);
+      expect(report.runs.map((r) => r.run.id)).toEqual([first, second]);
+      expect(report.runs.map((r) => r.run.title)).toEqual([null, "Follow-up"]);
+      const tokens = TOKENS.reduce((a, b) => a + b, 0);
+      expect(report.totals).toMatchObject({ runs: 2, events: 10, tokens: 2 * tokens, errors: 0, phiAccesses: 0 });
+      expect(report.totals.costUsd).toBeCloseTo(2 * COSTS.reduce((a, b) => a + b, 0), 6);
+      expect(report.runsTruncated).toBe(false);
+
+      await expect(auditSessionReport(reader, randomUUID())).rejects.toBeInstanceOf(NotFoundError);
+      const acmeAdmin = await userIdOf(suite.database, ACME_ADMIN);
+      const acmeReader: AuditReader = { tenantId: suite.tenants.acme, userId: acmeAdmin, privateWorkflows: ["chat"] };
+      await expect(auditSessionReport(acmeReader, sessionId)).rejects.toBeInstanceOf(NotFoundError);
     });
   });
 }

@@ -76,6 +76,14 @@ export default async function AuditRunPage({ params }: { params: Promise<{ id: s
         >
           <FileText aria-hidden className="h-4 w-4" /> Printable report
         </Link>
+        {run.chatSessionId && (
+          <Link
+            href={`/audit/sessions/${run.chatSessionId}/report`}
+            className="mt-3 ml-4 inline-flex items-center gap-1 text-sm text-brand-700 hover:underline dark:text-brand-100"
+          >
+            <FileText aria-hidden className="h-4 w-4" /> Its session's report
+          </Link>
+        )}
         <dl className="mt-4 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
           <Figure label="Events" value={String(totals.events)} />
           <Figure label="Tokens" value={formatTokens(totals.tokens)} />
