@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { type Browser, expect, type Locator, type Page } from "@playwright/test";
 
 export const PASSWORD = "vigil-demo";
 
@@ -20,4 +21,69 @@ export function shownTenant(tenant: Locator): Promise<string> {
   return tenant.evaluate((el) =>
     el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.textContent ?? "") : (el.textContent ?? ""),
   );
+}
+
+/** A goal that makes the autonomous agent plan, delegate to two specialists and compute. */
+const AUTONOMOUS_GOAL =
+  "Should we file a 510(k) or request De Novo classification for our new glucose monitor? Check adverse event reporting with the pharmacovigilance expert and the cost per QALY with the health economist: 45000 / 0.9.";
+
+interface RunBody {
+  run: { status: string; waitingOn: { caseId: string } | null; error: string | null };
+}
+
+/** Starts a strict autonomous run through the API and approves each checkpoint until it finishes. */
+export async function finishedRun(page: Page): Promise<string> {
+  const started = await page.request.post("/api/runs", {
+    data: {
+      workflow: "autonomous",
+      input: { goal: AUTONOMOUS_GOAL, agentId: "fda-regulatory", safetyLevel: "strict" },
+    },
+  });
+  expect(started.status(), await started.text()).toBe(202);
+  const runId = (await started.json()).runId as string;
+  let decided: string | null = null;
+  for (let i = 0; i < 40; i++) {
+    let body: RunBody | null = null;
+    await expect
+      .poll(
+        async () => {
+          body = (await (await page.request.get(`/api/runs/${runId}`)).json()) as RunBody;
+          const { status, waitingOn } = body.run;
+          if (status === "running" || (status === "interrupted" && waitingOn?.caseId === decided)) return "working";
+          return status;
+        },
+        { timeout: 30_000, intervals: [250] },
+      )
+      .not.toBe("working");
+    const run = (body as RunBody | null)?.run;
+    if (run?.status !== "interrupted") {
+      expect(run?.status, run?.error ?? "").toBe("completed");
+      return runId;
+    }
+    decided = run.waitingOn?.caseId ?? null;
+    const res = await page.request.post(`/api/hitl/cases/${decided}/decision`, {
+      data: { request_id: randomUUID(), decision: "approved", notes: "Checked for the audit" },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  throw new Error("the run did not finish");
+}
+
+/** The page does not scroll sideways (a phone's width holds everything). */
+export async function expectNoHorizontalOverflow(page: Page) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+/** The same signed-in session on a 390 px touch screen. */
+export async function phonePage(browser: Browser, page: Page): Promise<Page> {
+  const context = await browser.newContext({
+    storageState: await page.context().storageState(),
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  return context.newPage();
 }

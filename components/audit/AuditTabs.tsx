@@ -8,7 +8,10 @@ import { AUDIT_TABS } from "./audit-tabs";
 export function AuditTabs() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Audit" className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200 dark:border-slate-800">
+    <nav
+      aria-label="Audit"
+      className="mb-6 flex gap-1 overflow-x-auto border-b print:hidden border-slate-200 dark:border-slate-800"
+    >
       {AUDIT_TABS.map((tab) => {
         const active = pathname === tab.href || (tab.also?.test(pathname) ?? false);
         return (

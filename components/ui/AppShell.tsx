@@ -22,7 +22,7 @@ export interface ShellSession {
 export function AppShell({ session, children }: { session: ShellSession; children: ReactNode }) {
   return (
     <div className="min-h-screen">
-      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+      <header className="sticky top-0 z-30 print:hidden border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
         <div className="mx-auto flex h-14 max-w-6xl items-center gap-x-4 px-4 lg:gap-x-6">
           <Link href="/experts" className="text-lg font-semibold tracking-tight">
             Vigil

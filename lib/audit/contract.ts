@@ -286,3 +286,137 @@ export interface RunsPerDay {
   /** Running, waiting at a checkpoint, or cancelled. */
   other: number;
 }
+
+// ---- alerts: the Mode 3 design's alerting rules, evaluated per tenant from the database ------
+
+/** The design's four rules (section 9.2); `alert_settings` and `alert_history` CHECK the same list. */
+export const ALERT_RULES = [
+  "checkpoint_timeout_rate",
+  "phi_access_spike",
+  "run_failure_rate",
+  "trace_storage_growth",
+] as const;
+export type AlertRule = (typeof ALERT_RULES)[number];
+
+export type AlertSeverity = "info" | "warning" | "critical";
+
+/** How a rule's value and threshold read: a share (0..1), a count of events, or bytes. */
+export type AlertUnit = "ratio" | "count" | "bytes";
+
+/** The Mode 3 design's default for each rule; a tenant's `alert_settings` row replaces it. */
+export const ALERT_RULE_DEFAULTS: Record<
+  AlertRule,
+  { title: string; severity: AlertSeverity; unit: AlertUnit; threshold: number; windowMinutes: number; message: string }
+> = {
+  checkpoint_timeout_rate: {
+    title: "Checkpoint timeout rate",
+    severity: "warning",
+    unit: "ratio",
+    threshold: 0.1,
+    windowMinutes: 5,
+    message: "Share of human checkpoints that ended by timing out among those that ended in the window.",
+  },
+  phi_access_spike: {
+    title: "PHI access spike",
+    severity: "critical",
+    unit: "count",
+    threshold: 100,
+    windowMinutes: 60,
+    message: "Trace events flagged as accessing PHI in the window.",
+  },
+  run_failure_rate: {
+    title: "Run failure rate",
+    severity: "warning",
+    unit: "ratio",
+    threshold: 0.05,
+    windowMinutes: 15,
+    message: "Share of runs that failed among runs that finished in the window.",
+  },
+  trace_storage_growth: {
+    title: "Trace storage growth",
+    severity: "info",
+    unit: "bytes",
+    // The design's 50 GB table limit spread over the default six-year trace retention: a tenant
+    // adding more than this per day would pass 50 GB before its oldest events may be removed.
+    threshold: Math.round((50 * 2 ** 30) / 2190),
+    windowMinutes: 1440,
+    message: "Bytes of trace events this tenant added in the window.",
+  },
+};
+
+export const ALERT_WINDOW_MAX_MINUTES = 10_080;
+
+/** One time a rule crossed its threshold, and when it dropped back below (null while firing). */
+export interface AlertHistoryEntry {
+  id: string;
+  rule: AlertRule;
+  severity: AlertSeverity;
+  firedAt: string;
+  resolvedAt: string | null;
+  value: number;
+  threshold: number;
+  windowMinutes: number;
+}
+
+/** A rule as the audit shows it: its setting, what it measures now, and whether it fires. */
+export interface AuditAlert {
+  rule: AlertRule;
+  title: string;
+  message: string;
+  severity: AlertSeverity;
+  unit: AlertUnit;
+  threshold: number;
+  windowMinutes: number;
+  enabled: boolean;
+  /** Whether the tenant set its own threshold (false: the design's default applies). */
+  customized: boolean;
+  updatedAt: string | null;
+  updatedBy: string | null;
+  /** The measure over the window; null when a rate has nothing to divide by, or the rule is off. */
+  value: number | null;
+  /** What a rate divides by (checkpoints or runs that ended in the window); null for counts. */
+  sample: number | null;
+  state: "firing" | "ok" | "disabled";
+  /** The open history entry's start, while firing. */
+  firingSince: string | null;
+  /** The rule's most recent history, newest first. */
+  history: AlertHistoryEntry[];
+}
+
+export interface AuditAlerts {
+  evaluatedAt: string;
+  alerts: AuditAlert[];
+}
+
+// ---- the printable report of one run ----------------------------------------------------------
+
+/** One run's audit record with what a printed copy must prove: where it sits in the chain, and whether it held. */
+export interface AuditRunReport extends AuditRunDetail {
+  generatedAt: string;
+  /** The principal who started the run (a user or an API key) and the person it was done for, per its trace. */
+  askedBy: { id: string; name: string | null } | null;
+  requestedFor: { id: string; name: string | null } | null;
+  chain: {
+    /** The run's first and last chained events; null when none is chained yet. */
+    runFirstSeq: number | null;
+    runLastSeq: number | null;
+    /** The hash of the run's last event: it commits to every row before it, the run's included. */
+    runLastHash: string | null;
+    /** The tenant's chain head when the report was made. */
+    headSeq: number;
+    headHash: string | null;
+    verification: IntegrityStatus["last"];
+    /** Whether that verification passed over every chained event of this run. */
+    coversRun: boolean;
+  };
+}
+
+/** A chat session's report: every run on its thread, oldest first, each as its own run report. */
+export interface AuditSessionReport {
+  sessionId: string;
+  generatedAt: string;
+  runs: AuditRunReport[];
+  /** More runs than the report holds (the totals count them all). */
+  runsTruncated: boolean;
+  totals: { runs: number; events: number; tokens: number; costUsd: number; errors: number; phiAccesses: number };
+}

@@ -1,5 +1,6 @@
 import "server-only";
 
+export { evaluateAlerts, isAlertRule, setAlertSetting } from "./alerts";
 export { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
 export { lastDays, runsPerDay } from "./charts";
 export type { TraceEvent } from "./contract";
@@ -9,8 +10,10 @@ export { auditFilterOptions } from "./filter-options";
 export { openNodeAttempts } from "./open-attempts";
 export { recordTrace, traceIn } from "./outbox";
 export { auditRunDetail } from "./run-detail";
+export { auditRunReport } from "./run-report";
 export { AUDIT_PAGE_MAX, type AuditReader, listAuditRuns } from "./runs-list";
 export { drainTrace, nudgeSequencer, sequenceTrace, startTraceSequencer, stopTraceSequencer } from "./sequencer";
+export { auditSessionReport } from "./session-report";
 export { replaceTraceSink } from "./sink";
 export { integrityStatus, verifyAndRecord } from "./verification";
 export { verifyChain } from "./verify";

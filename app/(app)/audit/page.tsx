@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AlertsSummary } from "@/components/audit/AlertsSummary";
 import { AuditRunList } from "@/components/audit/AuditRunList";
 import { IntegrityPanel } from "@/components/audit/IntegrityPanel";
 import { RunsPerDayChart } from "@/components/audit/RunsPerDayChart";
@@ -24,6 +25,7 @@ export default async function AuditPage() {
         the record was not altered.
       </p>
       <IntegrityPanel status={status} />
+      <AlertsSummary tenantId={session.tenantId} />
       <RunsPerDayChart days={days} />
       <AuditRunList options={options} />
     </div>

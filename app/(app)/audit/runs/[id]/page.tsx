@@ -1,4 +1,4 @@
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft, FileText } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -70,6 +70,20 @@ export default async function AuditRunPage({ params }: { params: Promise<{ id: s
           </span>
         </div>
         {run.error && <p className="mt-2 text-sm text-red-700 dark:text-red-400">{run.error}</p>}
+        <Link
+          href={`/audit/runs/${run.id}/report`}
+          className="mt-3 inline-flex items-center gap-1 text-sm text-brand-700 hover:underline dark:text-brand-100"
+        >
+          <FileText aria-hidden className="h-4 w-4" /> Printable report
+        </Link>
+        {run.chatSessionId && (
+          <Link
+            href={`/audit/sessions/${run.chatSessionId}/report`}
+            className="mt-3 ml-4 inline-flex items-center gap-1 text-sm text-brand-700 hover:underline dark:text-brand-100"
+          >
+            <FileText aria-hidden className="h-4 w-4" /> Its session's report
+          </Link>
+        )}
         <dl className="mt-4 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
           <Figure label="Events" value={String(totals.events)} />
           <Figure label="Tokens" value={formatTokens(totals.tokens)} />

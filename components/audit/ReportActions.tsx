@@ -1,0 +1,54 @@
+"use client";
+
+import { Printer, RefreshCw } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { verifyNow } from "./api";
+
+const button =
+  "inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800";
+
+/** Prints the report (the browser's dialog saves it as PDF); not part of the printed page itself. */
+export function PrintButton() {
+  return (
+    <button type="button" onClick={() => window.print()} className={`${button} print:hidden`}>
+      <Printer aria-hidden className="h-4 w-4" /> Print
+    </button>
+  );
+}
+
+/** Walks the chain now and records the result, then reads the report again with it. */
+export function VerifyChainButton() {
+  const router = useRouter();
+  const [verifying, setVerifying] = useState(false);
+  const [refreshing, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const busy = verifying || refreshing;
+
+  async function verify() {
+    setVerifying(true);
+    setError(null);
+    try {
+      await verifyNow();
+      startTransition(() => router.refresh());
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "The verification failed.");
+    } finally {
+      setVerifying(false);
+    }
+  }
+
+  return (
+    <div className="print:hidden">
+      <button type="button" onClick={() => void verify()} disabled={busy} className={button}>
+        <RefreshCw aria-hidden className={`h-4 w-4 ${busy ? "animate-spin" : ""}`} />
+        {busy ? "Verifying…" : "Verify the chain now"}
+      </button>
+      {error && (
+        <p role="alert" className="mt-1 text-sm text-red-600">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
