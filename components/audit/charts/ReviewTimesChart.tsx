@@ -1,0 +1,67 @@
+"use client";
+
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { ReviewTimesPerDay } from "./api";
+import { ChartFigure } from "./ChartFigure";
+import { formatCount, formatDuration, longDay, shortDay, sum, TICK } from "./format";
+
+/** Median review latency and clarification turnaround per day, in hours on the axis. */
+export function ReviewTimesChart({ days }: { days: ReviewTimesPerDay[] }) {
+  const reviews = sum(days, (d) => d.reviews);
+  const clarifications = sum(days, (d) => d.clarifications);
+  const hours = days.map((d) => ({
+    day: d.day,
+    review: d.reviewMedianMs === null ? null : d.reviewMedianMs / 3_600_000,
+    clarification: d.clarificationMedianMs === null ? null : d.clarificationMedianMs / 3_600_000,
+  }));
+  return (
+    <ChartFigure
+      id="chart-review-times"
+      testId="review-times-chart"
+      title="Review latency and clarification turnaround"
+      summary={`Daily medians (UTC) over ${formatCount(reviews)} first decisions and ${formatCount(clarifications)} answered questions`}
+      empty={reviews + clarifications === 0}
+      emptyText={`No reviews or answered questions in these ${days.length} days.`}
+      chartLabel={`Line chart of the daily median time from submission to decision and from question to answer, over ${days.length} days`}
+      total={reviews + clarifications}
+      rows={days}
+      rowKey={(d) => d.day}
+      columns={[
+        { label: "Day", value: (d) => longDay(d.day) },
+        { label: "Median review latency", value: (d) => formatDuration(d.reviewMedianMs) },
+        { label: "Decisions", value: (d) => formatCount(d.reviews) },
+        { label: "Median clarification turnaround", value: (d) => formatDuration(d.clarificationMedianMs) },
+        { label: "Answers", value: (d) => formatCount(d.clarifications) },
+      ]}
+    >
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={hours} margin={{ top: 4, right: 4, bottom: 0, left: -16 }} accessibilityLayer={false}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#cbd5e1" />
+          <XAxis dataKey="day" tickFormatter={shortDay} tick={TICK} minTickGap={16} />
+          <YAxis tick={TICK} unit=" h" />
+          <Tooltip
+            labelFormatter={(day) => shortDay(String(day))}
+            formatter={(value) => formatDuration(typeof value === "number" ? value * 3_600_000 : null)}
+          />
+          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Line
+            dataKey="review"
+            name="Submission → decision"
+            stroke="#2f6fed"
+            strokeWidth={2}
+            dot={{ r: 2 }}
+            isAnimationActive={false}
+          />
+          <Line
+            dataKey="clarification"
+            name="Question → answer"
+            stroke="#f59e0b"
+            strokeWidth={2}
+            dot={{ r: 2 }}
+            isAnimationActive={false}
+          />
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartFigure>
+  );
+}
