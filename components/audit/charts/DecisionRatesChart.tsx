@@ -3,25 +3,37 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { DecisionRatesPerDay } from "./api";
 import { ChartFigure } from "./ChartFigure";
-import { formatCount, formatShare, longDay, shortDay, sum, TICK } from "./format";
+import { formatCount, formatShare, longDay, plural, shortDay, sum, TICK } from "./format";
 
 const SERIES = [
-  { share: "approvedShare", count: "approved", label: "Approved", color: "#059669" },
-  { share: "modifiedShare", count: "modified", label: "Approved with changes", color: "#2f6fed" },
-  { share: "rejectedShare", count: "rejected", label: "Rejected", color: "#dc2626" },
-  { share: "systemShare", count: "system", label: "Decided by Vigil (timeout, auto-approval)", color: "#94a3b8" },
+  { share: "approvedShare", count: "approved", label: "Approved", inSummary: "approved", color: "#059669" },
+  {
+    share: "modifiedShare",
+    count: "modified",
+    label: "Approved with changes",
+    inSummary: "approved with changes",
+    color: "#2f6fed",
+  },
+  { share: "rejectedShare", count: "rejected", label: "Rejected", inSummary: "rejected", color: "#dc2626" },
+  {
+    share: "systemShare",
+    count: "system",
+    label: "Decided by Vigil (timeout, auto-approval)",
+    inSummary: "decided by Vigil",
+    color: "#94a3b8",
+  },
 ] as const;
 
 /** Each day's standing decisions as shares of that day's decisions: approval and rejection rates over time. */
 export function DecisionRatesChart({ days }: { days: DecisionRatesPerDay[] }) {
   const decided = sum(days, (d) => d.decided);
-  const counts = SERIES.map((s) => `${formatCount(sum(days, (d) => d[s.count]))} ${s.label.toLowerCase()}`);
+  const counts = SERIES.map((s) => `${formatCount(sum(days, (d) => d[s.count]))} ${s.inSummary}`);
   return (
     <ChartFigure
       id="chart-decisions"
       testId="decision-rates-chart"
       title="Approval and rejection rates"
-      summary={`${formatCount(decided)} decisions in the last ${days.length} days (UTC): ${counts.join(", ")}`}
+      summary={`${plural(decided, "decision")} in the last ${days.length} days (UTC): ${counts.join(", ")}`}
       empty={decided === 0}
       emptyText={`No decisions in these ${days.length} days. Reviewers decide cases in the inbox.`}
       chartLabel={`Stacked bar chart of each day's decisions by outcome, ${decided} decisions in ${days.length} days`}

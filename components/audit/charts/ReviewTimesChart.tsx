@@ -3,23 +3,34 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ReviewTimesPerDay } from "./api";
 import { ChartFigure } from "./ChartFigure";
-import { formatCount, formatDuration, longDay, shortDay, sum, TICK } from "./format";
+import {
+  compactNumber,
+  durationUnit,
+  formatCount,
+  formatDuration,
+  longDay,
+  plural,
+  shortDay,
+  sum,
+  TICK,
+} from "./format";
 
-/** Median review latency and clarification turnaround per day, in hours on the axis. */
+/** Median review latency and clarification turnaround per day, on an axis in the unit that fits them. */
 export function ReviewTimesChart({ days }: { days: ReviewTimesPerDay[] }) {
   const reviews = sum(days, (d) => d.reviews);
   const clarifications = sum(days, (d) => d.clarifications);
-  const hours = days.map((d) => ({
+  const unit = durationUnit(Math.max(0, ...days.flatMap((d) => [d.reviewMedianMs ?? 0, d.clarificationMedianMs ?? 0])));
+  const scaled = days.map((d) => ({
     day: d.day,
-    review: d.reviewMedianMs === null ? null : d.reviewMedianMs / 3_600_000,
-    clarification: d.clarificationMedianMs === null ? null : d.clarificationMedianMs / 3_600_000,
+    review: d.reviewMedianMs === null ? null : d.reviewMedianMs / unit.ms,
+    clarification: d.clarificationMedianMs === null ? null : d.clarificationMedianMs / unit.ms,
   }));
   return (
     <ChartFigure
       id="chart-review-times"
       testId="review-times-chart"
       title="Review latency and clarification turnaround"
-      summary={`Daily medians (UTC) over ${formatCount(reviews)} first decisions and ${formatCount(clarifications)} answered questions`}
+      summary={`Daily medians (UTC) over ${plural(reviews, "first decision")} and ${plural(clarifications, "answered question")}`}
       empty={reviews + clarifications === 0}
       emptyText={`No reviews or answered questions in these ${days.length} days.`}
       chartLabel={`Line chart of the daily median time from submission to decision and from question to answer, over ${days.length} days`}
@@ -35,13 +46,13 @@ export function ReviewTimesChart({ days }: { days: ReviewTimesPerDay[] }) {
       ]}
     >
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={hours} margin={{ top: 4, right: 4, bottom: 0, left: -16 }} accessibilityLayer={false}>
+        <LineChart data={scaled} margin={{ top: 4, right: 4, bottom: 0, left: -16 }} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#cbd5e1" />
           <XAxis dataKey="day" tickFormatter={shortDay} tick={TICK} minTickGap={16} />
-          <YAxis tick={TICK} unit=" h" />
+          <YAxis tick={TICK} width={56} tickFormatter={(v: number) => `${compactNumber(v)} ${unit.label}`} />
           <Tooltip
             labelFormatter={(day) => shortDay(String(day))}
-            formatter={(value) => formatDuration(typeof value === "number" ? value * 3_600_000 : null)}
+            formatter={(value) => formatDuration(typeof value === "number" ? value * unit.ms : null)}
           />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           <Line

@@ -3,23 +3,34 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { UsagePerAgent } from "./api";
 import { ChartFigure } from "./ChartFigure";
-import { barsHeight, clip, formatCount, formatUsd, sum, TICK } from "./format";
+import { barsHeight, clip, compactNumber, formatCount, formatUsd, plural, sum, TICK } from "./format";
 
-/** Cost of each agent's model calls over the range, costliest first; tokens in the figures. */
+/**
+ * What the bars measure: cost when any call cost something, else tokens, else calls, so an
+ * engine that records no cost or usage (the offline engine) still shows who made the calls.
+ */
+const MEASURES = [
+  { key: "costUsd", label: "cost", format: formatUsd, axis: (v: number) => `$${compactNumber(v)}` },
+  { key: "tokens", label: "tokens", format: formatCount, axis: compactNumber },
+  { key: "calls", label: "model calls", format: formatCount, axis: compactNumber },
+] as const;
+
+/** Each agent's model calls over the range, costliest first, with tokens and cost in the figures. */
 export function UsagePerAgentChart({ agents, days }: { agents: UsagePerAgent[]; days: number }) {
   const cost = sum(agents, (a) => a.costUsd);
   const tokens = sum(agents, (a) => a.tokens);
+  const measure = MEASURES.find((m) => sum(agents, (a) => a[m.key]) > 0) ?? MEASURES[2];
   return (
     <ChartFigure
       id="chart-agents"
       testId="usage-per-agent-chart"
       title="Tokens and cost per agent"
-      summary={`${formatCount(agents.length)} ${agents.length === 1 ? "agent" : "agents"} in the last ${days} days (UTC): ${formatCount(tokens)} tokens, ${formatUsd(cost)}`}
+      summary={`${plural(agents.length, "agent")} in the last ${days} days (UTC): ${formatCount(tokens)} tokens, ${formatUsd(cost)}. Bars show ${measure.label}.`}
       empty={agents.length === 0}
       emptyText={`No model calls in these ${days} days.`}
-      chartLabel={`Horizontal bar chart of cost per agent: ${agents
+      chartLabel={`Horizontal bar chart of ${measure.label} per agent: ${agents
         .slice(0, 5)
-        .map((a) => `${a.name} ${formatUsd(a.costUsd)}`)
+        .map((a) => `${a.name} ${measure.format(a[measure.key])}`)
         .join(", ")}`}
       total={agents.length}
       height={barsHeight(agents.length)}
@@ -40,16 +51,15 @@ export function UsagePerAgentChart({ agents, days }: { agents: UsagePerAgent[]; 
           accessibilityLayer={false}
         >
           <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="#cbd5e1" />
-          <XAxis type="number" tick={TICK} tickFormatter={(v: number) => formatUsd(v)} />
+          <XAxis type="number" tick={TICK} allowDecimals={measure.key === "costUsd"} tickFormatter={measure.axis} />
           <YAxis type="category" dataKey="name" tick={TICK} width={104} tickFormatter={(name: string) => clip(name)} />
           <Tooltip
-            formatter={(value, _name, item) =>
-              typeof value === "number"
-                ? `${formatUsd(value)} (${formatCount((item.payload as UsagePerAgent).tokens)} tokens)`
-                : String(value)
-            }
+            formatter={(_value, _name, item) => {
+              const row = item.payload as UsagePerAgent;
+              return `${plural(row.calls, "call")}, ${formatCount(row.tokens)} tokens, ${formatUsd(row.costUsd)}`;
+            }}
           />
-          <Bar dataKey="costUsd" name="Cost" fill="#2f6fed" isAnimationActive={false} />
+          <Bar dataKey={measure.key} name={measure.label} fill="#2f6fed" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </ChartFigure>

@@ -3,7 +3,7 @@
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { UsagePerDay } from "./api";
 import { ChartFigure } from "./ChartFigure";
-import { formatCount, formatUsd, longDay, shortDay, sum, TICK } from "./format";
+import { compactNumber, formatCount, formatUsd, longDay, plural, shortDay, sum, TICK } from "./format";
 
 /** Tokens (bars, left axis) and cost (line, right axis) of the model calls of each day. */
 export function UsagePerDayChart({ days }: { days: UsagePerDay[] }) {
@@ -15,7 +15,7 @@ export function UsagePerDayChart({ days }: { days: UsagePerDay[] }) {
       id="chart-usage"
       testId="usage-per-day-chart"
       title="Tokens and cost per day"
-      summary={`${formatCount(calls)} model calls in the last ${days.length} days (UTC): ${formatCount(tokens)} tokens, ${formatUsd(cost)}`}
+      summary={`${plural(calls, "model call")} in the last ${days.length} days (UTC): ${formatCount(tokens)} tokens, ${formatUsd(cost)}`}
       empty={calls === 0}
       emptyText={`No model calls in these ${days.length} days.`}
       chartLabel={`Bars of tokens and a line of cost per day: ${tokens} tokens and ${formatUsd(cost)} over ${days.length} days`}
@@ -33,13 +33,13 @@ export function UsagePerDayChart({ days }: { days: UsagePerDay[] }) {
         <ComposedChart data={days} margin={{ top: 4, right: 0, bottom: 0, left: -12 }} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#cbd5e1" />
           <XAxis dataKey="day" tickFormatter={shortDay} tick={TICK} minTickGap={16} />
-          <YAxis yAxisId="tokens" allowDecimals={false} tick={TICK} tickFormatter={(v: number) => compact(v)} />
+          <YAxis yAxisId="tokens" allowDecimals={false} tick={TICK} tickFormatter={(v: number) => compactNumber(v)} />
           <YAxis
             yAxisId="cost"
             orientation="right"
             tick={TICK}
             width={48}
-            tickFormatter={(v: number) => `$${compact(v)}`}
+            tickFormatter={(v: number) => `$${compactNumber(v)}`}
           />
           <Tooltip
             labelFormatter={(day) => shortDay(String(day))}
@@ -63,6 +63,3 @@ export function UsagePerDayChart({ days }: { days: UsagePerDay[] }) {
     </ChartFigure>
   );
 }
-
-/** `12500` → `12.5K`, so axis labels stay narrow on a phone. */
-const compact = (n: number) => n.toLocaleString("en-US", { notation: "compact", maximumFractionDigits: 2 });

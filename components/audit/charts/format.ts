@@ -44,3 +44,22 @@ export const clip = (label: string, max = 16) => (label.length > max ? `${label.
 
 /** Height for a horizontal bar chart of `rows` bars. */
 export const barsHeight = (rows: number) => Math.max(120, rows * 32 + 48);
+
+const UNITS = [
+  { label: "s", ms: 1_000 },
+  { label: "min", ms: 60_000 },
+  { label: "h", ms: 3_600_000 },
+  { label: "d", ms: 86_400_000 },
+] as const;
+
+/** The largest unit the longest duration fills at least once (seconds at the least), for an axis. */
+export function durationUnit(longestMs: number): (typeof UNITS)[number] {
+  return [...UNITS].reverse().find((u) => longestMs >= u.ms) ?? UNITS[0];
+}
+
+/** `1 model call`, `3 model calls`. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/** `12500` → `12.5K`, `0.5` → `0.5`, so axis labels stay narrow on a phone. */
+export const compactNumber = (n: number) =>
+  n.toLocaleString("en-US", { notation: "compact", maximumFractionDigits: 1 });
