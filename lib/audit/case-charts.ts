@@ -13,20 +13,19 @@ const series = (days: ChartDays) =>
   sql`(select i, to_char(date '1970-01-01' + i, 'YYYY-MM-DD') as day
     from generate_series(${dayIndex(days.fromMs)}::int, ${dayIndex(days.toMs) - 1}::int) as i) as s`;
 
-/** Cases submitted per UTC day, by their state now (from the state projection). */
+/** Cases submitted per UTC day, by their state now: the projection has both, one row per case. */
 export async function casesPerDay(tx: Tx, tenantId: string, days: ChartDays): Promise<CasesPerDay[]> {
   return rowsOf<CasesPerDay>(
     await tx.execute(sql`
       with c as (
-        select (c.created_at_ms / 86400000)::int as i, st.current_state as state
-        from hitl_cases c left join hitl_state st on st.case_id = c.case_id
-        where c.tenant_id = ${tenantId} and c.created_at_ms >= ${days.fromMs} and c.created_at_ms < ${days.toMs}
+        select (st.created_at_ms / 86400000)::int as i, st.current_state as state
+        from hitl_state st
+        where st.tenant_id = ${tenantId} and st.created_at_ms >= ${days.fromMs} and st.created_at_ms < ${days.toMs}
       )
       select s.day,
         (count(c.i) filter (where c.state = 'approved'))::int as approved,
         (count(c.i) filter (where c.state = 'rejected'))::int as rejected,
-        (count(c.i) filter (where c.state is distinct from 'approved' and c.state is distinct from 'rejected'))::int
-          as open
+        (count(c.i) filter (where c.state not in ('approved', 'rejected')))::int as open
       from ${series(days)} left join c on c.i = s.i
       group by s.i, s.day order by s.i`),
   );
