@@ -6,19 +6,35 @@ import { ChartFigure } from "./ChartFigure";
 import { formatCount, formatShare, longDay, plural, shortDay, sum, TICK } from "./format";
 
 const SERIES = [
-  { share: "approvedShare", count: "approved", label: "Approved", inSummary: "approved", color: "#059669" },
+  {
+    share: "approvedShare",
+    count: "approved",
+    label: "Approved",
+    column: "Approved",
+    inSummary: "approved",
+    color: "#059669",
+  },
   {
     share: "modifiedShare",
     count: "modified",
     label: "Approved with changes",
+    column: "With changes",
     inSummary: "approved with changes",
     color: "#2f6fed",
   },
-  { share: "rejectedShare", count: "rejected", label: "Rejected", inSummary: "rejected", color: "#dc2626" },
+  {
+    share: "rejectedShare",
+    count: "rejected",
+    label: "Rejected",
+    column: "Rejected",
+    inSummary: "rejected",
+    color: "#dc2626",
+  },
   {
     share: "systemShare",
     count: "system",
     label: "Decided by Vigil (timeout, auto-approval)",
+    column: "By Vigil",
     inSummary: "decided by Vigil",
     color: "#94a3b8",
   },
@@ -44,7 +60,7 @@ export function DecisionRatesChart({ days }: { days: DecisionRatesPerDay[] }) {
         { label: "Day", value: (d) => longDay(d.day) },
         { label: "Decisions", value: (d) => formatCount(d.decided) },
         ...SERIES.map((s) => ({
-          label: s.label,
+          label: s.column,
           value: (d: DecisionRatesPerDay) => `${formatCount(d[s.count])} (${formatShare(d[s.share])})`,
         })),
       ]}

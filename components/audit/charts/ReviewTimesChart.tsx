@@ -46,10 +46,10 @@ export function ReviewTimesChart({ days }: { days: ReviewTimesPerDay[] }) {
       ]}
     >
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={scaled} margin={{ top: 4, right: 4, bottom: 0, left: -16 }} accessibilityLayer={false}>
+        <LineChart data={scaled} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#cbd5e1" />
           <XAxis dataKey="day" tickFormatter={shortDay} tick={TICK} minTickGap={16} />
-          <YAxis tick={TICK} width={56} tickFormatter={(v: number) => `${compactNumber(v)} ${unit.label}`} />
+          <YAxis tick={TICK} width={64} tickFormatter={(v: number) => `${compactNumber(v)} ${unit.label}`} />
           <Tooltip
             labelFormatter={(day) => shortDay(String(day))}
             formatter={(value) => formatDuration(typeof value === "number" ? value * unit.ms : null)}

@@ -14,9 +14,10 @@ export const longDay = (day: string) =>
     timeZone: "UTC",
   });
 
-/** A duration in the unit that reads best: `45 s`, `12 min`, `3.5 h`, `2.1 d`. */
+/** A duration in the unit that reads best: `80 ms`, `45 s`, `12 min`, `3.5 h`, `2.1 d`. */
 export function formatDuration(ms: number | null): string {
   if (ms === null) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
   if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
   if (ms < 86_400_000) return `${(ms / 3_600_000).toFixed(1).replace(/\.0$/, "")} h`;
@@ -46,13 +47,14 @@ export const clip = (label: string, max = 16) => (label.length > max ? `${label.
 export const barsHeight = (rows: number) => Math.max(120, rows * 32 + 48);
 
 const UNITS = [
+  { label: "ms", ms: 1 },
   { label: "s", ms: 1_000 },
   { label: "min", ms: 60_000 },
   { label: "h", ms: 3_600_000 },
   { label: "d", ms: 86_400_000 },
 ] as const;
 
-/** The largest unit the longest duration fills at least once (seconds at the least), for an axis. */
+/** The largest unit the longest duration fills at least once, for an axis. */
 export function durationUnit(longestMs: number): (typeof UNITS)[number] {
   return [...UNITS].reverse().find((u) => longestMs >= u.ms) ?? UNITS[0];
 }
