@@ -419,4 +419,90 @@ export interface AuditSessionReport {
   /** More runs than the report holds (the totals count them all). */
   runsTruncated: boolean;
   totals: { runs: number; events: number; tokens: number; costUsd: number; errors: number; phiAccesses: number };
+// ---- the overview's charts: what /api/audit/charts answers --------------------------------------
+
+/** The ranges the overview offers, in days ending today (UTC). */
+export const CHART_RANGES = [7, 30, 90] as const;
+export type ChartRange = (typeof CHART_RANGES)[number];
+export const DEFAULT_CHART_RANGE: ChartRange = 30;
+
+/** Review cases submitted on one UTC day, by where they stand now. */
+export interface CasesPerDay {
+  day: string;
+  approved: number;
+  rejected: number;
+  /** Waiting for a decision or for the submitter's answer. */
+  open: number;
+}
+
+/**
+ * The decisions that stand (the first one, or the one that superseded it), by the UTC day they
+ * were taken. "modified" is an approval with modifications; "system" is Vigil's own decision
+ * (a checkpoint timeout, a low-risk auto-approval), whatever its outcome.
+ */
+export interface DecisionRatesPerDay {
+  day: string;
+  decided: number;
+  approved: number;
+  modified: number;
+  rejected: number;
+  system: number;
+  /** Each count's share of `decided` (0–1); null on a day without decisions. */
+  approvedShare: number | null;
+  modifiedShare: number | null;
+  rejectedShare: number | null;
+  systemShare: number | null;
+}
+
+/** Medians per UTC day, in milliseconds; null on a day with nothing to measure. */
+export interface ReviewTimesPerDay {
+  day: string;
+  /** Submission → first decision by a person or agent (Vigil's timeouts are not reviews). */
+  reviewMedianMs: number | null;
+  reviews: number;
+  /** A question asked (the round's first) → the submitter's answer, by the answer's day. */
+  clarificationMedianMs: number | null;
+  clarifications: number;
+}
+
+/** The trace's `llm_call` events of one UTC day. */
+export interface UsagePerDay {
+  day: string;
+  calls: number;
+  tokens: number;
+  costUsd: number;
+}
+
+/** The trace's `llm_call` events of one agent over the range. */
+export interface UsagePerAgent {
+  /** The trace's `agent_id`, or the run's agent when the event names none; null: neither. */
+  agentId: string | null;
+  name: string;
+  calls: number;
+  tokens: number;
+  costUsd: number;
+}
+
+/** How often a node's attempts ended in `node_error` over the range. */
+export interface NodeErrorRate {
+  node: string;
+  /** Attempts that ended: `node_complete` plus `node_error` events. */
+  attempts: number;
+  errors: number;
+  /** errors / attempts. */
+  rate: number;
+}
+
+export interface AuditCharts {
+  days: ChartRange;
+  /** The first and last UTC day covered (`YYYY-MM-DD`). */
+  from: string;
+  to: string;
+  runs: RunsPerDay[];
+  cases: CasesPerDay[];
+  decisions: DecisionRatesPerDay[];
+  reviewTimes: ReviewTimesPerDay[];
+  usage: UsagePerDay[];
+  usageByAgent: UsagePerAgent[];
+  nodeErrors: NodeErrorRate[];
 }

@@ -2,7 +2,7 @@ import "server-only";
 
 export { evaluateAlerts, isAlertRule, setAlertSetting } from "./alerts";
 export { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
-export { lastDays, runsPerDay } from "./charts";
+export { auditCharts, lastDays, runsPerDay } from "./charts";
 export type { TraceEvent } from "./contract";
 export { listAuditDecisions } from "./decisions";
 export { toOutboxRows } from "./event-rows";

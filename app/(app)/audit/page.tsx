@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import { AlertsSummary } from "@/components/audit/AlertsSummary";
 import { AuditRunList } from "@/components/audit/AuditRunList";
+import { AuditOverviewCharts } from "@/components/audit/charts/AuditOverviewCharts";
 import { IntegrityPanel } from "@/components/audit/IntegrityPanel";
-import { RunsPerDayChart } from "@/components/audit/RunsPerDayChart";
-import { auditFilterOptions, integrityStatus, lastDays, runsPerDay } from "@/lib/audit";
+import { auditCharts, auditFilterOptions, integrityStatus } from "@/lib/audit";
+import { DEFAULT_CHART_RANGE } from "@/lib/audit/contract";
 import { adminPageSession } from "./admin-page";
 
 export const metadata: Metadata = { title: "Audit" };
@@ -12,10 +13,10 @@ export const metadata: Metadata = { title: "Audit" };
 export default async function AuditPage() {
   const session = await adminPageSession();
   if (!session) return null;
-  const [status, options, days] = await Promise.all([
+  const [status, options, charts] = await Promise.all([
     integrityStatus(session),
     auditFilterOptions(session),
-    runsPerDay(session, lastDays(30)),
+    auditCharts(session, DEFAULT_CHART_RANGE),
   ]);
   return (
     <div>
@@ -26,7 +27,7 @@ export default async function AuditPage() {
       </p>
       <IntegrityPanel status={status} />
       <AlertsSummary tenantId={session.tenantId} />
-      <RunsPerDayChart days={days} />
+      <AuditOverviewCharts initial={charts} />
       <AuditRunList options={options} />
     </div>
   );
