@@ -1,3 +1,4 @@
+import { type SQL, sql } from "drizzle-orm";
 import { DATA_CLASSIFICATIONS, type DataClassification, type DataTouched, type TraceEvent } from "./contract";
 
 // The trace writer's `classify` hook: an event says what data it read (`touched`), and the
@@ -41,3 +42,12 @@ export function classify(event: TraceEvent): Classification {
     phiFields: fields.size > 0 ? [...fields] : (event.phiFields ?? null),
   };
 }
+
+const CLASS_ARRAY = sql.raw(`array[${DATA_CLASSIFICATIONS.map((c) => `'${c}'`).join(", ")}]::text[]`);
+
+/** A class's rank (1 public … 4 phi), so that `max` over events picks the most sensitive. */
+export const classRank = (column: SQL): SQL => sql`array_position(${CLASS_ARRAY}, ${column})`;
+
+/** The class of a rank `classRank` gave (null for none). */
+export const classOfRank = (rank: number | null | undefined): DataClassification | null =>
+  rank ? (DATA_CLASSIFICATIONS[Number(rank) - 1] ?? null) : null;
