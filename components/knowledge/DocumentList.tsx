@@ -15,6 +15,7 @@ import {
   type KnowledgeDocument,
   knowledgeFetch,
 } from "./api";
+import { ClassificationBadge } from "./Classification";
 
 export function DomainChip({ domain }: { domain: string }) {
   return (
@@ -163,6 +164,11 @@ export function DocumentList({
                             className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-normal text-amber-900 dark:bg-amber-950 dark:text-amber-200"
                           >
                             Indexing…
+                          </span>
+                        )}
+                        {doc.dataClassification !== "public" && (
+                          <span className="ml-2">
+                            <ClassificationBadge value={doc.dataClassification} />
                           </span>
                         )}
                       </div>

@@ -18,6 +18,7 @@ import {
   knowledgeFetch,
 } from "./api";
 import { ChunkList, pageRange } from "./ChunkList";
+import { ClassificationBadge, ClassificationControl } from "./Classification";
 import { DomainChip } from "./DocumentList";
 import { DocumentOutline } from "./DocumentOutline";
 
@@ -87,6 +88,10 @@ export function DocumentViewer({
             {doc.domains.map((d) => (
               <DomainChip key={d} domain={d} />
             ))}
+          </dd>
+          <dt className="text-slate-500 dark:text-slate-400">Sensitivity</dt>
+          <dd>
+            {canManage ? <ClassificationControl doc={doc} /> : <ClassificationBadge value={doc.dataClassification} />}
           </dd>
           <dt className="text-slate-500 dark:text-slate-400">Size</dt>
           <dd data-testid="document-size">

@@ -5,6 +5,7 @@ import { type DragEvent, type FormEvent, type KeyboardEvent, useEffect, useId, u
 import {
   ACCEPT,
   checkDomain,
+  type DataClassification,
   DOCUMENTS_KEY,
   fileProblem,
   formatBytes,
@@ -16,6 +17,7 @@ import {
   type UploadHandle,
   uploadDocument,
 } from "./api";
+import { ClassificationOptions, selectClass } from "./Classification";
 
 const inputClass =
   "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
@@ -57,6 +59,7 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
   const [fileError, setFileError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [title, setTitle] = useState("");
+  const [classification, setClassification] = useState<DataClassification>("public");
   const [selected, setSelected] = useState<string[]>([]);
   const [added, setAdded] = useState<string[]>([]);
   const [newDomain, setNewDomain] = useState("");
@@ -150,7 +153,7 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
     }
     setPhase({ kind: "sending", fraction: 0 });
     const handle = uploadDocument(
-      { file, domains: selected, title },
+      { file, domains: selected, title, dataClassification: classification },
       (fraction) => setPhase(fraction >= 1 ? { kind: "indexing", progress: null } : { kind: "sending", fraction }),
       (progress) => setPhase({ kind: "indexing", progress }),
     );
@@ -313,6 +316,22 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
           disabled={busy}
           placeholder="Otherwise taken from the document"
         />
+      </label>
+
+      <label className="flex max-w-xl flex-col gap-1 text-sm">
+        Sensitivity
+        <select
+          className={selectClass}
+          value={classification}
+          onChange={(e) => setClassification(e.target.value as DataClassification)}
+          disabled={busy}
+          data-testid="upload-classification"
+        >
+          <ClassificationOptions />
+        </select>
+        <span className="text-xs text-slate-500 dark:text-slate-400">
+          Every answer that reads a PHI document is recorded in the audit&apos;s PHI access view.
+        </span>
       </label>
 
       <div className="flex flex-wrap items-center gap-3">

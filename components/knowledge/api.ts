@@ -10,7 +10,14 @@ import type {
   KnowledgeDocument,
   SearchHit,
 } from "@/lib/rag/contract";
-import { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTES } from "@/lib/rag/contract";
+import {
+  DATA_CLASSIFICATIONS,
+  type DataClassification,
+  DOMAIN_PATTERN,
+  GUIDE_DOMAIN,
+  MAX_DOMAINS_PER_DOCUMENT,
+  MAX_UPLOAD_BYTES,
+} from "@/lib/rag/contract";
 
 // The knowledge page's side of /api/knowledge. Types and limits come from lib/rag/contract (no
 // server code reaches the bundle). Uploads go through XMLHttpRequest: fetch reports no upload
@@ -18,6 +25,7 @@ import { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTE
 
 export type {
   ChunkPage,
+  DataClassification,
   DocumentOverview,
   DocumentPage,
   DocumentSection,
@@ -26,7 +34,15 @@ export type {
   KnowledgeDocument,
   SearchHit,
 };
-export { DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTES };
+export { DATA_CLASSIFICATIONS, DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTES };
+
+/** How the knowledge pages name a document's sensitivity. */
+export const CLASSIFICATION_LABELS: Record<DataClassification, string> = {
+  public: "Public",
+  confidential: "Confidential",
+  restricted: "Restricted",
+  phi: "PHI (patient data)",
+};
 
 export const DOCUMENTS_KEY = ["knowledge-documents"] as const;
 export const CHUNKS_KEY = "knowledge-document-chunks";
@@ -142,6 +158,7 @@ export interface UploadInput {
   file: File;
   domains: string[];
   title?: string;
+  dataClassification?: DataClassification;
 }
 
 export interface UploadHandle {
@@ -194,6 +211,7 @@ export function uploadDocument(
   form.append("file", input.file, input.file.name);
   for (const domain of input.domains) form.append("domains", domain);
   if (input.title?.trim()) form.append("title", input.title.trim());
+  if (input.dataClassification) form.append("data_classification", input.dataClassification);
 
   const xhr = new XMLHttpRequest();
   const promise = new Promise<UploadResult>((resolve, reject) => {
@@ -289,4 +307,13 @@ export function knownDomains(documents: KnowledgeDocument[], agents: AgentCard[]
   for (const d of documents) for (const domain of d.domains) all.add(domain);
   for (const a of agents) for (const domain of a.knowledgeDomains ?? []) all.add(domain);
   return [...all].filter((d) => DOMAIN_PATTERN.test(d)).sort();
+}
+
+/** An admin sets how sensitive a document is; retrievals from then on are traced with it. */
+export function classifyDocument(id: string, dataClassification: DataClassification) {
+  return knowledgeFetch<{ document: KnowledgeDocument }>(`/api/knowledge/documents/${id}`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ data_classification: dataClassification }),
+  });
 }

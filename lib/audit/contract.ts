@@ -58,6 +58,8 @@ export interface TraceEvent {
   dataClassification?: DataClassification | null;
   phiAccessed?: boolean;
   phiFields?: string[] | null;
+  /** What the event read; the trace writer's `classify` hook derives the three columns above from it. */
+  touched?: readonly DataTouched[];
   metadata?: Record<string, unknown>;
   occurredAt?: Date;
 }
@@ -419,9 +421,11 @@ export interface AuditSessionReport {
   /** More runs than the report holds (the totals count them all). */
   runsTruncated: boolean;
   totals: { runs: number; events: number; tokens: number; costUsd: number; errors: number; phiAccesses: number };
-// ---- the overview's charts: what /api/audit/charts answers --------------------------------------
+  // ---- the overview's charts: what /api/audit/charts answers --------------------------------------
 
-/** The ranges the overview offers, in days ending today (UTC). */
+  /** The ranges the overview offers, in days ending today (UTC). */
+}
+
 export const CHART_RANGES = [7, 30, 90] as const;
 export type ChartRange = (typeof CHART_RANGES)[number];
 export const DEFAULT_CHART_RANGE: ChartRange = 30;
@@ -505,4 +509,65 @@ export interface AuditCharts {
   usage: UsagePerDay[];
   usageByAgent: UsagePerAgent[];
   nodeErrors: NodeErrorRate[];
+  // ---- data classification, the PHI access view and the sessions list ----------------------------
+
+  /** One piece of data an event read: `kind:id` is how `phi_fields` names it when it is PHI. */
+}
+
+export interface DataTouched {
+  /** What the data is, e.g. `knowledge` for a knowledge-base document. */
+  kind: string;
+  id: string;
+  classification: DataClassification;
+}
+
+/** One trace event that touched PHI, with what it touched and who it was for. */
+export interface PhiAccessItem {
+  id: string;
+  seq: number;
+  eventType: TraceEventType;
+  at: string;
+  nodeName: string | null;
+  agent: { id: string; name: string | null } | null;
+  user: { id: string; name: string | null } | null;
+  actorId: string | null;
+  runId: string | null;
+  sessionId: string | null;
+  phiFields: string[];
+  /** The knowledge documents among `phiFields`, titled (null when the document is gone). */
+  documents: { id: string; title: string | null }[];
+  dataClassification: DataClassification | null;
+  /** The highest class any event of the event's session carried. */
+  sessionClassification: DataClassification | null;
+}
+
+export interface PhiAccessPage {
+  items: PhiAccessItem[];
+  nextCursor: string | null;
+}
+
+/** One session as `session_metrics` sums it, with who it was for and how sensitive it got. */
+export interface AuditSessionItem {
+  sessionId: string;
+  /** The chat session, when the session is a conversation's thread. */
+  chatSessionId: string | null;
+  eventCount: number;
+  llmCalls: number;
+  totalTokens: number;
+  totalCost: number;
+  phiAccessCount: number;
+  cacheHits: number;
+  errorCount: number;
+  sessionStart: string;
+  sessionEnd: string;
+  runCount: number;
+  user: { id: string; name: string | null } | null;
+  agent: { id: string; slug: string; name: string } | null;
+  /** The highest class any event of the session carried (null when none carried one). */
+  classification: DataClassification | null;
+}
+
+export interface AuditSessionPage {
+  items: AuditSessionItem[];
+  nextCursor: string | null;
 }

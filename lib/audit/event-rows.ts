@@ -1,4 +1,5 @@
 import type { schema, TenantScope } from "@/lib/db";
+import { classify } from "./classify";
 import { AGENT_LEVELS, DATA_CLASSIFICATIONS, TRACE_EVENT_TYPES, type TraceEvent } from "./contract";
 
 export type OutboxRow = typeof schema.executionTraceOutbox.$inferInsert;
@@ -87,6 +88,7 @@ export function toOutboxRows(scope: TenantScope, events: readonly TraceEvent[]):
     }
     const occurredAt = event.occurredAt ?? new Date();
     if (Number.isNaN(occurredAt.getTime())) throw new TypeError("trace occurredAt is not a valid date");
+    const classes = classify(event);
     return {
       tenantId: scope.tenantId,
       eventType,
@@ -105,9 +107,9 @@ export function toOutboxRows(scope: TenantScope, events: readonly TraceEvent[]):
       tokensUsed: integer(event.tokensUsed, "tokensUsed"),
       costUsd,
       cacheHit: event.cacheHit ?? null,
-      dataClassification: member(event.dataClassification, CLASSIFICATIONS, "data classification"),
-      phiAccessed: event.phiAccessed ?? false,
-      phiFields: event.phiFields == null ? null : event.phiFields.map((field) => cleanText(String(field))),
+      dataClassification: member(classes.dataClassification, CLASSIFICATIONS, "data classification"),
+      phiAccessed: classes.phiAccessed ?? false,
+      phiFields: classes.phiFields == null ? null : classes.phiFields.map((field) => cleanText(String(field))),
       metadata: jsonObject(event.metadata, "metadata"),
       eventTimestamp: occurredAt,
     };

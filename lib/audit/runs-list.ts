@@ -13,6 +13,8 @@ export interface AuditRunFilter {
   to?: number;
   hasViolations?: boolean;
   hasPhi?: boolean;
+  /** A trace session: the runs on that thread. */
+  session?: string;
   limit?: number;
   cursor?: string;
 }
@@ -150,6 +152,7 @@ export async function listAuditRuns(reader: AuditReader, filter: AuditRunFilter 
   const conditions: SQL[] = [sql`true`];
   if (filter.status) conditions.push(sql`r.status = ${filter.status}`);
   if (filter.userId) conditions.push(sql`r.created_by = ${filter.userId}`);
+  if (filter.session) conditions.push(sql`r.thread_id = ${filter.session}`);
   if (filter.from !== undefined) conditions.push(sql`r.created_at >= ${new Date(filter.from).toISOString()}`);
   if (filter.to !== undefined) conditions.push(sql`r.created_at <= ${new Date(filter.to).toISOString()}`);
   if (filter.agent) {

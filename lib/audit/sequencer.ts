@@ -1,6 +1,7 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
 import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
+import { addToSessionMetrics } from "./session-metrics";
 import { traceSink } from "./sink";
 
 const t = schema.executionTrace;
@@ -38,6 +39,7 @@ async function chainBatch(tenantId: string): Promise<number> {
       return row;
     });
     await tx.insert(t).values(rows);
+    await addToSessionMetrics(tx, tenantId, rows[0].seq, seq);
     // By id, not by range: a row with a lower id may have committed after the select above.
     await tx.delete(o).where(
       inArray(

@@ -24,6 +24,7 @@ interface HitRow {
   page: number | null;
   text: string;
   score: number | string;
+  data_classification: SearchHit["dataClassification"];
 }
 
 export function toHit(row: HitRow): SearchHit {
@@ -36,6 +37,7 @@ export function toHit(row: HitRow): SearchHit {
     page: row.page,
     text: row.text,
     score: Number(row.score),
+    dataClassification: row.data_classification,
   };
 }
 
@@ -114,13 +116,15 @@ export function bm25Query(options: RankOptions): SQL {
       order by score desc, p.chunk_id
       limit ${limit}
     )
-    select r.chunk_id, c.document_id, d.title, d.external_id, c.section, c.page, c.text, r.score
+    select r.chunk_id, c.document_id, d.title, d.external_id, c.section, c.page, c.text, r.score,
+      d.data_classification
     from ranked r
     cross join lateral (
       select c.document_id, c.section, c.page, c.text from knowledge_chunks c where c.id = r.chunk_id limit 1
     ) c
     cross join lateral (
-      select d.title, d.external_id from knowledge_documents d where d.id = c.document_id limit 1
+      select d.title, d.external_id, d.data_classification from knowledge_documents d
+      where d.id = c.document_id limit 1
     ) d
     order by r.score desc, r.chunk_id`;
 }

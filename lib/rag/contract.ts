@@ -1,5 +1,6 @@
 // The knowledge base's client-safe contract: limits, names and shapes the API and the UI share.
 import { z } from "zod";
+import { DATA_CLASSIFICATIONS, type DataClassification } from "@/lib/audit/contract";
 
 export const KNOWLEDGE_FORMATS = ["markdown", "text", "html", "pdf"] as const;
 export type KnowledgeFormat = (typeof KNOWLEDGE_FORMATS)[number];
@@ -29,6 +30,8 @@ export const KnowledgeDomain = z
 /** `POST /api/knowledge/documents` with a JSON body: a text document. */
 export const DocumentJson = z.object({
   title: z.string().trim().min(1).max(300),
+  /** How sensitive the document is (public unless said); retrieving a `phi` one marks the trace. */
+  data_classification: z.enum(DATA_CLASSIFICATIONS).optional(),
   text: z.string().min(1),
   format: z.enum(["markdown", "text", "html"]),
   domains: z.array(KnowledgeDomain).min(1).max(MAX_DOMAINS_PER_DOCUMENT),
@@ -46,6 +49,7 @@ export interface DocumentInput {
   externalId?: string | null;
   /** A file name, used as the title when neither the caller nor the content names one. */
   fileName?: string;
+  dataClassification?: DataClassification;
 }
 
 export interface KnowledgeDocument {
@@ -59,6 +63,7 @@ export interface KnowledgeDocument {
   contentHash: string;
   byteSize: number;
   chunkCount: number;
+  dataClassification: DataClassification;
   createdBy: string;
   createdAt: string;
 }
@@ -95,6 +100,8 @@ export interface SearchHit {
   text: string;
   /** BM25 score when lexical only; the reciprocal-rank-fusion score when hybrid. */
   score: number;
+  /** The passage's document's class: what a trace event that read it records. */
+  dataClassification: DataClassification;
 }
 
 export interface SearchResult {
@@ -137,3 +144,11 @@ export interface DocumentOverview {
   pageCount: number | null;
   sections: DocumentSection[];
 }
+
+/** `PATCH /api/knowledge/documents/{id}`: an admin reclassifies a document. */
+export const DocumentPatch = z.strictObject({
+  data_classification: z.enum(DATA_CLASSIFICATIONS),
+});
+export type DocumentPatch = z.infer<typeof DocumentPatch>;
+
+export { DATA_CLASSIFICATIONS, type DataClassification };

@@ -24,6 +24,7 @@ export function toDocument(row: typeof documents.$inferSelect): KnowledgeDocumen
     contentHash,
     byteSize: row.byteSize,
     chunkCount: row.chunkCount,
+    dataClassification: row.dataClassification,
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),
   };
@@ -136,4 +137,17 @@ export async function deleteDocument(scope: TenantScope, id: string): Promise<Kn
   });
   scheduleKnowledgeMaintenance((await getDatabase()).db);
   return deleted;
+}
+
+/** Sets how sensitive a document is; retrievals from then on record the new class. */
+export async function classifyDocument(
+  scope: TenantScope,
+  id: string,
+  dataClassification: KnowledgeDocument["dataClassification"],
+): Promise<KnowledgeDocument> {
+  return withTenant(scope, async (tx) => {
+    const [row] = await tx.update(documents).set({ dataClassification }).where(eq(documents.id, id)).returning();
+    if (!row) throw notFound(id);
+    return toDocument(row);
+  });
 }

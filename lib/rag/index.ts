@@ -4,7 +4,7 @@ import "server-only";
 export type { SearchHit } from "./contract";
 export { CHUNK_PAGE_MAX, GUIDE_DOMAIN, MAX_UPLOAD_BYTES } from "./contract";
 export { documentOverview, listDocumentChunks } from "./document-chunks";
-export { DOCUMENT_PAGE_MAX, deleteDocument, getDocument, listDocuments } from "./documents";
+export { classifyDocument, DOCUMENT_PAGE_MAX, deleteDocument, getDocument, listDocuments } from "./documents";
 export { configuredEmbeddingProvider, type EmbeddingProvider } from "./embeddings";
 
 export { MAX_DOMAINS_PER_TENANT } from "./indexing";

@@ -86,7 +86,14 @@ export async function ingestDocument(
     );
     if (known.length === 0) vectors = await vectorsFor(extracted, provider, () => vectorStoreReady(db));
   }
-  const prepared: PreparedDocument = { extracted, domains, externalId, createdBy: options.createdBy, vectors };
+  const prepared: PreparedDocument = {
+    extracted,
+    domains,
+    externalId,
+    createdBy: options.createdBy,
+    dataClassification: input.dataClassification ?? "public",
+    vectors,
+  };
   const total = extracted.chunks.length;
   const progress = (chunksDone: number) => options.onProgress?.({ phase: "indexing", chunksDone, chunksTotal: total });
   let result: IngestResult;

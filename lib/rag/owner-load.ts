@@ -32,6 +32,8 @@ export async function loadIntoEmptyKnowledgeBase(
       domains: doc.domains,
       externalId: doc.externalId,
       createdBy: "seed",
+      // The seeded corpus is published guidance; an admin reclassifies a document in the UI.
+      dataClassification: "public",
       vectors: await vectorsFor(extracted, provider, () => vectorStoreReady(db)),
     });
   }

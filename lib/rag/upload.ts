@@ -1,6 +1,13 @@
 import { DomainError, errors } from "@/lib/errors";
 import { parseBody } from "@/lib/http";
-import { type DocumentInput, DocumentJson, type KnowledgeFormat, MAX_UPLOAD_BYTES } from "./contract";
+import {
+  DATA_CLASSIFICATIONS,
+  type DataClassification,
+  type DocumentInput,
+  DocumentJson,
+  type KnowledgeFormat,
+  MAX_UPLOAD_BYTES,
+} from "./contract";
 
 // Reading a document upload from a request: multipart from the UI, JSON from programs. Both
 // are size-limited while being read, and a declared Content-Length over the limit is refused
@@ -96,6 +103,10 @@ async function readMultipart(req: Request): Promise<DocumentInput> {
   if (title && title.length > 300) throw errors.invalidField("title", "At most 300 characters.");
   const externalId = text("externalId");
   if (externalId && externalId.length > 300) throw errors.invalidField("externalId", "At most 300 characters.");
+  const classification = text("data_classification");
+  if (classification && !(DATA_CLASSIFICATIONS as readonly string[]).includes(classification)) {
+    throw errors.invalidField("data_classification", `One of ${DATA_CLASSIFICATIONS.join(", ")}.`);
+  }
   return {
     format,
     content: new Uint8Array(await file.arrayBuffer()),
@@ -103,6 +114,7 @@ async function readMultipart(req: Request): Promise<DocumentInput> {
     title,
     externalId,
     fileName: name || undefined,
+    dataClassification: classification as DataClassification | undefined,
   };
 }
 
@@ -123,6 +135,7 @@ export async function readDocumentUpload(req: Request): Promise<DocumentInput> {
       content: body.text,
       domains: body.domains,
       externalId: body.externalId,
+      dataClassification: body.data_classification,
     };
   }
   throw unsupported();

@@ -74,7 +74,8 @@ export async function rankByVector(
       order by distance, e.chunk_id
       limit ${limit}
     )
-    select n.chunk_id, n.document_id, d.title, d.external_id, c.section, c.page, c.text, 1 - n.distance as score
+    select n.chunk_id, n.document_id, d.title, d.external_id, c.section, c.page, c.text, 1 - n.distance as score,
+      d.data_classification
     from nearest n
     join knowledge_chunks c on c.id = n.chunk_id
     join knowledge_documents d on d.id = n.document_id

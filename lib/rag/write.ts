@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
 import type { ChunkDraft } from "./chunking";
-import type { IngestResult } from "./contract";
+import type { DataClassification, IngestResult } from "./contract";
 import { toDocument } from "./documents";
 import type { ExtractedDocument } from "./extract";
 import { indexDocument, lockStatistics, registerDomains } from "./indexing";
@@ -17,6 +17,7 @@ export interface PreparedDocument {
   domains: string[];
   externalId: string | null;
   createdBy: string;
+  dataClassification: DataClassification;
   /** Chunk vectors in chunk order, when they were computed. */
   vectors: { model: string; values: number[][] } | null;
 }
@@ -94,6 +95,7 @@ export async function insertDocumentRow(
       contentHash,
       byteSize: extracted.byteSize,
       chunkCount: extracted.chunks.length,
+      dataClassification: doc.dataClassification,
       createdBy: doc.createdBy,
     })
     .returning();

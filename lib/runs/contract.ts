@@ -3,6 +3,7 @@
 // the browser's `useChat` import the same types, so the two cannot drift.
 import type { InferUIMessageChunk, UIMessage } from "ai";
 import type { AgentPart } from "@/lib/agents/contract";
+import type { DataTouched } from "@/lib/audit/contract";
 import type { CheckpointPart } from "@/lib/checkpoints/contract";
 import type { SearchHit } from "@/lib/rag/contract";
 
@@ -55,7 +56,14 @@ export type NodeTraceType =
 /** What a workflow node may send to the run's stream (and trace) through `config.writer`. */
 export type NodeOutput =
   | { kind: "text"; delta: string }
-  | { kind: "trace"; eventType: NodeTraceType; durationMs?: number; payload?: Record<string, unknown> }
+  | {
+      kind: "trace";
+      eventType: NodeTraceType;
+      durationMs?: number;
+      payload?: Record<string, unknown>;
+      /** The data the node read, by class: the trace writer marks PHI access from it. */
+      touched?: readonly DataTouched[];
+    }
   | { kind: "step"; message: string }
   | { kind: "data"; name: DataPartName; id?: string; data: unknown }
   | { kind: "source"; source: SourcePayload };
@@ -78,8 +86,10 @@ export type DataParts = {
  * retrieved passage plus `n`, the number the answer cites it by (`[n]`). Fallback search results
  * carry synthetic ids (`pubmed:<pmid>`, `web:<hash>`) and their `url`.
  */
-export interface SourceItem extends SearchHit {
+export interface SourceItem extends Omit<SearchHit, "dataClassification"> {
   n: number;
+  /** Absent on answers saved before documents had a class, and on an autonomous run's sources. */
+  dataClassification?: SearchHit["dataClassification"];
   /** Set for fallback search results: where the result lives. */
   url?: string;
 }

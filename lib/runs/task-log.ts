@@ -186,5 +186,6 @@ export function nodeReported(output: Extract<NodeOutput, { kind: "trace" }>, nod
     tokensUsed: tokens.length > 0 ? tokens.reduce((a, b) => a + b, 0) : null,
     costUsd: typeof data.costUsd === "number" ? data.costUsd : null,
     cacheHit: output.eventType === "cache_hit" ? true : output.eventType === "cache_miss" ? false : null,
+    touched: output.touched,
   };
 }

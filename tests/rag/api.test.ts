@@ -361,9 +361,23 @@ for (const target of testTargets()) {
       const items = res.body.items as Hit[];
       expect(items).toHaveLength(3);
       expect(Object.keys(items[0]).sort()).toEqual(
-        ["chunkId", "documentId", "externalId", "page", "score", "section", "text", "title"].sort(),
+        [
+          "chunkId",
+          "dataClassification",
+          "documentId",
+          "externalId",
+          "page",
+          "score",
+          "section",
+          "text",
+          "title",
+        ].sort(),
       );
-      expect(items[0]).toMatchObject({ externalId: "fda-510k", title: "FDA 510(k) premarket notification" });
+      expect(items[0]).toMatchObject({
+        externalId: "fda-510k",
+        title: "FDA 510(k) premarket notification",
+        dataClassification: "public",
+      });
       expect(items.map((h) => h.score)).toEqual([...items.map((h) => h.score)].sort((a, b) => b - a));
       expect(res.body.retrieval).toBe("lexical");
 

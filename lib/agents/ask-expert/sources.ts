@@ -1,3 +1,4 @@
+import type { DataTouched } from "@/lib/audit/contract";
 import type { SourceItem } from "@/lib/chat";
 import type { Passage } from "@/lib/engine";
 import type { SearchHit } from "@/lib/rag";
@@ -16,6 +17,7 @@ export function knowledgeSources(hits: SearchHit[], first = 1): SourceItem[] {
     page: hit.page,
     text: hit.text,
     score: hit.score,
+    dataClassification: hit.dataClassification,
   }));
 }
 
@@ -34,6 +36,8 @@ export function fallbackSources(hits: FallbackHit[], first = 1): SourceItem[] {
     page: null,
     text: hit.text,
     score: 1 / (RRF_K + hit.rank),
+    // Published literature and web pages: nothing of the tenant's own.
+    dataClassification: "public",
     url: hit.url,
   }));
 }
@@ -49,4 +53,13 @@ export function passagesOf(sources: SourceItem[]): Passage[] {
     text,
     score,
   }));
+}
+
+/** The knowledge documents a retrieval read, for the trace writer's `classify` hook. */
+export function documentsTouched(hits: readonly Pick<SearchHit, "documentId" | "dataClassification">[]): DataTouched[] {
+  const seen = new Map<string, DataTouched>();
+  for (const hit of hits) {
+    seen.set(hit.documentId, { kind: "knowledge", id: hit.documentId, classification: hit.dataClassification });
+  }
+  return [...seen.values()];
 }

@@ -1,4 +1,5 @@
 import { Annotation, END, Send, START, StateGraph } from "@langchain/langgraph";
+import type { DataTouched } from "@/lib/audit/contract";
 import type { TenantScope } from "@/lib/db";
 import { createEngineWithSelection, type Passage } from "@/lib/engine";
 import { type FoundPassage, runTool } from "./tools";
@@ -23,6 +24,8 @@ export interface SpecialistInput {
 export interface WorkerResult {
   domain: string;
   passages: FoundPassage[];
+  /** Everything the worker's search read, cited or not. */
+  touched: DataTouched[];
   error: string | null;
   durationMs: number;
 }
@@ -64,7 +67,13 @@ async function worker(state: S) {
     );
     return {
       workers: [
-        { domain: state.domain, passages: found.passages.slice(0, 3), error: null, durationMs: Date.now() - started },
+        {
+          domain: state.domain,
+          passages: found.passages.slice(0, 3),
+          touched: found.touched ?? [],
+          error: null,
+          durationMs: Date.now() - started,
+        },
       ],
     };
   } catch (error) {
@@ -73,6 +82,7 @@ async function worker(state: S) {
         {
           domain: state.domain,
           passages: [],
+          touched: [],
           error: error instanceof Error ? error.message.slice(0, 200) : "failed",
           durationMs: Date.now() - started,
         },

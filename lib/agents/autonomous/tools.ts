@@ -1,4 +1,5 @@
 import { all, create } from "mathjs";
+import type { DataTouched } from "@/lib/audit/contract";
 import type { TenantScope } from "@/lib/db";
 import { searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { configuredSearchers, fallbackSearch } from "@/lib/search";
@@ -18,6 +19,8 @@ export interface ToolOutcome {
   observation: string;
   passages: FoundPassage[];
   output: Record<string, unknown>;
+  /** The tenant's data the tool read, by class (what its trace event records as PHI access). */
+  touched?: DataTouched[];
 }
 
 export interface ToolContext {
@@ -97,6 +100,14 @@ export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
             : `Found ${passages.length} passages: ${passages.map((p) => p.title).join("; ")}.`,
         passages,
         output: { query, found: passages.length, retrieval: found.retrieval },
+        touched: [
+          ...new Map(
+            found.items.map((hit) => [
+              hit.documentId,
+              { kind: "knowledge", id: hit.documentId, classification: hit.dataClassification },
+            ]),
+          ).values(),
+        ],
       };
     },
   },

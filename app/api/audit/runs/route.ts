@@ -15,6 +15,7 @@ const RunsQuery = z.strictObject({
   to: timeParam("end").optional(),
   has_violations: booleanParam.optional(),
   has_phi: booleanParam.optional(),
+  session: z.string().trim().min(1).max(500).optional(),
   limit: z
     .string()
     .regex(/^\d+$/, "Must be a whole number.")
@@ -37,6 +38,7 @@ export const GET = route(async (req) => {
     to: q.to,
     hasViolations: q.has_violations,
     hasPhi: q.has_phi,
+    session: q.session,
     limit: q.limit,
     cursor: q.cursor,
   });

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { emit, runContextOf } from "@/lib/runs";
-import { knowledgeSources } from "../sources";
+import { documentsTouched, knowledgeSources } from "../sources";
 import type { AskExpertStateType } from "../state";
 import { emitSources } from "./emit-sources";
 
@@ -57,6 +57,7 @@ export async function executeTools(state: AskExpertStateType, config: LangGraphR
       eventType: "tool_result",
       durationMs: Date.now() - started,
       payload: { tool: "knowledge_search", ...output },
+      touched: documentsTouched(found.items),
     });
     if (added.length === 0) return {};
     const sources = [...state.sources, ...added];

@@ -3,7 +3,7 @@ import { searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { emit, runContextOf } from "@/lib/runs";
 import { fallbackSearch } from "@/lib/search";
 import { sourcesPerAnswer } from "../config";
-import { fallbackSources, knowledgeSources } from "../sources";
+import { documentsTouched, fallbackSources, knowledgeSources } from "../sources";
 import type { AskExpertStateType } from "../state";
 import { emitSources } from "./emit-sources";
 
@@ -33,6 +33,7 @@ export async function ragRetrieval(state: AskExpertStateType, config: LangGraphR
     eventType: "tool_result",
     durationMs: Date.now() - started,
     payload: { tool: "knowledge_base", query, hits: found.items.length, retrieval: found.retrieval },
+    touched: documentsTouched(found.items),
   });
   if (found.items.length > 0) {
     const sources = knowledgeSources(found.items);

@@ -202,6 +202,7 @@ export async function act(state: AutonomousStateType, config: LangGraphRunnableC
     eventType: "tool_result",
     durationMs,
     payload: { tool: tool.name, step: current.stepId, attempts, ...(outcome ? outcome.output : { error: failure }) },
+    touched: outcome?.touched,
   });
   const root = state.hierarchy[0];
   const hierarchy = [...state.hierarchy];

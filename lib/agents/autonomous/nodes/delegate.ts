@@ -200,6 +200,7 @@ export async function delegate(state: AutonomousStateType, config: LangGraphRunn
       sources: numbers.length,
       ...(failure ? { error: failure } : {}),
     },
+    touched: result?.workers.flatMap((w) => w.touched),
   });
   const observation = result
     ? `${expert.name} reports: ${findings.slice(0, 1500)}`

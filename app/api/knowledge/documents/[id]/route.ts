@@ -1,6 +1,7 @@
 import { requireRole, requireSession } from "@/lib/auth";
-import { json } from "@/lib/http";
-import { deleteDocument, getDocument } from "@/lib/rag";
+import { json, parseBody } from "@/lib/http";
+import { classifyDocument, deleteDocument, getDocument } from "@/lib/rag";
+import { DocumentPatch } from "@/lib/rag/contract";
 import { route } from "@/lib/server";
 import { documentIdParam as documentId } from "../../params";
 
@@ -14,4 +15,12 @@ export const GET = route<Context>(async (req, context) => {
 export const DELETE = route<Context>(async (req, context) => {
   const session = await requireRole(req, "admin");
   return json({ status: "success", document: await deleteDocument(session, await documentId(context)) });
+});
+
+/** An admin changes how sensitive a document is (`data_classification`); members may not. */
+export const PATCH = route<Context>(async (req, context) => {
+  const session = await requireRole(req, "admin");
+  const id = await documentId(context);
+  const input = await parseBody(req, DocumentPatch);
+  return json({ status: "success", document: await classifyDocument(session, id, input.data_classification) });
 });

@@ -1,0 +1,184 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { type FormEvent, useState } from "react";
+import { Chip } from "@/components/runs/Badges";
+import { formatWhen } from "@/components/runs/format";
+import { EmptyState } from "@/components/ui/EmptyState";
+import type { AuditFilterOptions } from "./api";
+import { ClassificationChip } from "./ClassificationChip";
+import { fetchPhiAccess, type PhiAccessItem, type PhiFilters } from "./phi-api";
+
+const field =
+  "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
+const label = "block text-xs font-medium text-slate-600 dark:text-slate-400";
+const link = "text-brand-700 underline dark:text-brand-100";
+
+function PhiRow({ item }: { item: PhiAccessItem }) {
+  const documents = new Set(item.documents.map((d) => `knowledge:${d.id}`));
+  const otherFields = item.phiFields.filter((f) => !documents.has(f));
+  return (
+    <li
+      data-testid="phi-access-row"
+      className="rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="flex flex-wrap items-center gap-1.5">
+        <Chip tone="red">PHI accessed</Chip>
+        <Chip>{item.eventType}</Chip>
+        {item.nodeName && <Chip tone="violet">{item.nodeName}</Chip>}
+        <ClassificationChip value={item.sessionClassification} prefix="session" />
+      </div>
+      <ul className="mt-1 space-y-0.5" aria-label="What it touched">
+        {item.documents.map((d) => (
+          <li key={d.id} className="[overflow-wrap:anywhere]">
+            Document{" "}
+            {d.title ? (
+              <Link href={`/knowledge/${d.id}`} className={link}>
+                {d.title}
+              </Link>
+            ) : (
+              <span className="text-slate-500">{d.id} (deleted)</span>
+            )}
+          </li>
+        ))}
+        {otherFields.length > 0 && (
+          <li className="[overflow-wrap:anywhere]">
+            Fields: <code className="text-xs">{otherFields.join(", ")}</code>
+          </li>
+        )}
+      </ul>
+      <p className="mt-1 text-xs text-slate-500 [overflow-wrap:anywhere] dark:text-slate-400">
+        {formatWhen(item.at)} · for {item.user ? (item.user.name ?? item.user.id) : "nobody named"}
+        {item.actorId && item.actorId !== item.user?.id ? ` · by ${item.actorId}` : ""}
+        {item.agent ? ` · ${item.agent.name ?? item.agent.id}` : ""}
+        {item.runId && (
+          <>
+            {" · "}
+            <Link href={`/audit/runs/${item.runId}`} className={link}>
+              its run
+            </Link>
+          </>
+        )}
+        {item.sessionId && (
+          <>
+            {" · session "}
+            <code className="break-all">{item.sessionId}</code>
+          </>
+        )}
+      </p>
+    </li>
+  );
+}
+
+/** Every trace event that touched PHI, by person, agent and date, a page at a time. */
+export function PhiAccessList({ options }: { options: AuditFilterOptions }) {
+  const [filters, setFilters] = useState<PhiFilters>({});
+  const { data, error, isPending, fetchNextPage, hasNextPage, isFetchingNextPage } = useInfiniteQuery({
+    queryKey: ["audit-phi", filters],
+    queryFn: ({ pageParam }) => fetchPhiAccess(filters, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor,
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const next: PhiFilters = {};
+    for (const key of ["user", "agent", "from", "to"] as const) {
+      const value = form.get(key);
+      if (typeof value === "string" && value) next[key] = value;
+    }
+    setFilters(next);
+  }
+
+  let body: React.ReactNode;
+  if (isPending) body = <p className="text-sm text-slate-500">Loading PHI accesses…</p>;
+  else if (error) body = <EmptyState title="Could not load the PHI accesses">{error.message}</EmptyState>;
+  else {
+    const items = data.pages.flatMap((p) => p.items);
+    body =
+      items.length === 0 ? (
+        <EmptyState title="No PHI access recorded">
+          {Object.keys(filters).length > 0
+            ? "No access matches these filters."
+            : "Mark knowledge documents that hold patient data as PHI; every retrieval that reads one appears here."}
+        </EmptyState>
+      ) : (
+        <div className="space-y-3">
+          <ul className="space-y-2" aria-label="PHI accesses">
+            {items.map((item) => (
+              <PhiRow key={item.id} item={item} />
+            ))}
+          </ul>
+          {hasNextPage && (
+            <button
+              type="button"
+              onClick={() => void fetchNextPage()}
+              disabled={isFetchingNextPage}
+              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
+            >
+              {isFetchingNextPage ? "Loading…" : "Load more accesses"}
+            </button>
+          )}
+        </div>
+      );
+  }
+
+  return (
+    <section aria-label="PHI access">
+      <form
+        onSubmit={submit}
+        onReset={() => setFilters({})}
+        aria-label="Filter PHI accesses"
+        className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-5 dark:border-slate-800"
+      >
+        <label className={`${label} col-span-2 sm:col-span-1`}>
+          Person
+          <select name="user" className={field} defaultValue="">
+            <option value="">Anyone</option>
+            {options.people.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} ({p.role})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={`${label} col-span-2 sm:col-span-1`}>
+          Agent
+          <select name="agent" className={field} defaultValue="">
+            <option value="">Any agent</option>
+            {options.agents.map((a) => (
+              <option key={a.id} value={a.slug}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={label}>
+          From
+          <input type="date" name="from" className={field} />
+        </label>
+        <label className={label}>
+          Until
+          <input type="date" name="to" className={field} />
+        </label>
+        <div className="col-span-2 flex items-end gap-2 sm:col-span-1">
+          <button
+            type="submit"
+            className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
+          >
+            Apply
+          </button>
+          <button
+            type="reset"
+            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            Clear
+          </button>
+        </div>
+      </form>
+      {body}
+    </section>
+  );
+}
