@@ -14,3 +14,12 @@ export { drainTrace, nudgeSequencer, sequenceTrace, startTraceSequencer, stopTra
 export { replaceTraceSink } from "./sink";
 export { integrityStatus, verifyAndRecord } from "./verification";
 export { verifyChain } from "./verify";
+export { settleExports } from "./export-lease";
+export {
+  type AuditExportRequest,
+  createAuditExport,
+  getAuditExport,
+  listAuditExports,
+  openAuditExportFile,
+  runAuditExport,
+} from "./exports";
