@@ -43,7 +43,9 @@ export async function leaseExport(exportId: string): Promise<ExportLease> {
     release: async () => {
       local.delete(exportId);
       if (!connection) return;
-      await connection.unsafe("select pg_advisory_unlock(hashtextextended($1, 0))", [lockKey(exportId)]).catch(() => {});
+      await connection
+        .unsafe("select pg_advisory_unlock(hashtextextended($1, 0))", [lockKey(exportId)])
+        .catch(() => {});
       connection.release();
     },
   };

@@ -5,15 +5,6 @@ export { lastDays, runsPerDay } from "./charts";
 export type { TraceEvent } from "./contract";
 export { listAuditDecisions } from "./decisions";
 export { toOutboxRows } from "./event-rows";
-export { auditFilterOptions } from "./filter-options";
-export { openNodeAttempts } from "./open-attempts";
-export { recordTrace, traceIn } from "./outbox";
-export { auditRunDetail } from "./run-detail";
-export { AUDIT_PAGE_MAX, type AuditReader, listAuditRuns } from "./runs-list";
-export { drainTrace, nudgeSequencer, sequenceTrace, startTraceSequencer, stopTraceSequencer } from "./sequencer";
-export { replaceTraceSink } from "./sink";
-export { integrityStatus, verifyAndRecord } from "./verification";
-export { verifyChain } from "./verify";
 export { settleExports } from "./export-lease";
 export {
   type AuditExportRequest,
@@ -23,3 +14,12 @@ export {
   openAuditExportFile,
   runAuditExport,
 } from "./exports";
+export { auditFilterOptions } from "./filter-options";
+export { openNodeAttempts } from "./open-attempts";
+export { recordTrace, traceIn } from "./outbox";
+export { auditRunDetail } from "./run-detail";
+export { AUDIT_PAGE_MAX, type AuditReader, listAuditRuns } from "./runs-list";
+export { drainTrace, nudgeSequencer, sequenceTrace, startTraceSequencer, stopTraceSequencer } from "./sequencer";
+export { replaceTraceSink } from "./sink";
+export { integrityStatus, verifyAndRecord } from "./verification";
+export { verifyChain } from "./verify";
