@@ -5,16 +5,28 @@ import type { ExportRow } from "./export-rows";
 /** An export's bytes leave in parts of about this size: one part in memory at a time. */
 export const EXPORT_PART_BYTES = 1024 * 1024;
 
+/**
+ * JSON text as the database printed it (a jsonb column read as text): written as is, so the
+ * biggest values of a row are neither parsed nor serialised again on their way to the file.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 // RFC 4180: a field is quoted when it holds a comma, a quote or a line break, and quotes double.
 const NEEDS_QUOTES = /[",\r\n]/;
 
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return "";
-  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+  const text =
+    value instanceof RawJson ? value.text : typeof value === "object" ? JSON.stringify(value) : String(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 const csvLine = (values: unknown[]) => `${values.map(csvField).join(",")}\r\n`;
+
+const jsonValue = (value: unknown) =>
+  value === null || value === undefined ? "null" : value instanceof RawJson ? value.text : JSON.stringify(value);
 
 export interface ExportFileSummary {
   rowCount: number;
@@ -29,6 +41,8 @@ export interface ExportFileSummary {
  */
 export class ExportFile {
   private readonly hash = createHash("sha256");
+  /** `"column":` for each column, serialised once. */
+  private readonly keys: string[];
   private pending: string[] = [];
   private pendingChars = 0;
   private parts = 0;
@@ -41,6 +55,7 @@ export class ExportFile {
     private readonly writePart: (part: number, bytes: Buffer) => Promise<void>,
     private readonly partBytes = EXPORT_PART_BYTES,
   ) {
+    this.keys = columns.map((c) => `${JSON.stringify(c)}:`);
     this.append(format === "csv" ? csvLine([...columns]) : "[");
   }
 
@@ -49,9 +64,8 @@ export class ExportFile {
       if (this.format === "csv") {
         this.append(csvLine(this.columns.map((c) => row[c])));
       } else {
-        const ordered: ExportRow = {};
-        for (const c of this.columns) ordered[c] = row[c] ?? null;
-        this.append(`${this.rows === 0 ? "\n" : ",\n"}${JSON.stringify(ordered)}`);
+        const fields = this.columns.map((c, i) => this.keys[i] + jsonValue(row[c]));
+        this.append(`${this.rows === 0 ? "\n" : ",\n"}{${fields.join(",")}}`);
       }
       this.rows += 1;
       if (this.pendingChars >= this.partBytes) await this.flush();

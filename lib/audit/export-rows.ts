@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { rowsOf, type Tx } from "@/lib/db";
 import type { AuditExportKind } from "./contract";
 import { type DecisionRow, decisionsQuery, toAuditDecision } from "./decisions";
+import { RawJson } from "./export-file";
 import type { AuditReader } from "./runs-list";
 
 /** One row of an export, its values in the source's column order. */
@@ -26,6 +27,7 @@ export interface ExportBounds {
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', ${sql.raw(ISO_UTC)})`;
 const isoOfMs = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
+const rawOrNull = (text: unknown) => (typeof text === "string" ? new RawJson(text) : null);
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 // Keysets travel as JSON text so each source can keep the key its order needs.
@@ -81,9 +83,9 @@ function traceSource(b: ExportBounds): ExportSource {
     async next(tx, after, limit) {
       const rows = rowsOf<ExportRow>(
         await tx.execute(sql`select t.seq::float8 as seq, t.id, t.trace_id, t.run_id, t.session_id, t.request_id,
-            t.event_type, t.node_name, t.event_data, t.event_duration_ms, t.event_success, t.event_error, t.agent_id,
+            t.event_type, t.node_name, t.event_data::text as event_data, t.event_duration_ms, t.event_success, t.event_error, t.agent_id,
             t.agent_level, t.user_id, t.actor_id, t.tokens_used, t.cost_usd::text as cost_usd, t.cache_hit,
-            t.data_classification, t.phi_accessed, t.phi_fields, t.metadata, ${iso(sql`t.event_timestamp`)} as event_timestamp,
+            t.data_classification, t.phi_accessed, to_json(t.phi_fields)::text as phi_fields, t.metadata::text as metadata, ${iso(sql`t.event_timestamp`)} as event_timestamp,
             t.hash_version, t.prev_hash, t.hash,
             coalesce((select ${privateRun} from runs r where r.id = t.run_id), false) as content_withheld
           from execution_trace t
@@ -92,10 +94,9 @@ function traceSource(b: ExportBounds): ExportSource {
       );
       for (const row of rows) {
         row.cost_usd = numberOrNull(row.cost_usd);
-        if (row.content_withheld) {
-          row.event_data = null;
-          row.metadata = null;
-        }
+        row.phi_fields = rawOrNull(row.phi_fields);
+        row.event_data = row.content_withheld ? null : rawOrNull(row.event_data);
+        row.metadata = row.content_withheld ? null : rawOrNull(row.metadata);
       }
       return { rows, last: rows.length ? JSON.stringify(rows[rows.length - 1].seq) : null };
     },
