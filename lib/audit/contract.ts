@@ -571,3 +571,39 @@ export interface AuditSessionPage {
   items: AuditSessionItem[];
   nextCursor: string | null;
 }
+
+// ---- exports: what /api/audit/exports answers ---------------------------------------------------
+
+export const AUDIT_EXPORT_KINDS = ["trace", "decisions", "cases"] as const;
+export type AuditExportKind = (typeof AUDIT_EXPORT_KINDS)[number];
+export const AUDIT_EXPORT_FORMATS = ["csv", "json"] as const;
+export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];
+export type AuditExportStatus = "pending" | "running" | "ready" | "failed";
+
+/** What a reader needs to check the file: its size and digest, and where the chain stood. */
+export interface AuditExportManifest {
+  rowCount: number;
+  byteSize: number;
+  /** SHA-256 of the file's bytes, lowercase hex. */
+  sha256: string;
+  /** A trace export's last row, or the chain's head when the export was written (null: empty chain). */
+  chainHead: { seq: number; hash: string } | null;
+  generatorVersion: string;
+  completedAt: string;
+}
+
+/** One export: what was asked, by whom, how far it got and, once ready, its manifest. */
+export interface AuditExport {
+  id: string;
+  kind: AuditExportKind;
+  format: AuditExportFormat;
+  status: AuditExportStatus;
+  /** The requested time range (ISO), either end open. */
+  range: { from: string | null; to: string | null };
+  requestedBy: { id: string; name: string | null };
+  requestedAt: string;
+  startedAt: string | null;
+  manifest: AuditExportManifest | null;
+  /** Why a failed export failed. */
+  error: string | null;
+}

@@ -7,6 +7,15 @@ export { classify } from "./classify";
 export type { DataTouched, TraceEvent } from "./contract";
 export { listAuditDecisions } from "./decisions";
 export { toOutboxRows } from "./event-rows";
+export { settleExports } from "./export-lease";
+export {
+  type AuditExportRequest,
+  createAuditExport,
+  getAuditExport,
+  listAuditExports,
+  openAuditExportFile,
+  runAuditExport,
+} from "./exports";
 export { auditFilterOptions } from "./filter-options";
 export { openNodeAttempts } from "./open-attempts";
 export { recordTrace, traceIn } from "./outbox";

@@ -1,0 +1,99 @@
+import { createHash } from "node:crypto";
+import type { AuditExportFormat } from "./contract";
+import type { ExportRow } from "./export-rows";
+
+/** An export's bytes leave in parts of about this size: one part in memory at a time. */
+export const EXPORT_PART_BYTES = 1024 * 1024;
+
+/**
+ * JSON text as the database printed it (a jsonb column read as text): written as is, so the
+ * biggest values of a row are neither parsed nor serialised again on their way to the file.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+// RFC 4180: a field is quoted when it holds a comma, a quote or a line break, and quotes double.
+const NEEDS_QUOTES = /[",\r\n]/;
+
+function csvField(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const text =
+    value instanceof RawJson ? value.text : typeof value === "object" ? JSON.stringify(value) : String(value);
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const csvLine = (values: unknown[]) => `${values.map(csvField).join(",")}\r\n`;
+
+const jsonValue = (value: unknown) =>
+  value === null || value === undefined ? "null" : value instanceof RawJson ? value.text : JSON.stringify(value);
+
+export interface ExportFileSummary {
+  rowCount: number;
+  byteSize: number;
+  sha256: string;
+}
+
+/**
+ * Serialises rows as they come (CSV with a header line and CRLF endings, or one JSON array with
+ * a row per line), hashes the bytes as they are produced and hands them to `writePart` in parts
+ * of about `partBytes`, so memory holds one part whatever the row count.
+ */
+export class ExportFile {
+  private readonly hash = createHash("sha256");
+  /** `"column":` for each column, serialised once. */
+  private readonly keys: string[];
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private parts = 0;
+  private rows = 0;
+  private bytes = 0;
+
+  constructor(
+    private readonly format: AuditExportFormat,
+    private readonly columns: readonly string[],
+    private readonly writePart: (part: number, bytes: Buffer) => Promise<void>,
+    private readonly partBytes = EXPORT_PART_BYTES,
+  ) {
+    this.keys = columns.map((c) => `${JSON.stringify(c)}:`);
+    this.append(format === "csv" ? csvLine([...columns]) : "[");
+  }
+
+  async add(rows: readonly ExportRow[]): Promise<void> {
+    for (const row of rows) {
+      if (this.format === "csv") {
+        this.append(csvLine(this.columns.map((c) => row[c])));
+      } else {
+        const fields = this.columns.map((c, i) => this.keys[i] + jsonValue(row[c]));
+        this.append(`${this.rows === 0 ? "\n" : ",\n"}{${fields.join(",")}}`);
+      }
+      this.rows += 1;
+      if (this.pendingChars >= this.partBytes) await this.flush();
+    }
+  }
+
+  /** Writes what is left (the last part may be short) and says what the file is. */
+  async end(): Promise<ExportFileSummary> {
+    if (this.format === "json") this.append("\n]\n");
+    await this.flush();
+    return { rowCount: this.rows, byteSize: this.bytes, sha256: this.hash.digest("hex") };
+  }
+
+  // Text gathers until a part's worth (counted in characters, never more than its bytes) and is
+  // encoded and hashed once per part rather than once per row.
+  private append(text: string): void {
+    this.pending.push(text);
+    this.pendingChars += text.length;
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pendingChars === 0) return;
+    const bytes = Buffer.from(this.pending.join(""), "utf8");
+    this.pending = [];
+    this.pendingChars = 0;
+    this.hash.update(bytes);
+    this.bytes += bytes.length;
+    this.parts += 1;
+    await this.writePart(this.parts, bytes);
+  }
+}
