@@ -11,7 +11,13 @@ export { openNodeAttempts } from "./open-attempts";
 export { recordTrace, traceIn } from "./outbox";
 export { type ApplyRetentionOptions, applyRetention } from "./retention";
 export { retentionHistory, retentionPolicy, saveRetentionPolicy } from "./retention-policy";
-export { cronScheduleError, startRetentionSweep, stopRetentionSweep, sweepRetention } from "./retention-sweep";
+export {
+  cronScheduleError,
+  retentionTenants,
+  startRetentionSweep,
+  stopRetentionSweep,
+  sweepRetention,
+} from "./retention-sweep";
 export { auditRunDetail } from "./run-detail";
 export { AUDIT_PAGE_MAX, type AuditReader, listAuditRuns } from "./runs-list";
 export { drainTrace, nudgeSequencer, sequenceTrace, startTraceSequencer, stopTraceSequencer } from "./sequencer";

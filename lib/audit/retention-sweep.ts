@@ -90,3 +90,10 @@ export function stopRetentionSweep(): void {
   clearInterval(s.timer);
   s.timer = undefined;
 }
+
+/** Every tenant, for the command line's run over all of them (owner connection, like the sweep). */
+export async function retentionTenants(): Promise<{ tenantId: string; slug: string }[]> {
+  const { db } = await getDatabase();
+  const rows = rowsOf<{ id: string; slug: string }>(await db.execute(sql`select id, slug from tenants order by slug`));
+  return rows.map((row) => ({ tenantId: row.id, slug: row.slug }));
+}

@@ -12,6 +12,7 @@ import {
   recordTrace,
   saveRetentionPolicy,
   sequenceTrace,
+  sweepRetention,
   verifyChain,
 } from "@/lib/audit";
 import type { RemovedRange, RetentionRunView } from "@/lib/audit/contract";
@@ -602,6 +603,39 @@ for (const target of testTargets()) {
       const erased = await client.post(ADMIN, erasuresRoute.POST, "/api/audit/erasures", { user_id: demoMember });
       expect(erased.status, JSON.stringify(erased.body)).toBe(201);
       expect(await verifyChain({ tenantId: suite.tenants.demo })).toMatchObject({ status: "ok" });
+    });
+
+    it("sweeps each tenant once per slot of its own schedule, never before the first slot, and skips a disabled one", async () => {
+      const { demo, acme } = suite.tenants;
+      await saveRetentionPolicy(
+        { tenantId: demo, actorId: "admin-test" },
+        {
+          ...POLICY,
+          executionTraceRetentionDays: 3650,
+          phiTraceRetentionDays: 3650,
+          cleanupCronSchedule: "30 3 * * *",
+        },
+      );
+      await saveRetentionPolicy(
+        { tenantId: acme, actorId: "admin-test" },
+        { ...POLICY, executionTraceRetentionDays: 3650, phiTraceRetentionDays: 3650, cleanupEnabled: false },
+      );
+      const scheduled = async (tenantId: string) =>
+        (await db().select().from(schema.retentionRuns).where(eq(schema.retentionRuns.tenantId, tenantId))).filter(
+          (r) => r.trigger === "schedule",
+        );
+      const since = new Date(Date.UTC(2031, 0, 14, 3, 45));
+      // Demo's slot (03:30) passed before the sweep started: the first one to run at is the next day's.
+      expect(await sweepRetention(new Date(Date.UTC(2031, 0, 15, 3, 0)), since)).toBe(0);
+      expect(await sweepRetention(new Date(Date.UTC(2031, 0, 15, 3, 40)), since)).toBe(1);
+      expect(await sweepRetention(new Date(Date.UTC(2031, 0, 15, 3, 50)), since)).toBe(0);
+      expect(await sweepRetention(new Date(Date.UTC(2031, 0, 16, 3, 31)), since)).toBe(1);
+      expect((await scheduled(demo)).map((r) => r.asOf.toISOString()).sort()).toEqual([
+        "2031-01-15T03:40:00.000Z",
+        "2031-01-16T03:31:00.000Z",
+      ]);
+      expect(await scheduled(acme)).toEqual([]);
+      expect(await verifyChain({ tenantId: demo })).toMatchObject({ status: "ok" });
     });
   });
 }
