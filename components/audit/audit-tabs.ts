@@ -2,4 +2,5 @@
 export const AUDIT_TABS: readonly { href: string; label: string; also?: RegExp }[] = [
   { href: "/audit", label: "Overview", also: /^\/audit\/runs\// },
   { href: "/audit/decisions", label: "Decisions" },
+  { href: "/audit/retention", label: "Retention" },
 ];
