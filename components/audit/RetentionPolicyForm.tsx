@@ -54,6 +54,12 @@ const FIELDS: { name: DayField; key: keyof typeof RETENTION_DEFAULTS; label: str
   },
 ];
 
+const SCHEDULE_LABEL = "Schedule (cron, UTC)";
+
+/** A refused field by the label the form shows it under. */
+const labelOf = (path: string) =>
+  FIELDS.find((f) => f.name === path)?.label ?? (path === "cleanup_cron_schedule" ? SCHEDULE_LABEL : path);
+
 const inputClass =
   "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
 
@@ -82,7 +88,7 @@ export function RetentionPolicyForm({ policy }: { policy: RetentionPolicy }) {
     } catch (err) {
       const details =
         err instanceof ApiError && Array.isArray(err.details)
-          ? (err.details as { path: string; message: string }[]).map((d) => `${d.path}: ${d.message}`)
+          ? (err.details as { path: string; message: string }[]).map((d) => `${labelOf(d.path)}: ${d.message}`)
           : [];
       setError({ message: err instanceof Error ? err.message : "The policy was not saved.", details });
     } finally {
@@ -107,9 +113,12 @@ export function RetentionPolicyForm({ policy }: { policy: RetentionPolicy }) {
       </p>
       <div className="grid gap-4 sm:grid-cols-2">
         {FIELDS.map((f) => (
-          <label key={f.name} className="block text-sm">
-            <span className="font-medium">{f.label}</span>
+          <div key={f.name} className="text-sm">
+            <label htmlFor={`retention-${f.name}`} className="font-medium">
+              {f.label}
+            </label>
             <input
+              id={`retention-${f.name}`}
               name={f.name}
               type="number"
               inputMode="numeric"
@@ -118,26 +127,31 @@ export function RetentionPolicyForm({ policy }: { policy: RetentionPolicy }) {
               max={RETENTION_DAYS_MAX}
               step={1}
               defaultValue={policy[f.key] as number}
+              aria-describedby={`retention-${f.name}-hint`}
               className={`mt-1 ${inputClass}`}
             />
-            <span className="mt-1 block text-xs text-slate-500 dark:text-slate-400">
+            <p id={`retention-${f.name}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
               {f.hint} Default {RETENTION_DEFAULTS[f.key] as number} days.
-            </span>
-          </label>
+            </p>
+          </div>
         ))}
-        <label className="block text-sm">
-          <span className="font-medium">Schedule (cron, UTC)</span>
+        <div className="text-sm">
+          <label htmlFor="retention-cron" className="font-medium">
+            {SCHEDULE_LABEL}
+          </label>
           <input
+            id="retention-cron"
             name="cleanup_cron_schedule"
             required
             defaultValue={policy.cleanupCronSchedule}
+            aria-describedby="retention-cron-hint"
             className={`mt-1 font-mono ${inputClass}`}
           />
-          <span className="mt-1 block text-xs text-slate-500 dark:text-slate-400">
+          <p id="retention-cron-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
             When the sweep applies the policy. Default <code>{RETENTION_DEFAULTS.cleanupCronSchedule}</code> (2 AM
             daily).
-          </span>
-        </label>
+          </p>
+        </div>
         <label className="flex items-start gap-2 text-sm sm:mt-6">
           <input name="cleanup_enabled" type="checkbox" defaultChecked={policy.cleanupEnabled} className="mt-1" />
           <span>
