@@ -1,4 +1,4 @@
-import { apiFetch } from "@/components/ui/api";
+import { ApiError, apiFetch } from "@/components/ui/api";
 import type {
   ErasureView,
   RetentionPolicy,
@@ -29,8 +29,25 @@ export interface RetentionPolicyBody {
   cleanup_cron_schedule: string;
 }
 
-export const saveRetentionPolicy = (body: RetentionPolicyBody) =>
-  apiFetch<{ policy: RetentionPolicy }>("/api/audit/retention", { method: "PUT", body: JSON.stringify(body) });
+/** Saves the policy; a refusal keeps the server's per-field reasons (`details`) for the form to show. */
+export async function saveRetentionPolicy(body: RetentionPolicyBody): Promise<{ policy: RetentionPolicy }> {
+  const res = await fetch("/api/audit/retention", {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    credentials: "same-origin",
+    body: JSON.stringify(body),
+  });
+  const answer = (await res.json().catch(() => ({}))) as { code?: string; message?: string; details?: unknown };
+  if (!res.ok) {
+    throw new ApiError(
+      res.status,
+      answer.code ?? "HTTP_ERROR",
+      answer.message ?? `Request failed (${res.status}).`,
+      answer.details,
+    );
+  }
+  return answer as { policy: RetentionPolicy };
+}
 
 export const previewRetention = () =>
   apiFetch<RetentionPreview>("/api/audit/retention/runs", { method: "POST", body: JSON.stringify({ dry_run: true }) });
