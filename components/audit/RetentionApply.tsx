@@ -3,6 +3,7 @@
 import { Eye, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { formatWhen } from "@/components/runs/format";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { applyRetentionNow, describeRemoved, previewRetention, type RetentionPreview } from "./retention-api";
 
@@ -85,7 +86,7 @@ export function RetentionApply() {
                 : `Would remove ${describeRemoved(preview.removed)}.`}
             </p>
             <p className="text-xs text-slate-500 dark:text-slate-400">
-              As of {new Date(preview.asOf).toLocaleString()}
+              As of {formatWhen(preview.asOf)}
               {preview.removed.traceRanges.length > 0 &&
                 ` · trace rows ${preview.removed.traceRanges.map((r) => (r.from === r.to ? r.from : `${r.from}–${r.to}`)).join(", ")}`}
               {preview.removed.checkpoints > 0 &&

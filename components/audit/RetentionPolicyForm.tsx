@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { formatWhen } from "@/components/runs/format";
 import { ApiError } from "@/components/ui/api";
 import {
   RETENTION_DAYS_MAX,
@@ -107,7 +108,7 @@ export function RetentionPolicyForm({ policy }: { policy: RetentionPolicy }) {
       </h2>
       <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
         {policy.saved
-          ? `Saved ${policy.updatedAt ? new Date(policy.updatedAt).toLocaleString() : ""}.`
+          ? `Saved ${policy.updatedAt ? formatWhen(policy.updatedAt) : ""}.`
           : "No policy saved yet: the Mode 3 design's defaults apply."}{" "}
         Periods are in days ({RETENTION_DAYS_MIN} to {RETENTION_DAYS_MAX}). Decisions on cases are never removed.
       </p>
