@@ -6,4 +6,5 @@ export const AUDIT_TABS: readonly { href: string; label: string; also?: RegExp }
   { href: "/audit/phi", label: "PHI access" },
   { href: "/audit/alerts", label: "Alerts" },
   { href: "/audit/exports", label: "Exports" },
+  { href: "/audit/retention", label: "Retention" },
 ];

@@ -607,3 +607,104 @@ export interface AuditExport {
   /** Why a failed export failed. */
   error: string | null;
 }
+// ---- retention and erasure: what /api/audit/retention and /api/audit/erasures answer --------
+
+/** The Mode 3 design's retention periods (days), in its column names' order. */
+export const RETENTION_FIELDS = [
+  "checkpointRetentionDays",
+  "executionTraceRetentionDays",
+  "snapshotRetentionDays",
+  "evidenceChainRetentionDays",
+  "phiCheckpointRetentionDays",
+  "phiTraceRetentionDays",
+] as const;
+export type RetentionField = (typeof RETENTION_FIELDS)[number];
+
+export const RETENTION_DAYS_MIN = 1;
+export const RETENTION_DAYS_MAX = 36500;
+
+/** The design's defaults, applied while a tenant has no policy of its own. */
+export const RETENTION_DEFAULTS: Record<RetentionField, number> & {
+  cleanupEnabled: boolean;
+  cleanupCronSchedule: string;
+} = {
+  checkpointRetentionDays: 30,
+  executionTraceRetentionDays: 2190,
+  snapshotRetentionDays: 7,
+  evidenceChainRetentionDays: 2190,
+  phiCheckpointRetentionDays: 2190,
+  phiTraceRetentionDays: 2190,
+  cleanupEnabled: true,
+  cleanupCronSchedule: "0 2 * * *",
+};
+
+export type RetentionSettings = typeof RETENTION_DEFAULTS;
+
+export interface RetentionPolicy extends RetentionSettings {
+  /** False while the design's defaults apply (no policy saved yet). */
+  saved: boolean;
+  updatedAt: string | null;
+  updatedBy: string | null;
+}
+
+/** A run of trace rows removed together, vouched for by the chained `retention` event. */
+export interface RemovedRange {
+  from: number;
+  to: number;
+  /** The hash of the range's last row: the first kept row after it carries it as prev_hash. */
+  lastHash: string;
+}
+
+/** What an application of the policy removed (or, in a dry run, would remove). */
+export interface RetentionRemoved {
+  trace: number;
+  /** Of `trace`, rows with `phi_accessed` (removed only after the PHI trace retention). */
+  tracePhi: number;
+  traceRanges: RemovedRange[];
+  checkpoints: number;
+  checkpointWrites: number;
+  checkpointBlobs: number;
+  evidence: number;
+  /** Always 0: nothing in Vigil plays the design's session snapshots (see docs/decisions.md). */
+  snapshots: number;
+}
+
+export const RETENTION_TRIGGERS = ["cli", "schedule", "manual"] as const;
+export type RetentionTrigger = (typeof RETENTION_TRIGGERS)[number];
+
+export interface RetentionRunView {
+  id: string;
+  trigger: RetentionTrigger;
+  actor: string | null;
+  asOf: string;
+  startedAt: string;
+  finishedAt: string | null;
+  status: "running" | "completed" | "failed";
+  removed: RetentionRemoved | null;
+  traceSeq: number | null;
+  closedHash: string | null;
+  error: string | null;
+}
+
+/** A dry run's answer: what the policy would remove now, and nothing written. */
+export interface RetentionPreview {
+  dryRun: true;
+  asOf: string;
+  removed: RetentionRemoved;
+}
+
+export interface RetentionOverview {
+  policy: RetentionPolicy;
+  runs: RetentionRunView[];
+  erasures: ErasureView[];
+}
+
+export interface ErasureView {
+  id: string;
+  subjectUserId: string;
+  requestedBy: string;
+  requestedAt: string;
+  /** `trace`: rows redacted; `traceKept`: the user's rows chained before hash version 3, left as they are. */
+  rowsRedacted: { trace: number; traceKept: number };
+  traceSeq: number | null;
+}

@@ -65,7 +65,7 @@ for (const target of testTargets()) {
       await chainV1(suite.tenants.demo, 5);
       await chainV2(suite.tenants.demo, 5);
       expect((await rowAt(suite.tenants.demo, 5)).hash_version).toBe(1);
-      expect((await rowAt(suite.tenants.demo, 6)).hash_version).toBe(2);
+      expect((await rowAt(suite.tenants.demo, 6)).hash_version).toBe(3);
       expect(await verifyChain({ tenantId: suite.tenants.demo })).toMatchObject({
         status: "ok",
         checked: 10,

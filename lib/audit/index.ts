@@ -6,6 +6,7 @@ export { auditCharts, lastDays, runsPerDay } from "./charts";
 export { classify } from "./classify";
 export type { DataTouched, TraceEvent } from "./contract";
 export { listAuditDecisions } from "./decisions";
+export { eraseUserContent, erasureSubjectKnown } from "./erasure";
 export { toOutboxRows } from "./event-rows";
 export { settleExports } from "./export-lease";
 export {
@@ -20,6 +21,15 @@ export { auditFilterOptions } from "./filter-options";
 export { openNodeAttempts } from "./open-attempts";
 export { recordTrace, traceIn } from "./outbox";
 export { listPhiAccess } from "./phi-access";
+export { type ApplyRetentionOptions, applyRetention } from "./retention";
+export { retentionHistory, retentionPolicy, saveRetentionPolicy } from "./retention-policy";
+export {
+  cronScheduleError,
+  retentionTenants,
+  startRetentionSweep,
+  stopRetentionSweep,
+  sweepRetention,
+} from "./retention-sweep";
 export { auditRunDetail } from "./run-detail";
 export { auditRunReport } from "./run-report";
 export { AUDIT_PAGE_MAX, type AuditReader, listAuditRuns } from "./runs-list";

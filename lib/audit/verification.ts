@@ -40,7 +40,9 @@ export async function integrityStatus(scope: TenantScope): Promise<IntegrityStat
     const v = schema.auditVerifications;
     const [last] = await tx.select().from(v).orderBy(desc(v.verifiedAt), desc(v.id)).limit(1);
     const [{ length }] = rowsOf<{ length: number | string | null }>(
-      await tx.execute(sql`select max(seq) as length from execution_trace`),
+      // Rows present, not the last position: a retention purge leaves vouched gaps, and the
+      // verification's `checked` counts rows too.
+      await tx.execute(sql`select count(*) as length from execution_trace`),
     );
     return {
       chainLength: Number(length ?? 0),

@@ -1,5 +1,5 @@
 import { WORKFLOWS } from "@/lib/agents";
-import { startTraceSequencer } from "@/lib/audit";
+import { startRetentionSweep, startTraceSequencer } from "@/lib/audit";
 import {
   checkpointModificationChecks,
   openCheckpointCases,
@@ -71,6 +71,7 @@ function startSweeps(): void {
   if (state.sweepsStarted) return;
   state.sweepsStarted = true;
   startTraceSequencer();
+  startRetentionSweep();
   startRecoveryLoop();
   startHitlSweeps();
   startCheckpointSweep();

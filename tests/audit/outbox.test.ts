@@ -92,7 +92,7 @@ for (const target of testTargets()) {
       expect(row).toMatchObject({
         tenantId: scope.tenantId,
         seq: 1,
-        hashVersion: 2,
+        hashVersion: 3,
         eventType: "llm_call",
         runId: RUN_ID,
         sessionId: "session-1",
