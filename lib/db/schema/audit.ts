@@ -79,6 +79,8 @@ export const executionTrace = pgTable(
     uniqueIndex("execution_trace_chain_idx").on(t.tenantId, t.seq),
     uniqueIndex("execution_trace_trace_id_idx").on(t.traceId),
     index("execution_trace_run_idx").on(t.runId, t.seq),
+    // Migration 0029 adds INCLUDE (tokens_used, cost_usd, agent_id, run_id, node_name,
+    // event_success): the charts and alerts then read the index alone.
     index("execution_trace_type_idx").on(t.tenantId, t.eventType, t.eventTimestamp),
     index("execution_trace_session_idx").on(t.tenantId, t.sessionId, t.seq),
     index("execution_trace_agent_idx").on(t.tenantId, t.agentId).where(sql`${t.agentId} is not null`),

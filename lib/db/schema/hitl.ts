@@ -168,6 +168,10 @@ export const hitlEvents = pgTable(
     uniqueIndex("hitl_events_supersedes_uq").on(t.supersedesEventId).where(sql`${t.supersedesEventId} is not null`),
     index("idx_hitl_events_case_created").on(t.caseId, t.createdAt.desc()),
     index("idx_hitl_events_type_created").on(t.tenantId, t.type, t.createdAt.desc()),
+    // The decisions audit pages both decision types newest first: one ordered scan (read backwards), no sort.
+    index("hitl_events_decisions_idx")
+      .on(t.tenantId, t.createdAt, t.id)
+      .where(sql`${t.type} in ('decision_recorded', 'decision_superseded')`),
     // Only decisions have an outcome: the other events need no entry.
     index("idx_hitl_events_decision_created")
       .on(t.tenantId, t.outcome, t.createdAt.desc())
