@@ -16,7 +16,7 @@ test("an admin exports the trace, downloads it, and its SHA-256 matches the mani
   });
   expect(started.status(), await started.text()).toBe(202);
   await expect
-    .poll(async () => (await (await page.request.get("/api/audit/verify")).json()).checked as number, {
+    .poll(async () => (await (await page.request.get("/api/audit/verify")).json()).chainLength as number, {
       timeout: 30_000,
     })
     .toBeGreaterThan(0);

@@ -57,7 +57,7 @@ test("an admin edits the retention policy, previews it as a dry run and applies 
   await expect(history).toContainText(/Recorded as chain row \d+/);
 
   // The chain still verifies after the application.
-  const verify = await page.request.get("/api/audit/verify");
+  const verify = await page.request.post("/api/audit/verify", { data: {} });
   expect((await verify.json()).status).toBe("ok");
 
   const context = await browser.newContext({

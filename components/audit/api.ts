@@ -58,7 +58,11 @@ export function fetchAuditRuns(filters: AuditFilters, cursor: string | null): Pr
   return apiFetch<AuditRunPageBody>(`/api/audit/runs?${params}`);
 }
 
-export const verifyNow = () => apiFetch<VerifyResult & { verifiedAt: string }>("/api/audit/verify", { method: "POST" });
+export const verifyNow = () =>
+  apiFetch<VerifyResult & { verifiedAt: string }>("/api/audit/verify", {
+    method: "POST",
+    body: JSON.stringify({}),
+  });
 
 export interface DecisionFilters {
   operator?: string;

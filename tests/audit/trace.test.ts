@@ -126,10 +126,15 @@ for (const target of testTargets()) {
       const admin = await createApiKey({ tenantId: suite.tenants.acme }, { name: "a", role: "admin", createdBy: "t" });
       const denied = await call(verifyRoute.POST, {
         method: "POST",
+        body: {},
         headers: { authorization: `Bearer ${member.key}` },
       });
       expect(denied.status).toBe(403);
-      const ok = await call(verifyRoute.POST, { method: "POST", headers: { authorization: `Bearer ${admin.key}` } });
+      const ok = await call(verifyRoute.POST, {
+        method: "POST",
+        body: {},
+        headers: { authorization: `Bearer ${admin.key}` },
+      });
       expect(ok.status).toBe(200);
       expect(ok.body).toMatchObject({ status: "ok", checked: 140, pending: 0 });
     });
