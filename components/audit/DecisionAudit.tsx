@@ -5,8 +5,8 @@ import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { Chip } from "@/components/runs/Badges";
 import { formatElapsed, formatWhen } from "@/components/runs/format";
-import { EmptyState } from "@/components/ui/EmptyState";
 import { type AuditDecision, type AuditFilterOptions, type DecisionFilters, fetchAuditDecisions } from "./api";
+import { formFilters, PagedList } from "./PagedList";
 
 const field =
   "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
@@ -47,7 +47,7 @@ function DecisionRow({ d }: { d: AuditDecision }) {
 /** Every human decision of the tenant, by operator and date, a page at a time. */
 export function DecisionAudit({ people }: { people: AuditFilterOptions["people"] }) {
   const [filters, setFilters] = useState<DecisionFilters>({});
-  const { data, error, isPending, fetchNextPage, hasNextPage, isFetchingNextPage } = useInfiniteQuery({
+  const query = useInfiniteQuery({
     queryKey: ["audit-decisions", filters],
     queryFn: ({ pageParam }) => fetchAuditDecisions(filters, pageParam),
     initialPageParam: null as string | null,
@@ -56,47 +56,25 @@ export function DecisionAudit({ people }: { people: AuditFilterOptions["people"]
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const next: DecisionFilters = {};
-    for (const key of ["operator", "from", "to"] as const) {
-      const value = form.get(key);
-      if (typeof value === "string" && value) next[key] = value;
-    }
-    setFilters(next);
+    setFilters(formFilters(event.currentTarget, ["operator", "from", "to"] as const));
   }
 
-  let body: React.ReactNode;
-  if (isPending) body = <p className="text-sm text-slate-500">Loading decisions…</p>;
-  else if (error) body = <EmptyState title="Could not load the decisions">{error.message}</EmptyState>;
-  else {
-    const items = data.pages.flatMap((p) => p.items);
-    body =
-      items.length === 0 ? (
-        <EmptyState title="No decision recorded">
-          {Object.keys(filters).length > 0
-            ? "No decision matches these filters."
-            : "Decisions appear here once reviewers work the inbox."}
-        </EmptyState>
-      ) : (
-        <div className="space-y-3">
-          <ul className="space-y-2" aria-label="Decisions">
-            {items.map((d) => (
-              <DecisionRow key={d.eventId} d={d} />
-            ))}
-          </ul>
-          {hasNextPage && (
-            <button
-              type="button"
-              onClick={() => void fetchNextPage()}
-              disabled={isFetchingNextPage}
-              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
-            >
-              {isFetchingNextPage ? "Loading…" : "Load more decisions"}
-            </button>
-          )}
-        </div>
-      );
-  }
+  const body = (
+    <PagedList
+      query={query}
+      filtered={Object.keys(filters).length > 0}
+      words={{
+        loading: "Loading decisions…",
+        failed: "Could not load the decisions",
+        empty: "No decision recorded",
+        noMatch: "No decision matches these filters.",
+        hint: "Decisions appear here once reviewers work the inbox.",
+        label: "Decisions",
+        more: "Load more decisions",
+      }}
+      render={(d) => <DecisionRow key={d.eventId} d={d} />}
+    />
+  );
 
   return (
     <section aria-label="Decisions">

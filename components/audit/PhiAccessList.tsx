@@ -5,9 +5,9 @@ import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { Chip } from "@/components/runs/Badges";
 import { formatWhen } from "@/components/runs/format";
-import { EmptyState } from "@/components/ui/EmptyState";
 import type { AuditFilterOptions } from "./api";
 import { ClassificationChip } from "./ClassificationChip";
+import { formFilters, PagedList } from "./PagedList";
 import { fetchPhiAccess, type PhiAccessItem, type PhiFilters } from "./phi-api";
 
 const field =
@@ -74,7 +74,7 @@ function PhiRow({ item }: { item: PhiAccessItem }) {
 /** Every trace event that touched PHI, by person, agent and date, a page at a time. */
 export function PhiAccessList({ options }: { options: AuditFilterOptions }) {
   const [filters, setFilters] = useState<PhiFilters>({});
-  const { data, error, isPending, fetchNextPage, hasNextPage, isFetchingNextPage } = useInfiniteQuery({
+  const query = useInfiniteQuery({
     queryKey: ["audit-phi", filters],
     queryFn: ({ pageParam }) => fetchPhiAccess(filters, pageParam),
     initialPageParam: null as string | null,
@@ -83,47 +83,25 @@ export function PhiAccessList({ options }: { options: AuditFilterOptions }) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const next: PhiFilters = {};
-    for (const key of ["user", "agent", "from", "to"] as const) {
-      const value = form.get(key);
-      if (typeof value === "string" && value) next[key] = value;
-    }
-    setFilters(next);
+    setFilters(formFilters(event.currentTarget, ["user", "agent", "from", "to"] as const));
   }
 
-  let body: React.ReactNode;
-  if (isPending) body = <p className="text-sm text-slate-500">Loading PHI accesses…</p>;
-  else if (error) body = <EmptyState title="Could not load the PHI accesses">{error.message}</EmptyState>;
-  else {
-    const items = data.pages.flatMap((p) => p.items);
-    body =
-      items.length === 0 ? (
-        <EmptyState title="No PHI access recorded">
-          {Object.keys(filters).length > 0
-            ? "No access matches these filters."
-            : "Mark knowledge documents that hold patient data as PHI; every retrieval that reads one appears here."}
-        </EmptyState>
-      ) : (
-        <div className="space-y-3">
-          <ul className="space-y-2" aria-label="PHI accesses">
-            {items.map((item) => (
-              <PhiRow key={item.id} item={item} />
-            ))}
-          </ul>
-          {hasNextPage && (
-            <button
-              type="button"
-              onClick={() => void fetchNextPage()}
-              disabled={isFetchingNextPage}
-              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
-            >
-              {isFetchingNextPage ? "Loading…" : "Load more accesses"}
-            </button>
-          )}
-        </div>
-      );
-  }
+  const body = (
+    <PagedList
+      query={query}
+      filtered={Object.keys(filters).length > 0}
+      words={{
+        loading: "Loading PHI accesses…",
+        failed: "Could not load the PHI accesses",
+        empty: "No PHI access recorded",
+        noMatch: "No access matches these filters.",
+        hint: "Mark knowledge documents that hold patient data as PHI; every retrieval that reads one appears here.",
+        label: "PHI accesses",
+        more: "Load more accesses",
+      }}
+      render={(item) => <PhiRow key={item.id} item={item} />}
+    />
+  );
 
   return (
     <section aria-label="PHI access">

@@ -5,9 +5,9 @@ import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { Chip, RunStatusBadges } from "@/components/runs/Badges";
 import { formatUsd, formatWhen } from "@/components/runs/format";
-import { EmptyState } from "@/components/ui/EmptyState";
 import type { AuditFilterOptions } from "./api";
 import { ClassificationChip } from "./ClassificationChip";
+import { formFilters, PagedList } from "./PagedList";
 import { type AuditSessionItem, fetchAuditSessions, fetchSessionRuns, type SessionFilters } from "./phi-api";
 
 const field =
@@ -99,7 +99,7 @@ function SessionRow({ s }: { s: AuditSessionItem }) {
 /** Every session of the tenant as its trace sums it, by agent, date, PHI and errors, a page at a time. */
 export function SessionList({ options }: { options: AuditFilterOptions }) {
   const [filters, setFilters] = useState<SessionFilters>({});
-  const { data, error, isPending, fetchNextPage, hasNextPage, isFetchingNextPage } = useInfiniteQuery({
+  const query = useInfiniteQuery({
     queryKey: ["audit-sessions", filters],
     queryFn: ({ pageParam }) => fetchAuditSessions(filters, pageParam),
     initialPageParam: null as string | null,
@@ -108,47 +108,25 @@ export function SessionList({ options }: { options: AuditFilterOptions }) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const next: SessionFilters = {};
-    for (const key of ["agent", "from", "to", "has_phi", "has_errors"] as const) {
-      const value = form.get(key);
-      if (typeof value === "string" && value) next[key] = value;
-    }
-    setFilters(next);
+    setFilters(formFilters(event.currentTarget, ["agent", "from", "to", "has_phi", "has_errors"] as const));
   }
 
-  let body: React.ReactNode;
-  if (isPending) body = <p className="text-sm text-slate-500">Loading sessions…</p>;
-  else if (error) body = <EmptyState title="Could not load the sessions">{error.message}</EmptyState>;
-  else {
-    const items = data.pages.flatMap((p) => p.items);
-    body =
-      items.length === 0 ? (
-        <EmptyState title="No session recorded">
-          {Object.keys(filters).length > 0
-            ? "No session matches these filters."
-            : "Sessions appear here once people consult an expert or start a run."}
-        </EmptyState>
-      ) : (
-        <div className="space-y-3">
-          <ul className="space-y-2" aria-label="Sessions">
-            {items.map((s) => (
-              <SessionRow key={s.sessionId} s={s} />
-            ))}
-          </ul>
-          {hasNextPage && (
-            <button
-              type="button"
-              onClick={() => void fetchNextPage()}
-              disabled={isFetchingNextPage}
-              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
-            >
-              {isFetchingNextPage ? "Loading…" : "Load more sessions"}
-            </button>
-          )}
-        </div>
-      );
-  }
+  const body = (
+    <PagedList
+      query={query}
+      filtered={Object.keys(filters).length > 0}
+      words={{
+        loading: "Loading sessions…",
+        failed: "Could not load the sessions",
+        empty: "No session recorded",
+        noMatch: "No session matches these filters.",
+        hint: "Sessions appear here once people consult an expert or start a run.",
+        label: "Sessions",
+        more: "Load more sessions",
+      }}
+      render={(s) => <SessionRow key={s.sessionId} s={s} />}
+    />
+  );
 
   const yesNo = (name: string, text: string) => (
     <label className={label}>

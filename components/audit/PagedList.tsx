@@ -1,0 +1,63 @@
+"use client";
+
+import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { EmptyState } from "@/components/ui/EmptyState";
+
+/** The filled-in fields of a filter form, by name; empty fields are left out. */
+export function formFilters<K extends string>(form: HTMLFormElement, keys: readonly K[]): Partial<Record<K, string>> {
+  const data = new FormData(form);
+  const next: Partial<Record<K, string>> = {};
+  for (const key of keys) {
+    const value = data.get(key);
+    if (typeof value === "string" && value) next[key] = value;
+  }
+  return next;
+}
+
+/**
+ * A cursor-paged audit list: loading, error and empty states, the items, and "Load more".
+ * `words` carries each list's own wording, which people (and the e2e) read.
+ */
+export function PagedList<T>({
+  query,
+  filtered,
+  words,
+  render,
+}: {
+  query: UseInfiniteQueryResult<InfiniteData<{ items: T[] }>>;
+  filtered: boolean;
+  words: {
+    loading: string;
+    failed: string;
+    empty: string;
+    noMatch: string;
+    hint: ReactNode;
+    label: string;
+    more: string;
+  };
+  render: (item: T) => ReactNode;
+}) {
+  const { data, error, isPending, fetchNextPage, hasNextPage, isFetchingNextPage } = query;
+  if (isPending) return <p className="text-sm text-slate-500">{words.loading}</p>;
+  if (error) return <EmptyState title={words.failed}>{error.message}</EmptyState>;
+  const items = data.pages.flatMap((p) => p.items);
+  if (items.length === 0) return <EmptyState title={words.empty}>{filtered ? words.noMatch : words.hint}</EmptyState>;
+  return (
+    <div className="space-y-3">
+      <ul className="space-y-2" aria-label={words.label}>
+        {items.map(render)}
+      </ul>
+      {hasNextPage && (
+        <button
+          type="button"
+          onClick={() => void fetchNextPage()}
+          disabled={isFetchingNextPage}
+          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
+          {isFetchingNextPage ? "Loading…" : words.more}
+        </button>
+      )}
+    </div>
+  );
+}
