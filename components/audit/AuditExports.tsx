@@ -218,6 +218,10 @@ export function AuditExports() {
             {request.isPending ? "Requesting…" : "Export"}
           </button>
         </div>
+        <p className="col-span-2 text-xs text-slate-500 sm:col-span-5 dark:text-slate-400">
+          Values are exported exactly as recorded, so the file matches its SHA-256. A spreadsheet may read a CSV value
+          that starts with =, +, - or @ as a formula: import the file with its columns as text.
+        </p>
         {formError && (
           <p role="alert" className="col-span-2 text-sm text-red-700 sm:col-span-5 dark:text-red-400">
             {formError}

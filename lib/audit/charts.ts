@@ -43,6 +43,23 @@ export function lastDays(days: number, now = Date.now()): { from: number; to: nu
   return { from: now - (days - 1) * DAY_MS, to: now };
 }
 
+/** The overview's charts by the name each has in `AuditCharts`. */
+const CHARTS = {
+  runs: runsIn,
+  cases: casesPerDay,
+  decisions: decisionRatesPerDay,
+  reviewTimes: reviewTimesPerDay,
+  usage: usagePerDay,
+  usageByAgent: usagePerAgent,
+  nodeErrors: nodeErrorRates,
+} as const;
+
+export type AuditChartName = keyof typeof CHARTS;
+export const AUDIT_CHART_NAMES = Object.keys(CHARTS) as AuditChartName[];
+
+// These are short aggregates over an index range: compiling them costs more than it saves.
+const noJit = (tx: Tx) => tx.execute(sql`set local jit = off`);
+
 /**
  * Every chart of the audit overview over the last `days` UTC days, read in one transaction so
  * the figures agree with each other.
@@ -50,19 +67,18 @@ export function lastDays(days: number, now = Date.now()): { from: number; to: nu
 export function auditCharts(scope: TenantScope, days: ChartRange, now = Date.now()): Promise<AuditCharts> {
   const range = chartDaysOf(lastDays(days, now));
   return withTenant(scope, async (tx) => {
-    // These are short aggregates over an index range: compiling them costs more than it saves.
-    await tx.execute(sql`set local jit = off`);
-    return {
-      days,
-      from: range.first,
-      to: range.last,
-      runs: await runsIn(tx, scope.tenantId, range),
-      cases: await casesPerDay(tx, scope.tenantId, range),
-      decisions: await decisionRatesPerDay(tx, scope.tenantId, range),
-      reviewTimes: await reviewTimesPerDay(tx, scope.tenantId, range),
-      usage: await usagePerDay(tx, scope.tenantId, range),
-      usageByAgent: await usagePerAgent(tx, scope.tenantId, range),
-      nodeErrors: await nodeErrorRates(tx, scope.tenantId, range),
-    };
+    await noJit(tx);
+    const charts: Record<string, unknown> = {};
+    for (const name of AUDIT_CHART_NAMES) charts[name] = await CHARTS[name](tx, scope.tenantId, range);
+    return { days, from: range.first, to: range.last, ...(charts as Omit<AuditCharts, "days" | "from" | "to">) };
+  });
+}
+
+/** One chart of the overview on its own: what `bench:audit` times chart by chart. */
+export function auditChart(scope: TenantScope, name: AuditChartName, days: ChartRange, now = Date.now()) {
+  const range = chartDaysOf(lastDays(days, now));
+  return withTenant(scope, async (tx) => {
+    await noJit(tx);
+    return CHARTS[name](tx, scope.tenantId, range);
   });
 }

@@ -509,11 +509,11 @@ export interface AuditCharts {
   usage: UsagePerDay[];
   usageByAgent: UsagePerAgent[];
   nodeErrors: NodeErrorRate[];
-  // ---- data classification, the PHI access view and the sessions list ----------------------------
-
-  /** One piece of data an event read: `kind:id` is how `phi_fields` names it when it is PHI. */
 }
 
+// ---- data classification, the PHI access view and the sessions list ----------------------------
+
+/** One piece of data an event read: `kind:id` is how `phi_fields` names it when it is PHI. */
 export interface DataTouched {
   /** What the data is, e.g. `knowledge` for a knowledge-base document. */
   kind: string;

@@ -37,7 +37,8 @@ export interface ExportFileSummary {
 /**
  * Serialises rows as they come (CSV with a header line and CRLF endings, or one JSON array with
  * a row per line), hashes the bytes as they are produced and hands them to `writePart` in parts
- * of about `partBytes`, so memory holds one part whatever the row count.
+ * of exactly `partBytes` (the last one shorter), so memory holds about a part, or a batch of the
+ * source's, whatever the row count, and the parts do not depend on how the rows came in.
  */
 export class ExportFile {
   private readonly hash = createHash("sha256");
@@ -45,6 +46,8 @@ export class ExportFile {
   private readonly keys: string[];
   private pending: string[] = [];
   private pendingChars = 0;
+  /** Bytes encoded already but short of a whole part. */
+  private carry: Buffer = Buffer.alloc(0);
   private parts = 0;
   private rows = 0;
   private bytes = 0;
@@ -68,14 +71,22 @@ export class ExportFile {
         this.append(`${this.rows === 0 ? "\n" : ",\n"}{${fields.join(",")}}`);
       }
       this.rows += 1;
-      if (this.pendingChars >= this.partBytes) await this.flush();
+      if (this.due()) await this.flush(false);
     }
+  }
+
+  /** Rows the source printed already, `count` of them, apart as the format sets rows apart. */
+  async addPrinted(text: string, count: number): Promise<void> {
+    if (count === 0) return;
+    this.append(this.format === "csv" ? text : `${this.rows === 0 ? "\n" : ",\n"}${text}`);
+    this.rows += count;
+    if (this.due()) await this.flush(false);
   }
 
   /** Writes what is left (the last part may be short) and says what the file is. */
   async end(): Promise<ExportFileSummary> {
     if (this.format === "json") this.append("\n]\n");
-    await this.flush();
+    await this.flush(true);
     return { rowCount: this.rows, byteSize: this.bytes, sha256: this.hash.digest("hex") };
   }
 
@@ -86,14 +97,26 @@ export class ExportFile {
     this.pendingChars += text.length;
   }
 
-  private async flush(): Promise<void> {
-    if (this.pendingChars === 0) return;
-    const bytes = Buffer.from(this.pending.join(""), "utf8");
+  private due(): boolean {
+    return this.carry.length + this.pendingChars >= this.partBytes;
+  }
+
+  /** Writes every whole part gathered; at the end, what is left as well. */
+  private async flush(final: boolean): Promise<void> {
+    const text = Buffer.from(this.pending.join(""), "utf8");
+    const bytes = this.carry.length ? Buffer.concat([this.carry, text]) : text;
     this.pending = [];
     this.pendingChars = 0;
-    this.hash.update(bytes);
-    this.bytes += bytes.length;
-    this.parts += 1;
-    await this.writePart(this.parts, bytes);
+    this.hash.update(text);
+    let offset = 0;
+    while (bytes.length - offset >= this.partBytes || (final && offset < bytes.length)) {
+      const part = bytes.subarray(offset, offset + this.partBytes);
+      offset += part.length;
+      this.bytes += part.length;
+      this.parts += 1;
+      await this.writePart(this.parts, part);
+    }
+    // A copy, so the rest of a large batch's bytes is not kept alive by this slice of them.
+    this.carry = Buffer.from(bytes.subarray(offset));
   }
 }

@@ -1,18 +1,30 @@
 import { type SQL, sql } from "drizzle-orm";
 import { rowsOf, type Tx } from "@/lib/db";
-import type { AuditExportKind } from "./contract";
+import type { AuditExportFormat, AuditExportKind } from "./contract";
 import { type DecisionRow, decisionsQuery, toAuditDecision } from "./decisions";
-import { RawJson } from "./export-file";
+import { traceSource } from "./export-trace";
 import type { AuditReader } from "./runs-list";
 
 /** One row of an export, its values in the source's column order. */
 export type ExportRow = Record<string, unknown>;
 
+/** A batch of an export's rows, and the key to continue from. */
+export interface ExportBatch {
+  count: number;
+  last: string | null;
+  /** The rows as values, for the file to print… */
+  rows?: ExportRow[];
+  /** …or already printed in the export's format, rows apart as the format sets them apart. */
+  text?: string;
+  /** A trace batch: the chain's last row in it. */
+  chainHead?: { seq: number; hash: string };
+}
+
 /** Where an export reads from: its columns, and its rows a batch at a time in a stable order. */
 export interface ExportSource {
   columns: readonly string[];
-  /** The rows after `after` (null: from the start), at most `limit`, and the key to continue from. */
-  next(tx: Tx, after: string | null, limit: number): Promise<{ rows: ExportRow[]; last: string | null }>;
+  /** The rows after `after` (null: from the start), at most `limit`. */
+  next(tx: Tx, after: string | null, limit: number, format: AuditExportFormat): Promise<ExportBatch>;
 }
 
 export interface ExportBounds {
@@ -24,84 +36,10 @@ export interface ExportBounds {
   headSeq: number;
 }
 
-const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', ${sql.raw(ISO_UTC)})`;
 const isoOfMs = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
-const rawOrNull = (text: unknown) => (typeof text === "string" ? new RawJson(text) : null);
-const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 // Keysets travel as JSON text so each source can keep the key its order needs.
 const parseKey = <T>(after: string | null): T | null => (after === null ? null : (JSON.parse(after) as T));
-
-const TRACE_COLUMNS = [
-  "seq",
-  "id",
-  "trace_id",
-  "run_id",
-  "session_id",
-  "request_id",
-  "event_type",
-  "node_name",
-  "event_data",
-  "event_duration_ms",
-  "event_success",
-  "event_error",
-  "agent_id",
-  "agent_level",
-  "user_id",
-  "actor_id",
-  "tokens_used",
-  "cost_usd",
-  "cache_hit",
-  "data_classification",
-  "phi_accessed",
-  "phi_fields",
-  "metadata",
-  "event_timestamp",
-  "hash_version",
-  "prev_hash",
-  "hash",
-  "content_withheld",
-] as const;
-
-/**
- * The chained trace in seq order, every design column plus the chain's own. A private
- * workflow's run keeps its content (event data and metadata) to its starter, as on the audit
- * pages: for anyone else those are null and `content_withheld` says so.
- */
-function traceSource(b: ExportBounds): ExportSource {
-  const privateRun = b.reader.privateWorkflows.length
-    ? sql`r.workflow in (${sql.join(
-        b.reader.privateWorkflows.map((w) => sql`${w}`),
-        sql`, `,
-      )}) and r.created_by <> ${b.reader.userId}`
-    : sql`false`;
-  const range: SQL[] = [sql`t.seq <= ${b.headSeq}`, sql`t.event_timestamp <= ${new Date(b.to).toISOString()}`];
-  if (b.from !== null) range.push(sql`t.event_timestamp >= ${new Date(b.from).toISOString()}`);
-  return {
-    columns: TRACE_COLUMNS,
-    async next(tx, after, limit) {
-      const rows = rowsOf<ExportRow>(
-        await tx.execute(sql`select t.seq::float8 as seq, t.id, t.trace_id, t.run_id, t.session_id, t.request_id,
-            t.event_type, t.node_name, t.event_data::text as event_data, t.event_duration_ms, t.event_success, t.event_error, t.agent_id,
-            t.agent_level, t.user_id, t.actor_id, t.tokens_used, t.cost_usd::text as cost_usd, t.cache_hit,
-            t.data_classification, t.phi_accessed, to_json(t.phi_fields)::text as phi_fields, t.metadata::text as metadata, ${iso(sql`t.event_timestamp`)} as event_timestamp,
-            t.hash_version, t.prev_hash, t.hash,
-            coalesce((select ${privateRun} from runs r where r.id = t.run_id), false) as content_withheld
-          from execution_trace t
-          where t.seq > ${parseKey<number>(after) ?? 0} and ${sql.join(range, sql` and `)}
-          order by t.seq limit ${limit}`),
-      );
-      for (const row of rows) {
-        row.cost_usd = numberOrNull(row.cost_usd);
-        row.phi_fields = rawOrNull(row.phi_fields);
-        row.event_data = row.content_withheld ? null : rawOrNull(row.event_data);
-        row.metadata = row.content_withheld ? null : rawOrNull(row.metadata);
-      }
-      return { rows, last: rows.length ? JSON.stringify(rows[rows.length - 1].seq) : null };
-    },
-  };
-}
 
 const DECISION_COLUMNS = [
   "event_id",
@@ -162,7 +100,7 @@ function decisionsSource(b: ExportBounds): ExportSource {
         };
       });
       const tail = found.at(-1);
-      return { rows, last: tail ? JSON.stringify([Number(tail.decided), tail.event_id]) : null };
+      return { count: rows.length, rows, last: tail ? JSON.stringify([Number(tail.decided), tail.event_id]) : null };
     },
   };
 }
@@ -242,7 +180,7 @@ function casesSource(b: ExportBounds): ExportSource {
         }),
       );
       const tail = found.at(-1);
-      return { rows, last: tail ? JSON.stringify([Number(tail.created_ms), tail.case_id]) : null };
+      return { count: rows.length, rows, last: tail ? JSON.stringify([Number(tail.created_ms), tail.case_id]) : null };
     },
   };
 }

@@ -9,7 +9,7 @@ import { exportSource } from "./export-rows";
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, type AuditReader } from "./runs-list";
 
 /** Names the code that wrote a file, so a reader knows which column set and encoding to expect. */
-export const EXPORT_GENERATOR = "vigil-audit-export/1";
+export const EXPORT_GENERATOR = "vigil-audit-export/2";
 
 /** Unfinished exports a tenant may have at once: each holds a database connection while it runs. */
 const UNFINISHED_MAX = 2;
@@ -189,16 +189,20 @@ async function writeExport(reader: AuditReader, exportId: string, tuning: Export
       tuning.partBytes ?? EXPORT_PART_BYTES,
     );
     let chainHead = started.head ? { seq: Number(started.head.seq), hash: started.head.hash } : null;
-    let after: string | null = null;
+    const read = (after: string | null) =>
+      withTenant(reader, (tx) => source.next(tx, after, tuning.batchRows ?? 2000, started.format));
+    // The next batch is read while this one is printed and written: the database and this
+    // process work at the same time instead of taking turns.
+    let reading = read(null);
     for (;;) {
-      const batch = await withTenant(reader, (tx) => source.next(tx, after, tuning.batchRows ?? 2000));
-      if (batch.rows.length === 0) break;
-      await file.add(batch.rows);
-      after = batch.last;
-      if (started.kind === "trace") {
-        const last = batch.rows[batch.rows.length - 1];
-        chainHead = { seq: Number(last.seq), hash: String(last.hash) };
-      }
+      const batch = await reading;
+      if (batch.count === 0) break;
+      reading = read(batch.last);
+      // An unread batch's failure surfaces when it is awaited; until then it is not unhandled.
+      reading.catch(() => {});
+      if (batch.text !== undefined) await file.addPrinted(batch.text, batch.count);
+      else await file.add(batch.rows ?? []);
+      if (batch.chainHead) chainHead = batch.chainHead;
     }
     const summary = await file.end();
     const rows = await withTenant(reader, async (tx) =>

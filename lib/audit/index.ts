@@ -2,7 +2,7 @@ import "server-only";
 
 export { evaluateAlerts, isAlertRule, setAlertSetting } from "./alerts";
 export { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
-export { auditCharts, lastDays, runsPerDay } from "./charts";
+export { AUDIT_CHART_NAMES, type AuditChartName, auditChart, auditCharts, lastDays, runsPerDay } from "./charts";
 export { classify } from "./classify";
 export type { DataTouched, TraceEvent } from "./contract";
 export { listAuditDecisions } from "./decisions";
