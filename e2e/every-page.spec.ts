@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { AUDIT_TABS } from "@/components/audit/audit-tabs";
 import { signIn } from "./support";
 
 // Every page each demo role can reach — the navigation's pages (and the refusal a role gets for
@@ -18,6 +19,18 @@ interface Expected {
 }
 
 const EXPECTED: Expected[] = [
+  {
+    page: /^\/audit(\/|$)/,
+    url: /^\/audit(\/|$)/,
+    status: 403,
+    reason: "the audit is for admins: a member or a reviewer gets the 403 page (the test checks admins get the page)",
+  },
+  {
+    page: /^\/settings\/data-sources\/[0-9a-f-]{36}$/,
+    url: /^\/settings\/data-sources\/[0-9a-f-]{36}$/,
+    status: 403,
+    reason: "a data source's settings are for admins: a member or a reviewer gets the 403 page",
+  },
   {
     page: /^\/no-such-page\//,
     url: /\/no-such-page\//,
@@ -54,6 +67,13 @@ const CANCELLED: {
 
 const UNKNOWN_DOCUMENT = "/knowledge/00000000-0000-4000-8000-000000000000";
 
+/** A data source's page: an admin's first source (if the tenant has one), else any id (the 403 page). */
+async function dataSourcePages(page: Page, account: Account): Promise<string[]> {
+  if (account.role !== "admin") return ["/settings/data-sources/00000000-0000-4000-8000-000000000000"];
+  const sources = await (await page.request.get("/api/datasources")).json();
+  return sources.items.slice(0, 1).map((s: { id: string }) => `/settings/data-sources/${s.id}`);
+}
+
 interface Account {
   email: string;
   role: "member" | "reviewer" | "admin";
@@ -73,7 +93,19 @@ const ACCOUNTS: Account[] = [
   { email: "admin@acme.local", role: "admin", agent: { slug: "device-quality", name: "Device Quality Engineer" } },
 ];
 
-const NAV_PAGES = ["/experts", "/runs", "/requests", "/inbox", "/knowledge", "/settings/api-keys", "/settings/agents"];
+/** The audit's tabs, in their order; the test checks an admin gets each page and others the 403. */
+const AUDIT_PAGES = AUDIT_TABS.map((tab) => tab.href);
+
+const NAV_PAGES = [
+  "/experts",
+  "/runs",
+  "/requests",
+  "/inbox",
+  "/knowledge",
+  "/settings/api-keys",
+  "/settings/agents",
+  "/settings/data-sources",
+];
 
 /** Watches a page for what a person would call broken, attributed to the page being visited. */
 function watch(page: Page) {
@@ -225,11 +257,27 @@ test.describe("every page, as every role", () => {
         conversation,
         documentPath,
         UNKNOWN_DOCUMENT,
+        ...(await dataSourcePages(page, account)),
         "/no-such-page/at-all",
         ...(demo ? [data.runPath] : []),
         ...(demo && account.role !== "member" ? [`/inbox?case=${data.caseId}`] : []),
       ];
       for (const path of pages) await watcher.visit(path);
+      const audit = [
+        ...AUDIT_PAGES,
+        ...(demo
+          ? [
+              data.runPath.replace(/^\/runs\//, "/audit/runs/"),
+              `${data.runPath.replace(/^\/runs\//, "/audit/runs/")}/report`,
+            ]
+          : []),
+      ];
+      for (const path of audit) {
+        await watcher.visit(path, async (p) => {
+          if (account.role === "admin") await expect(p.getByRole("navigation", { name: "Audit" })).toBeVisible();
+          else await expect(p.getByRole("heading", { name: "Not available for your role" })).toBeVisible();
+        });
+      }
       if (account.role === "admin") {
         // The document list loads its next page without a fault.
         await watcher.visit("/knowledge", async (p) => {

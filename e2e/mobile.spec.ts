@@ -73,7 +73,17 @@ const ROLES = [
   {
     email: "admin@demo.local",
     role: "admin",
-    nav: ["Experts", "Runs", "My requests", "Inbox", "Audit", "Knowledge", "API keys", "Agent settings"],
+    nav: [
+      "Experts",
+      "Runs",
+      "My requests",
+      "Inbox",
+      "Audit",
+      "Knowledge",
+      "API keys",
+      "Agent settings",
+      "Data sources",
+    ],
     stops: ADMIN_STOPS,
   },
 ];

@@ -1,6 +1,6 @@
 // Seeds the demo tenants. Refuses under NODE_ENV=production unless --force is given.
 import { configFromEnv, openDatabase } from "@/lib/db";
-import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
+import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
 
 const force = process.argv.includes("--force");
 const database = await openDatabase(configFromEnv());
@@ -10,6 +10,8 @@ try {
   console.log(created ? "Seeded tenants demo and acme." : "Already seeded; nothing changed.");
   const corpus = await seedKnowledgeCorpus(database);
   console.log(`Knowledge base: ${corpus.created} demo documents added.`);
+  const sources = await seedDemoDataSources(database);
+  console.log(`Data sources: the demo warehouse registered for ${sources.registered} tenant(s).`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

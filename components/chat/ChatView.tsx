@@ -248,6 +248,7 @@ function ConversationView({
                 conversation.liveStep = null;
                 void regenerate();
               }}
+              onAsk={ask}
               onOpenCitation={showSources}
               onShowSources={(messageId) => showSources(messageId, null)}
             />

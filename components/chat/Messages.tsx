@@ -1,15 +1,17 @@
 "use client";
 
-import { PenLine, Search, Wrench } from "lucide-react";
+import { Database, PenLine, Search, Wrench } from "lucide-react";
 import { useState } from "react";
 import { copyText } from "@/components/ui/clipboard";
 import type { ChatMessage } from "@/lib/chat/contract";
 import { AnswerMarkdown, type CitationTarget } from "./AnswerMarkdown";
 import { LongMessage } from "./LongMessage";
 import { MessageTime, messageTimeOf, useNow } from "./MessageTime";
-import { answerText, currentStep, reasoningText, type Step, sourcesOf, toolsOf } from "./message-parts";
+import { answerText, currentStep, reasoningText, type Step, sourcesOf, sqlResultOf, toolsOf } from "./message-parts";
 import { ReviewBadge, ReviewNote } from "./ReviewNote";
 import { reviewOf } from "./reviews";
+import { SqlFollowups } from "./SqlFollowups";
+import { SqlResult } from "./SqlResult";
 
 /**
  * What the agent did for an answer, in words a person uses: read from what the message keeps
@@ -18,12 +20,16 @@ import { reviewOf } from "./reviews";
 function ProgressTrail({ message, hasText }: { message: ChatMessage; hasText: boolean }) {
   const sources = sourcesOf(message).length;
   const tools = toolsOf(message);
+  const sql = sqlResultOf(message);
   const steps: { icon: typeof Search; label: string }[] = [
-    {
-      icon: Search,
-      label:
-        sources > 0 ? `Searched ${sources} ${sources === 1 ? "source" : "sources"}` : "Searched the knowledge base",
-    },
+    // The SQL analyst queried a warehouse; it did not search the knowledge base.
+    sql
+      ? { icon: Database, label: `Queried ${sql.source?.name || "the data source"}` }
+      : {
+          icon: Search,
+          label:
+            sources > 0 ? `Searched ${sources} ${sources === 1 ? "source" : "sources"}` : "Searched the knowledge base",
+        },
     ...tools.map((tool) => ({ icon: Wrench, label: `Used ${tool}` })),
     ...(hasText ? [{ icon: PenLine, label: "Wrote answer" }] : []),
   ];
@@ -99,6 +105,7 @@ function AssistantMessage({
   isLast,
   canRetry,
   onRetry,
+  onAsk,
   onOpenCitation,
   onShowSources,
 }: {
@@ -107,14 +114,17 @@ function AssistantMessage({
   streaming: boolean;
   liveStep?: Step | null;
   isLast: boolean;
+  /** False while any answer of the conversation is being written. */
   canRetry: boolean;
   onRetry: () => void;
+  onAsk?: (question: string) => void;
   onOpenCitation: (messageId: string, target: CitationTarget) => void;
   onShowSources: (messageId: string) => void;
 }) {
   const text = answerText(message);
   const reasoning = reasoningText(message);
   const sources = sourcesOf(message);
+  const sql = sqlResultOf(message);
   const meta = message.metadata ?? {};
   const step = liveStep ?? currentStep(message);
   const thinking = streaming && (!text || step?.status === "running");
@@ -147,6 +157,7 @@ function AssistantMessage({
             </div>
           </LongMessage>
         )}
+        {sql && <SqlResult result={sql} />}
         {thinking && text && <ThinkingIndicator label={step?.message || "Finishing…"} />}
         {meta.stopped && !streaming && (
           <p data-testid="stopped" className="text-xs text-slate-500 dark:text-slate-400">
@@ -201,6 +212,10 @@ function AssistantMessage({
             </span>
           </div>
         )}
+        {/* Only under the latest answer: an older one's suggestions belong to a moment that has passed. */}
+        {sql && isLast && !streaming && onAsk && (
+          <SqlFollowups followups={sql.followups ?? []} disabled={!canRetry} onAsk={onAsk} />
+        )}
       </div>
     </li>
   );
@@ -211,6 +226,7 @@ export function MessageList({
   status,
   liveStep,
   onRetry,
+  onAsk,
   onOpenCitation,
   onShowSources,
 }: {
@@ -218,6 +234,8 @@ export function MessageList({
   status: "submitted" | "streaming" | "ready" | "error";
   liveStep?: Step | null;
   onRetry: () => void;
+  /** Sends a question as the next message, as the composer does (the SQL analyst's follow-ups). */
+  onAsk?: (question: string) => void;
   onOpenCitation: (messageId: string, target: CitationTarget) => void;
   onShowSources: (messageId: string) => void;
 }) {
@@ -239,6 +257,7 @@ export function MessageList({
             isLast={i === messages.length - 1}
             canRetry={!busy}
             onRetry={onRetry}
+            onAsk={onAsk}
             onOpenCitation={onOpenCitation}
             onShowSources={onShowSources}
           />

@@ -66,6 +66,7 @@ export function toChatMessage(m: ChatMessageView): ChatMessage {
   if (m.role === "assistant" && m.sources && m.sources.length > 0) {
     parts.push({ type: "data-sources", data: { items: m.sources } });
   }
+  if (m.role === "assistant" && m.metadata.sql) parts.push({ type: "data-sql", data: m.metadata.sql });
   parts.push({ type: "text", text: m.content, state: "done" });
   return {
     id: m.id,

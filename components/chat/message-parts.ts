@@ -1,5 +1,5 @@
 import type { ChatMessage, SourceItem } from "@/lib/chat/contract";
-import type { DataParts } from "@/lib/runs/contract";
+import type { DataParts, SqlResultPart } from "@/lib/runs/contract";
 import type { WebSource } from "./SourcesPanel";
 
 export type Step = DataParts["step"];
@@ -26,6 +26,20 @@ export function sourcesOf(message: ChatMessage): SourceItem[] {
     if (part.type === "data-sources") items = (part.data as DataParts["sources"]).items ?? [];
   }
   return items;
+}
+
+/**
+ * The SQL analyst's result for the answer (the latest `data-sql` part wins), or null. A part
+ * without its columns and rows is skipped: the table has nothing to draw from it.
+ */
+export function sqlResultOf(message: ChatMessage): SqlResultPart | null {
+  let result: SqlResultPart | null = null;
+  for (const part of message.parts) {
+    if (part.type !== "data-sql") continue;
+    const data = part.data as Partial<SqlResultPart> | undefined;
+    if (data && Array.isArray(data.columns) && Array.isArray(data.rows)) result = data as SqlResultPart;
+  }
+  return result;
 }
 
 export function webSourcesOf(message: ChatMessage): WebSource[] {

@@ -334,7 +334,8 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
         </span>
       </label>
 
-      <div className="flex flex-wrap items-center gap-3">
+      {/* On a phone the form is taller than the screen: its action row stays in view at the bottom. */}
+      <div className="sticky bottom-0 -mx-5 flex flex-wrap items-center gap-3 border-t border-slate-200 bg-white/95 px-5 py-3 sm:static sm:mx-0 sm:border-0 sm:bg-transparent sm:px-0 sm:py-0 dark:border-slate-800 dark:bg-slate-900/95 sm:dark:bg-transparent">
         <button
           type="submit"
           disabled={busy}

@@ -14,8 +14,13 @@ export async function apiFetch<T>(url: string, init: RequestInit = {}): Promise<
   const headers = new Headers(init.headers);
   if (init.body && !headers.has("content-type")) headers.set("content-type", "application/json");
   const res = await fetch(url, { ...init, headers, credentials: "same-origin" });
-  const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
+  const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string; details?: unknown };
   if (!res.ok)
-    throw new ApiError(res.status, body.code ?? "HTTP_ERROR", body.message ?? `Request failed (${res.status}).`);
+    throw new ApiError(
+      res.status,
+      body.code ?? "HTTP_ERROR",
+      body.message ?? `Request failed (${res.status}).`,
+      body.details,
+    );
   return body as T;
 }

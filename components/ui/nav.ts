@@ -19,4 +19,5 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/knowledge", label: "Knowledge", minRole: "admin" },
   { href: "/settings/api-keys", label: "API keys", minRole: "admin" },
   { href: "/settings/agents", label: "Agent settings", minRole: "admin" },
+  { href: "/settings/data-sources", label: "Data sources", minRole: "admin" },
 ];

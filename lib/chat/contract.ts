@@ -4,7 +4,7 @@
 
 import type { UIMessage } from "ai";
 import { z } from "zod";
-import type { DataParts, ReviewState, RunMetadata, SourceItem } from "@/lib/runs/contract";
+import type { DataParts, ReviewState, RunMetadata, SourceItem, SqlResultPart } from "@/lib/runs/contract";
 
 export type { ReviewState, SourceItem };
 
@@ -79,6 +79,8 @@ export interface ChatMessageMetadata {
   review?: ReviewState;
   /** Its asker stopped the answer: the text is what had arrived by then. */
   stopped?: boolean;
+  /** The SQL analyst's query and result, shown again when the conversation is reopened. */
+  sql?: SqlResultPart;
 }
 
 export interface ChatMessageView {

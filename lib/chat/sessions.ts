@@ -1,7 +1,7 @@
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import { withTenant } from "@/lib/db";
 import { DomainError, errors, NotFoundError } from "@/lib/errors";
-import { beginRunIn } from "@/lib/runs";
+import { beginRunIn, findWorkflow } from "@/lib/runs";
 import type { ChatSessionDetail, ChatSessionPage } from "./contract";
 import {
   MAX_MESSAGE_BYTES,
@@ -105,7 +105,8 @@ export async function startChatTurn(actor: ChatActor, input: ChatTurnInput): Pro
             },
           })
         : beginRunIn(tx, actor, {
-            workflow: CHAT_WORKFLOW,
+            // An expert with a chat workflow of its own (the Data Analyst) answers with it.
+            workflow: agent.workflow && findWorkflow(agent.workflow)?.answersChat ? agent.workflow : CHAT_WORKFLOW,
             input: { message, userMessageId, firstTurn: created },
             threadId: threadOfSession(sessionId),
           }),

@@ -8,7 +8,7 @@ export {
 } from "./backup";
 export type { Database, Db } from "./client";
 export { configFromEnv, getDatabase, openDatabase, setActiveDatabase, usingActiveDatabaseOverride } from "./client";
-export { DatabaseUnreadableError, exitIfDatabaseUnusable } from "./embedded";
+export { DatabaseUnreadableError, exitIfDatabaseUnusable, openEmbedded } from "./embedded";
 export { isDatabaseUnavailable, isUniqueViolation } from "./errors";
 export { DatabaseInUseError } from "./lock";
 export { rowsOf } from "./rows";

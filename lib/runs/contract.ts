@@ -33,7 +33,16 @@ export type RunEventBody =
 
 export type RunEventType = RunEventBody["type"];
 
-export type DataPartName = "step" | "route" | "tool" | "checkpoint" | "todo" | "agent" | "interrupt" | "sources";
+export type DataPartName =
+  | "step"
+  | "route"
+  | "tool"
+  | "checkpoint"
+  | "todo"
+  | "agent"
+  | "interrupt"
+  | "sources"
+  | "sql";
 
 export type SourcePayload =
   | { kind: "document"; sourceId: string; title: string; mediaType: string; filename?: string }
@@ -79,7 +88,32 @@ export type DataParts = {
   agent: AgentPart;
   interrupt: { interrupts: PendingInterrupt[] };
   sources: { items: SourceItem[] };
+  /** The SQL analyst's query and its result (the design's `data-sql`). */
+  sql: SqlResultPart;
 };
+
+/** A cell of a SQL result as it crosses to the client: dates and big numbers arrive as text. */
+export type SqlCell = string | number | boolean | null;
+
+/**
+ * The SQL analyst's answer data: the statement that ran, its result (at most the source's row
+ * limit; `truncated` when there was more), how to label and chart it, and follow-up questions.
+ */
+export interface SqlResultPart {
+  sql: string;
+  columns: string[];
+  rows: SqlCell[][];
+  truncated: boolean;
+  /** The data source it ran on. */
+  source: { id: string; name: string };
+  /** Columns that name a row (the display attributes' primary label), in order. */
+  labelColumns: string[];
+  /** The column holding the figure of a count or a measure; null for a plain list. */
+  valueColumn: string | null;
+  /** A bar chart of `y` over `x` when the result is an aggregate over a dimension. */
+  chart: { x: string; y: string } | null;
+  followups: string[];
+}
 
 /**
  * One source of an answer, as the `data-sources` part and a saved chat message carry it: a

@@ -33,6 +33,8 @@ export interface Workflow {
   privateToStarter?: boolean;
   /** Runs that work on their starter's behalf and count toward the per-person cap of running runs. */
   capped?: boolean;
+  /** Answers a chat turn on the session's thread, with the chat's turn input (an expert's `workflow`). */
+  answersChat?: boolean;
   /**
    * Keeps what a run had shown before it was cancelled (a chat's partial answer), in the
    * transaction that cancels it; `log` is the run's event log up to the cancel.

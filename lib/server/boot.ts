@@ -7,7 +7,7 @@ import {
   startCheckpointSweep,
 } from "@/lib/checkpoints";
 import { type Database, getDatabase, usingActiveDatabaseOverride } from "@/lib/db";
-import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
+import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
 import { installModificationChecks, startHitlSweeps } from "@/lib/hitl";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
 
@@ -58,6 +58,7 @@ function seedOnce(database: Database): Promise<void> {
     pending = (async () => {
       await seedDemo(database, { force: true, identity: process.env.AUTH_MODE === "supabase" ? "supabase" : "local" });
       await seedKnowledgeCorpus(database);
+      await seedDemoDataSources(database);
     })();
     seeded.set(database, pending);
     // A failed seed is not remembered: the next request tries again.

@@ -8,10 +8,10 @@ import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { postChat, principal } from "./support";
 
-// An agent is offered only while a workflow that answers for it exists: the demo's SQL and
-// research analysts are seeded ahead of theirs, and nothing lists, opens, chats with or runs them.
+// An agent is offered only while a workflow that answers for it exists: the demo's research
+// analyst is seeded ahead of its workflow, and nothing lists, opens, chats with or runs it.
 
-const WAITING = ["data-analyst", "research-analyst"];
+const WAITING = ["research-analyst"];
 
 for (const target of testTargets()) {
   describe(`agents and their workflows on ${target.name}`, () => {
@@ -19,9 +19,10 @@ for (const target of testTargets()) {
 
     it("uses the workflows the server installs", () => {
       expect(findWorkflow("ask-expert")).toBeDefined();
+      expect(findWorkflow("sql-analyst")).toBeDefined();
     });
 
-    it("seeds the two analysts with workflows of their own, and leaves them out of the catalog", async () => {
+    it("seeds the two analysts with workflows of their own, and leaves the one without its workflow out", async () => {
       const rows = await suite.database.db.select().from(schema.agents);
       const workflowOf = (slug: string) => rows.find((r) => r.slug === slug)?.workflow;
       expect(workflowOf("data-analyst")).toBe("sql-analyst");
@@ -30,7 +31,8 @@ for (const target of testTargets()) {
       for (const slug of WAITING) expect(findWorkflow(workflowOf(slug) as string)).toBeUndefined();
 
       const listed = (await listAgents({ tenantId: suite.tenants.demo })).map((a) => a.slug);
-      expect(listed).toHaveLength(4);
+      expect(listed).toHaveLength(5);
+      expect(listed).toContain("data-analyst");
       for (const slug of WAITING) {
         expect(listed).not.toContain(slug);
         await expect(getAgentBySlug({ tenantId: suite.tenants.demo }, slug)).rejects.toMatchObject({

@@ -52,6 +52,7 @@ export const askExpert: Workflow = {
   input: AskExpertInput,
   privateToStarter: true,
   capped: true,
+  answersChat: true,
   build: buildAskExpert,
   cancelled: keepStoppedAnswer,
   publicState(values) {

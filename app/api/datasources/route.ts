@@ -1,0 +1,19 @@
+import { requireRole } from "@/lib/auth";
+import { createDataSource, listDataSources } from "@/lib/datasources";
+import { CreateDataSourceInput } from "@/lib/datasources/contract";
+import { json, parseBody } from "@/lib/http";
+import { route } from "@/lib/server";
+
+/** The tenant's data sources, with their targets redacted (never the connection string). */
+export const GET = route(async (req) => {
+  const session = await requireRole(req, "admin");
+  const items = await listDataSources(session);
+  return json({ status: "success", count: items.length, items });
+});
+
+export const POST = route(async (req) => {
+  const session = await requireRole(req, "admin");
+  const input = await parseBody(req, CreateDataSourceInput, 16 * 1024);
+  const source = await createDataSource(session, input, session.userId);
+  return json({ status: "success", source }, { status: 201 });
+});

@@ -1,0 +1,42 @@
+import type { SqlCell } from "@/lib/runs/contract";
+
+/**
+ * Text a spreadsheet would run as a formula (`=HYPERLINK(…)`, `+1+1`, `@SUM(…)`): a warehouse
+ * holds text people typed, and opening the download must not execute it. Numbers sent as text
+ * (`-12.5`) are figures, not formulas, and stay as they are.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const FIGURE = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+function csvField(cell: SqlCell): string {
+  if (cell === null || cell === undefined) return "";
+  let text = String(cell);
+  if (typeof cell === "string" && FORMULA_START.test(text) && !FIGURE.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** RFC 4180: a header line, CRLF after every record, fields with a comma, quote or line break quoted. */
+export function toCsv(columns: readonly string[], rows: readonly SqlCell[][]): string {
+  return [columns, ...rows].map((record) => `${record.map(csvField).join(",")}\r\n`).join("");
+}
+
+/** `vigil-query-2025-03-14.csv`, on the reader's calendar day. */
+export function csvFilename(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `vigil-query-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.csv`;
+}
+
+/** Saves the CSV in the browser; nothing goes back to the server. */
+export function downloadCsv(columns: readonly string[], rows: readonly SqlCell[][], now = new Date()): void {
+  // The byte-order mark tells Excel the file is UTF-8, so names with accents survive.
+  const blob = new Blob(["\uFEFF", toCsv(columns, rows)], { type: "text/csv;charset=utf-8" });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = csvFilename(now);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Some browsers start the download after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,62 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./support";
+
+// The Data Analyst in the browser, on the demo warehouse: a question answered with a chart, a
+// table and the SQL that ran, a follow-up from its chip, and another tenant kept out.
+
+const AGENT = "Data Analyst (SQL)";
+
+test("a member asks about orders per shipper in 1997 and sees a chart, a table and the SQL, then 1998", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, "expert@demo.local");
+  await page.goto("/chat/new?agent=data-analyst");
+  const composer = page.getByLabel(`Message ${AGENT}`);
+  await composer.fill("How many orders did each shipper deliver in 1997?");
+  await composer.press("Enter");
+
+  const result = page.getByTestId("sql-result").last();
+  // The demo warehouse loads on its first use: the first answer may take a few seconds.
+  await expect(result).toBeVisible({ timeout: 90_000 });
+  await expect(result.getByTestId("sql-chart")).toBeVisible();
+  await result.getByRole("button", { name: "Table" }).click();
+  const table = result.getByTestId("sql-table");
+  await expect(table).toBeVisible();
+  for (const shipper of ["United Package", "Federal Shipping", "Speedy Express"]) {
+    await expect(table.getByText(shipper)).toBeVisible();
+  }
+  await result.getByText("Show SQL").click();
+  await expect(result.getByTestId("sql-code")).toContainText('"northwind"."orders"');
+  await expect(page.getByTestId("answer").last()).toContainText("1997");
+
+  await page.getByTestId("sql-followup").filter({ hasText: "And in 1998?" }).click();
+  await expect(page.getByTestId("sql-result")).toHaveCount(2, { timeout: 60_000 });
+  await expect(page.getByTestId("answer").last()).toContainText("1998");
+
+  // Reopened, the conversation shows both results again.
+  await page.reload();
+  await expect(page.getByTestId("sql-result")).toHaveCount(2, { timeout: 30_000 });
+});
+
+test("another tenant's people cannot use the demo warehouse or its analyst", async ({ page }) => {
+  await signIn(page, "admin@demo.local");
+  const sources = await (await page.request.get("/api/datasources")).json();
+  const demoWarehouse = sources.items.find((s: { name: string }) => s.name === "Demo warehouse");
+  expect(demoWarehouse).toBeTruthy();
+  await page.context().clearCookies();
+
+  await signIn(page, "expert@acme.local");
+  const chat = await page.request.post("/api/chat", {
+    data: { agentId: "data-analyst", message: "How many orders did each shipper deliver in 1997?" },
+  });
+  expect(chat.status()).toBe(404);
+  expect((await page.request.get(`/api/datasources/${demoWarehouse.id}`)).status()).toBe(403);
+  await page.context().clearCookies();
+
+  await signIn(page, "admin@acme.local");
+  const acme = await (await page.request.get("/api/datasources")).json();
+  expect(acme.items.map((s: { id: string }) => s.id)).not.toContain(demoWarehouse.id);
+  expect((await page.request.get(`/api/datasources/${demoWarehouse.id}`)).status()).toBe(404);
+  expect((await page.request.post(`/api/datasources/${demoWarehouse.id}/test`, { data: {} })).status()).toBe(404);
+});

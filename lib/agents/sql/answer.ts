@@ -1,0 +1,100 @@
+import type { QueryResult } from "@/lib/datasources/contract";
+import type { SqlCell, SqlResultPart } from "@/lib/runs/contract";
+import type { QuestionIntent } from "./intent";
+import type { PlannedSql } from "./planner";
+import type { AnalystSource } from "./state";
+
+// The finalize step's words: a sentence that reads the result (its primary labels first), a bar
+// chart when the result is a figure per something, and follow-up questions the engine answers.
+
+const cell = (value: unknown): SqlCell =>
+  value === null || value === undefined || typeof value === "number" || typeof value === "boolean"
+    ? ((value ?? null) as SqlCell)
+    : String(value);
+
+export function toResultPart(source: AnalystSource, sql: string, plan: PlannedSql, found: QueryResult): SqlResultPart {
+  const rows = found.rows.map((row) => row.map(cell));
+  const chartable = plan.valueColumn !== null && plan.labelColumns.length > 0 && rows.length > 1;
+  return {
+    sql,
+    columns: found.columns,
+    rows,
+    truncated: found.truncated,
+    source: { id: source.id, name: source.name },
+    labelColumns: plan.labelColumns,
+    valueColumn: plan.valueColumn,
+    chart: chartable ? { x: plan.labelColumns[0], y: plan.valueColumn as string } : null,
+    followups: [],
+  };
+}
+
+const number = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+const shown = (value: SqlCell) =>
+  value === null
+    ? "—"
+    : typeof value === "number"
+      ? number.format(value)
+      : /^-?\d+(?:\.\d+)?$/.test(String(value))
+        ? number.format(Number(value))
+        : String(value);
+
+function labelOf(result: SqlResultPart, row: SqlCell[]): string {
+  const parts = result.labelColumns
+    .map((c) => result.columns.indexOf(c))
+    .filter((i) => i >= 0)
+    .map((i) => shown(row[i]));
+  return parts.length ? parts.join(" ") : shown(row[0]);
+}
+
+const words = (identifier: string) =>
+  identifier
+    .replaceAll("_", " ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+
+/** The answer's sentence, from the rows themselves. */
+export function answerSentence(intent: QuestionIntent, result: SqlResultPart): string {
+  const n = result.rows.length;
+  const scope = [
+    intent.year !== null ? `in ${intent.year}` : "",
+    ...intent.conditions.map((c) => `where ${c.column} is ${c.value}`),
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const suffix = scope ? ` ${scope}` : "";
+  if (n === 0) return `The query returned no rows${suffix}.`;
+  const valueAt = result.valueColumn ? result.columns.indexOf(result.valueColumn) : -1;
+  const more = result.truncated ? ` The source's row limit stopped the query at ${n} rows.` : "";
+  if (intent.shape === "count" && result.labelColumns.length === 0) {
+    return `There are ${shown(result.rows[0][Math.max(valueAt, 0)])} ${intent.subject}${suffix}.`;
+  }
+  if (valueAt >= 0) {
+    const listed = result.rows
+      .slice(0, 5)
+      .map((row) => `${labelOf(result, row)} (${shown(row[valueAt])})`)
+      .join(", ");
+    const what = result.valueColumn ? words(result.valueColumn) : "value";
+    const lead =
+      intent.shape === "top"
+        ? `The ${intent.descending ? "top" : "bottom"} ${n} ${intent.subject} by ${intent.measure?.words ?? what}${suffix}`
+        : `${words(result.valueColumn ?? "value")} per ${intent.groupBy ?? "row"}${suffix}, ${n} in all`;
+    return `${lead[0].toUpperCase()}${lead.slice(1)}: ${listed}${n > 5 ? ", …" : ""}.${more}`;
+  }
+  const listed = result.rows.slice(0, 5).map((row) => labelOf(result, row));
+  return `Found ${n} ${intent.subject}${suffix}: ${listed.join(", ")}${n > 5 ? ", …" : ""}.${more}`;
+}
+
+/** Questions the engine can answer next, from this one. */
+export function followupsOf(intent: QuestionIntent): string[] {
+  const out: string[] = [];
+  if (intent.year !== null) out.push(`And in ${intent.year + 1}?`);
+  if (intent.shape === "count" && intent.groupBy) out.push(`How many ${intent.subject} are there?`);
+  if (intent.shape === "count" && !intent.groupBy) out.push(`List ${intent.subject}`);
+  if (intent.shape === "list") out.push(`How many ${intent.subject} are there?`);
+  if (intent.shape === "top" && intent.measure) {
+    out.push(
+      `${intent.descending ? "Bottom" : "Top"} ${intent.limit ?? 5} ${intent.subject} by ${intent.measure.words}`,
+    );
+  }
+  return out.slice(0, 3);
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { intentOf } from "./intent";
+
+describe("the offline engine's reading of a data question", () => {
+  it("reads a count per a dimension in a year", () => {
+    expect(intentOf("How many orders did each shipper deliver in 1997?")).toMatchObject({
+      shape: "count",
+      subject: "orders",
+      groupBy: "shipper",
+      year: 1997,
+      conditions: [],
+    });
+    expect(intentOf("Number of tracks per genre")).toMatchObject({
+      shape: "count",
+      subject: "tracks",
+      groupBy: "genre",
+    });
+    expect(intentOf("How many customers are there?")).toMatchObject({
+      shape: "count",
+      subject: "customers",
+      groupBy: null,
+    });
+  });
+
+  it("reads a top-N by a measure, highest or lowest first", () => {
+    expect(intentOf("Top 5 customers by total invoice amount")).toMatchObject({
+      shape: "top",
+      subject: "customers",
+      limit: 5,
+      descending: true,
+      measure: { aggregate: "sum", words: "invoice amount" },
+    });
+    expect(intentOf("bottom 3 products by unit price")).toMatchObject({
+      limit: 3,
+      descending: false,
+      subject: "products",
+    });
+  });
+
+  it("reads a measure per a dimension", () => {
+    expect(intentOf("Average film length by rating")).toMatchObject({
+      shape: "measure",
+      measure: { aggregate: "avg", words: "film length" },
+      groupBy: "rating",
+    });
+    expect(intentOf("What is the total freight per shipper in 1996?")).toMatchObject({
+      measure: { aggregate: "sum", words: "freight" },
+      groupBy: "shipper",
+      year: 1996,
+    });
+  });
+
+  it("reads a list with filters on named columns, quoted or not", () => {
+    expect(intentOf("List customers whose country is Germany")).toMatchObject({
+      shape: "list",
+      subject: "customers",
+      conditions: [{ column: "country", value: "Germany" }],
+    });
+    expect(intentOf("Show tracks where composer = 'AC/DC'")).toMatchObject({
+      subject: "tracks",
+      conditions: [{ column: "composer", value: "AC/DC" }],
+    });
+  });
+
+  it("asks the previous question again for a follow-up that changes its year", () => {
+    const first = intentOf("How many orders did each shipper deliver in 1997?");
+    expect(intentOf("and in 1998?", first)).toMatchObject({
+      shape: "count",
+      subject: "orders",
+      groupBy: "shipper",
+      year: 1998,
+    });
+    expect(intentOf("and in 1998?", null)).toBeNull();
+  });
+
+  it("has no intent for what is not a data question it can shape", () => {
+    expect(intentOf("Why is the sky blue?")).toBeNull();
+    expect(intentOf("Hello")).toBeNull();
+  });
+});

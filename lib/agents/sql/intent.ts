@@ -1,0 +1,135 @@
+// What the offline engine understands of a data question: a shape (count, list, top-N, a measure
+// per a dimension), the words naming what is counted, grouped and measured, a year and filters
+// on named columns. Words stay words here; the planner matches them to tables and columns.
+
+export type Aggregate = "count" | "sum" | "avg" | "min" | "max";
+
+export interface ColumnCondition {
+  /** The words naming the column, e.g. "country". */
+  column: string;
+  /** The value as the question wrote it, e.g. "Germany". */
+  value: string;
+}
+
+export interface QuestionIntent {
+  shape: "count" | "list" | "top" | "measure";
+  /** What is counted, listed or ranked, e.g. "orders". */
+  subject: string;
+  /** The dimension of "each …" / "per …" / "by …", e.g. "shipper". */
+  groupBy: string | null;
+  /** The measure of a top-N or "total … per …" question, e.g. "invoice total". */
+  measure: { aggregate: Aggregate; words: string } | null;
+  /** A top-N's N. */
+  limit: number | null;
+  /** Highest first, unless the question asks for the lowest. */
+  descending: boolean;
+  year: number | null;
+  conditions: ColumnCondition[];
+  /** Set when an empty result is planned again: text filters match a part of the value. */
+  relaxed?: boolean;
+}
+
+const AGGREGATE_WORDS: [RegExp, Aggregate][] = [
+  [/^(?:total|sum of|sum)\s+/, "sum"],
+  [/^(?:average|avg|mean)\s+/, "avg"],
+  [/^(?:maximum|max|highest|largest)\s+/, "max"],
+  [/^(?:minimum|min|lowest|smallest)\s+/, "min"],
+  [/^(?:number of|count of)\s+/, "count"],
+];
+
+// Verbs and particles that end a noun phrase: "orders did each shipper deliver".
+const PHRASE_END =
+  /\s+(?:did|does|do|are|were|is|was|have|has|had|deliver(?:ed)?|ship(?:ped)?|make|made|place(?:d)?|buy|bought|sell|sold|get|got|with|where|whose|that|which|in|during|for|from|of|by|per)\b.*$/;
+
+const clean = (text: string) =>
+  text
+    .replace(/[?!.]+\s*$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
+
+const phrase = (text: string) => clean(text.replace(PHRASE_END, "")).replace(/^(?:the|all|every|each)\s+/, "");
+
+/** "… whose country is Germany", "… where genre = 'Rock'", "… with rating PG": filters on a named column. */
+function conditionsOf(text: string): { rest: string; conditions: ColumnCondition[] } {
+  const conditions: ColumnCondition[] = [];
+  const pattern =
+    /\s+(?:where|whose|with)\s+(?:the\s+)?([a-z][a-z _]*?)\s+(?:is|=|equals|of|being)\s+(?:'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w .-]*?))(?=\s+(?:and|in|during)\b|[?.!]?$)/i;
+  let rest = text;
+  for (let m = pattern.exec(rest); m; m = pattern.exec(rest)) {
+    conditions.push({ column: m[1].trim().toLowerCase(), value: (m[2] ?? m[3] ?? m[4]).trim() });
+    rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
+  }
+  return { rest, conditions };
+}
+
+function yearOf(text: string): { rest: string; year: number | null } {
+  const m = /\s*\b(?:in|during|for|of)\s+((?:19|20)\d{2})\b/i.exec(text);
+  if (!m) return { rest: text, year: null };
+  return { rest: text.slice(0, m.index) + text.slice(m.index + m[0].length), year: Number(m[1]) };
+}
+
+function groupOf(text: string): string | null {
+  const m = /\b(?:each|every|per|by|for each)\s+([a-z][a-z _-]*)/i.exec(text);
+  return m ? phrase(m[1]) || null : null;
+}
+
+function measureOf(words: string): { aggregate: Aggregate; words: string } {
+  const lower = words.toLowerCase();
+  for (const [pattern, aggregate] of AGGREGATE_WORDS) {
+    if (pattern.test(lower)) return { aggregate, words: phrase(lower.replace(pattern, "")) };
+  }
+  return { aggregate: "sum", words: phrase(lower) };
+}
+
+/**
+ * Reads a question into an intent, or null when it has none of the shapes the offline engine
+ * answers. `previous` is the conversation's last intent: "and in 1998?" asks it again for 1998.
+ */
+export function intentOf(question: string, previous: QuestionIntent | null = null): QuestionIntent | null {
+  const asked = clean(question);
+  const { rest: noConditions, conditions } = conditionsOf(` ${asked}`);
+  const { rest, year } = yearOf(noConditions);
+  const text = clean(rest);
+  const lower = text.toLowerCase();
+
+  if (previous && /^(?:and|what about|how about)\b/.test(lower)) {
+    if (year === null && conditions.length === 0) return null;
+    return { ...previous, year: year ?? previous.year, conditions: [...previous.conditions, ...conditions] };
+  }
+  const base = { year, conditions, limit: null, descending: true, measure: null, groupBy: null };
+
+  // "Top 5 customers by total invoice amount", "the 3 lowest-priced products by unit price"
+  let m = /^(?:what are |who are |show |list )?(?:the )?(top|bottom)\s+(\d{1,3})\s+(.+?)\s+by\s+(.+)$/i.exec(text);
+  if (m) {
+    return {
+      ...base,
+      shape: "top",
+      subject: phrase(m[3].toLowerCase()),
+      measure: measureOf(m[4]),
+      limit: Number(m[2]),
+      descending: m[1].toLowerCase() === "top",
+    };
+  }
+  // "How many orders did each shipper deliver", "number of tracks per genre"
+  m = /^(?:how many|number of|count(?: of)?(?: the)?|what is the number of)\s+(.+)$/i.exec(text);
+  if (m) {
+    const subject = phrase(m[1].toLowerCase());
+    return subject ? { ...base, shape: "count", subject, groupBy: groupOf(m[1].slice(subject.length)) } : null;
+  }
+  // "Total freight per shipper", "average film length by rating"
+  m =
+    /^(?:what is |what's |show |show me |list )?(?:the )?((?:total|sum of|sum|average|avg|mean|maximum|max|minimum|min)\s+.+?)\s+(?:per|by|for each|of each|for every)\s+(.+)$/i.exec(
+      text,
+    );
+  if (m) {
+    const measure = measureOf(m[1]);
+    return { ...base, shape: "measure", subject: measure.words, measure, groupBy: phrase(m[2].toLowerCase()) };
+  }
+  // "List customers whose country is Germany", "Which products are discontinued"
+  m = /^(?:list|show|show me|which|what are|give me|find|get)\s+(?:all\s+|the\s+|me\s+)*(.+)$/i.exec(text);
+  if (m) {
+    const subject = phrase(m[1].toLowerCase());
+    return subject ? { ...base, shape: "list", subject } : null;
+  }
+  return null;
+}

@@ -1,0 +1,46 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { querySource } from "@/lib/datasources";
+import { emit, runContextOf } from "@/lib/runs";
+import { toResultPart } from "../answer";
+import type { SqlAnalystStateType } from "../state";
+
+/**
+ * Runs the checked statement on the source, read-only and capped at its row limit. An error goes
+ * to correction (its text stays in the trace and the server log, not in the answer); an empty
+ * result is planned once more with looser text matching.
+ */
+export async function executeSql(state: SqlAnalystStateType, config: LangGraphRunnableConfig) {
+  const scope = runContextOf(config);
+  const { source, sql, plan } = state;
+  if (!source || !sql || !plan) throw new Error("check_sql did not pass");
+  emit(config, { kind: "step", message: `Running the query on ${source.name}` });
+  emit(config, { kind: "data", name: "tool", id: "sql", data: { tool: "sql_query", status: "start", input: { sql } } });
+  const started = Date.now();
+  try {
+    const found = await querySource(scope, source.id, sql);
+    emit(config, {
+      kind: "data",
+      name: "tool",
+      id: "sql",
+      data: { tool: "sql_query", status: "end", output: { rows: found.rows.length, truncated: found.truncated } },
+    });
+    emit(config, {
+      kind: "trace",
+      eventType: "tool_result",
+      durationMs: Date.now() - started,
+      payload: { tool: "sql_query", source: source.id, sql, rows: found.rows.length, truncated: found.truncated },
+    });
+    return { result: toResultPart(source, sql, plan, found), last_sql_error: null };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error("[vigil] SQL analyst query failed", source.id, message);
+    emit(config, { kind: "data", name: "tool", id: "sql", data: { tool: "sql_query", status: "error" } });
+    emit(config, {
+      kind: "trace",
+      eventType: "tool_result",
+      durationMs: Date.now() - started,
+      payload: { tool: "sql_query", source: source.id, sql, error: message },
+    });
+    return { result: null, last_sql_error: `execution: ${message}` };
+  }
+}

@@ -1,0 +1,25 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit } from "@/lib/runs";
+import { answerSentence, followupsOf } from "../answer";
+import type { SqlAnalystStateType } from "../state";
+
+/**
+ * The design's finalize and follow-up steps: the result with its labels, chart and follow-ups as
+ * the `data-sql` part, and the answer's sentence as text. A turn that ended earlier (no source,
+ * a question beyond the engine, a failed correction) sends its final answer as it is.
+ */
+export async function finalize(state: SqlAnalystStateType, config: LangGraphRunnableConfig) {
+  if (state.next_step === "sql") {
+    emit(config, { kind: "data", name: "tool", id: "sql_agent", data: { tool: "sql_agent", status: "end" } });
+  }
+  if (state.result && state.intent) {
+    const result = { ...state.result, followups: followupsOf(state.intent) };
+    emit(config, { kind: "data", name: "sql", id: "sql", data: result });
+    const text = answerSentence(state.intent, result);
+    emit(config, { kind: "text", delta: text });
+    return { result, final_answer: text };
+  }
+  const text = state.final_answer ?? "I could not answer this question.";
+  emit(config, { kind: "text", delta: text });
+  return { final_answer: text };
+}

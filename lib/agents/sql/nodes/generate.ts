@@ -1,0 +1,70 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { emit, runContextOf } from "@/lib/runs";
+import { planSql } from "../planner";
+import { analystSource, sourceSchema } from "../source";
+import type { SqlAnalystStateType } from "../state";
+
+/**
+ * Domain terms, table selection, relationships, paths, join plan and SQL generation in one step
+ * for the offline engine: the intent's words matched to the source's join graph, written as one
+ * SELECT. A question beyond what it can shape ends here with a final answer saying so.
+ */
+export async function generateSql(state: SqlAnalystStateType, config: LangGraphRunnableConfig) {
+  const scope = runContextOf(config);
+  const source = state.source ?? (await analystSource(scope));
+  if (!source) {
+    return {
+      final_answer:
+        "No data source is connected for this workspace yet. An admin can add one under Settings → Data sources.",
+    };
+  }
+  // The design's `tool_start` of the SQL agent, as the stream's tool part.
+  emit(config, { kind: "data", name: "tool", id: "sql_agent", data: { tool: "sql_agent", status: "start" } });
+  emit(config, { kind: "step", message: `Reading the tables of ${source.name}` });
+  emit(config, { kind: "data", name: "tool", id: "schema", data: { tool: "read_schema", status: "start" } });
+  const schema = await sourceSchema(scope, source);
+  emit(config, {
+    kind: "data",
+    name: "tool",
+    id: "schema",
+    data: { tool: "read_schema", status: "end", output: { tables: Object.keys(schema.graph.tables).length } },
+  });
+  if (!state.intent) {
+    return {
+      source,
+      final_answer:
+        'That looks like a question about the data, but it is beyond what the offline engine can write SQL for. It answers counts ("How many orders did each shipper deliver in 1997?"), lists with a filter on a named column ("List customers whose country is Germany"), top-N by a measure ("Top 5 customers by total invoice amount") and a measure per a dimension ("Average film length by rating").',
+    };
+  }
+  emit(config, { kind: "step", message: "Planning the joins and writing the SQL" });
+  const planned = planSql(
+    state.intent,
+    {
+      graph: schema.graph,
+      finder: schema.finder,
+      dialect: source.dialect,
+      schemas: source.schemas,
+      catalog: schema.planning,
+      registries: schema.registries,
+    },
+    state.message,
+  );
+  if (!planned.ok) {
+    return {
+      source,
+      final_answer: `I could not match this question to the tables of ${source.name}: ${planned.reason}. The offline engine matches the question's words to table and column names.`,
+    };
+  }
+  emit(config, {
+    kind: "trace",
+    eventType: "tool_invocation",
+    payload: { tool: "sql_generate", tables: planned.plan.tables, readings: planned.plan.readings },
+  });
+  return {
+    source,
+    plan: planned.plan,
+    tables: planned.plan.tables,
+    sql: planned.plan.sql,
+    lastIntent: state.intent,
+  };
+}

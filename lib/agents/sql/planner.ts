@@ -1,0 +1,493 @@
+import type { JoinPathFinder } from "@/lib/joingraph";
+import type { JoinGraph, JoinGraphTable, JoinRelationship } from "@/lib/joingraph/contract";
+import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTerms } from "@/lib/ontology";
+import type { SqlCatalog } from "@/lib/sql";
+import type { QuestionIntent } from "./intent";
+import { matchScore, wordsOf } from "./words";
+
+// The offline engine's SQL: an intent's words matched to one schema's tables and columns, the
+// tables joined along the join graph's cheapest paths, and one SELECT written from them. Every
+// name in it comes from the graph, every value is a quoted literal; the guard and validation
+// check it afterwards like any generated statement.
+
+export type PlannerDialect = "postgres" | "mysql";
+
+export interface PlannerContext {
+  graph: JoinGraph;
+  finder: JoinPathFinder;
+  dialect: PlannerDialect;
+  /** Schemas to choose from, in preference order; the answer uses one. */
+  schemas: readonly string[];
+  /** What a statement may name: a registry strategy naming something else is passed over. */
+  catalog?: SqlCatalog;
+  /** The source's registries per schema: business terms and how a table's rows are labelled. */
+  registries?: {
+    domain: Readonly<Record<string, DomainRegistry>>;
+    display: Readonly<Record<string, DisplayRegistry>>;
+  };
+}
+
+export interface PlannedSql {
+  sql: string;
+  schema: string;
+  /** Graph keys of the tables used, the subject first. */
+  tables: string[];
+  /** Result columns that label a row (display attributes), for the answer's sentence. */
+  labelColumns: string[];
+  /** The result column holding the figure, for counts and measures. */
+  valueColumn: string | null;
+  /** How the words were read, for the trace and the answer. */
+  readings: string[];
+}
+
+export type Plan = { ok: true; plan: PlannedSql } | { ok: false; reason: string };
+
+const NUMERIC = /int|numeric|decimal|real|double|float|money|serial/i;
+const TEMPORAL = /date|time/i;
+const TEXTUAL = /char|text|string|enum|citext/i;
+
+interface Candidate {
+  key: string;
+  table: JoinGraphTable;
+  score: number;
+}
+
+/** Tables of `schema` ranked by how well their name (then comment) carries `words`. */
+function rankTables(graph: JoinGraph, schema: string, words: readonly string[]): Candidate[] {
+  const ranked: Candidate[] = [];
+  for (const [key, table] of Object.entries(graph.tables)) {
+    if (table.schema !== schema) continue;
+    const byName = matchScore(words, wordsOf(table.name));
+    const byComment = matchScore(words, wordsOf(`${table.comment ?? ""} ${table.description ?? ""}`));
+    const score = byName.hits * 2 + byName.precision + byComment.hits * 0.5;
+    if (byName.hits + byComment.hits > 0) ranked.push({ key, table, score });
+  }
+  return ranked.sort((a, b) => b.score - a.score || a.key.localeCompare(b.key));
+}
+
+interface ColumnChoice {
+  key: string;
+  table: JoinGraphTable;
+  column: string;
+  score: number;
+}
+
+/** The column among `tables` whose name (and its table's) best carries `words`. */
+function rankColumns(
+  graph: JoinGraph,
+  tables: readonly string[],
+  words: readonly string[],
+  accept: (dataType: string) => boolean,
+): ColumnChoice[] {
+  const ranked: ColumnChoice[] = [];
+  for (const key of tables) {
+    const table = graph.tables[key];
+    const tableWords = wordsOf(table.name);
+    for (const column of table.columns) {
+      if (!accept(column.data_type)) continue;
+      const byColumn = matchScore(words, wordsOf(column.name));
+      const byComment = matchScore(words, wordsOf(column.comment ?? ""));
+      if (byColumn.hits + byComment.hits === 0) continue;
+      // A word the column's name carries is not counted again for its table's name.
+      const columnWords = new Set(wordsOf(column.name));
+      const byTable = matchScore(
+        words.filter((w) => !columnWords.has(w)),
+        tableWords,
+      );
+      ranked.push({
+        key,
+        table,
+        column: column.name,
+        score: byColumn.hits * 2 + byColumn.precision + byTable.hits + byComment.hits * 0.5,
+      });
+    }
+  }
+  return ranked.sort((a, b) => b.score - a.score || a.key.localeCompare(b.key));
+}
+
+/** Every table of `schema` a join path reaches from `from` (itself included). */
+function reachable(ctx: PlannerContext, schema: string, from: string): string[] {
+  return Object.entries(ctx.graph.tables)
+    .filter(([key, t]) => t.schema === schema && (key === from || ctx.finder.findShortestPath(from, key) !== null))
+    .map(([key]) => key);
+}
+
+/** A registry's entry for a table, named bare or with its schema, in any case. */
+function registryEntry<T>(entries: Readonly<Record<string, T>> | undefined, table: string): T | undefined {
+  if (!entries) return undefined;
+  const key = Object.keys(entries).find((k) => k.slice(k.lastIndexOf(".") + 1).toLowerCase() === table.toLowerCase());
+  return key === undefined ? undefined : entries[key];
+}
+
+/** The graph key of the first table a registry term in `words` resolves to, in `schema`. */
+function termTable(ctx: PlannerContext, schema: string, words: string): string | null {
+  const registry = ctx.registries?.domain[schema];
+  if (!registry) return null;
+  const [first] = resolveTerms(words, registry, ctx.catalog && schemaCatalog(ctx.catalog, schema));
+  const table = first?.filters[0]?.table ?? first?.tables[0];
+  return table ? graphKeyOf(ctx.graph, schema, table) : null;
+}
+
+/** One schema's part of a catalog: a registry is per schema, and its bare names mean that schema. */
+function schemaCatalog(catalog: SqlCatalog, schema: string): SqlCatalog {
+  return { tables: catalog.tables.filter((t) => t.schema === schema) };
+}
+
+/** The graph key of `schema.table` (or a bare table of `schema`), if the graph has it. */
+function graphKeyOf(graph: JoinGraph, schema: string, name: string): string | null {
+  const bare = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
+  const found = Object.entries(graph.tables).find(([, t]) => t.schema === schema && t.name.toLowerCase() === bare);
+  return found ? found[0] : null;
+}
+
+/** The columns that name a row of `table`: the registry's, else name-like columns, else its key. */
+function labelsOf(ctx: PlannerContext, key: string): string[] {
+  const table = ctx.graph.tables[key];
+  const entry = registryEntry(ctx.registries?.display[table.schema]?.tables, table.name);
+  const registered = entry?.primary_label?.length ? entry.primary_label : entry?.display_columns;
+  if (registered?.length) return [...registered];
+  const names = table.columns.map((c) => c.name);
+  const has = (n: string) => names.find((c) => c.toLowerCase() === n);
+  const first = has("first_name") ?? has("firstname");
+  const last = has("last_name") ?? has("lastname");
+  if (first && last) return [first, last];
+  for (const wanted of ["name", "title", "company_name", "companyname", `${wordsOf(table.name).join("_")}_name`]) {
+    const found = has(wanted);
+    if (found) return [found];
+  }
+  const named = table.columns.find((c) => /(?:^|_)name$|Name$/.test(c.name) && TEXTUAL.test(c.data_type));
+  if (named) return [named.name];
+  return table.primary_key.length ? [...table.primary_key] : [names[0]];
+}
+
+/** The date column a year filters on: one the question names, else `<table>_date`, else the first date. */
+function dateColumnOf(table: JoinGraphTable, questionWords: readonly string[]): string | null {
+  const dates = table.columns.filter((c) => TEMPORAL.test(c.data_type) && !/^time$/i.test(c.data_type));
+  if (!dates.length) return null;
+  const named = dates.find((c) => wordsOf(c.name).some((w) => w !== "date" && questionWords.includes(w)));
+  if (named) return named.name;
+  const own = dates.find((c) => wordsOf(c.name).some((w) => wordsOf(table.name).includes(w)));
+  return (own ?? dates[0]).name;
+}
+
+interface Writer {
+  id(name: string): string;
+  table(t: JoinGraphTable): string;
+  text(value: string): string;
+}
+
+function writerFor(dialect: PlannerDialect): Writer {
+  const quote =
+    dialect === "mysql"
+      ? (n: string) => `\`${n.replaceAll("`", "``")}\``
+      : (n: string) => `"${n.replaceAll('"', '""')}"`;
+  return {
+    id: quote,
+    table: (t) => `${quote(t.schema)}.${quote(t.name)}`,
+    // Standard string literals: quotes doubled; MySQL also reads a backslash as an escape.
+    text: (v) => `'${(dialect === "mysql" ? v.replaceAll("\\", "\\\\") : v).replaceAll("'", "''")}'`,
+  };
+}
+
+/** A relationship's ON clause between the aliases of its two tables. */
+function onClause(w: Writer, r: JoinRelationship, alias: Map<string, string>): string {
+  return r.column_pairs
+    .map((p) => `${alias.get(r.from_table)}.${w.id(p.from_column)} = ${alias.get(r.to_table)}.${w.id(p.to_column)}`)
+    .join(" and ");
+}
+
+interface Draft {
+  schema: string;
+  score: number;
+  subject: string;
+  group: { key: string; column: string | null } | null;
+  measure: ColumnChoice | null;
+  conditions: { choice: ColumnChoice; value: string }[];
+  date: { key: string; column: string } | null;
+  /** Business terms of the question the schema's registry resolved: tables to join, filters to apply. */
+  terms: { filters: (DomainFilter & { key: string })[]; logic: "and" | "or"; tables: string[] }[];
+  readings: string[];
+}
+
+/** The intent read against one schema, or why it does not fit there. */
+function draftIn(
+  ctx: PlannerContext,
+  schema: string,
+  intent: QuestionIntent,
+  question: string,
+  allWords: string[],
+): Draft | string {
+  const readings: string[] = [];
+  let score = 0;
+  let subject: string | null = null;
+  let measure: ColumnChoice | null = null;
+
+  if (intent.shape === "measure") {
+    // "total freight per shipper": the measure's words name a numeric column (and maybe its table).
+    const everyTable = Object.keys(ctx.graph.tables).filter((k) => ctx.graph.tables[k].schema === schema);
+    measure =
+      rankColumns(ctx.graph, everyTable, wordsOf(intent.measure?.words ?? ""), (t) => NUMERIC.test(t)).filter(
+        (c) => !isKeyColumn(c),
+      )[0] ?? null;
+    if (!measure) return `no numeric column matches "${intent.measure?.words}"`;
+    subject = measure.key;
+    score += measure.score;
+  } else {
+    const best = rankTables(ctx.graph, schema, wordsOf(intent.subject))[0];
+    // A business term can name what no table is called ("sales representatives" are employees):
+    // the registry's table for it is the subject then.
+    const termed = best ? null : termTable(ctx, schema, intent.subject);
+    if (!best && !termed) return `no table matches "${intent.subject}"`;
+    subject = best ? best.key : (termed as string);
+    score += best ? best.score : 2;
+  }
+  readings.push(`"${intent.subject}" → ${schema}.${ctx.graph.tables[subject].name}`);
+  const near = reachable(ctx, schema, subject);
+
+  if (intent.shape === "top") {
+    const words = wordsOf(`${intent.measure?.words ?? ""} ${intent.measure?.aggregate === "sum" ? "total" : ""}`);
+    measure = rankColumns(ctx.graph, near, words, (t) => NUMERIC.test(t)).filter((c) => !isKeyColumn(c))[0] ?? null;
+    if (!measure) return `no numeric column near ${subject} matches "${intent.measure?.words}"`;
+    score += measure.score;
+  }
+  if (measure) readings.push(`"${intent.measure?.words}" → ${measure.table.name}.${measure.column}`);
+
+  let group: Draft["group"] = null;
+  if (intent.groupBy) {
+    const words = wordsOf(intent.groupBy);
+    // A column of the subject itself ("by rating") before another table ("per shipper").
+    const own = rankColumns(ctx.graph, [subject], words, (t) => !NUMERIC.test(t) || TEXTUAL.test(t))[0];
+    const table = rankTables(ctx.graph, schema, words).find((c) => near.includes(c.key));
+    if (own && (!table || own.score >= table.score + 1)) {
+      group = { key: subject, column: own.column };
+      score += own.score;
+      readings.push(`"${intent.groupBy}" → ${own.table.name}.${own.column}`);
+    } else if (table) {
+      group = { key: table.key, column: null };
+      score += table.score;
+      readings.push(`"${intent.groupBy}" → ${schema}.${table.table.name}`);
+    } else return `nothing reachable from ${subject} matches "${intent.groupBy}"`;
+  }
+
+  const conditions: Draft["conditions"] = [];
+  for (const condition of intent.conditions) {
+    // The column must be able to hold the value: a word is never compared with a number column.
+    const numeric = /^-?\d+(?:\.\d+)?$/.test(condition.value);
+    const fits = (type: string) => (numeric ? NUMERIC.test(type) || TEXTUAL.test(type) : !NUMERIC.test(type));
+    // Each join it takes to reach the column costs a point: the subject's own column comes first.
+    const hops = (key: string) => ctx.finder.findShortestPath(subject as string, key)?.length ?? 0;
+    const choice = rankColumns(ctx.graph, near, wordsOf(condition.column), fits)
+      .map((c) => ({ ...c, score: c.score - hops(c.key) }))
+      .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))[0];
+    if (!choice) return `no column near ${subject} matches "${condition.column}"`;
+    conditions.push({ choice, value: condition.value });
+    score += choice.score;
+    readings.push(`"${condition.column}" → ${choice.table.name}.${choice.column} = ${condition.value}`);
+  }
+
+  const terms: Draft["terms"] = [];
+  const registry = ctx.registries?.domain[schema];
+  if (registry) {
+    for (const r of resolveTerms(question, registry, ctx.catalog && schemaCatalog(ctx.catalog, schema))) {
+      const tables = r.tables.map((t) => graphKeyOf(ctx.graph, schema, t));
+      const filters = r.filters.map((f) => ({ ...f, key: graphKeyOf(ctx.graph, schema, f.table) }));
+      // A term whose tables this source does not have (or cannot reach) is left out, and said so.
+      if (tables.some((t) => t === null || !near.includes(t)) || filters.some((f) => f.key === null)) {
+        readings.push(`"${r.matched}": the registry names tables not reachable here`);
+        continue;
+      }
+      terms.push({
+        tables: tables as string[],
+        filters: filters as (DomainFilter & { key: string })[],
+        logic: r.filter_logic,
+      });
+      // A term that only names the subject's own table says nothing the table's name did not:
+      // it must not make this schema look a better fit than another with the same table.
+      const redundant = filters.length === 0 && tables.every((t) => t === subject);
+      if (!redundant) score += r.confidence * 2;
+      readings.push(`"${r.matched}" → ${r.term} (${r.strategy}, ${r.match_type}, confidence ${r.confidence})`);
+    }
+  }
+
+  let date: Draft["date"] = null;
+  if (intent.year !== null) {
+    const column = dateColumnOf(ctx.graph.tables[subject], allWords);
+    if (!column) return `${subject} has no date column for ${intent.year}`;
+    date = { key: subject, column };
+    readings.push(`${intent.year} → ${ctx.graph.tables[subject].name}.${column}`);
+  }
+  return { schema, score, subject, group, measure, conditions, date, terms, readings };
+}
+
+const isKeyColumn = (c: ColumnChoice) =>
+  c.table.primary_key.includes(c.column) || /(?:_id|Id)$/.test(c.column) || c.column.toLowerCase() === "id";
+
+/** Writes the intent as one SELECT over the schema that fits it best. */
+export function planSql(intent: QuestionIntent, ctx: PlannerContext, question: string): Plan {
+  const allWords = wordsOf(question);
+  const drafts: Draft[] = [];
+  const misses: string[] = [];
+  for (const schema of ctx.schemas) {
+    const draft = draftIn(ctx, schema, intent, question, allWords);
+    if (typeof draft === "string") misses.push(`${schema}: ${draft}`);
+    else drafts.push(draft);
+  }
+  const best = drafts.sort((a, b) => b.score - a.score)[0];
+  if (!best) return { ok: false, reason: misses.join("; ") || "no schema to answer from" };
+  return write(ctx, intent, best);
+}
+
+function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
+  const w = writerFor(ctx.dialect);
+  const required = [d.subject];
+  const add = (key: string | undefined) => key && !required.includes(key) && required.push(key);
+  add(d.group?.key);
+  add(d.measure?.key);
+  for (const c of d.conditions) add(c.choice.key);
+  for (const t of d.terms) for (const key of t.tables) add(key);
+  const joins = ctx.finder.planJoins(required);
+  if (joins.unreachable.length) return { ok: false, reason: `no join path to ${joins.unreachable.join(", ")}` };
+
+  const alias = new Map(joins.tables.map((key, i) => [key, `t${i + 1}`]));
+  const ref = (key: string, column: string) => `${alias.get(key)}.${w.id(column)}`;
+  const from = [`${w.table(ctx.graph.tables[joins.tables[0]])} ${alias.get(joins.tables[0])}`];
+  // The plan lists each relationship with the table it brings in next.
+  joins.relationships.forEach((r, i) => {
+    const added = joins.tables[i + 1];
+    from.push(`join ${w.table(ctx.graph.tables[added])} ${alias.get(added)} on ${onClause(w, r, alias)}`);
+  });
+
+  const where: string[] = [];
+  for (const { choice, value } of d.conditions) {
+    const type = choice.table.columns.find((c) => c.name === choice.column)?.data_type ?? "";
+    const column = ref(choice.key, choice.column);
+    if (NUMERIC.test(type) && /^-?\d+(?:\.\d+)?$/.test(value)) where.push(`${column} = ${value}`);
+    else if (/bool/i.test(type)) where.push(`${column} = ${/^(?:yes|true|1)$/i.test(value) ? "true" : "false"}`);
+    else if (intent.relaxed) where.push(`lower(${column}) like lower(${w.text(`%${value.replace(/[%_\\]/g, "")}%`)})`);
+    else where.push(`lower(${column}) = lower(${w.text(value)})`);
+  }
+  for (const term of d.terms) {
+    const parts = term.filters.map((f) => filterSql(w, ctx.dialect, ref(f.key, f.column), f));
+    if (parts.length) where.push(parts.length === 1 ? parts[0] : `(${parts.join(` ${term.logic} `)})`);
+  }
+  if (d.date && intent.year !== null) {
+    const column = ref(d.date.key, d.date.column);
+    where.push(`${column} >= '${intent.year}-01-01' and ${column} < '${intent.year + 1}-01-01'`);
+  }
+  const whereSql = where.length ? ` where ${where.join(" and ")}` : "";
+
+  const subjectTable = ctx.graph.tables[d.subject];
+  const subjectKey = subjectTable.primary_key.length === 1 ? ref(d.subject, subjectTable.primary_key[0]) : null;
+  const groupColumns = d.group ? (d.group.column ? [d.group.column] : labelsOf(ctx, d.group.key)) : [];
+  const groupRefs = d.group ? groupColumns.map((c) => ref(d.group?.key as string, c)) : [];
+  const base = {
+    schema: d.schema,
+    tables: [...joins.tables],
+    readings: d.readings,
+  };
+
+  if (intent.shape === "count") {
+    const counted = subjectKey ? `count(distinct ${subjectKey})` : "count(*)";
+    const name = `${wordsOf(subjectTable.name).join("_")}_count`;
+    if (!d.group) {
+      return {
+        ok: true,
+        plan: {
+          ...base,
+          sql: `select ${counted} as ${w.id(name)} from ${from.join(" ")}${whereSql}`,
+          labelColumns: [],
+          valueColumn: name,
+        },
+      };
+    }
+    const select = groupRefs.map((r, i) => `${r} as ${w.id(groupColumns[i])}`).join(", ");
+    return {
+      ok: true,
+      plan: {
+        ...base,
+        sql: `select ${select}, ${counted} as ${w.id(name)} from ${from.join(" ")}${whereSql} group by ${groupRefs.join(", ")} order by ${w.id(name)} desc, ${groupRefs.join(", ")}`,
+        labelColumns: groupColumns,
+        valueColumn: name,
+      },
+    };
+  }
+
+  if (intent.shape === "list") {
+    const labels = labelsOf(ctx, d.subject);
+    const extra = d.conditions.map((c) => c.choice).filter((c) => c.key === d.subject && !labels.includes(c.column));
+    const columns = [...labels, ...extra.map((c) => c.column)];
+    const select = columns.map((c) => ref(d.subject, c)).join(", ");
+    const order = labels.map((c) => ref(d.subject, c)).join(", ");
+    return {
+      ok: true,
+      plan: {
+        ...base,
+        sql: `select ${select} from ${from.join(" ")}${whereSql} order by ${order}`,
+        labelColumns: labels,
+        valueColumn: null,
+      },
+    };
+  }
+
+  const m = d.measure;
+  if (!m || !intent.measure) return { ok: false, reason: "the question names no measure" };
+  const aggregate = intent.measure.aggregate === "count" ? "count" : intent.measure.aggregate;
+  const valueName = `${aggregate}_${m.column}`.toLowerCase();
+  const value = `${aggregate}(${ref(m.key, m.column)})`;
+
+  if (intent.shape === "top") {
+    const labels = labelsOf(ctx, d.subject);
+    const labelRefs = labels.map((c) => ref(d.subject, c));
+    const keyRefs = subjectKey && !labelRefs.includes(subjectKey) ? [subjectKey] : [];
+    const select = labelRefs.map((r, i) => `${r} as ${w.id(labels[i])}`).join(", ");
+    return {
+      ok: true,
+      plan: {
+        ...base,
+        sql: `select ${select}, ${value} as ${w.id(valueName)} from ${from.join(" ")}${whereSql} group by ${[...keyRefs, ...labelRefs].join(", ")} order by ${w.id(valueName)} ${intent.descending ? "desc" : "asc"}, ${labelRefs.join(", ")} limit ${intent.limit ?? 10}`,
+        labelColumns: labels,
+        valueColumn: valueName,
+      },
+    };
+  }
+
+  // A measure per a dimension, or over everything.
+  const select = groupRefs.map((r, i) => `${r} as ${w.id(groupColumns[i])}`);
+  const groupSql = groupRefs.length ? ` group by ${groupRefs.join(", ")} order by ${groupRefs.join(", ")}` : "";
+  return {
+    ok: true,
+    plan: {
+      ...base,
+      sql: `select ${[...select, `${value} as ${w.id(valueName)}`].join(", ")} from ${from.join(" ")}${whereSql}${groupSql}`,
+      labelColumns: groupColumns,
+      valueColumn: valueName,
+    },
+  };
+}
+
+/** A registry filter as SQL: the column from the graph, the value always a literal. */
+function filterSql(w: Writer, dialect: PlannerDialect, column: string, f: DomainFilter): string {
+  const literal = (v: unknown): string => {
+    if (typeof v === "number" && Number.isFinite(v)) return String(v);
+    if (typeof v === "boolean") return v ? "true" : "false";
+    return w.text(String(v));
+  };
+  const values = Array.isArray(f.value) ? f.value : [f.value];
+  switch (f.operator) {
+    case "IS NULL":
+      return `${column} is null`;
+    case "IS NOT NULL":
+      return `${column} is not null`;
+    case "IN":
+      return `${column} in (${values.map(literal).join(", ")})`;
+    case "BETWEEN":
+      return `${column} between ${literal(values[0])} and ${literal(values[1])}`;
+    // MySQL has no ILIKE; lower() on both sides is the same test there.
+    case "ILIKE":
+      return dialect === "mysql"
+        ? `lower(${column}) like lower(${literal(f.value)})`
+        : `${column} ilike ${literal(f.value)}`;
+    default:
+      return `${column} ${f.operator.toLowerCase()} ${literal(f.value)}`;
+  }
+}

@@ -1,0 +1,75 @@
+import { Annotation } from "@langchain/langgraph";
+import type { ChatAgentProfile, ChatSessionContext } from "@/lib/chat";
+import type { ChatTurn } from "@/lib/engine";
+import type { SqlResultPart } from "@/lib/runs/contract";
+import type { QuestionIntent } from "./intent";
+import type { PlannedSql } from "./planner";
+
+/** The thread remembers this many turns: enough for follow-ups, small enough to load each turn. */
+const MEMORY_CAP = 40;
+
+/** The design's orchestrator routes (`next_step`). */
+export type AnalystRoute = "sql" | "rag" | "general";
+
+/** One correction: what was wrong and what was tried instead (the design's `correction_history`). */
+export interface CorrectionStep {
+  attempt: number;
+  error: string;
+  sql: string;
+  corrected: string | null;
+}
+
+/** A column validation did not find, and the one it suggests in its place. */
+export interface ColumnFix {
+  column: string;
+  suggestion: string;
+}
+
+/** The source the question runs on, as the workflow needs it. */
+export interface AnalystSource {
+  id: string;
+  name: string;
+  dialect: "postgres" | "mysql";
+  schemas: string[];
+  rowLimit: number;
+}
+
+/**
+ * One turn of the Data Analyst: the design's orchestrator `AgentState` (question, route, results,
+ * final answer) and `SQLGraphState` (tables, sql, retries, correction attempts and history,
+ * validation errors) under the design's names where a client sees them.
+ */
+export const SqlAnalystState = Annotation.Root({
+  message: Annotation<string>(),
+  userMessageId: Annotation<string | undefined>(),
+  firstTurn: Annotation<boolean | undefined>(),
+  /** The conversation, kept by the thread's checkpoints. */
+  history: Annotation<ChatTurn[]>({
+    reducer: (left, right) => [...left, ...right].slice(-MEMORY_CAP),
+    default: () => [],
+  }),
+  /** The last question's reading: a follow-up such as "and in 1998?" changes it. */
+  lastIntent: Annotation<QuestionIntent | null>(),
+  session: Annotation<ChatSessionContext | null>(),
+  agent: Annotation<ChatAgentProfile | null>(),
+  next_step: Annotation<AnalystRoute | null>(),
+  intent: Annotation<QuestionIntent | null>(),
+  source: Annotation<AnalystSource | null>(),
+  plan: Annotation<PlannedSql | null>(),
+  tables: Annotation<string[]>(),
+  sql: Annotation<string | null>(),
+  /** Regenerations after an empty result (the design's `retries`). */
+  retries: Annotation<number>(),
+  sql_correction_attempts: Annotation<number>(),
+  last_sql_error: Annotation<string | null>(),
+  correction_history: Annotation<CorrectionStep[]>(),
+  validation_errors: Annotation<string[]>(),
+  /** The columns validation named with a better one ("did you mean …"): what correction applies. */
+  column_fixes: Annotation<ColumnFix[]>(),
+  /** Set when the statement checked clean and may run. */
+  validated: Annotation<boolean>(),
+  result: Annotation<SqlResultPart | null>(),
+  final_answer: Annotation<string | null>(),
+  messageId: Annotation<string | null>(),
+});
+export type SqlAnalystStateType = typeof SqlAnalystState.State;

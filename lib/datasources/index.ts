@@ -1,0 +1,27 @@
+// Tenant-scoped registrations of business databases (PostgreSQL, MySQL/MariaDB, the embedded
+// demo warehouse) and read-only, bounded connections to them for the SQL analyst.
+import "server-only";
+
+export type { SourceCatalog } from "./connector";
+export {
+  currentJoinGraph,
+  getJoinGraphVersion,
+  listJoinGraphVersions,
+  setJoinGraphOverrides,
+} from "./join-graphs";
+export { PERSONAL_FIELDS } from "./northwind-personal";
+export { readPsqlScript } from "./psql-script";
+export { getRegistries, setRegistry } from "./registries";
+export {
+  createDataSource,
+  getDataSource,
+  listDataSources,
+  querySource,
+  registerDemoWarehouse,
+  removeDataSource,
+  testDataSource,
+  withSourceConnection,
+} from "./registry";
+export { loadPsqlScript } from "./script-loader";
+export { statementCatalog } from "./source-schema";
+export { DATASETS, openWarehouse, setWarehouse } from "./warehouse";

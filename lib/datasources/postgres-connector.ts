@@ -1,0 +1,114 @@
+import postgres from "postgres";
+import { introspectPostgres } from "@/lib/joingraph";
+import type { ConnectorSettings, SourceConnection } from "./connector";
+import { singleReadingStatement } from "./connector";
+import { jsonRows } from "./json-values";
+import {
+  catalogFromRows,
+  PG_COLUMNS_SQL,
+  PG_FOREIGN_KEYS_SQL,
+  PG_SCHEMAS_SQL,
+  PG_TABLES_SQL,
+  PG_WRITABLE_SQL,
+} from "./pg-catalog";
+
+/**
+ * A PostgreSQL source on one connection of its own. The session is read-only by default
+ * (`SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY`) and every statement still runs in
+ * `BEGIN READ ONLY … ROLLBACK` with `statement_timeout`, so a role that could write cannot.
+ * Statements go through the extended protocol, which refuses more than one per call, and a
+ * SELECT is read through a cursor so no more than the row limit ever leaves the server.
+ */
+export async function openPostgresSource(settings: ConnectorSettings): Promise<SourceConnection> {
+  const timeout = Math.trunc(settings.statementTimeoutMs);
+  const client = postgres(settings.connectionString, {
+    max: 1,
+    connect_timeout: 5,
+    idle_timeout: 30,
+    onnotice: () => {},
+    connection: { application_name: "vigil-data-source" },
+  });
+  let connection: postgres.ReservedSql;
+  try {
+    connection = await client.reserve();
+    await connection.unsafe("set session characteristics as transaction read only");
+    await connection.unsafe(`set statement_timeout = ${timeout}`);
+  } catch (error) {
+    await client.end({ timeout: 1 }).catch(() => {});
+    throw error;
+  }
+  const run = async (sql: string, params: unknown[] = []) => {
+    // simple: false keeps even parameterless statements on the extended protocol (one statement per call).
+    const result = await connection
+      .unsafe(
+        sql,
+        params as postgres.ParameterOrJSON<never>[],
+        {
+          simple: false,
+        } as never,
+      )
+      .values();
+    return { columns: (result.columns ?? []).map((c) => c.name), rows: [...result] as unknown[][] };
+  };
+  async function readOnly<T>(work: () => Promise<T>): Promise<T> {
+    await connection.unsafe("begin read only");
+    try {
+      await connection.unsafe(`set local statement_timeout = ${timeout}`);
+      return await work();
+    } finally {
+      await connection.unsafe("rollback").catch(() => {});
+    }
+  }
+  const schemas = settings.allowedSchemas;
+
+  return {
+    kind: "postgres",
+    select: (sql, params = []) => {
+      const statement = singleReadingStatement(sql);
+      return readOnly(async () => {
+        await run(`declare vigil_rows no scroll cursor for ${statement}`, params);
+        const { columns, rows } = await run(`fetch forward ${settings.rowLimit + 1} from vigil_rows`);
+        return {
+          columns,
+          rows: jsonRows(rows.slice(0, settings.rowLimit)),
+          truncated: rows.length > settings.rowLimit,
+        };
+      });
+    },
+    catalog: () =>
+      readOnly(async () => {
+        const tables = await run(PG_TABLES_SQL, [schemas]);
+        const columns = await run(PG_COLUMNS_SQL, [schemas]);
+        const keys = await run(PG_FOREIGN_KEYS_SQL, [schemas]);
+        return catalogFromRows(tables.rows, columns.rows, keys.rows);
+      }),
+    introspect: () =>
+      readOnly(() =>
+        introspectPostgres(
+          {
+            query: async (sql, params = []) => [
+              ...(await connection.unsafe(sql, params as postgres.ParameterOrJSON<never>[])),
+            ],
+          },
+          { schemas },
+        ),
+      ),
+    inspect: () =>
+      readOnly(async () => {
+        const version = await run("select current_setting('server_version')");
+        const session = await run("select current_setting('transaction_read_only')");
+        const found = (await run(PG_SCHEMAS_SQL, [schemas])).rows.map(([name]) => String(name));
+        const writable = (await run(PG_WRITABLE_SQL, [schemas])).rows.map(([what]) => String(what));
+        return {
+          serverVersion: `PostgreSQL ${version.rows[0]?.[0]}`,
+          readOnly: { session: session.rows[0]?.[0] === "on", role: writable.length === 0, writable },
+          schemasFound: found,
+          missingSchemas: schemas.filter((s) => !found.includes(s)),
+        };
+      }),
+    async close() {
+      connection.release();
+      await client.end({ timeout: 2 }).catch(() => {});
+    },
+  };
+}

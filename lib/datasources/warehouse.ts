@@ -1,0 +1,208 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+import { openEmbedded } from "@/lib/db";
+import { keyFingerprint, warehouseKey } from "./keys";
+import { protectNorthwindEmployees } from "./northwind-personal";
+import { loadPsqlScript, type ScriptLoadReport } from "./script-loader";
+
+// The embedded demo warehouse: the public sample databases in a second PGlite, separate from
+// Vigil's own, one schema per dataset. The files are read where they are shipped
+// (VIGIL_SQL_DATASETS_DIR, default ../shared/datasets/sql); they are never copied here.
+
+export const WAREHOUSE_READER = "vigil_warehouse_reader";
+
+export interface Dataset {
+  schema: "northwind" | "chinook" | "pagila";
+  /** Paths relative to the datasets folder, loaded in order. */
+  files: string[];
+}
+
+export const DATASETS: Dataset[] = [
+  { schema: "northwind", files: ["northwind/northwind.sql"] },
+  { schema: "chinook", files: ["chinook/Chinook_PostgreSql.sql"] },
+  { schema: "pagila", files: ["sakila/pagila-schema.sql", "sakila/pagila-data.sql"] },
+];
+
+/** Bump when loading changes what a dataset's schema ends up holding: every dataset reloads once. */
+const LOADER_VERSION = "1";
+
+export interface WarehouseOptions {
+  /** A folder, or "memory://". */
+  dataDir: string;
+  datasetsDir: string;
+  /** The passphrase Northwind's personal fields are encrypted with. */
+  key: string;
+}
+
+export interface DatasetStatus {
+  schema: string;
+  state: "loaded" | "unchanged" | "missing";
+  /** What the loader skipped (statements and meta-commands), when it loaded. */
+  report?: ScriptLoadReport;
+  missingFiles?: string[];
+}
+
+export interface Warehouse {
+  client: PGlite;
+  datasets: DatasetStatus[];
+  close(): Promise<void>;
+}
+
+export function warehouseOptionsFromEnv(env = process.env): WarehouseOptions {
+  return {
+    dataDir: env.VIGIL_WAREHOUSE_DIR ?? warehouseDirBeside(env.VIGIL_DATA_DIR),
+    // A folder outside the app, read at run time: not for the bundler to trace.
+    datasetsDir: path.resolve(
+      /*turbopackIgnore: true*/ env.VIGIL_SQL_DATASETS_DIR ??
+        path.join(process.cwd(), "..", "shared", "datasets", "sql"),
+    ),
+    key: warehouseKey(env),
+  };
+}
+
+/** Beside the app's own embedded database: `.data/pglite` → `.data/warehouse`, `X` → `X-warehouse`. */
+function warehouseDirBeside(appDataDir: string | undefined): string {
+  if (appDataDir?.startsWith("memory://")) return "memory://";
+  // A folder of the app's data, read at run time: not for the bundler to trace.
+  const dir = path.resolve(/*turbopackIgnore: true*/ appDataDir ?? path.join(process.cwd(), ".data", "pglite"));
+  return path.basename(dir) === "pglite" ? path.join(path.dirname(dir), "warehouse") : `${dir}-warehouse`;
+}
+
+/**
+ * Opens the warehouse and loads what is missing or changed. A dataset is reloaded only when its
+ * files (by SHA-256), the loader, or — for Northwind — the encryption key changed; otherwise a
+ * start costs one marker-table read. Each dataset loads in one transaction, so a failed load
+ * leaves the previous copy (or nothing) and is tried again at the next start.
+ */
+export async function openWarehouse(options: WarehouseOptions): Promise<Warehouse> {
+  const { client, close } = options.dataDir.startsWith("memory://")
+    ? await openInMemory()
+    : await openEmbedded(options.dataDir).then((e) => ({ client: e.client, close: () => e.close() }));
+  try {
+    await prepareWarehouse(client);
+    const datasets: DatasetStatus[] = [];
+    for (const dataset of DATASETS) datasets.push(await ensureDataset(client, dataset, options));
+    return { client, datasets, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function openInMemory() {
+  const client = await PGlite.create("memory://", { extensions: { pgcrypto } });
+  return { client, close: () => client.close() };
+}
+
+async function prepareWarehouse(client: PGlite): Promise<void> {
+  await client.exec(`
+    create schema if not exists vigil_warehouse;
+    create extension if not exists pgcrypto with schema vigil_warehouse;
+    create table if not exists vigil_warehouse.loaded_datasets (
+      schema_name text primary key,
+      version text not null,
+      files jsonb not null,
+      loaded_at timestamptz not null default now(),
+      report jsonb not null
+    );
+    do $$ begin
+      if not exists (select 1 from pg_roles where rolname = '${WAREHOUSE_READER}') then
+        create role ${WAREHOUSE_READER} nologin;
+      end if;
+    end $$;
+    grant usage on schema vigil_warehouse to ${WAREHOUSE_READER};
+    revoke all on vigil_warehouse.loaded_datasets from ${WAREHOUSE_READER};`);
+}
+
+async function ensureDataset(client: PGlite, dataset: Dataset, options: WarehouseOptions): Promise<DatasetStatus> {
+  const paths = dataset.files.map((f) => path.join(options.datasetsDir, f));
+  const missingFiles = paths.filter((p) => !existsSync(p));
+  if (missingFiles.length > 0) {
+    console.warn(`[vigil] warehouse: ${dataset.schema} not loaded, missing ${missingFiles.join(", ")}`);
+    return { schema: dataset.schema, state: "missing", missingFiles };
+  }
+  const texts = await Promise.all(paths.map((p) => readFile(p, "utf8")));
+  const files = Object.fromEntries(
+    dataset.files.map((f, i) => [f, createHash("sha256").update(texts[i]).digest("hex")]),
+  );
+  const version = createHash("sha256")
+    .update(
+      JSON.stringify({
+        loader: LOADER_VERSION,
+        files,
+        key: dataset.schema === "northwind" ? keyFingerprint(options.key) : null,
+      }),
+    )
+    .digest("hex");
+  const marker = await client.query<{ version: string }>(
+    "select version from vigil_warehouse.loaded_datasets where schema_name = $1",
+    [dataset.schema],
+  );
+  if (marker.rows[0]?.version === version) return { schema: dataset.schema, state: "unchanged" };
+
+  const report = await client.transaction(async (tx) => {
+    // Each script writes to `public` (qualified or through the search path); it gets a fresh
+    // one, which then becomes the dataset's schema. Renaming keeps every object's references.
+    await tx.exec(`
+      drop schema if exists ${dataset.schema} cascade;
+      drop schema if exists public cascade;
+      create schema public;
+      set local search_path to public, vigil_warehouse;`);
+    const merged: ScriptLoadReport = { statements: 0, copies: 0, copiedRows: 0, skipped: [] };
+    for (const [i, text] of texts.entries()) {
+      const part = await loadPsqlScript(tx, text);
+      merged.statements += part.statements;
+      merged.copies += part.copies;
+      merged.copiedRows += part.copiedRows;
+      merged.skipped.push(...part.skipped.map((s) => ({ ...s, what: `${dataset.files[i]}: ${s.what}` })));
+    }
+    await tx.exec(`alter schema public rename to ${dataset.schema}; create schema public;`);
+    if (dataset.schema === "northwind") await protectNorthwindEmployees(tx, options.key);
+    await tx.exec(`
+      grant usage on schema ${dataset.schema} to ${WAREHOUSE_READER};
+      grant select on all tables in schema ${dataset.schema} to ${WAREHOUSE_READER};`);
+    // Readers see employees only through the secure view (the base table holds ciphertext).
+    if (dataset.schema === "northwind") await tx.exec(`revoke select on northwind.employees from ${WAREHOUSE_READER}`);
+    await tx.query(
+      `insert into vigil_warehouse.loaded_datasets (schema_name, version, files, report) values ($1, $2, $3, $4)
+       on conflict (schema_name) do update set version = excluded.version, files = excluded.files,
+         loaded_at = now(), report = excluded.report`,
+      [dataset.schema, version, JSON.stringify(files), JSON.stringify(merged)],
+    );
+    return merged;
+  });
+  // The scripts' SETs (client_min_messages, check_function_bodies, …) were session-wide.
+  await client.exec("reset all");
+  if (dataset.schema === "northwind") {
+    // Rewrites the table: the plaintext of the dropped columns and of the rows' earlier versions
+    // does not stay in its pages.
+    await client.exec("vacuum full northwind.employees");
+    await client.exec("checkpoint");
+  }
+  return { schema: dataset.schema, state: "loaded", report };
+}
+
+// One warehouse per process (it is one PGlite connection), on globalThis so Next.js module
+// reloads share it. A failed open is not cached: the next use tries again.
+const holder = globalThis as unknown as { __vigilWarehouse?: Promise<Warehouse> };
+
+export function getWarehouse(): Promise<Warehouse> {
+  let pending = holder.__vigilWarehouse;
+  if (!pending) {
+    pending = openWarehouse(warehouseOptionsFromEnv());
+    holder.__vigilWarehouse = pending;
+    pending.catch(() => {
+      if (holder.__vigilWarehouse === pending) holder.__vigilWarehouse = undefined;
+    });
+  }
+  return pending;
+}
+
+/** Points the process at a warehouse opened elsewhere (tests), or forgets it. */
+export function setWarehouse(warehouse: Warehouse | undefined): void {
+  holder.__vigilWarehouse = warehouse ? Promise.resolve(warehouse) : undefined;
+}

@@ -1,0 +1,31 @@
+import { eq } from "drizzle-orm";
+import { registerDemoWarehouse } from "@/lib/datasources";
+import { type Database, schema } from "@/lib/db";
+import { SEED_TENANTS } from "./tenants";
+
+/**
+ * Gives each demo tenant with a SQL analyst the embedded demo warehouse (Northwind, Chinook,
+ * Pagila) as a data source, while the tenant has none. The warehouse itself loads on first use.
+ * A missing key (production without VIGIL_DATASOURCE_KEY) is said once and the demo goes on
+ * without the source.
+ */
+export async function seedDemoDataSources(database: Database): Promise<{ registered: number }> {
+  let registered = 0;
+  for (const seed of SEED_TENANTS) {
+    if (!seed.agents.some((agent) => agent.workflow === "sql-analyst")) continue;
+    const [tenant] = await database.db
+      .select({ id: schema.tenants.id })
+      .from(schema.tenants)
+      .where(eq(schema.tenants.slug, seed.slug));
+    if (!tenant) continue;
+    try {
+      if (await registerDemoWarehouse(database.db, tenant.id)) registered++;
+    } catch (error) {
+      console.error(
+        `[vigil] the demo warehouse was not registered for ${seed.slug}: ${error instanceof Error ? error.message : error}`,
+      );
+      break;
+    }
+  }
+  return { registered };
+}
