@@ -5,6 +5,7 @@ import { ArrowLeft } from "lucide-react";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { type Role, roleAtLeast } from "@/lib/access";
 import { type AdaptersBody, type CaseList, type CountsBody, hitlFetch } from "./api";
 import type { CaseActionsHandle } from "./CaseActions";
@@ -90,6 +91,8 @@ export function ReviewInbox({ role }: { role: Role }) {
   });
 
   const items = useMemo(() => queue.data?.pages.flatMap((p) => p.items) ?? [], [queue.data]);
+  // The nav fetches the same counts and may have them before this boundary hydrates.
+  const hydrated = useHydrated();
 
   const select = useCallback(
     (id: string) => {
@@ -210,7 +213,7 @@ export function ReviewInbox({ role }: { role: Role }) {
         <QueueFilters
           filter={filter}
           onChange={setFilter}
-          counts={counts.data?.counts}
+          counts={hydrated ? counts.data?.counts : undefined}
           adapters={adapters.data?.items ?? []}
         />
         <div className="flex items-center justify-between gap-2 text-xs text-slate-500 dark:text-slate-400">

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { QueueCounts } from "@/lib/hitl/contract";
 import { apiFetch } from "./api";
 import type { NavCount } from "./nav";
+import { useHydrated } from "./use-hydrated";
 
 /** How often the nav asks again (the inbox itself refreshes the same counts faster while open). */
 export const NAV_COUNT_REFRESH_MS = 30_000;
@@ -62,7 +63,9 @@ export function NavCountBadge({
   inline?: boolean;
 }) {
   const { value, label, title } = useNavCount(count);
-  if (!value) return null;
+  // The inbox and "My requests" share this cache; either may have filled it before the nav hydrates.
+  const hydrated = useHydrated();
+  if (!value || !hydrated) return null;
   return (
     <span
       id={id}
