@@ -767,6 +767,10 @@ async function main() {
       machineRows([
         ["PostgreSQL server", `${pg} (local, TCP)`],
         ["database pool", POOL_SIZE],
+        [
+          "connection lanes (lib/db/lanes.ts)",
+          `one connection outside the gate; background work (the runs' own steps) holds at most ${process.env.VIGIL_DB_BACKGROUND_SLOTS ?? "half the rest"}, and one while a person's work holds or waits for one`,
+        ],
       ]),
       "",
       `Runs: the demo goal (tests/autonomous/support.ts), agent \`fda-regulatory\`, safety level \`strict\`, engine \`${engines}\` (no model provider configured), started with \`POST /api/runs\` (a member's API key) in one server process with its sweeps running. Every checkpoint is approved by a reviewer's API key as soon as the run waits on it: the inbox lists the case, \`GET /api/runs/{id}\` names it in \`waitingOn\`, \`POST /api/hitl/cases/{id}/decision\` approves it. Route handlers are called in-process, as bench/seam.ts does. First ${BASELINE} runs one at a time (which also warms the process up), then the load: ${RUNS} runs started at once.`,

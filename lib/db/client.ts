@@ -9,6 +9,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { backupBeforeMigrations, migrationsPending } from "./backup";
 import { DatabaseUnreadableError, EMBEDDED_EXTENSIONS, openEmbedded } from "./embedded";
+import { ConnectionGate } from "./lanes";
 import { rowsOf } from "./rows";
 import * as schema from "./schema";
 
@@ -111,15 +112,44 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
   }
   // A connection that cannot be made in a few seconds fails the request (503) instead of
   // holding it for the driver's default 30 s while the database is away.
+  const max = Number(process.env.DATABASE_POOL_SIZE ?? 10);
   const client = postgres(url, {
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    max,
     connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
     onnotice: () => {},
   });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
-  const reserve = async () => preparing(await client.reserve(), client.options);
+  // One connection stays outside the gate for the pool's unreserved queries (sign-in lookups,
+  // admin reads), so those never wait behind every reserved one.
+  const gate = new ConnectionGate(max - 1, backgroundSlots());
+  const reserve = async () => {
+    const release = await gate.acquire();
+    try {
+      return gated(preparing(await client.reserve(), client.options), release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
   // Closing waits for queries in flight, but not forever: a server that went away may never answer.
   return { db, kind: "postgres", vector: false, reserve, close: () => client.end({ timeout: 5 }) };
+}
+
+/** `VIGIL_DB_BACKGROUND_SLOTS`: connections background work may hold at once (default: half the gate's). */
+function backgroundSlots(): number | undefined {
+  const configured = Number(process.env.VIGIL_DB_BACKGROUND_SLOTS);
+  return Number.isInteger(configured) && configured > 0 ? configured : undefined;
+}
+
+/** The reserved connection gives its gate slot back when it goes back to the pool. */
+function gated(connection: postgres.ReservedSql, release: () => void): postgres.ReservedSql {
+  const giveBack = connection.release.bind(connection);
+  return Object.assign(connection, {
+    release: () => {
+      giveBack();
+      release();
+    },
+  });
 }
 
 /** Statements up to this size are prepared (named) on the connection that runs them. */

@@ -3,6 +3,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";
 import { type Db, getDatabase } from "./client";
+import { holdingConnection } from "./lanes";
 import { rowsOf } from "./rows";
 
 export interface TenantScope {
@@ -48,7 +49,7 @@ async function pipelinedTenantTransaction<T>(
   const tx = drizzlePostgres(connection) as unknown as Tx;
   const preamble = pipelined(beginTenant(connection, scope));
   return releasing(connection, async () => {
-    const result = await fn(tx);
+    const result = await holdingConnection(() => fn(tx));
     await Promise.all(preamble);
     await connection.unsafe("commit");
     return result;
@@ -123,6 +124,6 @@ export async function withAppRole<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   const { db } = await getDatabase();
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local role vigil_app`);
-    return fn(tx);
+    return holdingConnection(() => fn(tx));
   });
 }

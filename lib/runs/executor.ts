@@ -2,7 +2,7 @@ import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { Command } from "@langchain/langgraph";
 import { openNodeAttempts, type TraceEvent } from "@/lib/audit";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
-import { isDatabaseUnavailable, type TenantScope } from "@/lib/db";
+import { inLane, isDatabaseUnavailable, type Lane, type LaneHolder, type TenantScope } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
@@ -32,7 +32,10 @@ function registry(): Registry {
 export function executeInBackground(scope: TenantScope, run: RunRow, mode: ExecutionMode): void {
   // A run is a root: started from inside another run's node (a review run begun by Ask Expert),
   // it must not inherit that node's LangGraph context, or it would run as the node's subgraph.
-  const detached = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => execute(scope, run, mode));
+  const detached = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => {
+    const holder: LaneHolder = { lane: initialLane(findWorkflow(run.workflow), mode) };
+    return inLane(holder, () => execute(scope, run, mode, holder));
+  });
   const done = detached
     .catch((error) => console.error(`[vigil] run ${run.id} executor crashed`, error))
     // An execution may start the run's next one before it ends (a decision that came in early):
@@ -53,7 +56,16 @@ export function abortExecution(runId: string): void {
   registry().controllers.get(runId)?.abort();
 }
 
-async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Promise<void> {
+/**
+ * A background workflow's execution yields the database to people's work, but not the part a
+ * person waits on: a resumed run is interactive until the step that takes up the decision has
+ * ended, and any run is once it stops for a person (its case opens, it settles).
+ */
+function initialLane(workflow: Workflow | undefined, mode: ExecutionMode): Lane {
+  return workflow?.background && mode.kind !== "resume" ? "background" : "interactive";
+}
+
+async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode, lane: LaneHolder): Promise<void> {
   const owner = instanceId();
   const workflow = findWorkflow(run.workflow);
   if (!workflow) {
@@ -106,6 +118,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode): Pr
         taskLog.stopped();
         stopped.push(...task.interrupts.map((i) => pendingOf(task.name, i)));
       } else taskLog.completed(task.id);
+      if (!("input" in task)) lane.lane = stopped.length > 0 ? "interactive" : initialLane(workflow, { kind: "start" });
     }
     taskLog.close();
     await events.flush();

@@ -36,6 +36,11 @@ export interface Workflow {
   /** Answers a chat turn on the session's thread, with the chat's turn input (an expert's `workflow`). */
   answersChat?: boolean;
   /**
+   * Its runs are background work (an autonomous run): their database calls yield to people's
+   * (lib/db lanes), except while a run stops for a person or takes up a decision.
+   */
+  background?: boolean;
+  /**
    * Keeps what a run had shown before it was cancelled (a chat's partial answer), in the
    * transaction that cancels it; `log` is the run's event log up to the cancel.
    */

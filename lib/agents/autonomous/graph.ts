@@ -89,6 +89,7 @@ export const autonomous: Workflow = {
   name: "autonomous",
   input: AutonomousInput,
   capped: true,
+  background: true,
   build: buildAutonomous,
   async prepare(tx, actor, input) {
     // A run names an expert of its own tenant, and a chat session of its starter: refused
