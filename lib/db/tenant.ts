@@ -22,7 +22,10 @@ const TENANT_SETUP = "select set_config('role', 'vigil_app', true), set_config('
  */
 export async function withTenant<T>(scope: TenantScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const database = await getDatabase();
-  if (database.reserve) return pipelinedTenantTransaction(await database.reserve(), scope, fn);
+  if (database.reserve) {
+    const connection = await database.reserve();
+    return pipelinedTransaction(connection, beginTenant(connection, scope), fn);
+  }
   return database.db.transaction(async (tx) => {
     await tx.execute(
       sql`select set_config('role', 'vigil_app', true), set_config('app.tenant_id', ${scope.tenantId}, true)`,
@@ -39,15 +42,15 @@ export async function withTenant<T>(scope: TenantScope, fn: (tx: Tx) => Promise<
  * latency. Should BEGIN or the setup fail, every later statement fails with them: nothing runs
  * without the role and the tenant.
  */
-async function pipelinedTenantTransaction<T>(
+async function pipelinedTransaction<T>(
   connection: postgres.ReservedSql,
-  scope: TenantScope,
+  begin: Promise<unknown>[],
   fn: (tx: Tx) => Promise<T>,
 ): Promise<T> {
-  // No schema: the relational query API is not used inside tenant transactions, and building
+  // No schema: the relational query API is not used inside these transactions, and building
   // it per transaction would cost more than the round trip saved.
   const tx = drizzlePostgres(connection) as unknown as Tx;
-  const preamble = pipelined(beginTenant(connection, scope));
+  const preamble = pipelined(begin);
   return releasing(connection, async () => {
     const result = await holdingConnection(() => fn(tx));
     await Promise.all(preamble);
@@ -121,7 +124,16 @@ export async function tenantStatement<Row>(
 
 /** The app role with no tenant: only the SECURITY DEFINER lookups are reachable. */
 export async function withAppRole<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const { db } = await getDatabase();
+  const { db, reserve } = await getDatabase();
+  if (reserve) {
+    // Pipelined like a tenant transaction: every API-key request and sign-in starts with one.
+    const connection = await reserve();
+    return pipelinedTransaction(
+      connection,
+      [connection.unsafe("begin").execute(), connection.unsafe("set local role vigil_app").execute()],
+      fn,
+    );
+  }
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local role vigil_app`);
     return holdingConnection(() => fn(tx));
