@@ -5,6 +5,20 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 
 const results = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+const failedTests = [];
+
+const relative = (file) => file.replace(`${process.cwd()}/`, "");
+
+/** The titles of the Playwright specs whose outcome was unexpected, from its JSON report. */
+function unexpectedSpecs(suites, path = []) {
+  return suites.flatMap((suite) => {
+    const here = suite.title ? [...path, suite.title] : path;
+    const own = (suite.specs ?? [])
+      .filter((spec) => spec.tests.some((t) => t.status === "unexpected"))
+      .map((spec) => `e2e ${[...here, spec.title].join(" › ")}`);
+    return [...own, ...unexpectedSpecs(suite.suites ?? [], here)];
+  });
+}
 mkdirSync("test-results", { recursive: true });
 
 function run(label, command, args, env = {}) {
@@ -54,6 +68,11 @@ if (vitest) {
   results.failed += brokenFiles.length;
   for (const f of brokenFiles) failures.push(`vitest file ${f.name}`);
   if (vitest.numFailedTests > 0) failures.push("vitest");
+  for (const file of vitest.testResults) {
+    for (const test of file.assertionResults) {
+      if (test.status === "failed") failedTests.push(`vitest ${relative(file.name)} › ${test.fullName}`);
+    }
+  }
 } else {
   check("vitest (no report)", false);
 }
@@ -75,6 +94,7 @@ if (run("build", "npx", ["next", "build"])) {
     results.failed += e2e.stats.unexpected;
     results.skipped += e2e.stats.skipped;
     if (e2e.stats.unexpected > 0) failures.push("e2e");
+    failedTests.push(...unexpectedSpecs(e2e.suites ?? []));
     if ((e2e.errors ?? []).length > 0 && e2e.stats.expected + e2e.stats.unexpected === 0)
       check("e2e (did not run)", false);
   } else {
@@ -84,6 +104,8 @@ if (run("build", "npx", ["next", "build"])) {
   check("next build", false);
 }
 
+// The end of the output is what a CI log shows: name every failed test there.
+if (failedTests.length > 0) console.log(`\nFailed tests:\n${failedTests.map((t) => `  ${t}`).join("\n")}`);
 if (failures.length > 0) console.log(`\nFailed: ${failures.join(", ")}`);
 if (!existsSync("test-results")) mkdirSync("test-results");
 console.log(`\n${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped`);
