@@ -119,8 +119,8 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
     onnotice: () => {},
   });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
-  // One connection stays outside the gate for the pool's unreserved queries (sign-in lookups,
-  // admin reads), so those never wait behind every reserved one.
+  // One connection stays outside the gate for queries made on `db` itself (the sign-in
+  // library's), so those never wait behind every reserved one.
   const gate = new ConnectionGate(max - 1, backgroundSlots());
   const reserve = async () => {
     const release = await gate.acquire();
