@@ -4,6 +4,7 @@ import type { CatalogForeignKey, ConnectorSettings, SourceConnection } from "./c
 import { StatementRefusedError, singleReadingStatement } from "./connector";
 import { jsonRows } from "./json-values";
 import { writableFromGrants } from "./mysql-grants";
+import { catalogFromRows } from "./pg-catalog";
 
 /**
  * A MySQL or MariaDB source on one connection of its own: `SET SESSION TRANSACTION READ ONLY`,
@@ -109,21 +110,8 @@ export async function openMysqlSource(settings: ConnectorSettings): Promise<Sour
           key.refColumns.push(String(refColumn));
           keys.set(id, key);
         }
-        return {
-          tables: tables.map(([schema, table, type]) => ({
-            schema: String(schema),
-            table: String(table),
-            kind: String(type).includes("VIEW") ? ("view" as const) : ("table" as const),
-          })),
-          columns: columns.map(([schema, table, column, dataType, nullable]) => ({
-            schema: String(schema),
-            table: String(table),
-            column: String(column),
-            dataType: String(dataType),
-            nullable: Boolean(nullable),
-          })),
-          foreignKeys: [...keys.values()],
-        };
+        // Tables and columns come in PostgreSQL's row shape; only the keys arrive a column per row.
+        return { ...catalogFromRows(tables, columns, []), foreignKeys: [...keys.values()] };
       }, "default"),
     inspect: () =>
       readOnly(async () => {
