@@ -24,4 +24,4 @@ export {
 } from "./registry";
 export { loadPsqlScript } from "./script-loader";
 export { statementCatalog } from "./source-schema";
-export { DATASETS, openWarehouse, setWarehouse } from "./warehouse";
+export { DATASETS, openWarehouse, setWarehouse, warehouseOptionsFromEnv } from "./warehouse";

@@ -1,18 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import mysql from "mysql2/promise";
+import type mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataSource, querySource, testDataSource, withSourceConnection } from "@/lib/datasources";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
+import { loadChinookMysql, MYSQL_URL, mysqlAdmin } from "../support/sql-datasets";
 
-// Against a real MariaDB/MySQL (.ci/run starts one and sets TEST_MYSQL_URL). Unreachable is a
-// failure that says so, never a skip.
-const SERVER_URL = process.env.TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test";
-const DATASETS_DIR = path.resolve(
-  process.env.VIGIL_SQL_DATASETS_DIR ?? path.join(process.cwd(), "..", "shared", "datasets", "sql"),
-);
+// Against a real MariaDB/MySQL (.ci/run starts one and sets TEST_MYSQL_URL).
 
 describe("the MySQL/MariaDB connector", () => {
   const suite = seededDatabase(testTargets()[0], { knowledge: false });
@@ -23,7 +17,7 @@ describe("the MySQL/MariaDB connector", () => {
   const ids: Record<string, string> = {};
 
   const urlFor = (user: string, password: string) => {
-    const url = new URL(SERVER_URL);
+    const url = new URL(MYSQL_URL);
     url.username = user;
     url.password = password;
     url.pathname = `/${database}`;
@@ -31,20 +25,8 @@ describe("the MySQL/MariaDB connector", () => {
   };
 
   beforeAll(async () => {
-    try {
-      admin = await mysql.createConnection({ uri: SERVER_URL, multipleStatements: true });
-    } catch (error) {
-      throw new Error(
-        `MariaDB/MySQL is not reachable at ${SERVER_URL} (${(error as Error).message}). Start it (.ci/run does) or set TEST_MYSQL_URL.`,
-      );
-    }
-    // The script creates, fills and USEs its own `Chinook`; point it at a throwaway database.
-    const script = (await readFile(path.join(DATASETS_DIR, "chinook", "Chinook_MySql.sql"), "utf8"))
-      .replace("DROP DATABASE IF EXISTS `Chinook`;", `DROP DATABASE IF EXISTS \`${database}\`;`)
-      .replace("CREATE DATABASE `Chinook`;", `CREATE DATABASE \`${database}\`;`)
-      .replace("USE `Chinook`;", `USE \`${database}\`;`);
-    expect(script).toContain(`USE \`${database}\`;`);
-    await admin.query(script);
+    admin = await mysqlAdmin();
+    await loadChinookMysql(admin, database);
     await admin.query(`USE \`${database}\``);
     await admin.query(
       "CREATE FUNCTION add_genre() RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO Genre (GenreId, Name) VALUES (999, 'Written'); RETURN 1; END",
@@ -54,7 +36,7 @@ describe("the MySQL/MariaDB connector", () => {
     const scope = { tenantId: suite.tenants.demo };
     const base = { kind: "mysql" as const, allowedSchemas: [database], rowLimit: 10, statementTimeoutMs: 3000 };
     const rootUrl = new URL(urlFor("root", ""));
-    const fromServer = new URL(SERVER_URL);
+    const fromServer = new URL(MYSQL_URL);
     rootUrl.username = fromServer.username;
     rootUrl.password = fromServer.password;
     ids.root = (await createDataSource(scope, { ...base, name: "root", connectionString: rootUrl.toString() }, "t")).id;

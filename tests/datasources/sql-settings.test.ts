@@ -1,4 +1,3 @@
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as overridesRoute from "@/app/api/datasources/[id]/join-graph/overrides/route";
@@ -28,13 +27,11 @@ import { ACME_ADMIN, ADMIN, hitlClient, MEMBER } from "../api-hitl/support";
 import { type TestDatabase, testTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
+import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 
 // The SQL analyst's settings per source, on the demo warehouse: join graph versions with their
 // overrides, and the domain and display registries per schema — validated, checked against the
 // source's catalog, tenant-scoped, and reachable through the admin API.
-
-const DATASETS_DIR =
-  process.env.VIGIL_SQL_DATASETS_DIR ?? path.resolve(process.cwd(), "..", "shared", "datasets", "sql");
 
 const HOSTILE_VALUE = "'; drop table x; --";
 
@@ -63,7 +60,7 @@ const paths = (error: DomainError) => (error.details as { path: string }[]).map(
 
 let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
 beforeAll(async () => {
-  warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: DATASETS_DIR, key: "settings-test-key" });
+  warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "settings-test-key" });
   setWarehouse(warehouse);
 }, 180_000);
 afterAll(async () => {

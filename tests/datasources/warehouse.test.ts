@@ -15,10 +15,8 @@ import {
 import { seedDemoDataSources } from "@/lib/demo";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
+import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 
-const DATASETS_DIR = path.resolve(
-  process.env.VIGIL_SQL_DATASETS_DIR ?? path.join(process.cwd(), "..", "shared", "datasets", "sql"),
-);
 const KEY = "warehouse-test-key";
 
 // Row counts as the datasets' READMEs give them (verified loads on PostgreSQL 15).
@@ -79,11 +77,11 @@ describe("the demo warehouse", () => {
 
   beforeAll(async () => {
     process.env.VIGIL_WAREHOUSE_KEY = KEY;
-    const first = await openWarehouse({ dataDir, datasetsDir: DATASETS_DIR, key: KEY });
+    const first = await openWarehouse({ dataDir, datasetsDir: SQL_DATASETS_DIR, key: KEY });
     expect(first.datasets.map((d) => [d.schema, d.state])).toEqual(DATASETS.map((d) => [d.schema, "loaded"]));
     await first.close();
     // A second start finds every dataset's version in the marker table and loads nothing.
-    warehouse = await openWarehouse({ dataDir, datasetsDir: DATASETS_DIR, key: KEY });
+    warehouse = await openWarehouse({ dataDir, datasetsDir: SQL_DATASETS_DIR, key: KEY });
     setWarehouse(warehouse);
   }, 300_000);
   afterAll(async () => {

@@ -1,22 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import type { UIMessageChunk } from "ai";
-import mysql from "mysql2/promise";
+import type mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataSource, openWarehouse, removeDataSource, setWarehouse } from "@/lib/datasources";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
+import { loadChinookMysql, MYSQL_URL, mysqlAdmin, SQL_DATASETS_DIR } from "../support/sql-datasets";
 
 // The Data Analyst on a real MariaDB: Chinook loaded from its MySQL script, the same questions
 // as on Chinook in PostgreSQL (the demo warehouse), the same answers. Unreachable MariaDB is a
 // failure that says so, never a skip.
-
-const SERVER_URL = process.env.TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test";
-const DATASETS_DIR =
-  process.env.VIGIL_SQL_DATASETS_DIR ?? path.resolve(process.cwd(), "..", "shared", "datasets", "sql");
 
 const QUESTIONS = [
   "How many tracks are there?",
@@ -43,20 +38,9 @@ describe("the Data Analyst on MariaDB and on PostgreSQL", () => {
   let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
 
   beforeAll(async () => {
-    try {
-      admin = await mysql.createConnection({ uri: SERVER_URL, multipleStatements: true });
-    } catch (error) {
-      throw new Error(
-        `MariaDB/MySQL is not reachable at ${SERVER_URL} (${(error as Error).message}). Start it (.ci/run does) or set TEST_MYSQL_URL.`,
-      );
-    }
-    const script = (await readFile(path.join(DATASETS_DIR, "chinook", "Chinook_MySql.sql"), "utf8"))
-      .replace("DROP DATABASE IF EXISTS `Chinook`;", `DROP DATABASE IF EXISTS \`${database}\`;`)
-      .replace("CREATE DATABASE `Chinook`;", `CREATE DATABASE \`${database}\`;`)
-      .replace("USE `Chinook`;", `USE \`${database}\`;`);
-    expect(script).toContain(`USE \`${database}\`;`);
-    await admin.query(script);
-    warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: DATASETS_DIR, key: "mariadb-test-key" });
+    admin = await mysqlAdmin();
+    await loadChinookMysql(admin, database);
+    warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "mariadb-test-key" });
     setWarehouse(warehouse);
   }, 180_000);
 
@@ -76,7 +60,7 @@ describe("the Data Analyst on MariaDB and on PostgreSQL", () => {
       expect(part, `${message}: ${textOf(turn.chunks)}`).toBeDefined();
       return part as SqlResultPart;
     };
-    const url = new URL(SERVER_URL);
+    const url = new URL(MYSQL_URL);
     url.pathname = `/${database}`;
     const maria = await createDataSource(
       scope,

@@ -1,0 +1,32 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import mysql from "mysql2/promise";
+import { expect } from "vitest";
+import { warehouseOptionsFromEnv } from "@/lib/datasources";
+
+/** The public SQL datasets, where the app itself reads them (VIGIL_SQL_DATASETS_DIR). */
+export const SQL_DATASETS_DIR = warehouseOptionsFromEnv().datasetsDir;
+
+/** A real MariaDB/MySQL (.ci/run starts one and sets TEST_MYSQL_URL). */
+export const MYSQL_URL = process.env.TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test";
+
+/** An admin connection; unreachable is a failure that says so, never a skip. */
+export async function mysqlAdmin(): Promise<mysql.Connection> {
+  try {
+    return await mysql.createConnection({ uri: MYSQL_URL, multipleStatements: true });
+  } catch (error) {
+    throw new Error(
+      `MariaDB/MySQL is not reachable at ${MYSQL_URL} (${(error as Error).message}). Start it (.ci/run does) or set TEST_MYSQL_URL.`,
+    );
+  }
+}
+
+/** Loads Chinook from its MySQL script into `database` (the script creates, fills and USEs its own `Chinook`). */
+export async function loadChinookMysql(admin: mysql.Connection, database: string): Promise<void> {
+  const script = (await readFile(path.join(SQL_DATASETS_DIR, "chinook", "Chinook_MySql.sql"), "utf8"))
+    .replace("DROP DATABASE IF EXISTS `Chinook`;", `DROP DATABASE IF EXISTS \`${database}\`;`)
+    .replace("CREATE DATABASE `Chinook`;", `CREATE DATABASE \`${database}\`;`)
+    .replace("USE `Chinook`;", `USE \`${database}\`;`);
+  expect(script).toContain(`USE \`${database}\`;`);
+  await admin.query(script);
+}
