@@ -31,17 +31,27 @@ export interface GeneratedAnswer {
   finishReason: FinishReason;
 }
 
+/**
+ * What every workflow that answers a chat turn keeps: the turn's input, the session and agent it
+ * belongs to, and the conversation so far (user and assistant turns, the newest `memoryCap`),
+ * carried by the thread's checkpoints.
+ */
+export function chatTurnChannels(memoryCap: number) {
+  return {
+    message: Annotation<string>(),
+    userMessageId: Annotation<string | undefined>(),
+    firstTurn: Annotation<boolean | undefined>(),
+    history: Annotation<ChatTurn[]>({
+      reducer: (left, right) => [...left, ...right].slice(-memoryCap),
+      default: () => [],
+    }),
+    session: Annotation<ChatSessionContext | null>(),
+    agent: Annotation<ChatAgentProfile | null>(),
+  };
+}
+
 export const AskExpertState = Annotation.Root({
-  message: Annotation<string>(),
-  userMessageId: Annotation<string | undefined>(),
-  firstTurn: Annotation<boolean | undefined>(),
-  /** The conversation so far (user and assistant turns), carried by the thread's checkpoints. */
-  history: Annotation<ChatTurn[]>({
-    reducer: (left, right) => [...left, ...right].slice(-MEMORY_CAP),
-    default: () => [],
-  }),
-  session: Annotation<ChatSessionContext | null>(),
-  agent: Annotation<ChatAgentProfile | null>(),
+  ...chatTurnChannels(MEMORY_CAP),
   /** The turns handed to the engine: the history truncated to MAX_CONVERSATION_MESSAGES. */
   conversation: Annotation<ChatTurn[]>(),
   analysis: Annotation<QueryAnalysis | null>(),

@@ -1,7 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
-import type { ChatAgentProfile, ChatSessionContext } from "@/lib/chat";
-import type { ChatTurn } from "@/lib/engine";
 import type { SqlResultPart } from "@/lib/runs/contract";
+import { chatTurnChannels } from "../ask-expert/state";
 import type { QuestionIntent } from "./intent";
 import type { PlannedSql } from "./planner";
 
@@ -40,18 +39,9 @@ export interface AnalystSource {
  * validation errors) under the design's names where a client sees them.
  */
 export const SqlAnalystState = Annotation.Root({
-  message: Annotation<string>(),
-  userMessageId: Annotation<string | undefined>(),
-  firstTurn: Annotation<boolean | undefined>(),
-  /** The conversation, kept by the thread's checkpoints. */
-  history: Annotation<ChatTurn[]>({
-    reducer: (left, right) => [...left, ...right].slice(-MEMORY_CAP),
-    default: () => [],
-  }),
+  ...chatTurnChannels(MEMORY_CAP),
   /** The last question's reading: a follow-up such as "and in 1998?" changes it. */
   lastIntent: Annotation<QuestionIntent | null>(),
-  session: Annotation<ChatSessionContext | null>(),
-  agent: Annotation<ChatAgentProfile | null>(),
   next_step: Annotation<AnalystRoute | null>(),
   intent: Annotation<QuestionIntent | null>(),
   source: Annotation<AnalystSource | null>(),
