@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/api/chat/sessions/[id]/route";
@@ -11,12 +10,10 @@ import { postChat, principal, textOf } from "../chat/support";
 import { testTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
+import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 
 // The Data Analyst through the chat API on the demo warehouse: the offline engine's SQL, checked
 // by the guard and validation, run read-only, answers with the same rows as hand-written SQL.
-
-const DATASETS_DIR =
-  process.env.VIGIL_SQL_DATASETS_DIR ?? path.resolve(process.cwd(), "..", "shared", "datasets", "sql");
 
 const sqlPart = (chunks: UIMessageChunk[]): SqlResultPart | undefined =>
   (chunks.find((c) => c.type === "data-sql") as { data: SqlResultPart } | undefined)?.data;
@@ -26,7 +23,7 @@ for (const target of testTargets()) {
     const suite = seededDatabase(target, { knowledge: false });
     let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
     beforeAll(async () => {
-      warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: DATASETS_DIR, key: "analyst-test-key" });
+      warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "analyst-test-key" });
       setWarehouse(warehouse);
       await seedDemoDataSources(suite.database);
     }, 120_000);
@@ -142,6 +139,9 @@ for (const target of testTargets()) {
         });
         const state = (run.body as { run: { state: Record<string, unknown> } }).run.state;
         expect(state.sql_correction_attempts).toBe(1);
+        // Corrected before it ran: no regeneration, and no error left standing.
+        expect(state.retries).toBe(0);
+        expect(state.last_sql_error).toBeNull();
         expect(state.question).toBe(question);
         expect(state.column_names).toEqual(part?.columns);
         expect(JSON.stringify(state.correction_history)).toMatch(
