@@ -33,8 +33,9 @@ export function executeInBackground(scope: TenantScope, run: RunRow, mode: Execu
   // A run is a root: started from inside another run's node (a review run begun by Ask Expert),
   // it must not inherit that node's LangGraph context, or it would run as the node's subgraph.
   const detached = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => {
-    const holder: LaneHolder = { lane: initialLane(findWorkflow(run.workflow), mode) };
-    return inLane(holder, () => execute(scope, run, mode, holder));
+    const workflow = findWorkflow(run.workflow);
+    const holder: LaneHolder = { lane: mode.kind === "resume" ? "interactive" : workLane(workflow) };
+    return inLane(holder, () => execute(scope, run, mode, workflow, holder));
   });
   const done = detached
     .catch((error) => console.error(`[vigil] run ${run.id} executor crashed`, error))
@@ -61,13 +62,18 @@ export function abortExecution(runId: string): void {
  * person waits on: a resumed run is interactive until the step that takes up the decision has
  * ended, and any run is once it stops for a person (its case opens, it settles).
  */
-function initialLane(workflow: Workflow | undefined, mode: ExecutionMode): Lane {
-  return workflow?.background && mode.kind !== "resume" ? "background" : "interactive";
+function workLane(workflow: Workflow | undefined): Lane {
+  return workflow?.background ? "background" : "interactive";
 }
 
-async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode, lane: LaneHolder): Promise<void> {
+async function execute(
+  scope: TenantScope,
+  run: RunRow,
+  mode: ExecutionMode,
+  workflow: Workflow | undefined,
+  lane: LaneHolder,
+): Promise<void> {
   const owner = instanceId();
-  const workflow = findWorkflow(run.workflow);
   if (!workflow) {
     await settleRun(scope, run.id, owner, { status: "failed", error: "Unknown workflow." }, [
       { type: "status", payload: { status: "failed", error: "Unknown workflow." } },
@@ -118,7 +124,7 @@ async function execute(scope: TenantScope, run: RunRow, mode: ExecutionMode, lan
         taskLog.stopped();
         stopped.push(...task.interrupts.map((i) => pendingOf(task.name, i)));
       } else taskLog.completed(task.id);
-      if (!("input" in task)) lane.lane = stopped.length > 0 ? "interactive" : initialLane(workflow, { kind: "start" });
+      if (!("input" in task)) lane.lane = stopped.length > 0 ? "interactive" : workLane(workflow);
     }
     taskLog.close();
     await events.flush();
