@@ -14,6 +14,8 @@ export default defineConfig({
     // The checkpoint validation suite registers its cases through Vitest globals.
     globals: true,
     pool: "forks",
+    // Migrates and seeds once per run; every suite's database is a copy (tests/support/templates.ts).
+    globalSetup: ["tests/support/templates.ts"],
     // Starting PGlite compiles its WASM (seconds on a small machine); migrations add more.
     testTimeout: 60_000,
     hookTimeout: 180_000,

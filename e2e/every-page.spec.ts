@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, type Request, test } from "@playwright/test";
 import { AUDIT_TABS } from "@/components/audit/audit-tabs";
 import { signIn } from "./support";
 
@@ -121,8 +121,8 @@ function watch(page: Page) {
     return EXPECTED.some((e) => e.page.test(visiting) && e.url.test(path) && e.status === status);
   };
   // Requests still in flight when the test leaves a page (streams, polls) are cancelled by leaving.
-  const inFlight = new Set<object>();
-  let leftBehind = new Set<object>();
+  const inFlight = new Set<Request>();
+  let leftBehind = new Set<Request>();
   let leaving = false;
   page.on("request", (request) => {
     issuedIn.set(request, visit);
@@ -154,8 +154,24 @@ function watch(page: Page) {
     const path = new URL(response.url()).pathname;
     problems.push(`${where()}: ${response.request().method()} ${path} answered ${response.status()}`);
   });
+  // Streams and polls stay open while a page lives: settling waits for everything else.
+  const longLived = (request: Request) =>
+    request.resourceType() === "eventsource" ||
+    (request.headers().accept ?? "").includes("text/event-stream") ||
+    /\/stream(\?|$)/.test(new URL(request.url()).pathname);
+  /** What the page loads after it shows (lists, counts) has answered: 150 ms with nothing else in flight. */
+  const settled = async () => {
+    const deadline = Date.now() + 5_000;
+    let quietSince = Date.now();
+    while (Date.now() < deadline) {
+      if ([...inFlight].some((r) => !leftBehind.has(r) && !longLived(r))) quietSince = Date.now();
+      else if (Date.now() - quietSince >= 150) return;
+      await page.waitForTimeout(25);
+    }
+  };
   return {
     problems,
+    settled,
     async visit(path: string, ready?: (page: Page) => Promise<void>) {
       leftBehind = new Set(inFlight);
       leaving = true;
@@ -167,8 +183,7 @@ function watch(page: Page) {
       await page.goto(path);
       await expect(page.locator("main")).toBeVisible();
       if (ready) await ready(page);
-      // What the page loads after it shows (lists, counts, streams that end) has time to answer.
-      await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => {});
+      await settled();
     },
   };
 }
@@ -244,7 +259,7 @@ test.describe("every page, as every role", () => {
       await signIn(page, account.email);
 
       const conversation = await startConversation(watcher, page, account);
-      await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => {});
+      await watcher.settled();
 
       const documents = await (await page.request.get("/api/knowledge/documents?limit=1")).json();
       const documentPath = `/knowledge/${documents.items[0].id}`;

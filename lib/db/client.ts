@@ -7,6 +7,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { processSingleton } from "@/lib/process";
 import { backupBeforeMigrations, migrationsPending } from "./backup";
 import { DatabaseUnreadableError, EMBEDDED_EXTENSIONS, openEmbedded } from "./embedded";
 import { ConnectionGate } from "./lanes";
@@ -24,6 +25,8 @@ export interface Database {
   vector: boolean;
   /** Server databases: one pooled connection for the caller alone (tenant transactions pipeline on it). */
   reserve?: () => Promise<postgres.ReservedSql>;
+  /** In-memory PGlite only: the data folder as an image another `openDatabase({ image })` starts from. */
+  image?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,11 @@ export interface DatabaseConfig {
   dataDir?: string;
   /** The migrations to apply; the project's own `drizzle/` unless a test brings an older set. */
   migrationsFolder?: string;
+  /**
+   * With "memory://": start from this saved data folder (a `Database.image()`) instead of an empty
+   * cluster, which skips initdb and the migrations already applied in it.
+   */
+  image?: Blob;
 }
 
 const defaultMigrationsFolder = path.join(process.cwd(), "drizzle");
@@ -48,7 +56,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   const migrationsFolder = config.migrationsFolder ?? defaultMigrationsFolder;
   const database = config.url
     ? await openPostgres(config.url, migrationsFolder)
-    : await openPglite(config.dataDir ?? "memory://", migrationsFolder);
+    : await openPglite(config.dataDir ?? "memory://", migrationsFolder, config.image);
   try {
     const rows = await database.db.execute<{ present: boolean }>(
       sql`select exists (select 1 from pg_extension where extname = 'vector') as present`,
@@ -61,10 +69,11 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   return database;
 }
 
-async function openPglite(dataDir: string, migrationsFolder: string): Promise<Database> {
+async function openPglite(dataDir: string, migrationsFolder: string, image?: Blob): Promise<Database> {
   if (dataDir.startsWith("memory://")) {
-    const client = await PGlite.create(dataDir, { extensions: EMBEDDED_EXTENSIONS });
-    return migratedPglite(client, migrationsFolder, () => client.close());
+    const client = await PGlite.create(dataDir, { extensions: EMBEDDED_EXTENSIONS, loadDataDir: image });
+    const database = await migratedPglite(client, migrationsFolder, () => client.close());
+    return { ...database, image: () => client.dumpDataDir("none") };
   }
   // A data folder is this process's alone (its lock), and an existing database is backed up
   // before migrations change it.
@@ -176,19 +185,19 @@ function preparing(connection: postgres.ReservedSql, options: postgres.Sql["opti
   return Object.assign(connection, { options, unsafe: prepared });
 }
 
-// One database per process (PGlite is a single connection), kept on globalThis so Next.js
+// One database per process (PGlite is a single connection), kept process-wide so Next.js
 // module reloads share it. A failed start is not cached: the next call tries again.
-const holder = globalThis as unknown as { __vigilDb?: Map<string, Promise<Database>> };
+const holder = processSingleton("db", (): { db?: Map<string, Promise<Database>> } => ({}));
 
 export function getDatabase(config: DatabaseConfig = configFromEnv()): Promise<Database> {
   if (override) return override;
-  holder.__vigilDb ??= new Map();
+  holder.db ??= new Map();
   const key = JSON.stringify(config);
-  let pending = holder.__vigilDb.get(key);
+  let pending = holder.db.get(key);
   if (!pending) {
     pending = openDatabase(config);
-    holder.__vigilDb.set(key, pending);
-    pending.catch(() => holder.__vigilDb?.delete(key));
+    holder.db.set(key, pending);
+    pending.catch(() => holder.db?.delete(key));
   }
   return pending;
 }

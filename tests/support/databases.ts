@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import postgres from "postgres";
+import { inject } from "vitest";
 import { type Database, openDatabase } from "@/lib/db";
+import { pgliteTemplate, serverTemplate, type TemplateRun, type TemplateVariant } from "./templates";
 
 export type TestDatabase = Database & { /** Set for a server database. */ url?: string };
 
@@ -8,21 +11,72 @@ export interface TestTarget {
   name: "pglite" | "postgres";
   /** A new, migrated, empty database; `close()` drops it again. */
   open(): Promise<TestDatabase>;
+  /** A new database copied from the run's template of that variant (migrated, or seeded too). Targets of the run's own. */
+  openFrom?(variant: TemplateVariant): Promise<TestDatabase>;
+}
+
+/** The run's template folder (tests/support/templates.ts), or null outside a Vitest run that made one. */
+function templateRun(): TemplateRun | null {
+  try {
+    return inject("vigilTemplateRun") ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const images = new Map<string, Blob>();
+function imageAt(file: string): Blob {
+  let image = images.get(file);
+  if (!image) {
+    image = new Blob([readFileSync(file)]);
+    images.set(file, image);
+  }
+  return image;
+}
+
+function pgliteTarget(): TestTarget {
+  const openFrom = async (variant: TemplateVariant): Promise<TestDatabase> => {
+    const run = templateRun();
+    if (!run) throw new Error(`no PGlite template "${variant}": run the suite through Vitest's global setup`);
+    return openDatabase({ dataDir: "memory://", image: imageAt(await pgliteTemplate(run, variant)) });
+  };
+  return {
+    name: "pglite",
+    open: () => (templateRun() ? openFrom("migrated") : openDatabase({ dataDir: "memory://" })),
+    openFrom,
+  };
+}
+
+function serverTarget(serverUrl: string): TestTarget {
+  const openFrom = async (variant: TemplateVariant): Promise<TestDatabase> => {
+    const run = templateRun();
+    if (!run) throw new Error(`no server template "${variant}": run the suite through Vitest's global setup`);
+    return openFreshServerDatabase(serverUrl, await serverTemplate(run, serverUrl, variant));
+  };
+  return {
+    name: "postgres",
+    open: () => (templateRun() ? openFrom("migrated") : openFreshServerDatabase(serverUrl)),
+    openFrom,
+  };
 }
 
 /** PGlite always; the real PostgreSQL too when TEST_DATABASE_URL points at a server. */
 export function testTargets(): TestTarget[] {
-  const targets: TestTarget[] = [{ name: "pglite", open: () => openDatabase({ dataDir: "memory://" }) }];
+  const targets: TestTarget[] = [pgliteTarget()];
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (serverUrl) targets.push({ name: "postgres", open: () => openFreshServerDatabase(serverUrl) });
+  if (serverUrl) targets.push(serverTarget(serverUrl));
   return targets;
 }
 
-async function openFreshServerDatabase(serverUrl: string): Promise<TestDatabase> {
+async function openFreshServerDatabase(serverUrl: string, template?: string): Promise<TestDatabase> {
   const name = `vigil_test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
+  try {
+    // Copying a template is a file copy; suites cloning the same one at once each wait their turn.
+    await admin.unsafe(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString() });

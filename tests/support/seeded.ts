@@ -20,6 +20,11 @@ export interface SeedOptions {
 export async function seedTenants(database: Database, options: SeedOptions = {}): Promise<SeededTenants> {
   await seedDemo(database, { force: true });
   if (options.knowledge !== false) await seedKnowledgeCorpus(database, { embeddings: null });
+  return seededTenantIds(database);
+}
+
+/** The two demo tenants' ids in a seeded database. */
+export async function seededTenantIds(database: Database): Promise<SeededTenants> {
   const rows = await database.db.select().from(schema.tenants);
   const id = (slug: string) => {
     const row = rows.find((r) => r.slug === slug);
@@ -45,10 +50,13 @@ export function seededDatabase(
 ): { database: TestDatabase; tenants: SeededTenants } {
   const suite = {} as { database: TestDatabase; tenants: SeededTenants };
   beforeAll(async () => {
-    suite.database = await target.open();
+    // A copy of the run's seeded template when there is one: the same rows seeding writes.
+    const variant = options.knowledge === false ? "seeded" : "seeded-knowledge";
+    const seeded = target.openFrom ? await target.openFrom(variant).catch(() => null) : null;
+    suite.database = seeded ?? (await target.open());
     setActiveDatabase(suite.database);
     await boot({ sweeps: false });
-    suite.tenants = await seedTenants(suite.database, options);
+    suite.tenants = seeded ? await seededTenantIds(suite.database) : await seedTenants(suite.database, options);
   });
   afterAll(async () => {
     await drainTrace();

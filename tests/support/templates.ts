@@ -1,0 +1,148 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import type { TestProject } from "vitest/node";
+import type { Database } from "@/lib/db";
+
+/**
+ * Migrate (and seed) once per run; every suite's database is a copy. Migrating and seeding per
+ * suite and per database was most of the suite's set-up time: an embedded database pays initdb
+ * and every migration (about ten seconds on two cores) before its first statement.
+ *
+ * Vitest's global setup only names the run's folder; the first suite that needs a template
+ * builds it (under a lock in that folder) and the others wait for it, so a run of one file
+ * builds only what that file uses. PGlite templates are data-folder images on disk; server
+ * templates are databases cloned with `CREATE DATABASE … TEMPLATE`.
+ */
+export type TemplateVariant = "migrated" | "seeded" | "seeded-knowledge";
+
+export interface TemplateRun {
+  id: string;
+  folder: string;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    vigilTemplateRun: TemplateRun;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function prepare(database: Database, variant: TemplateVariant): Promise<void> {
+  if (variant === "migrated") return;
+  // Imported when first needed: the global setup, which loads this file too, needs none of it.
+  const [{ seedTenants }, { drainTrace }, { setActiveDatabase }, { boot }] = await Promise.all([
+    import("./seeded"),
+    import("@/lib/audit"),
+    import("@/lib/db"),
+    import("@/lib/server"),
+  ]);
+  setActiveDatabase(database);
+  try {
+    await boot({ sweeps: false });
+    await seedTenants(database, { knowledge: variant === "seeded-knowledge" });
+    await drainTrace();
+  } finally {
+    setActiveDatabase(undefined);
+  }
+}
+
+/**
+ * Runs `build` once per run for `key`: the first caller builds and leaves `<key>.done`, the
+ * others wait for it. A builder that died leaves its lock behind; after ten minutes it is taken.
+ */
+async function once(run: TemplateRun, key: string, build: () => Promise<void>): Promise<void> {
+  const done = path.join(run.folder, `${key}.done`);
+  const lock = path.join(run.folder, `${key}.lock`);
+  for (;;) {
+    if (existsSync(done)) return;
+    try {
+      mkdirSync(lock);
+    } catch {
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 600_000) rmSync(lock, { recursive: true, force: true });
+      await sleep(100);
+      continue;
+    }
+    try {
+      if (!existsSync(done)) {
+        await build();
+        writeFileSync(done, "");
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+/** The run's PGlite image of `variant`, built on first use. */
+export async function pgliteTemplate(run: TemplateRun, variant: TemplateVariant): Promise<string> {
+  const file = path.join(run.folder, `pglite-${variant}.tar`);
+  await once(run, `pglite-${variant}`, async () => {
+    const { openDatabase } = await import("@/lib/db");
+    const database = await openDatabase({ dataDir: "memory://" });
+    try {
+      await prepare(database, variant);
+      const image = await (database.image as NonNullable<Database["image"]>)();
+      writeFileSync(`${file}.tmp`, Buffer.from(await image.arrayBuffer()));
+      renameSync(`${file}.tmp`, file);
+    } finally {
+      await database.close();
+    }
+  });
+  return file;
+}
+
+const templateName = (run: TemplateRun, variant: TemplateVariant) => `vigil_tpl_${run.id}_${variant.replace("-", "_")}`;
+
+function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** The run's template database of `variant` on the server, built on first use. */
+export async function serverTemplate(run: TemplateRun, serverUrl: string, variant: TemplateVariant): Promise<string> {
+  const name = templateName(run, variant);
+  await once(run, `server-${variant}`, async () => {
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.unsafe(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const { openDatabase } = await import("@/lib/db");
+    const database = await openDatabase({ url: databaseUrl(serverUrl, name) });
+    try {
+      await prepare(database, variant);
+    } finally {
+      await database.close();
+    }
+  });
+  return name;
+}
+
+export default function setup(project: TestProject): () => Promise<void> {
+  const run: TemplateRun = {
+    id: randomBytes(4).toString("hex"),
+    folder: mkdtempSync(path.join(os.tmpdir(), "vigil-test-templates-")),
+  };
+  project.provide("vigilTemplateRun", run);
+  return async () => {
+    rmSync(run.folder, { recursive: true, force: true });
+    const serverUrl = process.env.TEST_DATABASE_URL;
+    if (!serverUrl) return;
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    try {
+      for (const variant of ["migrated", "seeded", "seeded-knowledge"] as const) {
+        await admin.unsafe(`drop database if exists ${templateName(run, variant)} with (force)`);
+      }
+    } finally {
+      await admin.end();
+    }
+  };
+}
