@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDatabase, rowsOf, type Tx } from "@/lib/db";
+import { processSingleton } from "@/lib/process";
 
 // Who is writing an export. An export is written by one process; if that process dies its row
 // would say `running` forever. Its writer therefore holds a lease for as long as it works: on a
@@ -7,10 +8,10 @@ import { getDatabase, rowsOf, type Tx } from "@/lib/db";
 // with the connection when the process dies), and in this process a registry entry. PGlite is
 // opened by one process at a time, so there the registry alone is the truth.
 
-const holder = globalThis as unknown as { __vigilExportLeases?: Map<string, Promise<unknown>> };
+const holder = processSingleton("export-leases", (): { exportLeases?: Map<string, Promise<unknown>> } => ({}));
 const leases = () => {
-  holder.__vigilExportLeases ??= new Map();
-  return holder.__vigilExportLeases;
+  holder.exportLeases ??= new Map();
+  return holder.exportLeases;
 };
 
 const lockKey = (exportId: string) => `vigil.audit_export:${exportId}`;

@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import { sql } from "drizzle-orm";
 import { getDatabase, rowsOf } from "@/lib/db";
+import { processSingleton, startSweep, stopSweep } from "@/lib/process";
 import { RETENTION_DEFAULTS } from "./contract";
 import { applyRetention } from "./retention";
 
@@ -59,36 +60,22 @@ export async function sweepRetention(now: Date, since: Date): Promise<number> {
   return applied;
 }
 
-interface SweepState {
-  timer?: NodeJS.Timeout;
-  running?: Promise<unknown>;
-  since: Date;
-}
-
-const holder = globalThis as unknown as { __vigilRetentionSweep?: SweepState };
+const RETENTION_SWEEP = "retention";
+// Schedules are due from the time this process started sweeping, not from its first pass.
+const since = processSingleton("retention-since", () => ({ at: new Date() }));
 
 /** Checks the schedules every VIGIL_RETENTION_SWEEP_MS (default one minute). Idempotent. */
 export function startRetentionSweep(): void {
-  holder.__vigilRetentionSweep ??= { since: new Date() };
-  const s = holder.__vigilRetentionSweep;
-  if (s.timer) return;
-  const every = Number(process.env.VIGIL_RETENTION_SWEEP_MS) || 60_000;
-  s.timer = setInterval(() => {
-    if (s.running) return;
-    s.running = sweepRetention(new Date(), s.since)
-      .catch((error) => console.error("[vigil] retention sweep failed", error))
-      .finally(() => {
-        s.running = undefined;
-      });
-  }, every);
-  s.timer.unref?.();
+  startSweep({
+    name: RETENTION_SWEEP,
+    everyMs: Number(process.env.VIGIL_RETENTION_SWEEP_MS) || 60_000,
+    run: () => sweepRetention(new Date(), since.at),
+    runAtStart: false,
+  });
 }
 
 export function stopRetentionSweep(): void {
-  const s = holder.__vigilRetentionSweep;
-  if (!s) return;
-  clearInterval(s.timer);
-  s.timer = undefined;
+  void stopSweep(RETENTION_SWEEP);
 }
 
 /** Every tenant, for the command line's run over all of them (owner connection, like the sweep). */

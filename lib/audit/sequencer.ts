@@ -1,5 +1,6 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
+import { processSingleton, startSweep, stopSweep, sweepInProgress } from "@/lib/process";
 import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
 import { addToSessionMetrics } from "./session-metrics";
 import { traceSink } from "./sink";
@@ -91,16 +92,10 @@ interface SequencerState {
   nudged: Set<string>;
   nudgeTimer?: NodeJS.Timeout;
   draining?: Promise<void>;
-  sweepTimer?: NodeJS.Timeout;
-  sweeping?: Promise<void>;
 }
 
-// On globalThis so that Next.js module reloads share one sequencer per process.
-const holder = globalThis as unknown as { __vigilTraceSequencer?: SequencerState };
-function state(): SequencerState {
-  holder.__vigilTraceSequencer ??= { nudged: new Set() };
-  return holder.__vigilTraceSequencer;
-}
+// Process-wide (lib/process) so that Next.js module reloads share one sequencer per process.
+const state = () => processSingleton("trace-sequencer", (): SequencerState => ({ nudged: new Set() }));
 
 function logFailure(error: unknown): void {
   console.error("[vigil] trace sequencing failed; the events stay in the outbox for the next sweep", error);
@@ -151,15 +146,7 @@ async function settleNudges(): Promise<void> {
   }
 }
 
-function sweep(): void {
-  const s = state();
-  if (s.sweeping) return;
-  s.sweeping = sequenceTrace()
-    .then(() => {}, logFailure)
-    .finally(() => {
-      s.sweeping = undefined;
-    });
-}
+const TRACE_SWEEP = "trace sequencer";
 
 /**
  * Starts the periodic sweep (every VIGIL_TRACE_SEQUENCE_MS, default 1000): it chains what
@@ -167,18 +154,15 @@ function sweep(): void {
  * Idempotent; the first sweep runs at once.
  */
 export function startTraceSequencer(): void {
-  const s = state();
-  if (s.sweepTimer) return;
-  const every = Number(process.env.VIGIL_TRACE_SEQUENCE_MS) || 1000;
-  s.sweepTimer = setInterval(sweep, every);
-  s.sweepTimer.unref?.();
-  sweep();
+  startSweep({
+    name: TRACE_SWEEP,
+    everyMs: Number(process.env.VIGIL_TRACE_SEQUENCE_MS) || 1000,
+    run: sequenceTrace,
+  });
 }
 
 export function stopTraceSequencer(): void {
-  const s = state();
-  clearInterval(s.sweepTimer);
-  s.sweepTimer = undefined;
+  void stopSweep(TRACE_SWEEP);
 }
 
 /**
@@ -187,7 +171,6 @@ export function stopTraceSequencer(): void {
  */
 export async function drainTrace(): Promise<number> {
   await settleNudges();
-  const s = state();
-  if (s.sweeping) await s.sweeping;
+  await sweepInProgress(TRACE_SWEEP);
   return sequenceTrace();
 }

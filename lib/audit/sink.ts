@@ -1,4 +1,5 @@
 import type { TenantScope, Tx } from "@/lib/db";
+import { processSingleton } from "@/lib/process";
 import type { TraceEvent } from "./contract";
 
 /**
@@ -11,12 +12,12 @@ export interface TraceSink {
   nudge(tenantId: string): void;
 }
 
-const holder = globalThis as unknown as { __vigilTraceSink?: TraceSink };
+const holder = processSingleton("trace-sink", (): { traceSink?: TraceSink } => ({}));
 
 export function replaceTraceSink(sink: TraceSink | undefined): void {
-  holder.__vigilTraceSink = sink;
+  holder.traceSink = sink;
 }
 
 export function traceSink(): TraceSink | undefined {
-  return holder.__vigilTraceSink;
+  return holder.traceSink;
 }

@@ -2,6 +2,7 @@ import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import ipaddr from "ipaddr.js";
+import { processSingleton } from "@/lib/process";
 
 /**
  * The TCP peer of a request, written from the socket. Next.js route handlers see only headers:
@@ -9,8 +10,7 @@ import ipaddr from "ipaddr.js";
  * without this header a client that sends its own `X-Forwarded-For` hides where it connects from.
  */
 const PEER_HEADER = "x-vigil-peer-address";
-// Route handlers and instrumentation are separate bundles of one process: the flag lives there.
-const RECORDING = Symbol.for("vigil.peerAddressRecording");
+// Route handlers and instrumentation are separate bundles of one process: the flag is process-wide.
 
 type Ip = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Ip, number];
@@ -21,15 +21,17 @@ type Range = [Ip, number];
  * hands the request to Next.js). Called once when the server process starts.
  */
 export function recordPeerAddresses(): void {
-  const state = globalThis as { [RECORDING]?: boolean };
-  if (state[RECORDING]) return;
+  const state = recording();
+  if (state.on) return;
   diagnostics.subscribe("http.server.request.start", (message) => {
     const { request, socket } = message as { request: IncomingMessage; socket: Socket };
     if (socket.remoteAddress) request.headers[PEER_HEADER] = socket.remoteAddress;
     else delete request.headers[PEER_HEADER];
   });
-  state[RECORDING] = true;
+  state.on = true;
 }
+
+const recording = () => processSingleton("peer-recording", () => ({ on: false }));
 
 /**
  * The address a request comes from, as sign-in limits count it, or null when nothing says.
@@ -53,7 +55,7 @@ export function clientAddress(headers: Headers): string | null {
 }
 
 function recordedPeer(headers: Headers): Ip | null {
-  if (!(globalThis as { [RECORDING]?: boolean })[RECORDING]) return null;
+  if (!recording().on) return null;
   return parseAddress(headers.get(PEER_HEADER) ?? "");
 }
 

@@ -1,4 +1,5 @@
 import { type HitlActor, registerAdapterVersion, resumeIfDecided, submitCase, VIGIL_REF_KEY } from "@/lib/hitl";
+import { processSingleton } from "@/lib/process";
 import type { PendingInterrupt, RunContext, RunEventBody } from "@/lib/runs";
 import {
   type CheckpointEnvelope,
@@ -105,16 +106,19 @@ export async function resumeEarlyDecisions(context: RunContext, pending: Pending
 // A checkpoint's payload shape is fixed by code, so its adapter's active schema must be the
 // contract's: a tenant whose registry still has an older built-in version gets the contract's
 // as a new active version, once (registering an identical schema adds nothing).
-const holder = globalThis as unknown as { __vigilCheckpointSchemas?: Map<string, Promise<unknown>> };
+const holder = processSingleton(
+  "checkpoint-schemas",
+  (): { checkpointSchemas?: Map<string, Promise<unknown>> } => ({}),
+);
 
 export function ensureAdapterSchema(tenantId: string, type: CheckpointEnvelope["checkpoint_type"]): Promise<unknown> {
-  holder.__vigilCheckpointSchemas ??= new Map();
+  holder.checkpointSchemas ??= new Map();
   const key = `${tenantId}:${type}`;
-  let done = holder.__vigilCheckpointSchemas.get(key);
+  let done = holder.checkpointSchemas.get(key);
   if (!done) {
     done = registerAdapterVersion({ tenantId }, type, checkpointJsonSchema(type), { activate: true });
-    holder.__vigilCheckpointSchemas.set(key, done);
-    done.catch(() => holder.__vigilCheckpointSchemas?.delete(key));
+    holder.checkpointSchemas.set(key, done);
+    done.catch(() => holder.checkpointSchemas?.delete(key));
   }
   return done;
 }

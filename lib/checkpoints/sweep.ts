@@ -1,6 +1,5 @@
+import { startSweep } from "@/lib/process";
 import { runCheckpointTimeoutSweep } from "./timeouts";
-
-const holder = globalThis as typeof globalThis & { __vigilCheckpointSweep?: ReturnType<typeof setInterval> };
 
 /** How often a server process looks for expired checkpoints (`VIGIL_CHECKPOINT_SWEEP_MS`, default 10 s). */
 export function checkpointSweepIntervalMs(env = process.env): number {
@@ -10,9 +9,10 @@ export function checkpointSweepIntervalMs(env = process.env): number {
 
 /** Starts the timeout sweep in this process; safe to call more than once, safe in every process. */
 export function startCheckpointSweep(): void {
-  if (holder.__vigilCheckpointSweep) return;
-  const sweep = () =>
-    void runCheckpointTimeoutSweep().catch((error) => console.error("[vigil] checkpoint timeout sweep failed", error));
-  holder.__vigilCheckpointSweep = setInterval(sweep, checkpointSweepIntervalMs());
-  holder.__vigilCheckpointSweep.unref?.();
+  startSweep({
+    name: "checkpoint timeouts",
+    everyMs: checkpointSweepIntervalMs(),
+    run: runCheckpointTimeoutSweep,
+    runAtStart: false,
+  });
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { openEmbedded } from "@/lib/db";
+import { processSingleton } from "@/lib/process";
 import { keyFingerprint, warehouseKey } from "./keys";
 import { protectNorthwindEmployees } from "./northwind-personal";
 import { loadPsqlScript, type ScriptLoadReport } from "./script-loader";
@@ -186,17 +187,17 @@ async function ensureDataset(client: PGlite, dataset: Dataset, options: Warehous
   return { schema: dataset.schema, state: "loaded", report };
 }
 
-// One warehouse per process (it is one PGlite connection), on globalThis so Next.js module
+// One warehouse per process (it is one PGlite connection), process-wide so Next.js module
 // reloads share it. A failed open is not cached: the next use tries again.
-const holder = globalThis as unknown as { __vigilWarehouse?: Promise<Warehouse> };
+const holder = processSingleton("warehouse", (): { warehouse?: Promise<Warehouse> } => ({}));
 
 export function getWarehouse(): Promise<Warehouse> {
-  let pending = holder.__vigilWarehouse;
+  let pending = holder.warehouse;
   if (!pending) {
     pending = openWarehouse(warehouseOptionsFromEnv());
-    holder.__vigilWarehouse = pending;
+    holder.warehouse = pending;
     pending.catch(() => {
-      if (holder.__vigilWarehouse === pending) holder.__vigilWarehouse = undefined;
+      if (holder.warehouse === pending) holder.warehouse = undefined;
     });
   }
   return pending;
@@ -204,5 +205,5 @@ export function getWarehouse(): Promise<Warehouse> {
 
 /** Points the process at a warehouse opened elsewhere (tests), or forgets it. */
 export function setWarehouse(warehouse: Warehouse | undefined): void {
-  holder.__vigilWarehouse = warehouse ? Promise.resolve(warehouse) : undefined;
+  holder.warehouse = warehouse ? Promise.resolve(warehouse) : undefined;
 }

@@ -1,15 +1,16 @@
 import { EventEmitter } from "node:events";
+import { processSingleton } from "@/lib/process";
 
 // Wakes this process's listeners after a case changed (its event committed). Listeners in other
 // processes notice by polling, so this is a latency shortcut, not a necessity (as the run bus).
-const holder = globalThis as unknown as { __vigilCaseBus?: EventEmitter };
+const holder = processSingleton("case-bus", (): { caseBus?: EventEmitter } => ({}));
 
 function caseBus(): EventEmitter {
-  if (!holder.__vigilCaseBus) {
-    holder.__vigilCaseBus = new EventEmitter();
-    holder.__vigilCaseBus.setMaxListeners(0);
+  if (!holder.caseBus) {
+    holder.caseBus = new EventEmitter();
+    holder.caseBus.setMaxListeners(0);
   }
-  return holder.__vigilCaseBus;
+  return holder.caseBus;
 }
 
 export function announceCaseChange(caseId: string): void {

@@ -2,6 +2,7 @@ import { Ajv, type CodeOptions, type ValidateFunction } from "ajv";
 import { RE2JS } from "re2js";
 import { check as checkRegExp } from "recheck";
 import { errors } from "@/lib/errors";
+import { processSingleton } from "@/lib/process";
 import { hitlErrors } from "./errors";
 
 // Payloads are validated against the adapter's JSON Schema with Ajv. Compiled validators are
@@ -215,16 +216,19 @@ export function assertPayload(
 /** An adapter's own rule for what a decision may modify (e.g. only a checkpoint's editable fields). */
 export type ModificationCheck = (modifications: Record<string, unknown>) => PayloadIssue[];
 
-// On globalThis: boot() installs the checks once, for every copy of this module.
-const holder = globalThis as unknown as { __vigilModificationChecks?: Map<string, ModificationCheck> };
+// Process-wide: boot() installs the checks once, for every copy of this module.
+const holder = processSingleton(
+  "modification-checks",
+  (): { modificationChecks?: Map<string, ModificationCheck> } => ({}),
+);
 
 export function installModificationChecks(checks: Record<string, ModificationCheck>): void {
-  holder.__vigilModificationChecks ??= new Map();
-  for (const [adapter, check] of Object.entries(checks)) holder.__vigilModificationChecks.set(adapter, check);
+  holder.modificationChecks ??= new Map();
+  for (const [adapter, check] of Object.entries(checks)) holder.modificationChecks.set(adapter, check);
 }
 
 /** Throws PAYLOAD_INVALID (422) when the adapter's rule refuses the modifications. */
 export function assertModifications(adapter: string, version: number, modifications: Record<string, unknown>): void {
-  const issues = holder.__vigilModificationChecks?.get(adapter)?.(modifications) ?? [];
+  const issues = holder.modificationChecks?.get(adapter)?.(modifications) ?? [];
   if (issues.length > 0) throw hitlErrors.payloadInvalid(adapter, version, issues.slice(0, MAX_ISSUES));
 }

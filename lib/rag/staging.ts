@@ -1,5 +1,6 @@
 import { and, eq, like, notLike, type SQL } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
+import { processSingleton } from "@/lib/process";
 import { unindexDocument } from "./indexing";
 
 // A large upload on embedded PGlite is written in several short transactions (write-in-slices).
@@ -34,11 +35,11 @@ interface StagingState {
   swept: Set<string>;
 }
 
-// On globalThis: Next.js may load this module more than once in a process.
-const holder = globalThis as unknown as { __vigilStaging?: StagingState };
+// Process-wide (lib/process): Next.js may load this module more than once in a process.
+const holder = processSingleton("staging", (): { staging?: StagingState } => ({}));
 const state = (): StagingState => {
-  holder.__vigilStaging ??= { writing: new Set(), swept: new Set() };
-  return holder.__vigilStaging;
+  holder.staging ??= { writing: new Set(), swept: new Set() };
+  return holder.staging;
 };
 
 export function startedWriting(documentId: string): void {

@@ -4,6 +4,7 @@ import { openNodeAttempts, type TraceEvent } from "@/lib/audit";
 import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
 import { inLane, isDatabaseUnavailable, type Lane, type LaneHolder, type TenantScope } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
+import { processSingleton } from "@/lib/process";
 import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
 import { BufferedEventWriter, LeaseLostError } from "./event-log";
@@ -22,10 +23,10 @@ interface Registry {
   controllers: Map<string, AbortController>;
   completions: Map<string, Promise<void>>;
 }
-const holder = globalThis as unknown as { __vigilRuns?: Registry };
+const holder = processSingleton("runs", (): { runs?: Registry } => ({}));
 function registry(): Registry {
-  holder.__vigilRuns ??= { controllers: new Map(), completions: new Map() };
-  return holder.__vigilRuns;
+  holder.runs ??= { controllers: new Map(), completions: new Map() };
+  return holder.runs;
 }
 
 /** Executes a run in the background of this process; the caller does not wait for it. */

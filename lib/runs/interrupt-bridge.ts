@@ -1,3 +1,4 @@
+import { processSingleton } from "@/lib/process";
 import type { RunContext } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
 
@@ -12,19 +13,22 @@ export type InterruptBridge = (context: RunContext, pending: PendingInterrupt[])
 /** What happens once the run is marked interrupted (a decision that came in before may now resume it). */
 export type InterruptSettled = (context: RunContext, pending: PendingInterrupt[]) => Promise<void>;
 
-const holder = globalThis as unknown as {
-  __vigilInterruptBridge?: InterruptBridge;
-  __vigilInterruptSettled?: InterruptSettled;
-};
+const holder = processSingleton(
+  "interrupt-bridge",
+  (): {
+    interruptBridge?: InterruptBridge;
+    interruptSettled?: InterruptSettled;
+  } => ({}),
+);
 
 export function installInterruptBridge(bridge: InterruptBridge, settled?: InterruptSettled): void {
-  holder.__vigilInterruptBridge = bridge;
-  holder.__vigilInterruptSettled = settled;
+  holder.interruptBridge = bridge;
+  holder.interruptSettled = settled;
 }
 
 export async function interruptSettled(context: RunContext, pending: PendingInterrupt[]): Promise<void> {
   try {
-    await holder.__vigilInterruptSettled?.(context, pending);
+    await holder.interruptSettled?.(context, pending);
   } catch (error) {
     // The resume sweep finds a decided case of an interrupted run later.
     console.error(`[vigil] run ${context.runId}: checking for decisions made before it stopped failed`, error);
@@ -32,5 +36,5 @@ export async function interruptSettled(context: RunContext, pending: PendingInte
 }
 
 export function bridgeInterrupts(context: RunContext, pending: PendingInterrupt[]): Promise<RunEventBody[]> {
-  return holder.__vigilInterruptBridge?.(context, pending) ?? Promise.resolve([]);
+  return holder.interruptBridge?.(context, pending) ?? Promise.resolve([]);
 }

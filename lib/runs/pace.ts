@@ -1,4 +1,5 @@
 import pLimit, { type LimitFunction } from "p-limit";
+import { processSingleton } from "@/lib/process";
 
 /**
  * How many background work steps of runs this process executes at once. An autonomous run's
@@ -13,11 +14,11 @@ export function stepConcurrency(): number {
   return Number.isInteger(configured) && configured > 0 ? configured : 4;
 }
 
-const holder = globalThis as unknown as { __vigilStepSlots?: LimitFunction };
+const holder = processSingleton("step-slots", (): { stepSlots?: LimitFunction } => ({}));
 
 function slots(): LimitFunction {
-  holder.__vigilStepSlots ??= pLimit(stepConcurrency());
-  return holder.__vigilStepSlots;
+  holder.stepSlots ??= pLimit(stepConcurrency());
+  return holder.stepSlots;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { startSweep } from "@/lib/process";
 import { executeInBackground } from "./executor";
 import { instanceId, leaseMs } from "./instance";
 import { claimStaleRuns, getRunRow } from "./store";
@@ -16,13 +17,11 @@ export async function recoverStaleRuns(limit = 20): Promise<string[]> {
   return claimed.map((c) => c.runId);
 }
 
-const holder = globalThis as unknown as { __vigilRecovery?: NodeJS.Timeout };
-
 /** Sweeps once now and then on a timer; safe to call more than once. */
 export function startRecoveryLoop(): void {
-  if (holder.__vigilRecovery) return;
-  const sweep = () => void recoverStaleRuns().catch((error) => console.error("[vigil] recovery sweep failed", error));
-  sweep();
-  holder.__vigilRecovery = setInterval(sweep, Math.max(1000, Math.floor(leaseMs() / 2)));
-  holder.__vigilRecovery.unref?.();
+  startSweep({
+    name: "run recovery",
+    everyMs: Math.max(1000, Math.floor(leaseMs() / 2)),
+    run: () => recoverStaleRuns(),
+  });
 }

@@ -2,6 +2,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { z } from "zod";
 import { TenantRoutingSaver } from "@/lib/checkpoint";
 import type { TenantScope, Tx } from "@/lib/db";
+import { processSingleton } from "@/lib/process";
 import { runContextOf, tenantOfConfig } from "./context";
 import type { RunEvent } from "./contract";
 import { saveTaskWrites, taskWritesSaved } from "./task-recorders";
@@ -57,13 +58,13 @@ interface Catalog {
   graphs: Map<string, RunnableGraph>;
 }
 
-// On globalThis: Next.js may load this module twice (instrumentation and routes), and both
+// Process-wide (lib/process): Next.js may load this module twice (instrumentation and routes), and both
 // copies must see what boot() installed.
-const holder = globalThis as unknown as { __vigilWorkflows?: Catalog };
+const holder = processSingleton("workflows", (): { workflows?: Catalog } => ({}));
 
 function catalog(): Catalog {
-  holder.__vigilWorkflows ??= { workflows: new Map(), graphs: new Map() };
-  return holder.__vigilWorkflows;
+  holder.workflows ??= { workflows: new Map(), graphs: new Map() };
+  return holder.workflows;
 }
 
 /** Installs the workflows this process can run (boot's static catalog; tests add their own). */

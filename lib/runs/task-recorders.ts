@@ -1,5 +1,6 @@
 import type { PendingWrite } from "@langchain/langgraph-checkpoint";
 import { type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { processSingleton } from "@/lib/process";
 import type { NodeOutput } from "./contract";
 
 /** How an execution records what its tasks do, in order, and with the writes that save them. */
@@ -20,11 +21,11 @@ export function taskRecorderOf(runId: string): TaskRecorder | undefined {
 }
 
 // The recorder of each run this process executes, for the checkpointer (TenantRoutingSaver).
-const holder = globalThis as unknown as { __vigilTaskRecorders?: Map<string, TaskRecorder> };
+const holder = processSingleton("task-recorders", (): { taskRecorders?: Map<string, TaskRecorder> } => ({}));
 
 function recorders(): Map<string, TaskRecorder> {
-  holder.__vigilTaskRecorders ??= new Map();
-  return holder.__vigilTaskRecorders;
+  holder.taskRecorders ??= new Map();
+  return holder.taskRecorders;
 }
 
 export function attachTaskRecorder(runId: string, recorder: TaskRecorder): void {

@@ -9,6 +9,7 @@ import {
 import { type Database, getDatabase, usingActiveDatabaseOverride } from "@/lib/db";
 import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
 import { installModificationChecks, startHitlSweeps } from "@/lib/hitl";
+import { processSingleton } from "@/lib/process";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
 
 export interface BootOptions {
@@ -22,13 +23,13 @@ interface BootState {
   sweepsStarted: boolean;
 }
 
-// On globalThis: Next.js may load this module twice (instrumentation and routes); both must
+// Process-wide (lib/process): Next.js may load this module twice (instrumentation and routes); both must
 // share one boot.
-const holder = globalThis as unknown as { __vigilBoot?: BootState };
+const holder = processSingleton("boot", (): { boot?: BootState } => ({}));
 
 function bootState(): BootState {
-  holder.__vigilBoot ??= { seeded: new WeakMap(), sweepsStarted: false };
-  return holder.__vigilBoot;
+  holder.boot ??= { seeded: new WeakMap(), sweepsStarted: false };
+  return holder.boot;
 }
 
 /**

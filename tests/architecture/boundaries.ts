@@ -7,7 +7,8 @@ import ts from "typescript";
 //  - outside `lib/<feature>/`, only its `index.ts` (server) or `contract.ts` (client-safe) is imported;
 //  - every server index starts with `import "server-only"`; client-safe folders do not;
 //  - nothing a client component reaches (and no contract) leads to a server-only module;
-//  - an index exports only what some file outside its folder imports.
+//  - an index exports only what some file outside its folder imports;
+//  - product code keeps process-wide state through `lib/process` only (no `globalThis` elsewhere).
 
 /** Folders whose index is pure and may be imported by client components. */
 export const CLIENT_SAFE_FOLDERS = ["access", "errors"];
@@ -25,7 +26,13 @@ const SKIP = new Set([
 const SOURCE = /\.(ts|tsx|mts|mjs)$/;
 
 export interface Violation {
-  rule: "internal-import" | "server-marker" | "client-reaches-server" | "contract-reaches-server" | "unused-export";
+  rule:
+    | "internal-import"
+    | "server-marker"
+    | "client-reaches-server"
+    | "contract-reaches-server"
+    | "unused-export"
+    | "process-state";
   file: string;
   detail: string;
 }
@@ -129,6 +136,21 @@ function exportedNames(source: ts.SourceFile): string[] {
   return out;
 }
 
+/** Whether the code (not its comments or strings) names `globalThis`. */
+function namesGlobalThis(source: ts.SourceFile): boolean {
+  let found = false;
+  const visit = (node: ts.Node) => {
+    if (found) return;
+    if (ts.isIdentifier(node) && node.text === "globalThis") found = true;
+    else ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** Product code: what the app runs, as opposed to its tests, benchmarks and scripts. */
+const PRODUCT_CODE = /^(lib|app|components)\/|^(proxy|instrumentation)\.ts$/;
+
 function featureOf(file: string): string | null {
   const match = /^lib\/([^/]+)\//.exec(file);
   return match ? match[1] : null;
@@ -162,6 +184,18 @@ export function checkBoundaries(root: string): Violation[] {
       }
     }
     files.set(file, { imports, names, serverOnly: specs.includes("server-only"), client: isClientComponent(text) });
+    if (
+      PRODUCT_CODE.test(file) &&
+      featureOf(file) !== "process" &&
+      !/\.test\.tsx?$/.test(file) &&
+      namesGlobalThis(parsed)
+    ) {
+      violations.push({
+        rule: "process-state",
+        file,
+        detail: "touches globalThis; use processSingleton from @/lib/process",
+      });
+    }
     if (/^lib\/[^/]+\/index\.ts$/.test(file)) indexExports.set(file, exportedNames(parsed));
   }
 

@@ -1,0 +1,5 @@
+// Process-wide state and background sweeps: the one place that touches globalThis.
+import "server-only";
+
+export { processSingleton } from "./singleton";
+export { startSweep, stopSweep, sweepInProgress, sweepStatuses } from "./sweep";
