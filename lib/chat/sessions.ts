@@ -1,4 +1,4 @@
-import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { withTenant } from "@/lib/db";
 import { DomainError, errors, NotFoundError } from "@/lib/errors";
 import { beginRunIn, findWorkflow } from "@/lib/runs";

@@ -1,6 +1,6 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { z } from "zod";
-import { TenantRoutingSaver } from "@/lib/checkpoint";
+import { TenantRoutingSaver } from "@/lib/graph-saver";
 import type { TenantScope, Tx } from "@/lib/db";
 import { processSingleton } from "@/lib/process";
 import { runContextOf, tenantOfConfig } from "./context";

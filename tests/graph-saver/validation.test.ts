@@ -4,7 +4,7 @@ import {
   validate,
 } from "@langchain/langgraph-checkpoint-validation";
 import { describe } from "vitest";
-import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import type { Database } from "@/lib/db";
 import { setActiveDatabase } from "@/lib/db";
 import { testTargets } from "../support/databases";

@@ -1,9 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { rowsOf, withTenant } from "@/lib/db";
-import { databaseFor, putChain, toArray } from "@/tests/checkpoint/fixtures";
-import { createTenant } from "@/tests/checkpoint/tenants";
+import { databaseFor, putChain, toArray } from "@/tests/graph-saver/fixtures";
+import { createTenant } from "@/tests/graph-saver/tenants";
 import { testTargets } from "@/tests/support/databases";
 // White-box: the plan of the very statement list() sends is what this file is about.
 import { selectTuples } from "./select-sql";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { rowsOf, withTenant } from "@/lib/db";
 import { testTargets } from "../support/databases";
 import { countRows, databaseFor, putChain, toArray } from "./fixtures";

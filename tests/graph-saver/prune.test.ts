@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { testTargets } from "../support/databases";
 import { countRows, databaseFor, putChain, toArray } from "./fixtures";
 import { createTenant } from "./tenants";

@@ -2,14 +2,14 @@ import { randomBytes } from "node:crypto";
 import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { type Database, rowsOf } from "@/lib/db";
 import { testTargets } from "../support/databases";
 import { countRows, databaseFor, putChain } from "./fixtures";
 import { createTenant } from "./tenants";
 
 // Values of a few KiB stay in their heap row (migration 0014); larger ones still go to TOAST.
-// JSON values are read back as text, every other type as base64 (lib/checkpoint/select-sql.ts).
+// JSON values are read back as text, every other type as base64 (lib/graph-saver/select-sql.ts).
 
 /** Live rows in the TOAST table of `table`, counted as the owner. */
 async function toastRows(database: Database, table: string): Promise<number> {

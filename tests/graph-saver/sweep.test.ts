@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DrizzleCheckpointSaver } from "@/lib/checkpoint";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { testTargets } from "../support/databases";
 import { countRows, databaseFor, putChain } from "./fixtures";
 import { createTenant } from "./tenants";
