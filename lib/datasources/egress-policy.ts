@@ -10,7 +10,8 @@ import type { ConnectionTarget } from "./connection-target";
 //                                 targets it names — comma-separated `pattern[:port]`, a pattern
 //                                 being a host name, `*.suffix`, an IP address or a CIDR range —
 //                                 and a named target may then be loopback, link-local or private.
-//   VIGIL_DATASOURCE_ALLOW_PORTS  the ports a target may use when its pattern names none
+//                                 A pattern without a port allows any port.
+//   VIGIL_DATASOURCE_ALLOW_PORTS  the ports a public target may use while no list is set
 //                                 (default 1024-65535: no well-known service port).
 //
 // A name is resolved and every address it resolves to is checked (the connection then goes to
