@@ -42,6 +42,8 @@ export default defineConfig({
       BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e",
       VIGIL_DATASOURCE_KEY: "6154a61dc0208b593df01360332f6f681345981eac84c0a00b84aaddf9a443f0",
       VIGIL_WAREHOUSE_KEY: "e2e-warehouse-key",
+      // Specs register the local PostgreSQL and MariaDB as sources: the operator's allowance.
+      VIGIL_DATASOURCE_ALLOW_HOSTS: "127.0.0.1,localhost",
     },
   },
 });

@@ -19,6 +19,11 @@ export default defineConfig({
     // Starting PGlite compiles its WASM (seconds on a small machine); migrations add more.
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    env: { VIGIL_DATA_DIR: "memory://", BETTER_AUTH_SECRET: "vigil-test-secret-vigil-test-secret" },
+    env: {
+      VIGIL_DATA_DIR: "memory://",
+      BETTER_AUTH_SECRET: "vigil-test-secret-vigil-test-secret",
+      // The suites' data sources are the local PostgreSQL and MariaDB: the operator's allowance.
+      VIGIL_DATASOURCE_ALLOW_HOSTS: "127.0.0.1,localhost,::1",
+    },
   },
 });

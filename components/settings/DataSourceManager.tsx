@@ -15,6 +15,7 @@ import {
   DEFAULT_ROW_LIMIT,
   DEFAULT_STATEMENT_TIMEOUT_MS,
 } from "@/lib/datasources/contract";
+import { SourceRiskControl } from "./SourceRiskControl";
 import { buttonClass, ErrorText, inputClass } from "./shared";
 
 const KIND_LABELS: Record<DataSourceKind, string> = {
@@ -255,6 +256,7 @@ function SourceCard({ source }: { source: DataSourceSummary }) {
       </div>
       <ErrorText error={test.error ?? remove.error} />
       <TestOutcome result={result} testedAt={source.lastTestedAt} />
+      <SourceRiskControl source={source} queryKey={QUERY_KEY} />
     </li>
   );
 }

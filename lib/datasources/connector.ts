@@ -1,4 +1,5 @@
 import type { SchemaCatalog } from "@/lib/joingraph";
+import type { GuardedSql } from "@/lib/sql";
 import type { DataSourceKind, DataSourceTestResult, QueryResult } from "./contract";
 
 /** What a connector needs of a registered source (the connection string already unsealed). */
@@ -45,8 +46,11 @@ export type SourceInspection = Pick<
  */
 export interface SourceConnection {
   readonly kind: DataSourceKind;
-  /** One SELECT (or WITH … SELECT / VALUES), with `$1…` (PostgreSQL) or `?` (MySQL) parameters. */
-  select(sql: string, params?: unknown[]): Promise<QueryResult>;
+  /**
+   * One SELECT (or WITH … SELECT / VALUES), with `$1…` (PostgreSQL) or `?` (MySQL) parameters.
+   * Only what the SQL guard produced runs here (`guardSql` makes the brand).
+   */
+  select(sql: GuardedSql, params?: unknown[]): Promise<QueryResult>;
   /** What the SQL analyst plans with: tables, columns and foreign keys of the allowed schemas. */
   catalog(): Promise<SourceCatalog>;
   /** The allowed schemas' tables with keys, uniques, comments and sizes: the join graph's input. */
@@ -54,6 +58,11 @@ export interface SourceConnection {
   /** Server version, read-only status and which allowed schemas exist. */
   inspect(): Promise<SourceInspection>;
   close(): Promise<void>;
+}
+
+/** A network connection that can also be torn down at once, when a call runs past its deadline. */
+export interface DestroyableConnection extends SourceConnection {
+  destroy(): void;
 }
 
 /** Refused before it reaches a database: the connectors run one reading statement, nothing else. */

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { JoinGraph, JoinGraphOverrides } from "@/lib/joingraph/contract";
 import type { DisplayRegistry, DomainRegistry } from "@/lib/ontology/contract";
+import { parseConnectionTarget } from "./connection-target";
 
 export const DATA_SOURCE_KINDS = ["postgres", "mysql", "warehouse"] as const;
 export type DataSourceKind = (typeof DATA_SOURCE_KINDS)[number];
@@ -15,12 +16,6 @@ const SchemaName = z
   .string()
   .trim()
   .regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/, "Use a plain schema name: letters, digits, _ and $.");
-
-const SCHEMES: Record<DataSourceKind, string[]> = {
-  postgres: ["postgres:", "postgresql:"],
-  mysql: ["mysql:", "mariadb:"],
-  warehouse: ["warehouse:"],
-};
 
 export const CreateDataSourceInput = z
   .object({
@@ -49,18 +44,17 @@ export const CreateDataSourceInput = z
   });
 export type CreateDataSourceInput = z.input<typeof CreateDataSourceInput>;
 
-function connectionProblem(kind: DataSourceKind, value: string | undefined): string | null {
-  if (!value) return "A connection string is required.";
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `Write it as a URL: ${SCHEMES[kind][0]}//user:password@host:port/database`;
-  }
-  if (!SCHEMES[kind].includes(url.protocol)) return `A ${kind} connection string starts with ${SCHEMES[kind][0]}//`;
-  if (!url.hostname) return "The connection string names no host.";
-  return null;
+function connectionProblem(kind: "postgres" | "mysql", value: string | undefined): string | null {
+  const parsed = parseConnectionTarget(kind, value);
+  return parsed.ok ? null : parsed.problem;
 }
+
+/** Accepting the risk of a role that may write: stated, with a reason the audit trail keeps. */
+export const AcceptRiskInput = z.strictObject({
+  accept: z.literal(true),
+  reason: z.string().trim().min(1).max(500),
+});
+export type AcceptRiskInput = z.input<typeof AcceptRiskInput>;
 
 /** What a test found; also kept as the source's `lastTestResult`. */
 export interface DataSourceTestResult {
@@ -96,6 +90,13 @@ export interface DataSourceSummary {
   lastTestedAt: string | null;
   lastTestResult: DataSourceTestResult | null;
   readOnlyVerified: boolean;
+  /**
+   * Whether the SQL analyst may query it: the embedded warehouse always; a network source once a
+   * test verified its role read-only, or an admin accepted the risk.
+   */
+  enabled: boolean;
+  riskAcceptedBy: string | null;
+  riskAcceptedAt: string | null;
 }
 
 /** One SELECT's answer: rows as arrays aligned with `columns` (names may repeat), capped at the row limit. */

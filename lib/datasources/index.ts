@@ -13,12 +13,14 @@ export { PERSONAL_FIELDS } from "./northwind-personal";
 export { readPsqlScript } from "./psql-script";
 export { getRegistries, setRegistry } from "./registries";
 export {
+  acceptSourceRisk,
   createDataSource,
   getDataSource,
   listDataSources,
   querySource,
   registerDemoWarehouse,
   removeDataSource,
+  sourceDisabledReason,
   testDataSource,
   withSourceConnection,
 } from "./registry";

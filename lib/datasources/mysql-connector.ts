@@ -1,8 +1,11 @@
+import net from "node:net";
 import mysql, { type RowDataPacket } from "mysql2/promise";
 import { introspectMysql, mysqlCatalogClient, type SchemaCatalog } from "@/lib/joingraph";
-import type { CatalogForeignKey, ConnectorSettings, SourceConnection } from "./connector";
+import type { ConnectionTarget } from "./connection-target";
+import type { CatalogForeignKey, ConnectorSettings, DestroyableConnection } from "./connector";
 import { StatementRefusedError, singleReadingStatement } from "./connector";
 import { jsonRows } from "./json-values";
+import { CONNECT_TIMEOUT_MS } from "./limits";
 import { writableFromGrants } from "./mysql-grants";
 import { catalogFromRows } from "./pg-catalog";
 
@@ -12,16 +15,47 @@ import { catalogFromRows } from "./pg-catalog";
  * `max_execution_time` (MySQL, ms) or `max_statement_time` (MariaDB, s — MariaDB has no
  * max_execution_time), `sql_select_limit` one past the row limit so the server stops there, and
  * single statements only (multipleStatements off).
+ *
+ * The driver gets the parsed target, never the connection string (mysql2 would read every query
+ * parameter of a URI as an option, `multipleStatements` and `socketPath` among them), and its
+ * socket goes to the address the egress policy allowed. `connectTimeout` bounds the handshake;
+ * `signal` destroys the connection when the caller's deadline passes.
  */
-export async function openMysqlSource(settings: ConnectorSettings): Promise<SourceConnection> {
-  const connection = await mysql.createConnection({
-    uri: settings.connectionString.replace(/^mariadb:/, "mysql:"),
-    connectTimeout: 5000,
-    multipleStatements: false,
-    supportBigNumbers: true,
-    bigNumberStrings: true,
-    dateStrings: true,
-  });
+export async function openMysqlSource(
+  settings: ConnectorSettings,
+  target: ConnectionTarget,
+  address: string,
+  signal: AbortSignal,
+): Promise<DestroyableConnection> {
+  let socket: net.Socket | null = null;
+  const destroyEarly = () => socket?.destroy();
+  signal.addEventListener("abort", destroyEarly, { once: true });
+  let connection: mysql.Connection;
+  try {
+    connection = await mysql.createConnection({
+      // The name stays the host (TLS verifies the certificate against it); the socket goes to the address.
+      host: target.host,
+      port: target.port,
+      stream: () => {
+        socket = net.connect(target.port, address);
+        return socket;
+      },
+      user: target.user,
+      password: target.password,
+      database: target.database || undefined,
+      ssl: target.tls === "verify" ? { rejectUnauthorized: true, verifyIdentity: true } : undefined,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      multipleStatements: false,
+      flags: ["-LOCAL_FILES", "-MULTI_STATEMENTS"],
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      dateStrings: true,
+    });
+  } finally {
+    signal.removeEventListener("abort", destroyEarly);
+  }
+  const destroy = () => connection.destroy();
+  signal.addEventListener("abort", destroy, { once: true });
   let version = "";
   try {
     version = String(((await connection.query<RowDataPacket[]>("select version() as v"))[0][0] as { v: string }).v);
@@ -32,8 +66,10 @@ export async function openMysqlSource(settings: ConnectorSettings): Promise<Sour
       await connection.query(`set session max_execution_time = ${Math.trunc(settings.statementTimeoutMs)}`);
     }
   } catch (error) {
-    await connection.end().catch(() => {});
+    connection.destroy();
     throw error;
+  } finally {
+    signal.removeEventListener("abort", destroy);
   }
   const schemas = settings.allowedSchemas;
   async function readOnly<T>(work: () => Promise<T>, selectLimit: number | "default"): Promise<T> {
@@ -130,6 +166,7 @@ export async function openMysqlSource(settings: ConnectorSettings): Promise<Sour
           missingSchemas: schemas.filter((s) => !found.includes(s)),
         };
       }, "default"),
+    destroy,
     close: () => connection.end().catch(() => {}),
   };
 }

@@ -1,8 +1,11 @@
+import { isIP } from "node:net";
 import postgres from "postgres";
 import { introspectPostgres } from "@/lib/joingraph";
-import type { ConnectorSettings, SourceConnection } from "./connector";
+import type { ConnectionTarget } from "./connection-target";
+import type { ConnectorSettings, DestroyableConnection } from "./connector";
 import { singleReadingStatement } from "./connector";
 import { jsonRows } from "./json-values";
+import { CONNECT_TIMEOUT_MS } from "./limits";
 import {
   catalogFromRows,
   PG_COLUMNS_SQL,
@@ -18,24 +21,49 @@ import {
  * `BEGIN READ ONLY … ROLLBACK` with `statement_timeout`, so a role that could write cannot.
  * Statements go through the extended protocol, which refuses more than one per call, and a
  * SELECT is read through a cursor so no more than the row limit ever leaves the server.
+ *
+ * The driver gets the parsed target and the address the egress policy allowed, never the
+ * connection string, so no option of the string reaches it. `connect_timeout` bounds the
+ * connection until the server is ready; an attempt that fails is not retried (patches/postgres);
+ * `signal` tears the client down when the caller's deadline passes.
  */
-export async function openPostgresSource(settings: ConnectorSettings): Promise<SourceConnection> {
+export async function openPostgresSource(
+  settings: ConnectorSettings,
+  target: ConnectionTarget,
+  address: string,
+  signal: AbortSignal,
+): Promise<DestroyableConnection> {
   const timeout = Math.trunc(settings.statementTimeoutMs);
-  const client = postgres(settings.connectionString, {
+  const client = postgres({
+    host: address,
+    port: target.port,
+    user: target.user,
+    pass: target.password,
+    database: target.database || target.user,
+    // Verified TLS names the host the certificate is for, though the socket goes to its address.
+    ssl:
+      target.tls === "verify"
+        ? { rejectUnauthorized: true, servername: isIP(target.host) ? undefined : target.host }
+        : false,
     max: 1,
-    connect_timeout: 5,
+    connect_timeout: CONNECT_TIMEOUT_MS / 1000,
     idle_timeout: 30,
+    max_lifetime: 10 * 60,
     onnotice: () => {},
     connection: { application_name: "vigil-data-source" },
   });
+  const destroy = () => void client.end({ timeout: 0 }).catch(() => {});
+  signal.addEventListener("abort", destroy, { once: true });
   let connection: postgres.ReservedSql;
   try {
     connection = await client.reserve();
     await connection.unsafe("set session characteristics as transaction read only");
     await connection.unsafe(`set statement_timeout = ${timeout}`);
   } catch (error) {
-    await client.end({ timeout: 1 }).catch(() => {});
+    await client.end({ timeout: 0 }).catch(() => {});
     throw error;
+  } finally {
+    signal.removeEventListener("abort", destroy);
   }
   const run = async (sql: string, params: unknown[] = []) => {
     // simple: false keeps even parameterless statements on the extended protocol (one statement per call).
@@ -106,6 +134,7 @@ export async function openPostgresSource(settings: ConnectorSettings): Promise<S
           missingSchemas: schemas.filter((s) => !found.includes(s)),
         };
       }),
+    destroy,
     async close() {
       connection.release();
       await client.end({ timeout: 2 }).catch(() => {});

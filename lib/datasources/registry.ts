@@ -1,18 +1,25 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { recordTrace } from "@/lib/audit";
 import { type Db, isUniqueViolation, schema, type TenantScope, withTenant } from "@/lib/db";
-import { errors, NotFoundError } from "@/lib/errors";
+import { DomainError, errors, NotFoundError } from "@/lib/errors";
+import type { GuardedSql } from "@/lib/sql";
 import { openSourceConnection } from "./connect";
-import type { SourceConnection } from "./connector";
+import { parseConnectionTarget } from "./connection-target";
+import { type SourceConnection, StatementRefusedError } from "./connector";
 import type {
+  AcceptRiskInput,
   CreateDataSourceInput,
   DataSourceKind,
   DataSourceSummary,
   DataSourceTestResult,
   QueryResult,
 } from "./contract";
+import { DeadlineError, withDeadline } from "./deadline";
 import { seedDemoRegistries } from "./demo-registries";
+import { allowedAddress, EgressRefusedError, UnknownHostError } from "./egress-policy";
+import { TEST_DEADLINE_MS } from "./limits";
 import { redactConnection } from "./redact";
 import { openConnection, sealConnection } from "./sealed";
 
@@ -21,6 +28,9 @@ type ParsedInput = z.output<typeof CreateDataSourceInput>;
 
 const WAREHOUSE_CONNECTION = "warehouse://embedded";
 const NAME_CONSTRAINT = "data_sources_tenant_name_uq";
+
+/** The warehouse is in-process and read-only by construction; a network source needs proof or consent. */
+const isEnabled = (row: Row) => row.kind === "warehouse" || row.readOnlyVerified || row.riskAcceptedAt !== null;
 
 function toSummary(row: Row): DataSourceSummary {
   return {
@@ -36,7 +46,43 @@ function toSummary(row: Row): DataSourceSummary {
     lastTestedAt: row.lastTestedAt?.toISOString() ?? null,
     lastTestResult: (row.lastTestResult as DataSourceTestResult | null) ?? null,
     readOnlyVerified: row.readOnlyVerified,
+    enabled: isEnabled(row),
+    riskAcceptedBy: row.riskAcceptedBy,
+    riskAcceptedAt: row.riskAcceptedAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * What a client is told when a source cannot be reached: the same words whether the port was
+ * refused or silent, the host unknown, the protocol another, the role unknown or the password
+ * wrong — so Test cannot be used to scan ports or accounts. The detail goes to the server log.
+ */
+export const UNREACHABLE_MESSAGE =
+  "Could not connect and sign in to the data source. Check the host, port, database, user name and password, and that the server accepts connections from this application.";
+
+/** The words a caller may see for a failure to open a source; the cause is logged, not returned. */
+function openFailure(error: unknown, sourceId: string): string {
+  if (error instanceof EgressRefusedError) return error.message;
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  console.warn(`[vigil] data source ${sourceId} could not be opened (${detail.slice(0, 300)})`);
+  return UNREACHABLE_MESSAGE;
+}
+
+/**
+ * Checks a new source's target against the connection-string rules and the egress policy before
+ * it is stored. A name that does not resolve is stored (Test will say it cannot connect, in the
+ * same words as for any other failure); one that resolves somewhere refused is not.
+ */
+async function checkTarget(input: ParsedInput): Promise<void> {
+  if (input.kind === "warehouse") return;
+  const parsed = parseConnectionTarget(input.kind, input.connectionString);
+  if (!parsed.ok) throw errors.invalidField("connectionString", parsed.problem);
+  try {
+    await withDeadline("Resolving the host", 5_000, () => allowedAddress(parsed.target));
+  } catch (error) {
+    if (error instanceof EgressRefusedError) throw errors.invalidField("connectionString", error.message);
+    if (!(error instanceof UnknownHostError || error instanceof DeadlineError)) throw error;
+  }
 }
 
 function newRow(tenantId: string, input: ParsedInput, createdBy: string): typeof schema.dataSources.$inferInsert {
@@ -62,6 +108,7 @@ export async function createDataSource(
   input: ParsedInput,
   createdBy: string,
 ): Promise<DataSourceSummary> {
+  await checkTarget(input);
   try {
     const [row] = await withTenant(scope, (tx) =>
       tx
@@ -105,27 +152,38 @@ export async function removeDataSource(scope: TenantScope, id: string): Promise<
   return toSummary(row);
 }
 
-function open(row: Row): Promise<SourceConnection> {
-  return openSourceConnection({
+/** The connector's settings, the connection string unsealed (a wrong key throws here, in its own words). */
+function settingsOf(row: Row) {
+  return {
     kind: row.kind as DataSourceKind,
     connectionString: openConnection(row.connectionCiphertext, { tenantId: row.tenantId, sourceId: row.id }),
     allowedSchemas: row.allowedSchemas,
     rowLimit: row.rowLimit,
     statementTimeoutMs: row.statementTimeoutMs,
-  });
+  };
 }
 
 /**
  * Runs `work` on an open, read-only connection to one of the tenant's sources — for the SQL
  * analyst's catalog reads and queries — and closes it after. No tenant transaction is held
- * while the source is working.
+ * while the source is working. A source that is not enabled (role not verified read-only, risk
+ * not accepted) is refused before anything connects.
  */
 export async function withSourceConnection<T>(
   scope: TenantScope,
   id: string,
   work: (connection: SourceConnection) => Promise<T>,
 ): Promise<T> {
-  const connection = await open(await findRow(scope, id));
+  const row = await findRow(scope, id);
+  const blocked = disabledReason(row);
+  if (blocked) throw new DomainError("conflict", "DATA_SOURCE_DISABLED", blocked, { id });
+  const settings = settingsOf(row);
+  let connection: SourceConnection;
+  try {
+    connection = await openSourceConnection(settings);
+  } catch (error) {
+    throw new DomainError("unavailable", "DATA_SOURCE_UNREACHABLE", openFailure(error, row.id), { id });
+  }
   try {
     return await work(connection);
   } finally {
@@ -133,27 +191,56 @@ export async function withSourceConnection<T>(
   }
 }
 
-/** One SELECT on a source, read-only, capped at its row limit. */
-export function querySource(scope: TenantScope, id: string, sql: string, params: unknown[] = []): Promise<QueryResult> {
+function disabledReason(row: Row): string | null {
+  if (isEnabled(row)) return null;
+  return row.lastTestedAt
+    ? `The data source “${row.name}” is disabled: its last test did not verify that its role is read-only. An admin can grant the role read access only and test again, or accept the risk under Settings → Data sources.`
+    : `The data source “${row.name}” is disabled until a test verifies that its role is read-only (or an admin accepts the risk) under Settings → Data sources.`;
+}
+
+/** Why the SQL analyst cannot query this source now, in words for the person asking; null if it can. */
+export async function sourceDisabledReason(scope: TenantScope, id: string): Promise<string | null> {
+  return disabledReason(await findRow(scope, id));
+}
+
+/** One SELECT on a source, read-only, capped at its row limit. Only the guard's output runs. */
+export function querySource(
+  scope: TenantScope,
+  id: string,
+  sql: GuardedSql,
+  params: unknown[] = [],
+): Promise<QueryResult> {
   return withSourceConnection(scope, id, (connection) => connection.select(sql, params));
 }
 
 /**
  * Connects and reports reachability, server version, read-only status and the schemas found,
- * and keeps the result on the source. An unreachable source is a result, not an error.
+ * and keeps the result on the source. An unreachable source is a result, not an error, and says
+ * so in the same words whatever failed. The whole test ends within TEST_DEADLINE_MS.
  */
 export async function testDataSource(scope: TenantScope, id: string): Promise<DataSourceTestResult> {
   const row = await findRow(scope, id);
   const started = Date.now();
   let result: DataSourceTestResult;
+  // Until the connection is open, every failure reads the same; after, the server's words are safe.
+  let opened = false;
+  let settings: ReturnType<typeof settingsOf> | null = null;
   try {
-    const connection = await open(row);
-    try {
-      const inspection = await connection.inspect();
-      result = { reachable: true, ...inspection, error: null, testedAt: "", durationMs: 0 };
-    } finally {
-      await connection.close();
-    }
+    settings = settingsOf(row);
+    const unsealed = settings;
+    const inspection = await withDeadline("The test", TEST_DEADLINE_MS, async (signal) => {
+      const connection = await openSourceConnection(unsealed);
+      opened = true;
+      const close = () => void connection.close();
+      signal.addEventListener("abort", close, { once: true });
+      try {
+        return await connection.inspect();
+      } finally {
+        signal.removeEventListener("abort", close);
+        await connection.close();
+      }
+    });
+    result = { reachable: true, ...inspection, error: null, testedAt: "", durationMs: 0 };
   } catch (error) {
     result = {
       reachable: false,
@@ -161,7 +248,12 @@ export async function testDataSource(scope: TenantScope, id: string): Promise<Da
       readOnly: { session: false, role: false, writable: [] },
       schemasFound: [],
       missingSchemas: row.allowedSchemas,
-      error: safeMessage(error, row),
+      // Once signed in, the server's own words are safe to show (without the connection string).
+      error:
+        // A connection string that does not unseal is the deployment's key, not the target.
+        !settings || (opened && !(error instanceof DeadlineError))
+          ? safeMessage(error, row)
+          : openFailure(error, row.id),
       testedAt: "",
       durationMs: 0,
     };
@@ -178,8 +270,58 @@ export async function testDataSource(scope: TenantScope, id: string): Promise<Da
   return result;
 }
 
+/**
+ * An admin accepts that a source's role may write (or was never verified read-only): the source
+ * can be queried from now on — still in read-only transactions — and the audit trail records
+ * who accepted what, with the last test's findings and the reason given.
+ */
+export async function acceptSourceRisk(
+  scope: TenantScope & { userId: string },
+  id: string,
+  input: z.output<typeof AcceptRiskInput>,
+): Promise<DataSourceSummary> {
+  const row = await findRow(scope, id);
+  if (row.kind === "warehouse") {
+    throw errors.conflict(
+      "DATA_SOURCE_NOT_NETWORK",
+      "The embedded warehouse is read-only by construction; there is no risk to accept.",
+    );
+  }
+  const now = new Date();
+  const [updated] = await withTenant(scope, (tx) =>
+    tx
+      .update(schema.dataSources)
+      .set({ riskAcceptedBy: scope.userId, riskAcceptedAt: now })
+      .where(eq(schema.dataSources.id, id))
+      .returning(),
+  );
+  if (!updated) throw new NotFoundError("Data source", { id });
+  const lastTest = row.lastTestResult as DataSourceTestResult | null;
+  await recordTrace(scope, [
+    {
+      eventType: "hitl_response",
+      nodeName: "data_source_risk",
+      userId: scope.userId,
+      actorId: scope.userId,
+      success: true,
+      eventData: {
+        action: "data_source_risk_accepted",
+        sourceId: row.id,
+        name: row.name,
+        target: row.connectionDisplay,
+        readOnlyVerified: row.readOnlyVerified,
+        lastTestedAt: row.lastTestedAt?.toISOString() ?? null,
+        writable: lastTest?.readOnly.writable ?? [],
+        reason: input.reason,
+      },
+    },
+  ]);
+  return toSummary(updated);
+}
+
 /** A driver's message without anything of the connection string (drivers rarely echo it, but may). */
 function safeMessage(error: unknown, row: Row): string {
+  if (error instanceof StatementRefusedError) return error.message;
   let message = error instanceof Error ? error.message : String(error);
   try {
     const url = new URL(openConnection(row.connectionCiphertext, { tenantId: row.tenantId, sourceId: row.id }));

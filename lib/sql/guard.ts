@@ -19,8 +19,16 @@ export interface GuardOptions {
   maxLength?: number;
 }
 
+declare const guarded: unique symbol;
+
+/**
+ * A statement the guard produced: the only SQL a data source's connector runs. The brand is
+ * made here and nowhere else (tests/architecture checks that no other file casts to it).
+ */
+export type GuardedSql = string & { readonly [guarded]: true };
+
 export type GuardResult =
-  | { ok: true; sql: string; tables: string[]; limit: AppliedLimit }
+  | { ok: true; sql: GuardedSql; tables: string[]; limit: AppliedLimit }
   | { ok: false; error: SqlRefusal };
 
 export const DEFAULT_MAX_SQL_LENGTH = 20_000;
@@ -39,7 +47,7 @@ export function guardSql(sql: string, options: GuardOptions): GuardResult {
     if (again.sql !== first.sql) {
       return refusal("sql_unsupported", "The statement does not read back the same after rewriting; simplify it.");
     }
-    return { ok: true, ...first };
+    return { ok: true, ...first, sql: first.sql as GuardedSql };
   } catch (error) {
     if (error instanceof SqlRefusalError) return { ok: false, error: error.toRefusal() };
     // The parser's own failures (a grammar corner it cannot serialise) are refusals too; the

@@ -6,7 +6,7 @@ import "server-only";
 export type { CatalogColumn, CatalogTable, SqlCatalog } from "./catalog";
 export type { SqlDialect } from "./dialect";
 export { SQL_FORBIDDEN_FUNCTIONS } from "./forbidden-functions";
-export { type GuardOptions, type GuardResult, guardSql } from "./guard";
+export { type GuardedSql, type GuardOptions, type GuardResult, guardSql } from "./guard";
 export { SQL_REFUSAL_CODES, type SqlRefusalCode } from "./refusals";
 export type { SecureViewMap } from "./table-policy";
 export { type SqlFinding, type SqlValidation, validateSql } from "./validate";

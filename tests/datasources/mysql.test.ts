@@ -1,10 +1,17 @@
 import { randomBytes } from "node:crypto";
 import type mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDataSource, querySource, testDataSource, withSourceConnection } from "@/lib/datasources";
+import {
+  acceptSourceRisk,
+  createDataSource,
+  querySource,
+  testDataSource,
+  withSourceConnection,
+} from "@/lib/datasources";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { loadChinookMysql, MYSQL_URL, mysqlAdmin } from "../support/sql-datasets";
+import { unguardedSqlForTests } from "../support/unguarded-sql";
 
 // Against a real MariaDB/MySQL (.ci/run starts one and sets TEST_MYSQL_URL).
 
@@ -43,6 +50,12 @@ describe("the MySQL/MariaDB connector", () => {
     ids.reader = (
       await createDataSource(scope, { ...base, name: "reader", connectionString: urlFor(reader, readerPassword) }, "t")
     ).id;
+    // A source is queried only once its account is verified read-only, or an admin accepted the risk.
+    expect((await testDataSource(scope, ids.reader)).readOnly.role).toBe(true);
+    await acceptSourceRisk({ ...scope, userId: "t" }, ids.root, {
+      accept: true,
+      reason: "the connector's own defences",
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -55,29 +68,50 @@ describe("the MySQL/MariaDB connector", () => {
   const scope = () => ({ tenantId: suite.tenants.demo });
 
   it("runs a SELECT capped at the row limit, with parameters", async () => {
-    const result = await querySource(scope(), ids.reader, "SELECT TrackId, Name FROM Track ORDER BY TrackId");
+    const result = await querySource(
+      scope(),
+      ids.reader,
+      unguardedSqlForTests("SELECT TrackId, Name FROM Track ORDER BY TrackId"),
+    );
     expect(result.columns).toEqual(["TrackId", "Name"]);
     expect(result.rows).toHaveLength(10);
     expect(result.truncated).toBe(true);
-    const one = await querySource(scope(), ids.reader, "SELECT Name FROM Artist WHERE ArtistId = ?", [1]);
+    const one = await querySource(
+      scope(),
+      ids.reader,
+      unguardedSqlForTests("SELECT Name FROM Artist WHERE ArtistId = ?"),
+      [1],
+    );
     expect(one).toEqual({ columns: ["Name"], rows: [["AC/DC"]], truncated: false });
-    const total = await querySource(scope(), ids.reader, "SELECT SUM(Total) AS total FROM Invoice");
+    const total = await querySource(
+      scope(),
+      ids.reader,
+      unguardedSqlForTests("SELECT SUM(Total) AS total FROM Invoice"),
+    );
     expect(total.rows).toEqual([["2328.60"]]);
   });
 
   it("refuses writes: a non-SELECT before the server, and the read-only transaction even for root", async () => {
-    await expect(querySource(scope(), ids.root, "DELETE FROM Genre")).rejects.toThrow(/Only a SELECT/);
-    await expect(querySource(scope(), ids.root, "SELECT add_genre()")).rejects.toThrow(/READ ONLY transaction/i);
-    await expect(querySource(scope(), ids.root, "SELECT 1 INTO OUTFILE '/tmp/vigil-out'")).rejects.toThrow(/OUTFILE/);
+    await expect(querySource(scope(), ids.root, unguardedSqlForTests("DELETE FROM Genre"))).rejects.toThrow(
+      /Only a SELECT/,
+    );
+    await expect(querySource(scope(), ids.root, unguardedSqlForTests("SELECT add_genre()"))).rejects.toThrow(
+      /READ ONLY transaction/i,
+    );
+    await expect(
+      querySource(scope(), ids.root, unguardedSqlForTests("SELECT 1 INTO OUTFILE '/tmp/vigil-out'")),
+    ).rejects.toThrow(/OUTFILE/);
     const [rows] = await admin.query("SELECT COUNT(*) AS n FROM Genre");
     expect(rows).toEqual([{ n: 25 }]);
   });
 
   it("sets the statement timeout on the session", async () => {
     const result = await withSourceConnection(scope(), ids.reader, async (connection) => {
-      const version = await connection.select("SELECT VERSION()");
+      const version = await connection.select(unguardedSqlForTests("SELECT VERSION()"));
       const isMaria = /mariadb/i.test(String(version.rows[0][0]));
-      return connection.select(isMaria ? "SELECT @@session.max_statement_time" : "SELECT @@session.max_execution_time");
+      return connection.select(
+        unguardedSqlForTests(isMaria ? "SELECT @@session.max_statement_time" : "SELECT @@session.max_execution_time"),
+      );
     });
     expect(Number(result.rows[0][0])).toBeCloseTo(3, 3);
   });

@@ -1,9 +1,16 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDataSource, querySource, testDataSource, withSourceConnection } from "@/lib/datasources";
+import {
+  acceptSourceRisk,
+  createDataSource,
+  querySource,
+  testDataSource,
+  withSourceConnection,
+} from "@/lib/datasources";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
+import { unguardedSqlForTests } from "../support/unguarded-sql";
 
 // Against the server PostgreSQL (.ci/run points TEST_DATABASE_URL at it). Unreachable is a
 // failure that says so, never a skip.
@@ -57,6 +64,12 @@ describe("the PostgreSQL connector", () => {
     const base = { kind: "postgres" as const, allowedSchemas: ["sales"], rowLimit: 10, statementTimeoutMs: 300 };
     ids.reader = (await createDataSource(scope, { ...base, name: "reader", connectionString: urlFor(reader) }, "t")).id;
     ids.writer = (await createDataSource(scope, { ...base, name: "writer", connectionString: urlFor(writer) }, "t")).id;
+    // A source is queried only once its role is verified read-only, or an admin accepted the risk.
+    expect((await testDataSource(scope, ids.reader)).readOnly.role).toBe(true);
+    await acceptSourceRisk({ ...scope, userId: "t" }, ids.writer, {
+      accept: true,
+      reason: "the connector's own defences",
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -71,7 +84,11 @@ describe("the PostgreSQL connector", () => {
   const scope = () => ({ tenantId: suite.tenants.demo });
 
   it("runs a SELECT read through a cursor, capped at the row limit, with parameters", async () => {
-    const capped = await querySource(scope(), ids.reader, "select id, amount, placed from sales.orders order by id");
+    const capped = await querySource(
+      scope(),
+      ids.reader,
+      unguardedSqlForTests("select id, amount, placed from sales.orders order by id"),
+    );
     expect(capped.columns).toEqual(["id", "amount", "placed"]);
     expect(capped.rows).toHaveLength(10);
     expect(capped.truncated).toBe(true);
@@ -79,31 +96,37 @@ describe("the PostgreSQL connector", () => {
     const one = await querySource(
       scope(),
       ids.reader,
-      "select count(*)::int as n from sales.orders where id > $1;",
+      unguardedSqlForTests("select count(*)::int as n from sales.orders where id > $1;"),
       [45],
     );
     expect(one).toEqual({ columns: ["n"], rows: [[5]], truncated: false });
   });
 
   it("refuses writes even for a role that may write", async () => {
-    await expect(querySource(scope(), ids.writer, "insert into sales.orders values (99, 1, now())")).rejects.toThrow(
-      /Only a SELECT/,
-    );
-    await expect(querySource(scope(), ids.writer, "select sales.place_order()")).rejects.toThrow(
+    await expect(
+      querySource(scope(), ids.writer, unguardedSqlForTests("insert into sales.orders values (99, 1, now())")),
+    ).rejects.toThrow(/Only a SELECT/);
+    await expect(querySource(scope(), ids.writer, unguardedSqlForTests("select sales.place_order()"))).rejects.toThrow(
       /read-only transaction/,
     );
     await expect(
-      querySource(scope(), ids.writer, "with x as (update sales.orders set amount = 0 returning id) select * from x"),
+      querySource(
+        scope(),
+        ids.writer,
+        unguardedSqlForTests("with x as (update sales.orders set amount = 0 returning id) select * from x"),
+      ),
     ).rejects.toThrow(/data-modifying|read-only/);
-    await expect(querySource(scope(), ids.writer, "select 1; delete from sales.orders")).rejects.toThrow(
-      /multiple commands/,
-    );
+    await expect(
+      querySource(scope(), ids.writer, unguardedSqlForTests("select 1; delete from sales.orders")),
+    ).rejects.toThrow(/multiple commands/);
     const [{ n }] = await source`select count(*)::int as n from sales.orders where amount > 0`;
     expect(n).toBe(50);
   });
 
   it("stops a statement at the source's timeout", async () => {
-    await expect(querySource(scope(), ids.reader, "select pg_sleep(2)")).rejects.toThrow(/statement timeout/);
+    await expect(querySource(scope(), ids.reader, unguardedSqlForTests("select pg_sleep(2)"))).rejects.toThrow(
+      /statement timeout/,
+    );
   });
 
   it("reports a SELECT-only role read-only, and a role with write grants not", async () => {

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createDataSource, querySource } from "@/lib/datasources";
+import { acceptSourceRisk, createDataSource, querySource } from "@/lib/datasources";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
+import { unguardedSqlForTests } from "../support/unguarded-sql";
 
 describe("connection strings sealed at rest", () => {
   const suite = seededDatabase(testTargets()[0], { knowledge: false });
@@ -27,14 +28,18 @@ describe("connection strings sealed at rest", () => {
         },
         "test",
       );
+      await acceptSourceRisk({ tenantId: suite.tenants.demo, userId: "test" }, source.id, {
+        accept: true,
+        reason: "never reachable",
+      });
       // The right key unseals it: the failure is the unreachable server, not the seal.
-      await expect(querySource({ tenantId: suite.tenants.demo }, source.id, "select 1")).rejects.toThrow(
-        /ECONNREFUSED|connect/i,
-      );
+      await expect(
+        querySource({ tenantId: suite.tenants.demo }, source.id, unguardedSqlForTests("select 1")),
+      ).rejects.toThrow(/ECONNREFUSED|connect/i);
       process.env.VIGIL_DATASOURCE_KEY = randomBytes(32).toString("hex");
-      await expect(querySource({ tenantId: suite.tenants.demo }, source.id, "select 1")).rejects.toThrow(
-        /VIGIL_DATASOURCE_KEY differs/,
-      );
+      await expect(
+        querySource({ tenantId: suite.tenants.demo }, source.id, unguardedSqlForTests("select 1")),
+      ).rejects.toThrow(/VIGIL_DATASOURCE_KEY differs/);
     } finally {
       restore();
     }

@@ -16,6 +16,7 @@ import { seedDemoDataSources } from "@/lib/demo";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+import { unguardedSqlForTests } from "../support/unguarded-sql";
 
 const KEY = "warehouse-test-key";
 
@@ -181,7 +182,7 @@ describe("the demo warehouse", () => {
       const result = await querySource(
         demo(),
         sourceId,
-        "select first_name, birth_date, home_phone from secure_employees where employee_id = $1",
+        unguardedSqlForTests("select first_name, birth_date, home_phone from secure_employees where employee_id = $1"),
         [1],
       );
       expect(result).toEqual({
@@ -189,20 +190,28 @@ describe("the demo warehouse", () => {
         rows: [["Nancy", "1948-12-08T00:00:00.000Z", "(206) 555-9857"]],
         truncated: false,
       });
-      const many = await querySource(demo(), sourceId, "select track_id from chinook.track");
+      const many = await querySource(demo(), sourceId, unguardedSqlForTests("select track_id from chinook.track"));
       expect(many.rows).toHaveLength(1000);
       expect(many.truncated).toBe(true);
     });
 
     it("refuses writes, and shows the base employees table to no reader", async () => {
-      await expect(querySource(demo(), sourceId, "delete from pagila.actor")).rejects.toThrow(/Only a SELECT/);
-      await expect(
-        querySource(demo(), sourceId, "with gone as (delete from pagila.actor returning 1) select * from gone"),
-      ).rejects.toThrow(/data-modifying|read-only/);
-      await expect(querySource(demo(), sourceId, "select pagila.last_day(now())")).resolves.toBeDefined();
-      await expect(querySource(demo(), sourceId, "select * from northwind.employees")).rejects.toThrow(
-        /permission denied/,
+      await expect(querySource(demo(), sourceId, unguardedSqlForTests("delete from pagila.actor"))).rejects.toThrow(
+        /Only a SELECT/,
       );
+      await expect(
+        querySource(
+          demo(),
+          sourceId,
+          unguardedSqlForTests("with gone as (delete from pagila.actor returning 1) select * from gone"),
+        ),
+      ).rejects.toThrow(/data-modifying|read-only/);
+      await expect(
+        querySource(demo(), sourceId, unguardedSqlForTests("select pagila.last_day(now())")),
+      ).resolves.toBeDefined();
+      await expect(
+        querySource(demo(), sourceId, unguardedSqlForTests("select * from northwind.employees")),
+      ).rejects.toThrow(/permission denied/);
     });
 
     it("lists a catalog of what the reader can see, foreign keys included", async () => {

@@ -29,6 +29,12 @@ export const dataSources = pgTable(
     lastTestResult: jsonb("last_test_result"),
     /** The last test found the role unable to write (not merely the session read-only). */
     readOnlyVerified: boolean("read_only_verified").notNull().default(false),
+    /**
+     * An admin accepted that the role may not be read-only: until then (or a test that verifies
+     * it), the source cannot be queried. Who and when; cleared only by removing the source.
+     */
+    riskAcceptedBy: text("risk_accepted_by"),
+    riskAcceptedAt: at("risk_accepted_at"),
   },
   (t) => [
     uniqueIndex("data_sources_tenant_name_uq").on(t.tenantId, t.name),

@@ -1,8 +1,9 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { TenantScope } from "@/lib/db";
 import { emit, runContextOf } from "@/lib/runs";
 import { guardSql, type SqlFinding, validateSql } from "@/lib/sql";
 import { sourceSchema } from "../source";
-import type { ColumnFix, SqlAnalystStateType } from "../state";
+import type { AnalystSource, ColumnFix, SqlAnalystStateType } from "../state";
 
 /**
  * The secure-view rewrite and the pre-validation: the statement becomes the one bounded SELECT
@@ -14,14 +15,7 @@ export async function checkSql(state: SqlAnalystStateType, config: LangGraphRunn
   const scope = runContextOf(config);
   const { source, sql } = state;
   if (!source || !sql) throw new Error("generate_sql did not run");
-  const schema = await sourceSchema(scope, source);
-  const dialect = source.dialect === "mysql" ? "mysql" : "postgresql";
-  const guarded = guardSql(sql, {
-    dialect,
-    allowedSchemas: source.schemas,
-    secureViews: schema.secureViews,
-    rowLimit: source.rowLimit,
-  });
+  const { schema, dialect, guarded } = await guardForSource(scope, source, sql);
   if (!guarded.ok) {
     emit(config, { kind: "step", message: `The SQL was refused: ${guarded.error.message}` });
     return {
@@ -42,6 +36,23 @@ export async function checkSql(state: SqlAnalystStateType, config: LangGraphRunn
     };
   }
   return { validated: true, sql: guarded.sql, last_sql_error: null, validation_errors: [], column_fixes: [] };
+}
+
+/**
+ * The guard with the source's settings: check_sql runs it on the generated statement, and
+ * execute_sql again on what check_sql passed (the statement travels through the run's state, so
+ * the connector gets only SQL that the guard just produced).
+ */
+export async function guardForSource(scope: TenantScope, source: AnalystSource, sql: string) {
+  const schema = await sourceSchema(scope, source);
+  const dialect = source.dialect === "mysql" ? ("mysql" as const) : ("postgresql" as const);
+  const guarded = guardSql(sql, {
+    dialect,
+    allowedSchemas: source.schemas,
+    secureViews: schema.secureViews,
+    rowLimit: source.rowLimit,
+  });
+  return { schema, dialect, guarded };
 }
 
 /** The findings that name a missing column and a close one to put in its place. */

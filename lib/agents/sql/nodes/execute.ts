@@ -3,6 +3,7 @@ import { querySource } from "@/lib/datasources";
 import { emit, runContextOf } from "@/lib/runs";
 import { toResultPart } from "../answer";
 import type { SqlAnalystStateType } from "../state";
+import { guardForSource } from "./check";
 
 /**
  * Runs the checked statement on the source, read-only and capped at its row limit. An error goes
@@ -17,7 +18,9 @@ export async function executeSql(state: SqlAnalystStateType, config: LangGraphRu
   emit(config, { kind: "data", name: "tool", id: "sql", data: { tool: "sql_query", status: "start", input: { sql } } });
   const started = Date.now();
   try {
-    const found = await querySource(scope, source.id, sql);
+    const { guarded } = await guardForSource(scope, source, sql);
+    if (!guarded.ok) throw new Error(`${guarded.error.code}: ${guarded.error.message}`);
+    const found = await querySource(scope, source.id, guarded.sql);
     emit(config, {
       kind: "data",
       name: "tool",

@@ -1,4 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { sourceDisabledReason } from "@/lib/datasources";
 import { emit, runContextOf } from "@/lib/runs";
 import { planSql } from "../planner";
 import { analystSource, sourceSchema } from "../source";
@@ -18,6 +19,9 @@ export async function generateSql(state: SqlAnalystStateType, config: LangGraphR
         "No data source is connected for this workspace yet. An admin can add one under Settings → Data sources.",
     };
   }
+  // A source whose role may write is not queried until an admin verified it or accepted the risk.
+  const disabled = await sourceDisabledReason(scope, source.id);
+  if (disabled) return { source, final_answer: disabled };
   // The design's `tool_start` of the SQL agent, as the stream's tool part.
   emit(config, { kind: "data", name: "tool", id: "sql_agent", data: { tool: "sql_agent", status: "start" } });
   emit(config, { kind: "step", message: `Reading the tables of ${source.name}` });
