@@ -1,6 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { rowsOf, type TenantScope, withTenant } from "@/lib/db";
-import { errors } from "@/lib/errors";
+import { decodeCursor, encodeCursor, keysetParts, rowsOf, type TenantScope, withTenant } from "@/lib/db";
 import type { AuditDecision, AuditDecisionPage } from "./contract";
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX } from "./runs-list";
 
@@ -14,16 +13,9 @@ export interface AuditDecisionFilter {
   cursor?: string;
 }
 
-function decodeCursor(cursor: string): { at: number; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof at === "number" && Number.isSafeInteger(at) && typeof id === "string" && id.length <= 100) {
-      return { at, id };
-    }
-  } catch {
-    // refused below
-  }
-  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+function decodeDecisionCursor(cursor: string): { at: number; id: string } {
+  const [at, id] = decodeCursor(cursor, keysetParts.integer, keysetParts.text);
+  return { at, id };
 }
 
 export interface DecisionRow {
@@ -91,7 +83,7 @@ export async function listAuditDecisions(
   filter: AuditDecisionFilter = {},
 ): Promise<AuditDecisionPage> {
   const limit = Math.min(Math.max(Math.trunc(filter.limit ?? AUDIT_PAGE_DEFAULT), 1), AUDIT_PAGE_MAX);
-  const after = filter.cursor ? decodeCursor(filter.cursor) : null;
+  const after = filter.cursor ? decodeDecisionCursor(filter.cursor) : null;
   const conditions: SQL[] = [sql`true`];
   if (filter.operator) conditions.push(sql`e.actor_id = ${filter.operator}`);
   if (filter.from !== undefined) conditions.push(sql`e.created_at_ms >= ${filter.from}`);
@@ -112,6 +104,6 @@ export async function listAuditDecisions(
   const last = rows.length > limit ? rows[limit - 1] : null;
   return {
     items,
-    nextCursor: last ? Buffer.from(JSON.stringify([Number(last.decided), last.event_id])).toString("base64url") : null,
+    nextCursor: last ? encodeCursor(Number(last.decided), last.event_id) : null,
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { rowsOf, schema, type Tx, withTenant } from "@/lib/db";
+import { decodeCursor, encodeCursor, keysetParts, rowsOf, schema, type Tx, withTenant } from "@/lib/db";
 import { errors, NotFoundError } from "@/lib/errors";
 import type { AuditExport, AuditExportFormat, AuditExportKind, AuditExportManifest } from "./contract";
 import { EXPORT_PART_BYTES, ExportFile } from "./export-file";
@@ -239,18 +239,9 @@ export async function getAuditExport(reader: AuditReader, exportId: string): Pro
   });
 }
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
-
-function decodeCursor(cursor: string): { at: string; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof at === "string" && TIMESTAMP.test(at) && typeof id === "string" && /^[0-9a-f-]{36}$/.test(id)) {
-      return { at, id };
-    }
-  } catch {
-    // refused below
-  }
-  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+function decodeExportCursor(cursor: string): { at: string; id: string } {
+  const [at, id] = decodeCursor(cursor, keysetParts.timestamp, keysetParts.uuid);
+  return { at, id };
 }
 
 /** The tenant's exports, newest first, a page at a time; abandoned ones are marked failed first. */
@@ -259,7 +250,7 @@ export async function listAuditExports(
   page: { limit?: number; cursor?: string } = {},
 ): Promise<{ items: AuditExport[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(Math.trunc(page.limit ?? AUDIT_PAGE_DEFAULT), 1), AUDIT_PAGE_MAX);
-  const after = page.cursor ? decodeCursor(page.cursor) : null;
+  const after = page.cursor ? decodeExportCursor(page.cursor) : null;
   const rows = await withTenant(reader, async (tx) => {
     await failAbandoned(tx);
     const where = after
@@ -273,7 +264,7 @@ export async function listAuditExports(
   const last = rows.length > limit ? rows[limit - 1] : null;
   return {
     items: rows.slice(0, limit).map(toExport),
-    nextCursor: last ? Buffer.from(JSON.stringify([last.created_key, last.id])).toString("base64url") : null,
+    nextCursor: last ? encodeCursor(last.created_key, last.id) : null,
   };
 }
 

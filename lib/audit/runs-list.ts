@@ -1,6 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { rowsOf, type TenantScope, withTenant } from "@/lib/db";
-import { errors } from "@/lib/errors";
+import { decodeCursor, encodeCursor, keysetParts, rowsOf, type TenantScope, withTenant } from "@/lib/db";
 import type { AuditRunItem, AuditRunPage, AuditRunStatus } from "./contract";
 
 export interface AuditRunFilter {
@@ -30,21 +29,10 @@ export const AUDIT_PAGE_MAX = 100;
 
 // The cursor keeps the start time as the database prints it: microseconds, which a JavaScript
 // Date would round away (and a page boundary then skip runs started within the same ms).
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
-
-function decodeCursor(cursor: string): { at: string; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof at === "string" && TIMESTAMP.test(at) && typeof id === "string" && /^[0-9a-f-]{36}$/.test(id)) {
-      return { at, id };
-    }
-  } catch {
-    // refused below
-  }
-  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+function decodeRunCursor(cursor: string): { at: string; id: string } {
+  const [at, id] = decodeCursor(cursor, keysetParts.timestamp, keysetParts.uuid);
+  return { at, id };
 }
-
-const encodeCursor = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString("base64url");
 
 export interface RunRow {
   id: string;
@@ -148,7 +136,7 @@ export function toItem(reader: AuditReader, row: RunRow): AuditRunItem {
  */
 export async function listAuditRuns(reader: AuditReader, filter: AuditRunFilter = {}): Promise<AuditRunPage> {
   const limit = Math.min(Math.max(Math.trunc(filter.limit ?? AUDIT_PAGE_DEFAULT), 1), AUDIT_PAGE_MAX);
-  const after = filter.cursor ? decodeCursor(filter.cursor) : null;
+  const after = filter.cursor ? decodeRunCursor(filter.cursor) : null;
   const conditions: SQL[] = [sql`true`];
   if (filter.status) conditions.push(sql`r.status = ${filter.status}`);
   if (filter.userId) conditions.push(sql`r.created_by = ${filter.userId}`);

@@ -1,6 +1,6 @@
-import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
-import { withTenant } from "@/lib/db";
+import { decodeCursor, encodeCursor, keysetParts, withTenant } from "@/lib/db";
 import { DomainError, errors, NotFoundError } from "@/lib/errors";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { beginRunIn, findWorkflow } from "@/lib/runs";
 import type { ChatSessionDetail, ChatSessionPage } from "./contract";
 import {
@@ -144,7 +144,7 @@ export async function listChatSessions(
   options: { cursor?: string; limit?: number; q?: string } = {},
 ): Promise<ChatSessionPage> {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? SESSION_PAGE_DEFAULT), 1), SESSION_PAGE_MAX);
-  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const after = options.cursor ? decodeSessionCursor(options.cursor) : null;
   const q = options.q?.trim() ?? "";
   if (q.length > SESSION_SEARCH_MAX_CHARS) {
     throw errors.invalidField("q", `A search has at most ${SESSION_SEARCH_MAX_CHARS} characters.`);
@@ -155,7 +155,7 @@ export async function listChatSessions(
   const last = items.at(-1);
   return {
     items: items.map(({ sortAt: _sort, ...item }) => item),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.sortAt, last.id) : null,
+    nextCursor: rows.length > limit && last ? encodeSessionCursor(last.sortAt, last.id) : null,
   };
 }
 
@@ -212,18 +212,11 @@ export async function deleteChatSession(actor: ChatActor, sessionId: string): Pr
   return { id };
 }
 
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(JSON.stringify([at.getTime(), id]), "utf8").toString("base64url");
+function encodeSessionCursor(at: Date, id: string): string {
+  return encodeCursor(at.getTime(), id);
 }
 
-function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
-  try {
-    const [ms, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof ms === "number" && Number.isSafeInteger(ms) && typeof id === "string" && /^[0-9a-f-]{36}$/i.test(id)) {
-      return { updatedAt: new Date(ms), id };
-    }
-  } catch {
-    // refused below
-  }
-  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+function decodeSessionCursor(cursor: string): { updatedAt: Date; id: string } {
+  const [ms, id] = decodeCursor(cursor, keysetParts.integer, keysetParts.uuid);
+  return { updatedAt: new Date(ms), id };
 }

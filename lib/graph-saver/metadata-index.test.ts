@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { rowsOf, withTenant } from "@/lib/db";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { databaseFor, putChain, toArray } from "@/tests/graph-saver/fixtures";
 import { createTenant } from "@/tests/graph-saver/tenants";
 import { testTargets } from "@/tests/support/databases";

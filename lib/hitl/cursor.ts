@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, or, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { errors } from "@/lib/errors";
+import { decodeCursor as decodeKeyset, encodeCursor as encodeKeyset, keysetParts } from "@/lib/db";
 
 // Keyset pagination: a cursor is the sort value and id of the last row handed out, opaque to
 // clients. Every list in the HITL core pages this way, so pages stay stable under inserts.
@@ -14,19 +14,12 @@ export function pageSize(limit: number | undefined): number {
 }
 
 export function encodeCursor(sortValue: number, id: string): string {
-  return Buffer.from(JSON.stringify([sortValue, id]), "utf8").toString("base64url");
+  return encodeKeyset(sortValue, id);
 }
 
 export function decodeCursor(cursor: string): { sortValue: number; id: string } {
-  try {
-    const [sortValue, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof sortValue === "number" && Number.isSafeInteger(sortValue) && typeof id === "string") {
-      return { sortValue, id };
-    }
-  } catch {
-    // falls through to the refusal below
-  }
-  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+  const [sortValue, id] = decodeKeyset(cursor, keysetParts.integer, keysetParts.text);
+  return { sortValue, id };
 }
 
 /** The page and the cursor of the next one, from `limit + 1` fetched rows. */

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { getDatabase, schema, type TenantScope, withTenant } from "@/lib/db";
-import { errors, NotFoundError } from "@/lib/errors";
+import { decodeCursor, encodeCursor, getDatabase, keysetParts, schema, type TenantScope, withTenant } from "@/lib/db";
+import { NotFoundError } from "@/lib/errors";
 import { textArray } from "./bm25";
 import type { DocumentPage, KnowledgeChunk, KnowledgeDocument } from "./contract";
 import { lockStatistics, unindexDocument } from "./indexing";
@@ -33,27 +33,9 @@ export function toDocument(row: typeof documents.$inferSelect): KnowledgeDocumen
 const notFound = (id: string) => new NotFoundError("Knowledge document", { document_id: id });
 
 // The cursor carries created_at as PostgreSQL's own text, not a JS Date: microseconds survive.
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt, id]), "utf8").toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (
-      typeof createdAt === "string" &&
-      TIMESTAMP.test(createdAt) &&
-      typeof id === "string" &&
-      /^[0-9a-f-]{36}$/i.test(id)
-    ) {
-      return { createdAt, id };
-    }
-  } catch {
-    // falls through to the refusal below
-  }
-  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+function decodeDocumentCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id] = decodeCursor(cursor, keysetParts.timestamp, keysetParts.uuid);
+  return { createdAt, id };
 }
 
 /**
@@ -76,7 +58,7 @@ export async function listDocuments(
 ): Promise<DocumentPage> {
   const requested = Number.isFinite(options.limit) ? Math.trunc(options.limit as number) : 20;
   const limit = Math.min(Math.max(requested, 1), DOCUMENT_PAGE_MAX);
-  const after = options.cursor ? decodeCursor(options.cursor) : null;
+  const after = options.cursor ? decodeDocumentCursor(options.cursor) : null;
   await removeAbandonedUploadsOnce(scope);
   const rows = await withTenant(scope, (tx) =>
     tx

@@ -1,7 +1,6 @@
 import { and, desc, eq, lt, notInArray, or, type SQL, sql } from "drizzle-orm";
 import { roleAtLeast } from "@/lib/access";
-import { schema, withTenant } from "@/lib/db";
-import { errors } from "@/lib/errors";
+import { decodeCursor, encodeCursor, keysetParts, schema, withTenant } from "@/lib/db";
 import type { RunListItem, RunStatus } from "./contract";
 import type { RunActor } from "./lifecycle";
 import { privateWorkflows } from "./visibility";
@@ -9,15 +8,8 @@ import { privateWorkflows } from "./visibility";
 const r = schema.runs;
 
 function decode(cursor: string): { at: Date; id: string } {
-  try {
-    const [ms, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof ms === "number" && Number.isSafeInteger(ms) && typeof id === "string" && /^[0-9a-f-]{36}$/.test(id)) {
-      return { at: new Date(ms), id };
-    }
-  } catch {
-    // refused below
-  }
-  throw errors.invalidField("cursor", "The cursor is not one this list handed out.");
+  const [ms, id] = decodeCursor(cursor, keysetParts.integer, keysetParts.uuid);
+  return { at: new Date(ms), id };
 }
 
 const titleOf = (input: unknown): string => {
@@ -86,9 +78,6 @@ export async function listRuns(
       finishedAt: row.finishedAt?.toISOString() ?? null,
       outcome: row.outcome ?? null,
     })),
-    nextCursor:
-      rows.length > limit && last
-        ? Buffer.from(JSON.stringify([last.createdAt.getTime(), last.id])).toString("base64url")
-        : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt.getTime(), last.id) : null,
   };
 }

@@ -1,7 +1,7 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { z } from "zod";
-import { TenantRoutingSaver } from "@/lib/graph-saver";
 import type { TenantScope, Tx } from "@/lib/db";
+import { TenantRoutingSaver } from "@/lib/graph-saver";
 import { processSingleton } from "@/lib/process";
 import { runContextOf, tenantOfConfig } from "./context";
 import type { RunEvent } from "./contract";
