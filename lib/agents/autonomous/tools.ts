@@ -3,8 +3,8 @@ import type { TenantScope } from "@/lib/db";
 import { searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { configuredSearchers, fallbackSearch } from "@/lib/search";
 import type { DataAccessScope, Severity, ToolCategory } from "../contract";
-import { calculate } from "./calculator";
-import { toolTimeoutSeconds, withToolTimeout } from "./tool-timeout";
+import { CalculatorError, calculate } from "./calculator";
+import { ToolTimeoutError, toolTimeoutSeconds, withToolTimeout } from "./tool-timeout";
 
 /** A passage a tool found: what the answer may cite. */
 export interface FoundPassage {
@@ -254,3 +254,10 @@ export async function runTool(
     run(params, { ...context, signal }),
   );
 }
+
+/**
+ * Whether a tool's failure would only repeat: a call that used up its time, or a calculation
+ * refused or stopped (the same expression fails the same way).
+ */
+export const retryWouldRepeat = (error: unknown) =>
+  error instanceof ToolTimeoutError || error instanceof CalculatorError;

@@ -6,8 +6,7 @@ import { emitAgent, emitTodo, historyEntry, reasonOf, withStep } from "../progre
 import { saveHierarchyNode, saveToolExecution } from "../records";
 import { gateOf } from "../safety";
 import type { AutonomousStateType, AutonomousUpdate } from "../state";
-import { ToolTimeoutError } from "../tool-timeout";
-import { runTool } from "../tools";
+import { retryWouldRepeat, runTool } from "../tools";
 
 const TOOL_ATTEMPTS = 2;
 
@@ -131,7 +130,7 @@ export function addSources(
   return { sources: next, numbers };
 }
 
-/** Action and observation: runs the approved tool (retried once, unless it ran out of time), records it and what it found. */
+/** Action and observation: runs the approved tool (retried once, unless a retry would only fail the same way), records it and what it found. */
 export async function act(state: AutonomousStateType, config: LangGraphRunnableConfig): Promise<AutonomousUpdate> {
   const current = state.current;
   const tool = state.tools.find((t) => t.name === current?.tool);
@@ -165,8 +164,7 @@ export async function act(state: AutonomousStateType, config: LangGraphRunnableC
     } catch (error) {
       if (config.signal?.aborted) throw error;
       failure = error instanceof Error ? error.message.slice(0, 300) : "the tool failed";
-      // A call that used up its time would only wait as long again.
-      if (error instanceof ToolTimeoutError) break;
+      if (retryWouldRepeat(error)) break;
     }
   }
   const durationMs = Date.now() - started;
