@@ -33,13 +33,14 @@ function perTool(text: string | undefined): Map<string, number> {
 
 /**
  * A tool call's time limit in seconds: the operator's setting for that tool
- * (`VIGIL_TOOLS_TIMEOUT_SECONDS=literature_search=20,calculator=5`), else the tool's own, else
- * the deployment's default (`VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS`, 60 as the design has it).
+ * (`VIGIL_TOOLS_TIMEOUT_SECONDS=literature_search=20,calculator=5`), else the deployment's
+ * default (`VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS`, 60 as the design has it). The calculator needs
+ * no shorter one of its own: its evaluation is limited to a second (CALCULATOR_LIMITS), and
+ * the rest of a call is starting its worker, which a busy machine can make slow.
  */
-export function toolTimeoutSeconds(tool: string, own?: number, env: Env = process.env): number {
+export function toolTimeoutSeconds(tool: string, env: Env = process.env): number {
   return (
     perTool(env.VIGIL_TOOLS_TIMEOUT_SECONDS).get(tool) ??
-    own ??
     seconds(env.VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS) ??
     TOOLS_TIMEOUT_DEFAULT_SECONDS
   );

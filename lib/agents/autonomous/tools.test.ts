@@ -114,13 +114,16 @@ describe("a tool call's time limit", () => {
     expect(stub.requests).toHaveLength(1);
   });
 
-  it("is the design's 60 s unless the deployment or the tool sets another", () => {
-    expect(toolTimeoutSeconds("knowledge_search", undefined, {})).toBe(60);
-    expect(toolTimeoutSeconds("knowledge_search", undefined, { VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS: "20" })).toBe(20);
-    expect(toolTimeoutSeconds("calculator", 10, { VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS: "20" })).toBe(10);
-    const perTool = { VIGIL_TOOLS_TIMEOUT_SECONDS: "calculator = 3, literature_search=45, bad=x, =4" };
-    expect(toolTimeoutSeconds("calculator", 10, perTool)).toBe(3);
-    expect(toolTimeoutSeconds("literature_search", undefined, perTool)).toBe(45);
-    expect(toolTimeoutSeconds("knowledge_search", undefined, { VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS: "-1" })).toBe(60);
+  it("is the design's 60 s unless the deployment sets another, for every tool or one", () => {
+    expect(toolTimeoutSeconds("knowledge_search", {})).toBe(60);
+    expect(toolTimeoutSeconds("knowledge_search", { VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS: "20" })).toBe(20);
+    const perTool = {
+      VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS: "20",
+      VIGIL_TOOLS_TIMEOUT_SECONDS: "calculator = 3, literature_search=45, bad=x, =4",
+    };
+    expect(toolTimeoutSeconds("calculator", perTool)).toBe(3);
+    expect(toolTimeoutSeconds("literature_search", perTool)).toBe(45);
+    expect(toolTimeoutSeconds("knowledge_search", perTool)).toBe(20);
+    expect(toolTimeoutSeconds("knowledge_search", { VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS: "-1" })).toBe(60);
   });
 });

@@ -49,8 +49,6 @@ export interface ToolSpec {
 interface BuiltInTool extends ToolSpec {
   /** Whether this deployment can run it at all (literature search needs a configured searcher). */
   available(): boolean;
-  /** The tool's own time limit, when it differs from the deployment's default (toolTimeoutSeconds). */
-  timeoutSeconds?: number;
   run?(params: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -109,8 +107,6 @@ export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
     expected_output: "The expression's value.",
     enabled: true,
     available: () => true,
-    // Its evaluation is limited to a second (CALCULATOR_LIMITS); the rest is waiting its turn.
-    timeoutSeconds: 10,
     async run(params, context) {
       const expression = String(params.expression ?? "");
       const { result, text } = await calculate(expression, context.signal);
@@ -250,7 +246,7 @@ export async function runTool(
   const tool = BUILT_IN_TOOLS.find((t) => t.name === name);
   const run = tool?.run;
   if (!run) throw new Error(`The tool ${name} cannot be run directly.`);
-  return withToolTimeout(name, toolTimeoutSeconds(name, tool.timeoutSeconds), context.signal, (signal) =>
+  return withToolTimeout(name, toolTimeoutSeconds(name), context.signal, (signal) =>
     run(params, { ...context, signal }),
   );
 }
