@@ -1,17 +1,17 @@
+import { csvTextCell } from "@/lib/audit/contract";
 import type { SqlCell } from "@/lib/runs/contract";
 
 /**
- * Text a spreadsheet would run as a formula (`=HYPERLINK(…)`, `+1+1`, `@SUM(…)`): a warehouse
- * holds text people typed, and opening the download must not execute it. Numbers sent as text
- * (`-12.5`) are figures, not formulas, and stay as they are.
+ * Text cells go through the app's one CSV text rule (csvTextCell: a cell that would start a
+ * formula, `=HYPERLINK(…)`, `+1+1`, `@SUM(…)`, is shown as text). A warehouse's figures sent as
+ * text (`-12.5`, as drivers send decimals) are figures, not formulas, and stay as they are.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
 const FIGURE = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 function csvField(cell: SqlCell): string {
   if (cell === null || cell === undefined) return "";
-  let text = String(cell);
-  if (typeof cell === "string" && FORMULA_START.test(text) && !FIGURE.test(text)) text = `'${text}`;
+  const text = String(cell);
+  if (typeof cell === "string" && !FIGURE.test(text)) return csvTextCell(text);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

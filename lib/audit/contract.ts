@@ -580,6 +580,22 @@ export const AUDIT_EXPORT_FORMATS = ["csv", "json"] as const;
 export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];
 export type AuditExportStatus = "pending" | "running" | "ready" | "failed";
 
+// A cell a spreadsheet would read as a formula: `=`, `+`, `-` or `@` first, or a tab or carriage
+// return before one (OWASP, "CSV Injection"). Exported text is what people and models typed.
+const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One text cell of a CSV file (RFC 4180: quoted when it holds a comma, a quote or a line break,
+ * quotes doubled) that a spreadsheet shows as text: one that would start a formula gets a `'`
+ * in front and is always quoted, as OWASP recommends. Shared by every CSV the app writes.
+ */
+export function csvTextCell(text: string): string {
+  const neutral = FORMULA_TRIGGER.test(text);
+  const cell = neutral ? `'${text}` : text;
+  return neutral || NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+}
+
 /** What a reader needs to check the file: its size and digest, and where the chain stood. */
 export interface AuditExportManifest {
   rowCount: number;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AuditExportFormat } from "./contract";
+import { type AuditExportFormat, csvTextCell } from "./contract";
 import type { ExportRow } from "./export-rows";
 
 /** An export's bytes leave in parts of about this size: one part in memory at a time. */
@@ -13,14 +13,13 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
-// RFC 4180: a field is quoted when it holds a comma, a quote or a line break, and quotes double.
-const NEEDS_QUOTES = /[",\r\n]/;
-
+// Numbers and booleans print as they are; everything else is text a spreadsheet must not run.
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return "";
-  const text =
-    value instanceof RawJson ? value.text : typeof value === "object" ? JSON.stringify(value) : String(value);
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return String(value);
+  return csvTextCell(
+    value instanceof RawJson ? value.text : typeof value === "object" ? JSON.stringify(value) : String(value),
+  );
 }
 
 const csvLine = (values: unknown[]) => `${values.map(csvField).join(",")}\r\n`;

@@ -49,11 +49,14 @@ const TRACE_COLUMNS: readonly (readonly [string, Print, string])[] = [
 
 export const TRACE_EXPORT_COLUMNS = TRACE_COLUMNS.map(([name]) => name);
 
-// CSV: empty for null; quoted, quotes doubled, when the text holds a comma, a quote or a line break.
+// CSV: empty for null; quoted, quotes doubled, when the text holds a comma, a quote or a line
+// break. Text a spreadsheet would read as a formula (it starts with =, +, -, @, a tab or a
+// carriage return) gets a ' in front and is always quoted: csvTextCell's rule, in SQL.
 const csvField = (print: Print, value: string): string =>
   print === "number" || print === "uuid"
     ? `coalesce((${value})::text, '')`
-    : `coalesce(case when ${value} ~ E'[",\\r\\n]' then '"' || replace(${value}, '"', '""') || '"' else ${value} end, '')`;
+    : `coalesce(case when ${value} ~ E'^[-=+@\\t\\r]' then '"''' || replace(${value}, '"', '""') || '"'
+        when ${value} ~ E'[",\\r\\n]' then '"' || replace(${value}, '"', '""') || '"' else ${value} end, '')`;
 
 // JSON: `null` for null; strings escaped by PostgreSQL's own JSON output.
 const jsonField = (print: Print, value: string): string =>

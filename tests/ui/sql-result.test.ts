@@ -45,7 +45,7 @@ describe("CSV of a result", () => {
 
   it("keeps a spreadsheet from running text as a formula, but not figures sent as text", () => {
     expect(toCsv(["v"], [['=HYPERLINK("x")'], ["+1+1"], ["@SUM(A1)"], ["-12.5"], [-3], ["-"]])).toBe(
-      'v\r\n"\'=HYPERLINK(""x"")"\r\n\'+1+1\r\n\'@SUM(A1)\r\n-12.5\r\n-3\r\n\'-\r\n',
+      'v\r\n"\'=HYPERLINK(""x"")"\r\n"\'+1+1"\r\n"\'@SUM(A1)"\r\n-12.5\r\n-3\r\n"\'-"\r\n',
     );
   });
 

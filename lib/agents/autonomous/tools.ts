@@ -1,9 +1,10 @@
-import { all, create } from "mathjs";
 import type { DataTouched } from "@/lib/audit/contract";
 import type { TenantScope } from "@/lib/db";
 import { searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { configuredSearchers, fallbackSearch } from "@/lib/search";
 import type { DataAccessScope, Severity, ToolCategory } from "../contract";
+import { CalculatorError, calculate } from "./calculator";
+import { ToolTimeoutError, toolTimeoutSeconds, withToolTimeout } from "./tool-timeout";
 
 /** A passage a tool found: what the answer may cite. */
 export interface FoundPassage {
@@ -50,21 +51,6 @@ interface BuiltInTool extends ToolSpec {
   available(): boolean;
   run?(params: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
 }
-
-const math = create(all);
-// Expressions only: no assignments, imports, functions defined by the caller or unit parsing games.
-const evaluate = math.evaluate;
-math.import(
-  Object.fromEntries(
-    ["import", "createUnit", "evaluate", "parse", "simplify", "derivative", "resolve", "compile"].map((name) => [
-      name,
-      () => {
-        throw new Error(`${name} is not available in the calculator`);
-      },
-    ]),
-  ),
-  { override: true },
-);
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -121,15 +107,11 @@ export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
     expected_output: "The expression's value.",
     enabled: true,
     available: () => true,
-    async run(params) {
-      const expression = String(params.expression ?? "").slice(0, 500);
-      const value: unknown = evaluate(expression);
-      if (typeof value !== "number" && typeof value !== "bigint") {
-        throw new Error("The expression does not evaluate to a number.");
-      }
-      const result = Number(value);
+    async run(params, context) {
+      const expression = String(params.expression ?? "");
+      const { result, text } = await calculate(expression, context.signal);
       return {
-        observation: `${expression} = ${math.format(result, { precision: 10 })}`,
+        observation: `${expression} = ${text}`,
         passages: [],
         output: { expression, result },
       };
@@ -252,9 +234,26 @@ export function agentTools(
   );
 }
 
-/** Runs a tool by name; the caller has checked that the agent may use it. */
-export function runTool(name: string, params: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome> {
+/**
+ * Runs a tool by name within its time limit (toolTimeoutSeconds); the caller has checked that
+ * the agent may use it. A call over its limit rejects with a ToolTimeoutError.
+ */
+export async function runTool(
+  name: string,
+  params: Record<string, unknown>,
+  context: ToolContext,
+): Promise<ToolOutcome> {
   const tool = BUILT_IN_TOOLS.find((t) => t.name === name);
-  if (!tool?.run) throw new Error(`The tool ${name} cannot be run directly.`);
-  return tool.run(params, context);
+  const run = tool?.run;
+  if (!run) throw new Error(`The tool ${name} cannot be run directly.`);
+  return withToolTimeout(name, toolTimeoutSeconds(name), context.signal, (signal) =>
+    run(params, { ...context, signal }),
+  );
 }
+
+/**
+ * Whether a tool's failure would only repeat: a call that used up its time, or a calculation
+ * refused or stopped (the same expression fails the same way).
+ */
+export const retryWouldRepeat = (error: unknown) =>
+  error instanceof ToolTimeoutError || error instanceof CalculatorError;

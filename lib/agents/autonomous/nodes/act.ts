@@ -6,7 +6,7 @@ import { emitAgent, emitTodo, historyEntry, reasonOf, withStep } from "../progre
 import { saveHierarchyNode, saveToolExecution } from "../records";
 import { gateOf } from "../safety";
 import type { AutonomousStateType, AutonomousUpdate } from "../state";
-import { runTool } from "../tools";
+import { retryWouldRepeat, runTool } from "../tools";
 
 const TOOL_ATTEMPTS = 2;
 
@@ -130,7 +130,7 @@ export function addSources(
   return { sources: next, numbers };
 }
 
-/** Action and observation: runs the approved tool (retried once), records it and what it found. */
+/** Action and observation: runs the approved tool (retried once, unless a retry would only fail the same way), records it and what it found. */
 export async function act(state: AutonomousStateType, config: LangGraphRunnableConfig): Promise<AutonomousUpdate> {
   const current = state.current;
   const tool = state.tools.find((t) => t.name === current?.tool);
@@ -164,13 +164,14 @@ export async function act(state: AutonomousStateType, config: LangGraphRunnableC
     } catch (error) {
       if (config.signal?.aborted) throw error;
       failure = error instanceof Error ? error.message.slice(0, 300) : "the tool failed";
+      if (retryWouldRepeat(error)) break;
     }
   }
   const durationMs = Date.now() - started;
   const { sources, numbers } = addSources(state.sources, outcome?.passages ?? []);
   const observation = outcome
     ? `${outcome.observation}${numbers.length ? ` Sources ${numbers.map((n) => `[${n}]`).join(" ")}.` : ""}`
-    : `The tool failed after ${attempts} attempts: ${failure}`;
+    : `The tool failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ${failure}`;
   await saveToolExecution(run, {
     stepId: current.stepId,
     iteration: current.iteration,
