@@ -1,6 +1,6 @@
 import { getSessionCookie } from "better-auth/cookies";
 import { type NextRequest, NextResponse } from "next/server";
-import { contentSecurityPolicy } from "@/lib/http";
+import { contentSecurityPolicy, errorResponse, hardenForHttps, refuseMalformedUrl } from "@/lib/http";
 import { supabaseServerClient } from "@/lib/supabase";
 
 /**
@@ -11,9 +11,14 @@ import { supabaseServerClient } from "@/lib/supabase";
  * Pages other than sign-in need a session: without one, send the person to sign in and back
  * afterwards. This is an optimistic check of the cookie only; the page itself validates the
  * session. In supabase mode this is also where expiring Supabase tokens are refreshed and re-set
- * on the response.
+ * on the response. Served over HTTPS, pages get HSTS and every cookie set here is `Secure`.
+ *
+ * API requests come here only when their path holds a `%` (see the matcher): a path Next.js
+ * cannot percent-decode would fail inside its router with a plain-text 500 before any route
+ * handler runs, so it is answered here, 400 in the API's error shape; any other passes untouched.
  */
 export async function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname.startsWith("/api/")) return apiRequest(request);
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const policy = contentSecurityPolicy(nonce);
   const headers = new Headers(request.headers);
@@ -21,7 +26,16 @@ export async function proxy(request: NextRequest) {
   headers.set("content-security-policy", policy);
   const response = (await admit(request, headers)) ?? toSignIn(request);
   response.headers.set("content-security-policy", policy);
-  return response;
+  return hardenForHttps(request, response);
+}
+
+function apiRequest(request: NextRequest): Response {
+  try {
+    refuseMalformedUrl(new URL(request.url));
+  } catch (error) {
+    return hardenForHttps(request, errorResponse(error));
+  }
+  return NextResponse.next();
 }
 
 /** The response that lets the request through, or null when it needs a session it lacks. */
@@ -47,6 +61,8 @@ function toSignIn(request: NextRequest) {
 }
 
 export const config = {
-  // Every page, the sign-in page included; not the API (which answers 401 itself) or static files.
-  matcher: ["/((?!api/|_next/|favicon.ico|.*\\.(?:png|svg|ico|txt)$).*)"],
+  // Every page, the sign-in page included; not static files. Of the API (which answers 401
+  // itself) only paths with a percent sign: Next.js buffers the body of every request the proxy
+  // sees (up to 10 MB, cutting the rest), which would break uploads and the body read deadline.
+  matcher: ["/((?!api/|_next/|favicon.ico|.*\\.(?:png|svg|ico|txt)$).*)", "/api/:path(.*%.*)"],
 };

@@ -138,3 +138,21 @@ test("API responses and the sign-in redirect carry the headers too", async ({ re
   expect(redirect.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
   expect(redirect.headers()["x-content-type-options"]).toBe("nosniff");
 });
+
+test("an API path that does not percent-decode is a 400 in the API's shape, and HTTPS gets HSTS", async ({
+  request,
+}) => {
+  // Next.js decodes route parameters itself, before any handler, and failed here with a plain-text 500.
+  for (const path of ["/api/hitl/cases/%E0%A4%A", "/api/runs/%ED%A0%80", "/api/health%"]) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(400);
+    expect(await res.json()).toMatchObject({
+      status: "error",
+      code: "VALIDATION_FAILED",
+      details: [{ path: "path", message: expect.stringContaining("percent-encoding") }],
+    });
+  }
+  expect((await request.get("/api/health")).headers()["strict-transport-security"]).toBeUndefined();
+  const behindTls = await request.get("/api/health", { headers: { "x-forwarded-proto": "https" } });
+  expect(behindTls.headers()["strict-transport-security"]).toBe("max-age=31536000");
+});

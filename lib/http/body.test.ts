@@ -80,6 +80,32 @@ describe("parseBody", () => {
     expect(await parseBody(request('{"name":"\\\\u0000"}'), Shape)).toEqual({ name: "\\u0000" });
   });
 
+  it("refuses a lone surrogate, escaped in a string or a key, naming where it is", async () => {
+    for (const [text, path] of [
+      ['{"items":[{"name":"a\\ud800"}]}', "items.0.name"],
+      ['{"name":"\\udfffb"}', "name"],
+      ['{"na\\udc00me":"a"}', "body"],
+    ]) {
+      const error = await errorOf(parseBody(request(text), z.unknown()));
+      expect([statusOf(error), error.code], text).toEqual([400, "VALIDATION_FAILED"]);
+      expect(error.details, text).toEqual([{ path, message: expect.stringContaining("surrogate") }]);
+    }
+  });
+
+  it("keeps a surrogate pair, escaped or not", async () => {
+    expect(await parseBody(request('{"name":"\\ud83d\\ude00 ok"}'), Shape)).toEqual({ name: "\u{1F600} ok" });
+    expect(await parseBody(request('{"name":"\u{1F600}"}'), Shape)).toEqual({ name: "\u{1F600}" });
+  });
+
+  it("refuses a body that is not UTF-8 as invalid JSON rather than guessing", async () => {
+    // An encoded surrogate (ED A0 80) and a Latin-1 é (E9): no UTF-8 decoder may accept either.
+    for (const bytes of [[0xed, 0xa0, 0x80], [0xe9]]) {
+      const body = new Uint8Array([...Buffer.from('{"name":"'), ...bytes, ...Buffer.from('"}')]);
+      const error = await errorOf(parseBody(request(body), Shape));
+      expect([statusOf(error), error.code]).toEqual([400, "INVALID_JSON"]);
+    }
+  });
+
   it("refuses JSON nested 10,000 deep without overflowing the stack, and takes 64 levels", async () => {
     const deep = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
     const error = await errorOf(parseBody(request(deep), z.unknown()));

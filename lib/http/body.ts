@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { DomainError, errors } from "@/lib/errors";
+import { unstorableText } from "./unstorable-text";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -15,8 +16,10 @@ function bodyDeadlineMs(): number {
 /**
  * Reads a JSON body with a hard size limit and a deadline, and validates it. The limit is
  * enforced while reading, so a client that lies in Content-Length (or sends none) cannot make us
- * buffer more. Text with a NUL character, which PostgreSQL cannot store, and JSON nested deeper
- * than the API ever needs are refused before the schema sees them.
+ * buffer more. A body that is not UTF-8 (RFC 8259 requires it) is invalid JSON rather than text
+ * with U+FFFD put in silently. Text with a NUL character or a lone surrogate, which no database
+ * column can hold as sent, and JSON nested deeper than the API ever needs are refused before the
+ * schema sees them.
  */
 export async function parseBody<S extends z.ZodType>(
   req: Request,
@@ -27,10 +30,10 @@ export async function parseBody<S extends z.ZodType>(
   if (declared > limit) throw errors.tooLarge(limit);
   const contentType = req.headers.get("content-type") ?? "";
   if (contentType && !contentType.toLowerCase().includes("json")) throw errors.unsupportedMediaType("application/json");
-  const text = await readLimited(req, limit, bodyDeadlineMs());
+  const bytes = await readLimited(req, limit, bodyDeadlineMs());
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
     throw errors.badJson();
   }
@@ -40,8 +43,8 @@ export async function parseBody<S extends z.ZodType>(
   return parsed.data;
 }
 
-async function readLimited(req: Request, limit: number, deadlineMs: number): Promise<string> {
-  if (!req.body) return "";
+async function readLimited(req: Request, limit: number, deadlineMs: number): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -64,7 +67,7 @@ async function readLimited(req: Request, limit: number, deadlineMs: number): Pro
   } finally {
     clearTimeout(timer);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 const bodyTimeout = (ms: number) =>
@@ -93,15 +96,14 @@ const pathOf = (visit: Visit): string => {
   return keys.join(".");
 };
 
-const NUL_MESSAGE = "Text must not contain NUL characters.";
-
 /** Walks the parsed document without recursion (it may be nested arbitrarily deep). */
 function refuseUnstorable(root: unknown): void {
   const stack: Visit[] = [{ value: root, depth: 0, key: null, parent: null }];
   for (let visit = stack.pop(); visit; visit = stack.pop()) {
     const { value, depth } = visit;
     if (typeof value === "string") {
-      if (value.includes("\u0000")) throw errors.invalidField(pathOf(visit) || "body", NUL_MESSAGE);
+      const problem = unstorableText(value);
+      if (problem) throw errors.invalidField(pathOf(visit) || "body", problem);
       continue;
     }
     if (value === null || typeof value !== "object") continue;
@@ -110,9 +112,8 @@ function refuseUnstorable(root: unknown): void {
       ? value.map((item, i) => [i, item])
       : Object.entries(value);
     for (const [key, item] of entries) {
-      if (typeof key === "string" && key.includes("\u0000")) {
-        throw errors.invalidField(pathOf(visit) || "body", "Keys must not contain NUL characters.");
-      }
+      const problem = typeof key === "string" ? unstorableText(key) : null;
+      if (problem) throw errors.invalidField(pathOf(visit) || "body", `Keys: ${problem}`);
       stack.push({ value: item, depth: depth + 1, key, parent: visit });
     }
   }

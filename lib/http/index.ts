@@ -3,3 +3,6 @@ import "server-only";
 export { DEFAULT_BODY_LIMIT, parseBody, parseQuery } from "./body";
 export { answerImageSources, contentSecurityPolicy } from "./page-policy";
 export { errorResponse, json, route } from "./route";
+export { hardenForHttps } from "./transport-security";
+export { unstorableText } from "./unstorable-text";
+export { refuseMalformedUrl } from "./url-text";

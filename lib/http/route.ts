@@ -1,7 +1,8 @@
 import { isDatabaseUnavailable } from "@/lib/db";
 import { DomainError, type ErrorKind, NotFoundError } from "@/lib/errors";
 import { assertSameSiteMutation } from "./csrf";
-import { refuseNulCharacters } from "./nul-characters";
+import { hardenForHttps } from "./transport-security";
+import { refuseUnstorableUrl } from "./url-text";
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
@@ -69,17 +70,20 @@ function retryAfterOf(error: DomainError): HeadersInit | undefined {
 
 /**
  * Wraps a route handler so every thrown error leaves in the documented shape, and so neither a
- * cookie-borne mutation from another site (assertSameSiteMutation) nor a path or query with a
- * NUL character (refuseNulCharacters) reaches it.
+ * cookie-borne mutation from another site (assertSameSiteMutation) nor a path or query with text
+ * no column can store (refuseUnstorableUrl) reaches it. Served over HTTPS, every answer carries
+ * HSTS and every cookie it sets is `Secure` (hardenForHttps).
  */
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (req, context) => {
+    let response: Response;
     try {
       assertSameSiteMutation(req);
-      await refuseNulCharacters(req, context);
-      return await handler(req, context);
+      await refuseUnstorableUrl(req, context);
+      response = await handler(req, context);
     } catch (error) {
-      return errorResponse(error);
+      response = errorResponse(error);
     }
+    return hardenForHttps(req, response);
   };
 }

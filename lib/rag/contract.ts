@@ -7,6 +7,15 @@ export type KnowledgeFormat = (typeof KNOWLEDGE_FORMATS)[number];
 
 /** Uploads (files and JSON texts) larger than this are refused with 413. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+// The upload size bounds a text document, not a PDF: a 175 KB file that draws one form of text
+// thousands of times expands to tens of megabytes of text and minutes of CPU. These bound what
+// one upload can hold, whatever its size.
+/** Pages of a PDF: well beyond any manual or handbook people ask questions about. */
+export const PDF_MAX_PAGES = 2_000;
+/** Characters of a PDF's text (about 2,500 dense pages). */
+export const PDF_MAX_CHARACTERS = 5_000_000;
+/** Chunks of any document: 20 MiB of prose makes about 20,000. */
+export const MAX_CHUNKS_PER_DOCUMENT = 50_000;
 
 /**
  * The product's own user guide. Every agent also searches it for questions about Vigil itself

@@ -5,10 +5,12 @@ import { DomainError, type ErrorKind } from "@/lib/errors";
 import type { ChunkDraft } from "./chunking";
 import type { DocumentInput } from "./contract";
 import { type ExtractedDocument, extractDocument } from "./extract";
+import { EXTRACTION_HEAP_MB, extractionTimeoutMs, limitErrors } from "./extraction-limits";
 
 // Extraction is CPU work — PDF parsing above all, then normalising, hashing and cutting text
 // into chunks — and a request that does it on the event loop holds every other request for as
-// long. Documents past a small size, and every PDF, are extracted in a worker thread.
+// long. Documents past a small size, and every PDF, are extracted in a worker thread, with a
+// heap limit and a deadline: a document that still costs too much stops its worker, not the server.
 
 /** Text documents below this size are extracted in place: a worker would cost more than it saves. */
 export const IN_PLACE_MAX_BYTES = 256 * 1024;
@@ -45,7 +47,11 @@ function transferable(content: string | Uint8Array): ArrayBuffer[] {
 }
 
 function startWorker(input: DocumentInput): Worker {
-  const options = { workerData: { input }, transferList: transferable(input.content) };
+  const options = {
+    workerData: { input },
+    transferList: transferable(input.content),
+    resourceLimits: { maxOldGenerationSizeMb: EXTRACTION_HEAP_MB },
+  };
   if (process.env.NEXT_RUNTIME) {
     // Next.js bundles the worker with what it imports; this exact form is what it follows.
     return new Worker(new URL("./extract-worker.ts", import.meta.url), options);
@@ -61,7 +67,11 @@ function startWorker(input: DocumentInput): Worker {
 export function extractInWorker(input: DocumentInput): Promise<ExtractedDocument> {
   const worker = startWorker(input);
   const chunks: ChunkDraft[] = [];
+  const timeoutMs = extractionTimeoutMs();
+  let timer: NodeJS.Timeout | undefined;
   return new Promise<ExtractedDocument>((resolve, reject) => {
+    // The worker is terminated in `finally`, wherever in PDF.js it is.
+    timer = setTimeout(() => reject(limitErrors.time(timeoutMs)), timeoutMs);
     worker.on("message", (message: ExtractionMessage) => {
       if (message.type === "chunks") {
         chunks.push(...message.chunks);
@@ -72,7 +82,12 @@ export function extractInWorker(input: DocumentInput): Promise<ExtractedDocument
         reject(kind && code ? new DomainError(kind, code, text, details) : new Error(`extraction failed: ${text}`));
       }
     });
-    worker.on("error", reject);
+    worker.on("error", (error: Error & { code?: string }) =>
+      reject(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? limitErrors.memory() : error),
+    );
     worker.on("exit", (code) => reject(new Error(`the extraction worker stopped (exit code ${code})`)));
-  }).finally(() => worker.terminate());
+  }).finally(() => {
+    clearTimeout(timer);
+    return worker.terminate();
+  });
 }

@@ -2,10 +2,17 @@ import { createHash } from "node:crypto";
 import { DomainError } from "@/lib/errors";
 import type { Block } from "./blocks";
 import { type ChunkDraft, chunkBlocks } from "./chunking";
-import type { DocumentInput, KnowledgeFormat } from "./contract";
+import {
+  type DocumentInput,
+  type KnowledgeFormat,
+  MAX_CHUNKS_PER_DOCUMENT,
+  PDF_MAX_CHARACTERS,
+  PDF_MAX_PAGES,
+} from "./contract";
+import { limitErrors } from "./extraction-limits";
 import { htmlToMarkdown } from "./html";
 import { parseMarkdown, parsePlainText } from "./markdown";
-import { looksLikePdf, pdfBlocks, readPdf } from "./pdf";
+import { looksLikePdf, PdfTooLarge, pdfBlocks, readPdf } from "./pdf";
 
 export interface ExtractedDocument {
   title: string;
@@ -82,8 +89,9 @@ export async function extractDocument(input: DocumentInput): Promise<ExtractedDo
     if (!looksLikePdf(bytes)) throw knowledgeErrors.unreadable("PDF");
     let parsed: Awaited<ReturnType<typeof readPdf>>;
     try {
-      parsed = await readPdf(bytes);
-    } catch {
+      parsed = await readPdf(bytes, { maxPages: PDF_MAX_PAGES, maxCharacters: PDF_MAX_CHARACTERS });
+    } catch (error) {
+      if (error instanceof PdfTooLarge) throw error.limit === "pages" ? limitErrors.pages() : limitErrors.characters();
       throw knowledgeErrors.unreadable("PDF");
     }
     const pages = parsed.pages.map(normalizeText);
@@ -111,10 +119,12 @@ export async function extractDocument(input: DocumentInput): Promise<ExtractedDo
   }
 
   if (blocks.length === 0 || normalized.replace(/\f/g, "").trim() === "") throw knowledgeErrors.empty();
+  const chunks = chunkBlocks(blocks, rootHeading);
+  if (chunks.length > MAX_CHUNKS_PER_DOCUMENT) throw limitErrors.chunks();
   return {
     title,
     format: input.format,
-    chunks: chunkBlocks(blocks, rootHeading),
+    chunks,
     contentHash: contentHashOf(normalized),
     byteSize,
   };

@@ -1,5 +1,5 @@
 import { DomainError, errors } from "@/lib/errors";
-import { parseBody } from "@/lib/http";
+import { parseBody, unstorableText } from "@/lib/http";
 import {
   DATA_CLASSIFICATIONS,
   type DataClassification,
@@ -84,6 +84,7 @@ async function readMultipart(req: Request): Promise<DocumentInput> {
     if (exceeded) throw errors.tooLarge(MAX_UPLOAD_BYTES);
     throw errors.invalidField("file", "The body is not a readable multipart form.");
   }
+  refuseUnstorableFields(form);
   const file = form.get("file");
   if (!(file instanceof Blob)) throw errors.invalidField("file", "Attach the document as the form field `file`.");
   if (file.size > MAX_UPLOAD_BYTES) throw errors.tooLarge(MAX_UPLOAD_BYTES);
@@ -116,6 +117,20 @@ async function readMultipart(req: Request): Promise<DocumentInput> {
     fileName: name || undefined,
     dataClassification: classification as DataClassification | undefined,
   };
+}
+
+/**
+ * Every field name, text value and file name of the form must be storable text (no NUL, which
+ * PostgreSQL refuses mid-write): the JSON reader checks its bodies the same way.
+ */
+function refuseUnstorableFields(form: FormData): void {
+  for (const [key, value] of form) {
+    const keyProblem = unstorableText(key);
+    if (keyProblem) throw errors.invalidField("form", `Field names: ${keyProblem}`);
+    const text = typeof value === "string" ? value : value.name;
+    const problem = unstorableText(text);
+    if (problem) throw errors.invalidField(typeof value === "string" ? key : `${key}.filename`, problem);
+  }
 }
 
 /** The document in a POST: a multipart upload (`file`, `domains`, `title`?) or JSON. */

@@ -1,8 +1,10 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/api/session/route";
 import { createApiKey } from "@/lib/tenancy";
+import { proxy } from "@/proxy";
 import { testTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
@@ -28,6 +30,10 @@ interface Endpoint {
 }
 
 const NUL = "\u0000";
+/** A UTF-16 high surrogate with no low one after it: no Unicode text, so nothing can store it. */
+const LONE_SURROGATE = "\ud800";
+/** Percent-encodings that decode to no UTF-8 text: a cut-off sequence, a stray byte, an encoded surrogate. */
+const BAD_PERCENT = ["%E0%A4%A", "%FF", "%ED%A0%80", "%"];
 const DEPTH = 10_000;
 const deepArray = `${"[".repeat(DEPTH)}${"]".repeat(DEPTH)}`;
 const deepObject = `${'{"a":'.repeat(DEPTH)}1${"}".repeat(DEPTH)}`;
@@ -106,11 +112,11 @@ const GENERIC_BODY = {
   value: "fuzz",
 };
 
-/** The value with a NUL in the string at `target` (a leaf index), and how many leaves it has. */
-function withNulAt(value: unknown, target: number): { value: unknown; leaves: number } {
+/** The value with `bad` in the string at `target` (a leaf index), and how many leaves it has. */
+function withCharAt(value: unknown, target: number, bad: string): { value: unknown; leaves: number } {
   let index = 0;
   const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return index++ === target ? `${v.slice(0, 1)}${NUL}${v.slice(1)}` : v;
+    if (typeof v === "string") return index++ === target ? `${v.slice(0, 1)}${bad}${v.slice(1)}` : v;
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
@@ -119,18 +125,29 @@ function withNulAt(value: unknown, target: number): { value: unknown; leaves: nu
   return { value: out, leaves: index };
 }
 
-/** One body per string in the value, each with a NUL in that string only; and one with a NUL key. */
-function nulBodies(value: unknown): string[] {
+/**
+ * One body per string in the value, each with `bad` in that string only; and one with it in a
+ * key. JSON.stringify writes a lone surrogate as the escape `\ud800`, as a client would.
+ */
+function bodiesWith(value: unknown, bad: string): string[] {
   const bodies: string[] = [];
   for (let target = 0; ; target++) {
-    const { value: out, leaves } = withNulAt(value, target);
+    const { value: out, leaves } = withCharAt(value, target, bad);
     if (target >= leaves) break;
     bodies.push(JSON.stringify(out));
   }
   if (value && typeof value === "object" && !Array.isArray(value)) {
-    bodies.push(JSON.stringify({ ...value, [`key${NUL}`]: "x" }));
+    bodies.push(JSON.stringify({ ...value, [`key${bad}`]: "x" }));
   }
   return bodies;
+}
+
+/** The body as UTF-8 with the first string's text replaced by bytes that are no UTF-8 (an encoded surrogate). */
+function invalidUtf8Body(value: unknown): Uint8Array | null {
+  const { value: marked, leaves } = withCharAt(value, 0, "\u0001MARK\u0001");
+  if (leaves === 0) return null;
+  const [before, after] = JSON.stringify(marked).split("\\u0001MARK\\u0001");
+  return Buffer.concat([Buffer.from(before), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(after)]);
 }
 
 /** The same body with the deep document in each of its fields, and the deep document alone. */
@@ -194,13 +211,19 @@ const PLAIN_PARAMS: Record<string, string> = {
 /** Sends one request and reads the answer; a stream is cancelled once its status is known. */
 async function send(
   endpoint: Endpoint,
-  init: { path: string; params: Record<string, string | string[]>; body?: string; headers: Record<string, string> },
+  init: {
+    path: string;
+    params: Record<string, string | string[]>;
+    body?: string | Uint8Array;
+    headers: Record<string, string>;
+  },
 ): Promise<{ status: number; body: unknown; contentType: string }> {
   const headers = new Headers(init.headers);
   // What an MCP client accepts; the other routes answer JSON whatever it says.
   headers.set("accept", "application/json, text/event-stream");
   if (init.body !== undefined) headers.set("content-type", "application/json");
-  const req = new Request(`http://localhost${init.path}`, { method: endpoint.method, headers, body: init.body });
+  const sent = typeof init.body === "string" || init.body === undefined ? init.body : new Uint8Array(init.body);
+  const req = new Request(`http://localhost${init.path}`, { method: endpoint.method, headers, body: sent });
   const res = await endpoint.handler(req, { params: Promise.resolve(init.params) });
   const contentType = res.headers.get("content-type") ?? "";
   if (contentType.includes("text/event-stream")) {
@@ -250,7 +273,7 @@ function problemOf(res: { status: number; body: unknown }, endpoint: Endpoint, c
 }
 
 for (const target of testTargets()) {
-  describe(`every API route refuses NUL bytes and deep JSON on ${target.name}`, () => {
+  describe(`every API route refuses NUL bytes, lone surrogates, bad percent-encoding and deep JSON on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let endpoints: Endpoint[] = [];
     const principals: { label: string; headers: Record<string, string> }[] = [];
@@ -324,7 +347,7 @@ for (const target of testTargets()) {
       for (const endpoint of endpoints.filter((e) => WITH_BODY.has(e.method))) {
         const sample = VALID_BODIES[`${endpoint.method} ${endpoint.pattern}`] ?? GENERIC_BODY;
         for (const principal of principals) {
-          for (const body of nulBodies(sample)) {
+          for (const body of bodiesWith(sample, NUL)) {
             const res = await send(endpoint, {
               path: pathOf(endpoint, PLAIN_PARAMS),
               params: paramsOf(endpoint, PLAIN_PARAMS),
@@ -358,6 +381,165 @@ for (const target of testTargets()) {
           jsonrpc: "2.0",
           id: null,
           error: { code: -32600, message: expect.any(String), data: { status: "error", code: expect.any(String) } },
+        });
+      }
+    });
+
+    it("answers a lone surrogate anywhere in a JSON body with a 4xx in the error shape", async () => {
+      const problems: string[] = [];
+      for (const endpoint of endpoints.filter((e) => WITH_BODY.has(e.method))) {
+        const sample = VALID_BODIES[`${endpoint.method} ${endpoint.pattern}`] ?? GENERIC_BODY;
+        const bodies: (string | Uint8Array)[] = bodiesWith(sample, LONE_SURROGATE);
+        const raw = invalidUtf8Body(sample);
+        if (raw) bodies.push(raw);
+        for (const principal of principals) {
+          for (const body of bodies) {
+            const res = await send(endpoint, {
+              path: pathOf(endpoint, PLAIN_PARAMS),
+              params: paramsOf(endpoint, PLAIN_PARAMS),
+              body,
+              headers: principal.headers,
+            });
+            const shown = typeof body === "string" ? body.slice(0, 80) : "(invalid UTF-8)";
+            const label = `${endpoint.method} ${endpoint.pattern} ${shown} as ${principal.label}`;
+            const problem = problemOf(res, endpoint, "body");
+            if (problem) problems.push(`${label}: ${problem}`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it("answers a lone surrogate or bad percent-encoding in a path parameter with 400 in the error shape", async () => {
+      const problems: string[] = [];
+      for (const endpoint of endpoints.filter((e) => e.params.length > 0)) {
+        for (const principal of principals) {
+          for (const param of endpoint.params) {
+            // What Next.js hands a route for each: the decoded surrogate, or the raw text it could not decode.
+            const cases = [
+              { path: `x${LONE_SURROGATE}y`, encoded: "x%ED%A0%80y" },
+              ...BAD_PERCENT.map((bad) => ({ path: `x${bad}`, encoded: `x${bad}` })),
+            ];
+            for (const { path: value, encoded } of cases) {
+              const values = { ...PLAIN_PARAMS, [param.name]: value };
+              const requestPath = endpoint.pattern.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) =>
+                name === param.name ? encoded : encodeURIComponent(PLAIN_PARAMS[name]),
+              );
+              const res = await send(endpoint, {
+                path: requestPath,
+                params: paramsOf(endpoint, values),
+                body: WITH_BODY.has(endpoint.method) ? "{}" : undefined,
+                headers: principal.headers,
+              });
+              const label = `${endpoint.method} ${requestPath} as ${principal.label}`;
+              const problem = problemOf(res, endpoint, "path");
+              if (problem) problems.push(`${label}: ${problem}`);
+            }
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it("answers bad percent-encoding in a query parameter with 400 in the error shape", async () => {
+      const problems: string[] = [];
+      for (const endpoint of endpoints.filter((e) => e.method === "GET")) {
+        for (const principal of principals) {
+          for (const bad of BAD_PERCENT) {
+            const res = await send(endpoint, {
+              path: `${pathOf(endpoint, PLAIN_PARAMS)}?q=a${bad}`,
+              params: paramsOf(endpoint, PLAIN_PARAMS),
+              headers: principal.headers,
+            });
+            const label = `${endpoint.method} ${endpoint.pattern}?q=a${bad} as ${principal.label}`;
+            const problem = problemOf(res, endpoint, "query");
+            if (problem) problems.push(`${label}: ${problem}`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it("answers bad percent-encoding anywhere in an /api path with 400 in the error shape before routing", async () => {
+      const problems: string[] = [];
+      // Next.js decodes a route's parameters before the handler runs, and a path it cannot decode
+      // never reaches route(): the proxy in front of every /api request is where it is refused.
+      const paths = new Set<string>();
+      for (const endpoint of endpoints) {
+        for (const bad of BAD_PERCENT) {
+          paths.add(`${endpoint.pattern.replace(/\[(?:\.\.\.)?\w+\]/g, "x")}/${bad}`);
+          for (const param of endpoint.params) {
+            paths.add(
+              endpoint.pattern.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) =>
+                name === param.name ? `x${bad}` : encodeURIComponent(PLAIN_PARAMS[name]),
+              ),
+            );
+          }
+        }
+      }
+      for (const path of paths) {
+        for (const method of ["GET", "POST"]) {
+          const res = await proxy(new NextRequest(`http://localhost${path}`, { method }));
+          const text = await res.text();
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // judged below
+          }
+          const b = body as Record<string, unknown> | null;
+          const shaped = b?.status === "error" && b.code === "VALIDATION_FAILED" && typeof b.message === "string";
+          if (res.status !== 400 || !shaped) problems.push(`${method} ${path}: ${res.status} ${text.slice(0, 120)}`);
+        }
+      }
+      expect(paths.size).toBeGreaterThan(ROUTE_FILES.length);
+      expect(problems).toEqual([]);
+    });
+
+    it("answers an MCP message with a lone surrogate or invalid UTF-8 with a JSON-RPC error", async () => {
+      const mcp = endpoints.find((e) => e.pattern === "/api/mcp" && e.method === "POST");
+      if (!mcp) throw new Error("no MCP route");
+      const admin = principals[1];
+      const submit = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 8,
+        method: "tools/call",
+        params: {
+          name: "submit_case",
+          arguments: {
+            request_id: "fuzz-mcp-surrogate",
+            adapter_id: "lgv_troubleshooting",
+            case_type: "troubleshooting",
+            title: `LGV-07 ${LONE_SURROGATE} stops`,
+            payload: { vehicle_id: "LGV-07", symptom: "stops" },
+            submitter: { name: "Erin Expert", role: "member" },
+          },
+        },
+      });
+      const cases: { body: string | Uint8Array; code: number }[] = [
+        { body: submit, code: -32600 },
+        {
+          body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_case","arguments":{"case_id":"HITL-\\ud800"}}}',
+          code: -32600,
+        },
+        {
+          body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_case","arguments":{"case_\\udc00id":"HITL-1"}}}',
+          code: -32600,
+        },
+        {
+          body: Buffer.from(submit.replace("\\ud800", "\u00e9"), "utf8").map((b) =>
+            b === 0xc3 ? 0xed : b === 0xa9 ? 0xa0 : b,
+          ),
+          code: -32700,
+        },
+      ];
+      for (const { body, code } of cases) {
+        const res = await send(mcp, { path: "/api/mcp", params: {}, body, headers: admin.headers });
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code, message: expect.any(String), data: { status: "error", code: expect.any(String) } },
         });
       }
     });
