@@ -26,6 +26,7 @@ import { dueAtFor } from "./sla";
 import { EVENT_OF_ACTION, type HitlAction, TRANSITIONS } from "./transitions";
 import type { HitlActor } from "./types";
 import { assertModifications, assertPayload } from "./validation";
+import { assertMayAnswer, privateOwnerIn } from "./visibility";
 
 // Every command is one transaction that appends an event and updates the projection with the
 // same fold the rebuild uses. The case's projection row is locked first, so concurrent commands
@@ -168,7 +169,7 @@ function parsedDisplay(given: ActorInput | undefined): ActorInput | undefined {
 /** The caller's display object as given, for event_json (null when it gave none). */
 const displayAsGiven = (display?: ActorInput) => (display ? { actor_as_given: display } : {});
 
-/** Reviewers, admins and the system decide, ask and escalate; only admins supersede; anyone in the tenant answers. */
+/** Reviewers, admins and the system decide, ask and escalate; only admins supersede; the asker answers (visibility.ts). */
 const MIN_ROLE: Record<HitlAction, "reviewer" | "admin" | null> = {
   request_clarification: "reviewer",
   provide_clarification: null,
@@ -188,13 +189,13 @@ function assertMayAct(actor: HitlActor, action: HitlAction, ownRun = false): voi
   if (!roleAtLeast(actor.role, min)) throw hitlErrors.forbidden(action);
 }
 
-/** A caller's refs, refusing the types only the server writes (run, interrupt). */
+/** A caller's refs, refusing the types only the server writes (run, interrupt, chat_session, …). */
 function callerRefs(refs: HitlRef[]): HitlRef[] {
   const i = refs.findIndex((ref) => (SERVER_REF_TYPES as readonly string[]).includes(ref.ref_type));
   if (i >= 0) {
     throw errors.invalidField(
       `refs.${i}.ref_type`,
-      `${refs[i].ref_type} refs are written by the server when a run stops for a decision; a client cannot set them.`,
+      `${refs[i].ref_type} refs are written by the server (a run that stops for a decision, a consultation under review); a client cannot set them.`,
     );
   }
   return refs;
@@ -219,7 +220,10 @@ export interface SubmitCaseInput {
 }
 
 export interface SubmitOptions {
-  /** `run` / `interrupt` refs: only server code that opens a case for a paused run passes them. */
+  /**
+   * `run` / `interrupt` / `chat_session` refs: only server code that opens a case for a paused run
+   * passes them. The case carries the visibility of the owner they name (visibility.ts).
+   */
   serverRefs?: HitlRef[];
 }
 
@@ -281,6 +285,7 @@ export async function submitCase(
     }
 
     const now = Date.now();
+    const privateTo = options.serverRefs?.length ? await privateOwnerIn(tx, options.serverRefs) : null;
     const kase: CaseRow = {
       id: newCaseId(),
       tenantId: actor.tenantId,
@@ -294,6 +299,7 @@ export async function submitCase(
       submitterName: who.actorName,
       submitterRole: who.actorRole,
       createdBy: who.actorId,
+      privateTo,
       submitterTeam: who.actorTeam,
       requestId,
       priority,
@@ -665,7 +671,7 @@ export async function requestClarification(
   });
 }
 
-/** The answer to the open question; the case is `pending` again. */
+/** The answer to the open question, by the person it was asked of or a reviewer; the case is `pending` again. */
 export async function provideClarification(
   actor: HitlActor,
   caseId: string,
@@ -673,10 +679,14 @@ export async function provideClarification(
 ): Promise<HitlCommandResult> {
   if (typeof input.answer !== "string" || input.answer.trim() === "") throw hitlErrors.answerRequired();
   const answer = requireText("answer", input.answer, HITL_LIMITS.answerChars);
+  const given = parsedDisplay(input.actor);
+  await assertMayAnswer(actor, caseId);
   return mutateCase(actor, caseId, input.requestId, {
     action: "provide_clarification",
     fields: { answer, notes: notesOf(input.notes) },
-    display: input.actor,
+    // Under the name the server knows: an answer speaks for whoever gave it (role, team and
+    // kind stay the caller's display fields, as on every event).
+    display: given && { ...given, name: principalDisplay(actor).name },
   });
 }
 
