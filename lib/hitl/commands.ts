@@ -26,7 +26,7 @@ import { dueAtFor } from "./sla";
 import { EVENT_OF_ACTION, type HitlAction, TRANSITIONS } from "./transitions";
 import type { HitlActor } from "./types";
 import { assertModifications, assertPayload } from "./validation";
-import { assertMayAnswer, privateOwnerIn } from "./visibility";
+import { assertMayAnswer, canSeeCase, privateOwnerIn } from "./visibility";
 
 // Every command is one transaction that appends an event and updates the projection with the
 // same fold the rebuild uses. The case's projection row is locked first, so concurrent commands
@@ -271,7 +271,7 @@ export async function submitCase(
   return withTenant(actor, async (tx) => {
     const found = await adapterForSubmitIn(tx, actor.tenantId, adapter);
     if (!found) {
-      const replay = await submitReplayIn(tx, requestId, hash);
+      const replay = await submitReplayIn(tx, actor, requestId, hash);
       if (replay) return replay;
       throw hitlErrors.adapterNotFound(adapter);
     }
@@ -279,7 +279,7 @@ export async function submitCase(
       assertPayload(adapter, found.version, found.jsonSchema, payload);
     } catch (error) {
       // A replay of a submission accepted under an earlier schema version still replays.
-      const replay = await submitReplayIn(tx, requestId, hash);
+      const replay = await submitReplayIn(tx, actor, requestId, hash);
       if (replay) return replay;
       throw error;
     }
@@ -315,7 +315,7 @@ export async function submitCase(
       .returning({ id: cases.id });
     if (inserted.length === 0) {
       // This request_id was used before (or by a concurrent submit that committed first).
-      const replay = await submitReplayIn(tx, requestId, hash);
+      const replay = await submitReplayIn(tx, actor, requestId, hash);
       if (replay) return replay;
       throw new Error("a case with this request_id exists but has no submission event");
     }
@@ -378,14 +378,25 @@ export async function submitCase(
   });
 }
 
-async function submitReplayIn(tx: Tx, requestId: string, hash: string): Promise<HitlCommandResult | null> {
-  const [existing] = await tx.select({ id: cases.id }).from(cases).where(eq(cases.requestId, requestId));
+async function submitReplayIn(
+  tx: Tx,
+  actor: HitlActor,
+  requestId: string,
+  hash: string,
+): Promise<HitlCommandResult | null> {
+  const [existing] = await tx
+    .select({ id: cases.id, privateTo: cases.privateTo })
+    .from(cases)
+    .where(eq(cases.requestId, requestId));
   if (!existing) return null;
   const [first] = await tx
     .select()
     .from(events)
     .where(and(eq(events.caseId, existing.id), eq(events.type, "submitted")));
-  if (!first || first.intentHash !== hash) throw hitlErrors.idempotencyConflict(requestId, existing.id);
+  if (!first || first.intentHash !== hash) {
+    // Not the id of a case the caller may not see (a run's checkpoint request ids are predictable).
+    throw hitlErrors.idempotencyConflict(requestId, canSeeCase(actor, existing) ? existing.id : null);
+  }
   return resultOf(first, true);
 }
 

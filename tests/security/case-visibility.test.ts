@@ -13,6 +13,7 @@ import * as countsRoute from "@/app/api/hitl/queue/counts/route";
 import * as queueRoute from "@/app/api/hitl/queue/route";
 import * as statsRoute from "@/app/api/hitl/stats/route";
 import * as runRoute from "@/app/api/runs/[id]/route";
+import { checkpointRequestId } from "@/lib/checkpoints";
 import { caseIdOfRequest } from "@/lib/hitl";
 import type { QueueCounts } from "@/lib/hitl/contract";
 import { executionSettled } from "@/lib/runs";
@@ -215,6 +216,18 @@ for (const target of testTargets()) {
 
       expect(ids(await get(casesRoute.GET, filter, a))).toEqual([atPlan.caseId]);
       expect(ids(await get(casesRoute.GET, filter, reviewer))).toEqual([atPlan.caseId]);
+
+      // Nor does replaying the checkpoint's (predictable) request id name the case.
+      const interruptId = (await runs.run(MEMBER, runId)).pendingInterrupts[0].id;
+      const replay = await post(
+        casesRoute.POST,
+        "/api/hitl/cases",
+        b,
+        caseBody({ request_id: checkpointRequestId(runId, interruptId) }),
+      );
+      expect(replay.status).toBe(409);
+      expect(replay.body).toMatchObject({ code: "IDEMPOTENCY_CONFLICT", details: { case_id: null } });
+      expect(JSON.stringify(replay.body)).not.toContain(atPlan.caseId);
     });
 
     it("a clarification is answered by the asker or a reviewer, under the name the server knows", async () => {
