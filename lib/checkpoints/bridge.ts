@@ -55,14 +55,15 @@ export async function openCheckpointCases(context: RunContext, pending: PendingI
         payload: checkpoint.request,
         summary: checkpoint.title,
         priority: PRIORITY_OF_RISK[checkpoint.risk_level],
-        refs: [context.threadId, ...(checkpoint.refs ?? [])].map((ref) =>
-          typeof ref === "string"
-            ? { ref_type: "thread", ref_key: VIGIL_REF_KEY, ref_value: ref }
-            : { ref_type: ref.kind, ref_key: VIGIL_REF_KEY, ref_value: ref.id },
-        ),
       },
       {
+        // All the server's own (a chat_session ref is one no client may set), in their former order.
         serverRefs: [
+          ...[context.threadId, ...(checkpoint.refs ?? [])].map((ref) =>
+            typeof ref === "string"
+              ? { ref_type: "thread", ref_key: VIGIL_REF_KEY, ref_value: ref }
+              : { ref_type: ref.kind, ref_key: VIGIL_REF_KEY, ref_value: ref.id },
+          ),
           { ref_type: "run", ref_key: VIGIL_REF_KEY, ref_value: context.runId },
           { ref_type: "interrupt", ref_key: VIGIL_REF_KEY, ref_value: interrupt.id },
         ],

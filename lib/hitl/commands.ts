@@ -26,6 +26,7 @@ import { dueAtFor } from "./sla";
 import { EVENT_OF_ACTION, type HitlAction, TRANSITIONS } from "./transitions";
 import type { HitlActor } from "./types";
 import { assertModifications, assertPayload } from "./validation";
+import { assertMayAnswer, canSeeCase, privateOwnerIn } from "./visibility";
 
 // Every command is one transaction that appends an event and updates the projection with the
 // same fold the rebuild uses. The case's projection row is locked first, so concurrent commands
@@ -168,7 +169,7 @@ function parsedDisplay(given: ActorInput | undefined): ActorInput | undefined {
 /** The caller's display object as given, for event_json (null when it gave none). */
 const displayAsGiven = (display?: ActorInput) => (display ? { actor_as_given: display } : {});
 
-/** Reviewers, admins and the system decide, ask and escalate; only admins supersede; anyone in the tenant answers. */
+/** Reviewers, admins and the system decide, ask and escalate; only admins supersede; the asker answers (visibility.ts). */
 const MIN_ROLE: Record<HitlAction, "reviewer" | "admin" | null> = {
   request_clarification: "reviewer",
   provide_clarification: null,
@@ -188,13 +189,13 @@ function assertMayAct(actor: HitlActor, action: HitlAction, ownRun = false): voi
   if (!roleAtLeast(actor.role, min)) throw hitlErrors.forbidden(action);
 }
 
-/** A caller's refs, refusing the types only the server writes (run, interrupt). */
+/** A caller's refs, refusing the types only the server writes (run, interrupt, chat_session, …). */
 function callerRefs(refs: HitlRef[]): HitlRef[] {
   const i = refs.findIndex((ref) => (SERVER_REF_TYPES as readonly string[]).includes(ref.ref_type));
   if (i >= 0) {
     throw errors.invalidField(
       `refs.${i}.ref_type`,
-      `${refs[i].ref_type} refs are written by the server when a run stops for a decision; a client cannot set them.`,
+      `${refs[i].ref_type} refs are written by the server (a run that stops for a decision, a consultation under review); a client cannot set them.`,
     );
   }
   return refs;
@@ -219,7 +220,10 @@ export interface SubmitCaseInput {
 }
 
 export interface SubmitOptions {
-  /** `run` / `interrupt` refs: only server code that opens a case for a paused run passes them. */
+  /**
+   * `run` / `interrupt` / `chat_session` refs: only server code that opens a case for a paused run
+   * passes them. The case carries the visibility of the owner they name (visibility.ts).
+   */
   serverRefs?: HitlRef[];
 }
 
@@ -267,7 +271,7 @@ export async function submitCase(
   return withTenant(actor, async (tx) => {
     const found = await adapterForSubmitIn(tx, actor.tenantId, adapter);
     if (!found) {
-      const replay = await submitReplayIn(tx, requestId, hash);
+      const replay = await submitReplayIn(tx, actor, requestId, hash);
       if (replay) return replay;
       throw hitlErrors.adapterNotFound(adapter);
     }
@@ -275,12 +279,13 @@ export async function submitCase(
       assertPayload(adapter, found.version, found.jsonSchema, payload);
     } catch (error) {
       // A replay of a submission accepted under an earlier schema version still replays.
-      const replay = await submitReplayIn(tx, requestId, hash);
+      const replay = await submitReplayIn(tx, actor, requestId, hash);
       if (replay) return replay;
       throw error;
     }
 
     const now = Date.now();
+    const privateTo = options.serverRefs?.length ? await privateOwnerIn(tx, options.serverRefs) : null;
     const kase: CaseRow = {
       id: newCaseId(),
       tenantId: actor.tenantId,
@@ -294,6 +299,7 @@ export async function submitCase(
       submitterName: who.actorName,
       submitterRole: who.actorRole,
       createdBy: who.actorId,
+      privateTo,
       submitterTeam: who.actorTeam,
       requestId,
       priority,
@@ -309,7 +315,7 @@ export async function submitCase(
       .returning({ id: cases.id });
     if (inserted.length === 0) {
       // This request_id was used before (or by a concurrent submit that committed first).
-      const replay = await submitReplayIn(tx, requestId, hash);
+      const replay = await submitReplayIn(tx, actor, requestId, hash);
       if (replay) return replay;
       throw new Error("a case with this request_id exists but has no submission event");
     }
@@ -372,14 +378,25 @@ export async function submitCase(
   });
 }
 
-async function submitReplayIn(tx: Tx, requestId: string, hash: string): Promise<HitlCommandResult | null> {
-  const [existing] = await tx.select({ id: cases.id }).from(cases).where(eq(cases.requestId, requestId));
+async function submitReplayIn(
+  tx: Tx,
+  actor: HitlActor,
+  requestId: string,
+  hash: string,
+): Promise<HitlCommandResult | null> {
+  const [existing] = await tx
+    .select({ id: cases.id, privateTo: cases.privateTo })
+    .from(cases)
+    .where(eq(cases.requestId, requestId));
   if (!existing) return null;
   const [first] = await tx
     .select()
     .from(events)
     .where(and(eq(events.caseId, existing.id), eq(events.type, "submitted")));
-  if (!first || first.intentHash !== hash) throw hitlErrors.idempotencyConflict(requestId, existing.id);
+  if (!first || first.intentHash !== hash) {
+    // Not the id of a case the caller may not see (a run's checkpoint request ids are predictable).
+    throw hitlErrors.idempotencyConflict(requestId, canSeeCase(actor, existing) ? existing.id : null);
+  }
   return resultOf(first, true);
 }
 
@@ -665,7 +682,7 @@ export async function requestClarification(
   });
 }
 
-/** The answer to the open question; the case is `pending` again. */
+/** The answer to the open question, by the person it was asked of or a reviewer; the case is `pending` again. */
 export async function provideClarification(
   actor: HitlActor,
   caseId: string,
@@ -673,10 +690,14 @@ export async function provideClarification(
 ): Promise<HitlCommandResult> {
   if (typeof input.answer !== "string" || input.answer.trim() === "") throw hitlErrors.answerRequired();
   const answer = requireText("answer", input.answer, HITL_LIMITS.answerChars);
+  const given = parsedDisplay(input.actor);
+  await assertMayAnswer(actor, caseId);
   return mutateCase(actor, caseId, input.requestId, {
     action: "provide_clarification",
     fields: { answer, notes: notesOf(input.notes) },
-    display: input.actor,
+    // Under the name the server knows: an answer speaks for whoever gave it (role, team and
+    // kind stay the caller's display fields, as on every event).
+    display: given && { ...given, name: principalDisplay(actor).name },
   });
 }
 

@@ -47,9 +47,12 @@ export const VIGIL_REF_TYPES = ["run", "interrupt", "run_checkpoint", "thread", 
 /**
  * Written by the server, never by a client: `run` and `interrupt` when a run stops for a person
  * (deciding the case resumes the run), `run_checkpoint` when the system decided a run's
- * checkpoint itself (the case records it; nothing waits on it).
+ * checkpoint itself (the case records it; nothing waits on it), `chat_session` when a
+ * consultation's answer goes to review. They say whose private content a case carries (see
+ * visibility.ts), and the reviewer's view shows what they name: a client's ref could point a
+ * case at someone else's conversation or run.
  */
-export const SERVER_REF_TYPES = ["run", "interrupt", "run_checkpoint"] as const;
+export const SERVER_REF_TYPES = ["run", "interrupt", "run_checkpoint", "chat_session"] as const;
 /** The ref_key of Vigil's own refs. */
 export const VIGIL_REF_KEY = "id";
 

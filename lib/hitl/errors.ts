@@ -49,6 +49,13 @@ export const hitlErrors = {
     }),
   tooLarge: (field: string, limit: number) =>
     new DomainError("too_large", "PAYLOAD_TOO_LARGE", `${field} is larger than ${limit} bytes.`, { field, limit }),
+  notTheAsker: () =>
+    new DomainError(
+      "forbidden",
+      "FORBIDDEN",
+      "Only the person the question was asked of (the case's submitter) or a reviewer answers it.",
+      { requested_action: "provide_clarification" },
+    ),
   forbidden: (action: string) => {
     const requested = DESIGN_ACTION[action] ?? action;
     return new DomainError("forbidden", "FORBIDDEN", `Your role does not allow ${requested}.`, {

@@ -16,6 +16,7 @@ import type {
 import { decodeCursor, keysetAfter, PAGE_MAX, pageSize, toPage } from "./cursor";
 import { toProjection } from "./projection";
 import { upcastPayload } from "./upcasters";
+import { canSeeCase, type HitlViewer, seesEveryCase, visibleCases } from "./visibility";
 
 // The queries of the HITL design, all tenant-scoped and keyset-paginated:
 //  1 pending latest N .................... listReviewQueue
@@ -28,6 +29,9 @@ import { upcastPayload } from "./upcasters";
 //  8 clarification backlog with age ...... clarificationBacklog
 //  9 escalations due / overdue ........... escalationsDue
 // 10 old schema versions read ............ listCases({oldSchema: true}) (payloads upcast by getCase)
+//
+// Each takes the viewer: a member is shown neither a case that carries another member's private
+// content nor anything derived from it (counts, decisions, stats); see visibility.ts.
 
 const cases = schema.hitlCases;
 const events = schema.hitlEvents;
@@ -51,9 +55,9 @@ export interface CaseStanding {
 }
 
 /** The standing of each of these cases of the tenant (unknown ids are left out). */
-export async function caseStandings(scope: TenantScope, caseIds: readonly string[]): Promise<CaseStanding[]> {
+export async function caseStandings(viewer: HitlViewer, caseIds: readonly string[]): Promise<CaseStanding[]> {
   if (caseIds.length === 0) return [];
-  const rows = await withTenant(scope, (tx) =>
+  const rows = await withTenant(viewer, (tx) =>
     tx
       .select({
         caseId: state.caseId,
@@ -64,8 +68,9 @@ export async function caseStandings(scope: TenantScope, caseIds: readonly string
         decidedAt: state.decidedAt,
       })
       .from(state)
+      .innerJoin(cases, eq(cases.id, state.caseId))
       .leftJoin(events, eq(events.id, state.decisionEventId))
-      .where(inArray(state.caseId, [...caseIds])),
+      .where(and(inArray(state.caseId, [...caseIds]), visibleCases(viewer))),
   );
   return rows.map((r) => ({ ...r, reason: r.reason || null, decidedAt: r.decidedAt ?? null }));
 }
@@ -79,14 +84,15 @@ export async function caseIdOfRequest(scope: TenantScope, requestId: string): Pr
 }
 
 /** A case with its payload (read as the active schema version), references and projection. */
-export async function getCase(scope: TenantScope, caseId: string): Promise<HitlCaseView> {
-  return withTenant(scope, async (tx) => {
+export async function getCase(viewer: HitlViewer, caseId: string): Promise<HitlCaseView> {
+  return withTenant(viewer, async (tx) => {
     const [row] = await tx
       .select({ kase: cases, projection: state })
       .from(cases)
       .innerJoin(state, eq(state.caseId, cases.id))
       .where(eq(cases.id, caseId));
-    if (!row) throw new NotFoundError("HITL case", { case_id: caseId });
+    // Another member's private case answers as if it did not exist.
+    if (!row || !canSeeCase(viewer, row.kase)) throw new NotFoundError("HITL case", { case_id: caseId });
     const links = await tx
       .select()
       .from(refs)
@@ -130,10 +136,13 @@ export async function getCase(scope: TenantScope, caseId: string): Promise<HitlC
 }
 
 /** Every event of a case, in order. */
-export async function caseHistory(scope: TenantScope, caseId: string): Promise<HitlEventView[]> {
-  return withTenant(scope, async (tx) => {
-    const [kase] = await tx.select({ id: cases.id }).from(cases).where(eq(cases.id, caseId));
-    if (!kase) throw new NotFoundError("HITL case", { case_id: caseId });
+export async function caseHistory(viewer: HitlViewer, caseId: string): Promise<HitlEventView[]> {
+  return withTenant(viewer, async (tx) => {
+    const [kase] = await tx
+      .select({ id: cases.id, privateTo: cases.privateTo })
+      .from(cases)
+      .where(eq(cases.id, caseId));
+    if (!kase || !canSeeCase(viewer, kase)) throw new NotFoundError("HITL case", { case_id: caseId });
     const rows = await tx.select().from(events).where(eq(events.caseId, caseId)).orderBy(asc(events.seq));
     return rows.map(toEventView);
   });
@@ -215,7 +224,12 @@ function filterConditions(filter: CaseFilter): (SQL | undefined)[] {
   ];
 }
 
-async function casePage(tx: Tx, filter: CaseFilter, options: PageOptions): Promise<HitlPage<HitlQueueItem>> {
+async function casePage(
+  tx: Tx,
+  viewer: HitlViewer,
+  filter: CaseFilter,
+  options: PageOptions,
+): Promise<HitlPage<HitlQueueItem>> {
   const limit = pageSize(options.limit);
   const after = options.cursor ? decodeCursor(options.cursor) : null;
   const byDecision = options.sort === "decided";
@@ -226,6 +240,7 @@ async function casePage(tx: Tx, filter: CaseFilter, options: PageOptions): Promi
     .innerJoin(cases, eq(cases.id, state.caseId))
     .where(
       and(
+        visibleCases(viewer),
         ...filterConditions(filter),
         byDecision ? sql`${state.decidedAt} is not null` : undefined,
         keysetAfter(after, sortColumn, state.caseId, "desc"),
@@ -238,28 +253,28 @@ async function casePage(tx: Tx, filter: CaseFilter, options: PageOptions): Promi
 
 /** Cases matching every given filter, newest first (or most recently decided first). */
 export async function listCases(
-  scope: TenantScope,
+  viewer: HitlViewer,
   filter: CaseFilter = {},
   options: PageOptions = {},
 ): Promise<HitlPage<HitlQueueItem>> {
-  return withTenant(scope, (tx) => casePage(tx, filter, options));
+  return withTenant(viewer, (tx) => casePage(tx, viewer, filter, options));
 }
 
 /** The review queue: pending cases newest first (or the given open states and filters). */
 export async function listReviewQueue(
-  scope: TenantScope,
+  viewer: HitlViewer,
   options: PageOptions & Omit<CaseFilter, "outcome" | "decidedBy" | "decidedFrom" | "decidedTo"> = {},
 ): Promise<HitlPage<HitlQueueItem>> {
   const { limit, cursor, state: states, ...filter } = options;
-  return withTenant(scope, (tx) =>
-    casePage(tx, { ...filter, state: states && states.length > 0 ? states : ["pending"] }, { limit, cursor }),
+  return withTenant(viewer, (tx) =>
+    casePage(tx, viewer, { ...filter, state: states && states.length > 0 ? states : ["pending"] }, { limit, cursor }),
   );
 }
 
 /** Counts of open cases for the inbox's filters. */
-export async function reviewQueueCounts(scope: TenantScope, now = Date.now()): Promise<QueueCounts> {
-  return withTenant(scope, async (tx) => {
-    const rows = await tx
+export async function reviewQueueCounts(viewer: HitlViewer, now = Date.now()): Promise<QueueCounts> {
+  return withTenant(viewer, async (tx) => {
+    const query = tx
       .select({
         state: state.state,
         adapter: state.adapter,
@@ -269,8 +284,14 @@ export async function reviewQueueCounts(scope: TenantScope, now = Date.now()): P
         overdue: sql<number>`count(*) filter (where ${state.dueAt} <= ${now})::int`,
       })
       .from(state)
-      .where(inArray(state.state, [...OPEN_STATES]))
-      .groupBy(state.state, state.adapter, state.priority);
+      .$dynamic();
+    // The join only for a viewer who does not see every case: the nav badge asks often.
+    const rows = await (seesEveryCase(viewer)
+      ? query.where(inArray(state.state, [...OPEN_STATES]))
+      : query
+          .innerJoin(cases, eq(cases.id, state.caseId))
+          .where(and(inArray(state.state, [...OPEN_STATES]), visibleCases(viewer)))
+    ).groupBy(state.state, state.adapter, state.priority);
     const counts: QueueCounts = {
       pending: 0,
       needsClarification: 0,
@@ -307,13 +328,13 @@ export interface DecisionLogEntry {
 
 /** Who decided what and when: decision events, most recent first, optionally by one operator. */
 export async function decisionLog(
-  scope: TenantScope,
+  viewer: HitlViewer,
   filter: { actorId?: string; from?: number; to?: number } = {},
   options: Omit<PageOptions, "sort"> = {},
 ): Promise<HitlPage<DecisionLogEntry>> {
   const limit = pageSize(options.limit);
   const after = options.cursor ? decodeCursor(options.cursor) : null;
-  return withTenant(scope, async (tx) => {
+  return withTenant(viewer, async (tx) => {
     const rows = await tx
       .select({ event: events, adapter: cases.adapter, summary: cases.summary })
       .from(events)
@@ -321,6 +342,7 @@ export async function decisionLog(
       .where(
         and(
           inArray(events.type, ["decision_recorded", "decision_superseded"]),
+          visibleCases(viewer),
           filter.actorId ? eq(events.actorId, filter.actorId) : undefined,
           filter.from !== undefined ? gte(events.createdAt, filter.from) : undefined,
           filter.to !== undefined ? lte(events.createdAt, filter.to) : undefined,
@@ -363,16 +385,16 @@ export interface DecisionStatsBucket {
 
 /** Throughput and approval/rejection rates per hour, day or week over a time range (UTC). */
 export async function decisionStats(
-  scope: TenantScope,
+  viewer: HitlViewer,
   range: { from: number; to: number; bucket: keyof typeof STATS_BUCKETS },
 ): Promise<{ bucket: keyof typeof STATS_BUCKETS; buckets: DecisionStatsBucket[]; totals: DecisionStatsBucket }> {
   const size = STATS_BUCKETS[range.bucket];
-  return withTenant(scope, async (tx) => {
+  return withTenant(viewer, async (tx) => {
     // Inlined (a number from STATS_BUCKETS): a bound parameter would make GROUP BY and the
     // select list different expressions.
     const width = sql.raw(String(size));
     const start = sql<number>`(floor(${events.createdAt}::numeric / ${width}) * ${width})::bigint`;
-    const rows = await tx
+    const query = tx
       .select({
         start,
         submitted: sql<number>`count(*) filter (where ${events.type} = 'submitted')::int`,
@@ -380,13 +402,17 @@ export async function decisionStats(
         rejected: sql<number>`count(*) filter (where ${events.outcome} = 'rejected')::int`,
       })
       .from(events)
-      .where(
-        and(
-          inArray(events.type, ["submitted", "decision_recorded"]),
-          gte(events.createdAt, range.from),
-          lte(events.createdAt, range.to),
-        ),
-      )
+      .$dynamic();
+    const inRange = and(
+      inArray(events.type, ["submitted", "decision_recorded"]),
+      gte(events.createdAt, range.from),
+      lte(events.createdAt, range.to),
+    );
+    // The join only for a viewer who does not see every case.
+    const rows = await (seesEveryCase(viewer)
+      ? query.where(inRange)
+      : query.innerJoin(cases, eq(cases.id, events.caseId)).where(and(inRange, visibleCases(viewer)))
+    )
       .groupBy(start)
       .orderBy(start);
     const bucketOf = (b: { start: number; submitted: number; approved: number; rejected: number }) => {
@@ -423,13 +449,13 @@ export interface BacklogItem extends HitlQueueItem {
 
 /** Cases waiting for the submitter's answer, oldest question first, with their age. */
 export async function clarificationBacklog(
-  scope: TenantScope,
+  viewer: HitlViewer,
   options: Omit<PageOptions, "sort"> & { now?: number } = {},
 ): Promise<HitlPage<BacklogItem>> {
   const limit = pageSize(options.limit);
   const after = options.cursor ? decodeCursor(options.cursor) : null;
   const now = options.now ?? Date.now();
-  return withTenant(scope, async (tx) => {
+  return withTenant(viewer, async (tx) => {
     // Aged from when the question was asked: an escalation in between updates the case, not the question.
     // (Set on every case in needs_clarification: by the fold, and by migration 0020 for older rows.)
     const since = state.needsClarificationSince;
@@ -437,7 +463,13 @@ export async function clarificationBacklog(
       .select({ ...queueColumns, since })
       .from(state)
       .innerJoin(cases, eq(cases.id, state.caseId))
-      .where(and(eq(state.state, "needs_clarification"), keysetAfter(after, since, state.caseId, "asc")))
+      .where(
+        and(
+          eq(state.state, "needs_clarification"),
+          visibleCases(viewer),
+          keysetAfter(after, since, state.caseId, "asc"),
+        ),
+      )
       .orderBy(asc(since), asc(state.caseId))
       .limit(limit + 1);
     const page = toPage(rows, limit, (r) => [r.since ?? r.updatedAt, r.id]);
@@ -456,7 +488,7 @@ export interface EscalationItem extends HitlQueueItem {
 
 /** Open cases with a deadline: `overdue` ones (past it) or `due` ones (within `horizonMs`), soonest first. */
 export async function escalationsDue(
-  scope: TenantScope,
+  viewer: HitlViewer,
   options: Omit<PageOptions, "sort"> & { which?: "due" | "overdue" | "all"; horizonMs?: number; now?: number } = {},
 ): Promise<HitlPage<EscalationItem>> {
   const limit = pageSize(options.limit);
@@ -464,7 +496,7 @@ export async function escalationsDue(
   const now = options.now ?? Date.now();
   const which = options.which ?? "all";
   const horizon = now + (options.horizonMs ?? 24 * 3_600_000);
-  return withTenant(scope, async (tx) => {
+  return withTenant(viewer, async (tx) => {
     const rows = await tx
       .select(queueColumns)
       .from(state)
@@ -472,6 +504,7 @@ export async function escalationsDue(
       .where(
         and(
           inArray(state.state, [...OPEN_STATES]),
+          visibleCases(viewer),
           sql`${state.dueAt} is not null`,
           which === "overdue" ? lte(state.dueAt, now) : lte(state.dueAt, horizon),
           which === "due" ? gt(state.dueAt, now) : undefined,

@@ -127,13 +127,16 @@ for (const target of testTargets()) {
       expect(context.sources.length).toBeGreaterThan(0);
       expect(context.answer.citations.every((n) => context.sources.some((s) => s.n === n))).toBe(true);
 
-      // A colleague who is not a reviewer does not read the consultation through the case.
+      // A colleague who is not a reviewer does not read the consultation through the case: the
+      // case carries the asker's visibility, so it is not even found.
       const colleague = await call(caseRoute.GET, {
         path: `/api/hitl/cases/${caseId}`,
         headers: stranger.auth,
         params: { id: caseId },
       });
-      expect(colleague.body.context).toBeNull();
+      expect(colleague.status).toBe(404);
+      expect(colleague.body.context ?? null).toBeNull();
+      expect(JSON.stringify(colleague.body)).not.toContain(QUESTION);
     });
 
     it("tells the asker each step of the review as it happens: a question, their answer, the rejection and why", async () => {

@@ -141,7 +141,8 @@ for (const target of testTargets()) {
         actor_as_given: { id: "someone-else", name: "Riley R." },
       });
 
-      // An agent answers on the submitter's behalf.
+      // An agent answers on the submitter's behalf: under the submitter's own name, which the
+      // server knows (an answer speaks for whoever gave it); role and kind are display fields.
       const answered = await provideClarification(demo().member, caseId, {
         requestId: rid(),
         answer: "4.2.1",
@@ -149,7 +150,7 @@ for (const target of testTargets()) {
       });
       expect(answered.event).toMatchObject({
         notes: "",
-        actor: { kind: "agent", id: "demo-member", name: "Nav Agent", role: "troubleshooting agent", team: null },
+        actor: { kind: "agent", id: "demo-member", name: "Erin Expert", role: "troubleshooting agent", team: null },
       });
 
       // No display fields: the principal's own name and role, as an operator.

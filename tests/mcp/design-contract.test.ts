@@ -385,7 +385,8 @@ for (const target of testTargets()) {
           notes: "From the device registry.",
           question: null,
           answer: "No: first seen an hour before the payment.",
-          ...actor("member", MEMBER),
+          // An answer is recorded under the principal's own name (the key's), not the one given.
+          ...actor("member", { ...MEMBER, name: "member agent" }),
           request_id: expect.stringMatching(/^answer-/),
         }),
         expect.objectContaining({

@@ -6,7 +6,7 @@ import { pageSession } from "@/lib/server";
 
 export const metadata: Metadata = { title: "Inbox" };
 
-/** Reviewers decide here; members see the cases of their tenant and answer reviewers' questions. */
+/** Reviewers decide here; members see the tenant's shared cases and their own, and answer reviewers' questions. */
 export default async function InboxPage() {
   const result = await pageSession();
   // The layout already tells a person without a tenant why they cannot go on.
@@ -18,7 +18,7 @@ export default async function InboxPage() {
       <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
         {roleAtLeast(role, "reviewer")
           ? "Every decision an agent or an external system asks a human for. Approve, reject, modify or ask for clarification."
-          : "The cases of your tenant. Reviewers decide them; you can follow them and answer their questions."}
+          : "Your tenant's shared cases and the reviews of your own work. Reviewers decide them; you can follow them and answer their questions."}
       </p>
       <Suspense fallback={<p className="text-sm text-slate-500">Loading the inbox…</p>}>
         <ReviewInbox role={role} />

@@ -84,6 +84,12 @@ export const hitlCases = pgTable(
     submitterRole: text("submitter_role").notNull(),
     /** The submitting principal (server-derived, never the caller's display fields). */
     createdBy: text("submitter_id").notNull(),
+    /**
+     * Whose private content the case carries (the asker of a reviewed consultation, the owner of
+     * a run that stopped for a decision): only they and reviewers see it. Null: every member of
+     * the tenant does. Set by the server at submission, never by a caller.
+     */
+    privateTo: text("private_to"),
     submitterTeam: text("submitter_team"),
     /** The submit's idempotency key. */
     requestId: text("request_id").notNull(),

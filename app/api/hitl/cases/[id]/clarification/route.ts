@@ -13,7 +13,11 @@ const Clarification = z.strictObject({
   actor: ActorInput.optional(),
 });
 
-/** The answer to a case's open question (any member of the tenant); the case is `pending` again. */
+/**
+ * The answer to a case's open question, by the person it was asked of (the submitter, or the
+ * owner of the private content the case carries) or a reviewer, under the name the server knows;
+ * the case is `pending` again.
+ */
 export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
   const session = await requireSession(req);
   const caseId = await caseIdFrom(params);
