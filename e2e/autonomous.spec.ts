@@ -1,8 +1,11 @@
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
+import { setStrictDeciders } from "./decider-policy";
 import { signIn } from "./support";
 
 // An autonomous run in the browser, at the strict safety level: a reviewer starts it from /runs
-// and decides every checkpoint on the run's page — the plan, each tool, each sub-agent, the
+// and decides every checkpoint on the run's page (the tenant's policy set so that a strict run's
+// owner may decide them all: by default its tools, sub-agents, decision and final review need
+// another reviewer — e2e/separation-of-duties.spec.ts) — the plan, each tool, each sub-agent, the
 // decision (another option than the recommendation) and the final answer (edited) — until it
 // completes with a cited answer. On the way: a reload at a checkpoint shows the same state, the
 // checkpoint is in the inbox too, and the page fits a phone.
@@ -58,6 +61,7 @@ test("a reviewer runs a strict autonomous run from /runs through every checkpoin
   browser,
 }) => {
   test.setTimeout(240_000);
+  await setStrictDeciders(browser, "owner");
   await signIn(page, "reviewer@demo.local");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Runs" }).click();
   await expect(page).toHaveURL(/\/runs$/);
@@ -194,4 +198,5 @@ test("a reviewer runs a strict autonomous run from /runs through every checkpoin
   await expect(phone.getByTestId("run-answer")).toBeVisible();
   await expectNoHorizontalOverflow(phone);
   await phone.context().close();
+  await setStrictDeciders(browser, "defaults");
 });

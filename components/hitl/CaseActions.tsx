@@ -52,10 +52,16 @@ export function CaseActions({
   kase,
   handle,
   onStanding,
+  refusal = null,
+  mayAsk = true,
 }: {
   kase: HitlCaseView;
   handle?: Ref<CaseActionsHandle>;
   onStanding: (decision: StandingDecision) => void;
+  /** Why this person may not decide the case (separation of duties); the decision buttons are off. */
+  refusal?: string | null;
+  /** Asking the submitter is a reviewer's (a run's owner deciding their own checkpoint does not ask). */
+  mayAsk?: boolean;
 }) {
   const ids = useId();
   const [notes, setNotes] = useState("");
@@ -67,6 +73,7 @@ export function CaseActions({
   const command = useCaseCommand(kase.id);
   const pending = usePendingDecision(kase.id);
   const busy = command.isPending || pending !== null;
+  const blocked = refusal !== null;
   const questionOpen = kase.state.state === "needs_clarification";
 
   const successLabel = useRef("Done.");
@@ -100,7 +107,7 @@ export function CaseActions({
   const withNotes = () => (notes.trim() ? { notes: notes.trim() } : {});
 
   function approve() {
-    if (busy) return;
+    if (busy || blocked) return;
     const next: CaseCommand = {
       path: "decision",
       body: { request_id: newRequestId(), decision: "approved", ...withNotes() },
@@ -140,6 +147,7 @@ export function CaseActions({
   }
 
   function reject() {
+    if (blocked) return;
     send({ path: "decision", body: { request_id: newRequestId(), decision: "rejected", ...withNotes() } }, "Rejected.");
   }
 
@@ -194,11 +202,16 @@ export function CaseActions({
           placeholder="Why you approve or reject (optional)"
         />
       </div>
+      {refusal && (
+        <p data-testid="decider-reason" className="text-sm text-amber-800 dark:text-amber-300">
+          {refusal}
+        </p>
+      )}
       <div className="flex flex-wrap gap-2">
         <button
           type="button"
           onClick={approve}
-          disabled={busy}
+          disabled={busy || blocked}
           className={`${buttonClass} bg-emerald-600 text-white hover:bg-emerald-700`}
         >
           Approve
@@ -207,7 +220,7 @@ export function CaseActions({
         <button
           type="button"
           onClick={reject}
-          disabled={busy}
+          disabled={busy || blocked}
           className={`${buttonClass} bg-red-600 text-white hover:bg-red-700`}
         >
           Reject
@@ -220,7 +233,7 @@ export function CaseActions({
             setProblem(null);
             setEditing(!editing);
           }}
-          disabled={busy}
+          disabled={busy || blocked}
           className={`${buttonClass} border border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800`}
         >
           {editing ? "Cancel changes" : "Modify and approve…"}
@@ -228,35 +241,37 @@ export function CaseActions({
       </div>
       {pending && <PendingApproval pending={pending} onUndo={undo} hint={<Kbd>u</Kbd>} />}
       {editing && <ModifyForm kase={kase} busy={busy} onApprove={approveWithChanges} />}
-      <div>
-        <label
-          htmlFor={`${ids}-question`}
-          className="mb-1 block text-xs font-medium text-slate-600 dark:text-slate-400"
-        >
-          Question for the submitter
-        </label>
-        <textarea
-          id={`${ids}-question`}
-          ref={questionBox}
-          className={fieldClass}
-          rows={2}
-          maxLength={4000}
-          value={question}
-          onChange={(e) => setQuestion(e.target.value)}
-          onKeyDown={blurOnEscape}
-          disabled={questionOpen}
-          placeholder={questionOpen ? "A question is already waiting for an answer." : "What do you need to know?"}
-        />
-        <button
-          type="button"
-          onClick={ask}
-          disabled={busy || questionOpen}
-          className={`${buttonClass} mt-2 border border-violet-400 text-violet-700 hover:bg-violet-50 dark:text-violet-300 dark:hover:bg-violet-950`}
-        >
-          Ask for clarification
-          <Kbd>c</Kbd>
-        </button>
-      </div>
+      {mayAsk && (
+        <div>
+          <label
+            htmlFor={`${ids}-question`}
+            className="mb-1 block text-xs font-medium text-slate-600 dark:text-slate-400"
+          >
+            Question for the submitter
+          </label>
+          <textarea
+            id={`${ids}-question`}
+            ref={questionBox}
+            className={fieldClass}
+            rows={2}
+            maxLength={4000}
+            value={question}
+            onChange={(e) => setQuestion(e.target.value)}
+            onKeyDown={blurOnEscape}
+            disabled={questionOpen}
+            placeholder={questionOpen ? "A question is already waiting for an answer." : "What do you need to know?"}
+          />
+          <button
+            type="button"
+            onClick={ask}
+            disabled={busy || questionOpen}
+            className={`${buttonClass} mt-2 border border-violet-400 text-violet-700 hover:bg-violet-50 dark:text-violet-300 dark:hover:bg-violet-950`}
+          >
+            Ask for clarification
+            <Kbd>c</Kbd>
+          </button>
+        </div>
+      )}
       <div aria-live="polite" className="space-y-2">
         {command.isPending && !pending && <p className="text-sm text-slate-500">Sending…</p>}
         <CommandFeedback

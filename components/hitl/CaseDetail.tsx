@@ -81,7 +81,11 @@ export function CaseDetail({
   const state = kase.state;
   const open = state.state === "pending" || state.state === "needs_clarification";
   const decision = history.find((e) => e.id === state.decisionEventId);
-  const mayDecide = roleAtLeast(role, "reviewer");
+  // Deciding follows the server's separation-of-duties answer: a reviewer who owns a strict run
+  // sees why they may not approve its tools; a run's owner may decide what the policy lets them.
+  const reviewer = roleAtLeast(role, "reviewer");
+  const mayDecide = data.decider ? data.decider.allowed : reviewer;
+  const refusal = mayDecide ? null : (data.decider?.reason ?? null);
 
   return (
     <article aria-labelledby="case-title" className="space-y-6" data-testid="case-detail">
@@ -137,7 +141,9 @@ export function CaseDetail({
 
       {context && <AnswerContext context={context} />}
 
-      {open && mayDecide && <CaseActions kase={kase} handle={actions} onStanding={setStanding} />}
+      {open && (mayDecide || reviewer) && (
+        <CaseActions kase={kase} handle={actions} onStanding={setStanding} refusal={refusal} mayAsk={reviewer} />
+      )}
 
       {context ? (
         // The answer above is the payload's text; the rest of the payload is one click away.

@@ -1,5 +1,6 @@
 import { ApiError } from "@/components/ui/api";
 import type { AnswerReviewContext } from "@/lib/chat/contract";
+import type { DeciderView } from "@/lib/checkpoints/contract";
 import type {
   AdapterInfo,
   HitlCaseView,
@@ -27,6 +28,8 @@ export interface CaseDetailBody {
   history: HitlEventView[];
   /** What the case is about when that lives in Vigil (a chat answer under review); null otherwise. */
   context: AnswerReviewContext | null;
+  /** Whether this person may decide the case (the separation-of-duties rule), and why not. */
+  decider?: DeciderView;
 }
 
 export type CommandBody = HitlCommandResult;

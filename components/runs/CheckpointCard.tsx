@@ -48,6 +48,7 @@ export function CheckpointCard({
   checkpoint,
   state,
   canDecide,
+  refusal = null,
   experts,
   focusOnMount = false,
   onDecided,
@@ -55,6 +56,8 @@ export function CheckpointCard({
   checkpoint: CheckpointPart;
   state: AutonomousPublicState;
   canDecide: boolean;
+  /** Why this viewer may not decide it (the separation-of-duties rule), shown in one line. */
+  refusal?: string | null;
   experts: { slug: string; name: string }[];
   focusOnMount?: boolean;
   onDecided: () => void;
@@ -99,6 +102,11 @@ export function CheckpointCard({
           data-testid="waiting-for-reviewer"
           className="rounded-md bg-white/70 px-3 py-2 text-sm dark:bg-slate-900/60"
         >
+          {refusal && (
+            <span data-testid="decider-reason" className="block font-medium">
+              {refusal}
+            </span>
+          )}
           Waiting for a reviewer to decide. The run goes on once they do; this page updates by itself.{" "}
           <Link className="underline" href={`/inbox?case=${encodeURIComponent(checkpoint.caseId)}`}>
             See the case

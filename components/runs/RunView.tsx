@@ -77,7 +77,10 @@ export function RunView({ runId, viewer }: { runId: string; viewer: Viewer }) {
     setFocusNext(true);
     reattach();
   }, [reattach]);
-  const canDecide = roleAtLeast(viewer.role, "reviewer");
+  // The server's separation-of-duties answer for this viewer (the owner of a strict run may not
+  // approve its tools); the role only while it has not answered.
+  const decider = run?.waitingOn?.decider;
+  const canDecide = decider ? decider.allowed : roleAtLeast(viewer.role, "reviewer");
   const experts = useQuery({
     queryKey: [...RUNS_KEY, "agents"],
     queryFn: fetchAgents,
@@ -115,6 +118,7 @@ export function RunView({ runId, viewer }: { runId: string; viewer: Viewer }) {
       checkpoint={waitingOn}
       state={state}
       canDecide={canDecide}
+      refusal={decider?.reason ?? null}
       experts={(experts.data ?? []).map((a) => ({ slug: a.slug, name: a.name }))}
       focusOnMount={focusNext}
       onDecided={decided}

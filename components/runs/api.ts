@@ -8,7 +8,7 @@ import type {
   SafetyLevel,
   TodoItem,
 } from "@/lib/agents/contract";
-import type { CheckpointPart, CheckpointTypeName } from "@/lib/checkpoints/contract";
+import type { CheckpointPart, CheckpointTypeName, DeciderView } from "@/lib/checkpoints/contract";
 import type { AgentCard } from "@/lib/experts/contract";
 import type { RunListItem, RunStatus } from "@/lib/runs/contract";
 
@@ -43,8 +43,8 @@ export interface RunDetail {
   status: RunStatus;
   error: string | null;
   state: AutonomousPublicState;
-  /** The checkpoint the run waits at, with its case. */
-  waitingOn: CheckpointPart | null;
+  /** The checkpoint the run waits at, with its case and whether this viewer may decide it. */
+  waitingOn: (CheckpointPart & { decider?: DeciderView }) | null;
   /** The last event of the run's stream: subscribing after it sends only what is new. */
   lastSeq: number;
   createdBy: string;

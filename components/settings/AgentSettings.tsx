@@ -6,6 +6,7 @@ import { apiFetch } from "@/components/ui/api";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { type DataAccessScope, SEVERITIES, type Severity, type ToolCategory } from "@/lib/agents/contract";
 import type { AgentCard } from "@/lib/experts/contract";
+import { DeciderPolicyEditor } from "./DeciderPolicyEditor";
 import { PrinciplesEditor } from "./PrinciplesEditor";
 import { buttonClass, ErrorText, inputClass } from "./shared";
 
@@ -41,6 +42,12 @@ export function AgentSettings() {
           Principles
         </h2>
         <PrinciplesEditor />
+      </section>
+      <section aria-labelledby="decider-heading" className="space-y-3">
+        <h2 id="decider-heading" className="text-lg font-medium">
+          Who decides checkpoints
+        </h2>
+        <DeciderPolicyEditor />
       </section>
     </div>
   );

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { roleAtLeast } from "@/lib/access";
 import { DomainError } from "@/lib/errors";
 import { caseIdOfRequest, recordDecision } from "@/lib/hitl";
 import { type PendingInterrupt, type RunActor, type RunStatus, resumeRun, visibleRun } from "@/lib/runs";
@@ -16,8 +15,9 @@ export interface InterruptAnswer {
 /**
  * Answers a run's pending interrupt from the run itself (POST /api/runs/{id}/resume). A
  * checkpoint is decided on its review case — one record of the decision whichever door it came
- * through: first terminal decision wins, and the case's decision resumes the run. A reviewer
- * decides any run's checkpoint; a member only their own run's. Other interrupts resume directly.
+ * through: first terminal decision wins, and the case's decision resumes the run. Who may decide
+ * is the tenant's separation-of-duties policy (decider-policy.ts), applied by the case's
+ * decision. Other interrupts resume directly.
  */
 export async function answerInterrupt(
   actor: RunActor,
@@ -48,13 +48,11 @@ export async function answerInterrupt(
       },
     );
   }
-  const own = !roleAtLeast(actor.role, "reviewer");
-  await recordDecision(
-    actor,
-    caseId,
-    { requestId: answer.requestId ?? `run-answer:${randomUUID()}`, ...caseDecisionOf(decision) },
-    own ? { ownRunId: runId } : {},
-  );
+  // Who may decide is the separation-of-duties rule's to say, on the case, as at every other door.
+  await recordDecision(actor, caseId, {
+    requestId: answer.requestId ?? `run-answer:${randomUUID()}`,
+    ...caseDecisionOf(decision),
+  });
   return { runId, status: "running", caseId };
 }
 

@@ -7,6 +7,7 @@ import {
   type CheckpointEnvelope,
   type CheckpointRequest,
   type CheckpointTypeName,
+  type DeciderSafetyLevel,
   type RiskLevel,
   type TimeoutOutcome,
 } from "./contract";
@@ -24,6 +25,8 @@ export interface AwaitOptions {
   title?: string;
   /** What else the case is about, linked on the case for the reviewer. */
   refs?: { kind: "chat_session" | "external"; id: string }[];
+  /** The run's safety level: who may decide follows the tenant's policy for it (decider-policy.ts). */
+  safetyLevel?: DeciderSafetyLevel;
 }
 
 /**
@@ -56,6 +59,7 @@ export async function awaitDecision<T extends CheckpointTypeName>(
     timeout_seconds: options.timeoutSeconds ?? policy.timeout.seconds,
     on_timeout: options.onTimeout ?? policy.timeout.onTimeout,
     ...(options.refs?.length ? { refs: options.refs } : {}),
+    ...(options.safetyLevel ? { safety_level: options.safetyLevel } : {}),
   };
   const decision = readDecision(type, valid, interrupt(envelope));
   if (decision.caseId) {

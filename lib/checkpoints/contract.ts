@@ -214,6 +214,8 @@ export const CheckpointEnvelope = z.object({
   allowed_actions: z.array(z.enum(CHECKPOINT_ACTIONS)),
   timeout_seconds: z.number().int().min(1),
   on_timeout: z.enum(TIMEOUT_OUTCOMES),
+  /** The run's safety level, which the separation-of-duties policy is keyed by (absent: outside it). */
+  safety_level: z.enum(["strict", "balanced", "permissive"]).optional(),
   /** What else the case is about, for the reviewer (e.g. the chat session an answer belongs to). */
   refs: z
     .array(z.object({ kind: z.enum(["chat_session", "external"]), id: z.string().min(1).max(500) }))
@@ -244,4 +246,62 @@ export interface CheckpointPart {
   riskLevel: RiskLevel;
   allowedActions: CheckpointAction[];
   expiresAt: string | null;
+}
+
+// ---- separation of duties: who may decide a run's checkpoint ---------------------------------
+
+/** A run's safety level, as the decider policy is keyed by it (the Mode 3 design's levels). */
+export const DECIDER_SAFETY_LEVELS = ["strict", "balanced", "permissive"] as const;
+export type DeciderSafetyLevel = (typeof DECIDER_SAFETY_LEVELS)[number];
+
+/** The Mode 3 design's five checkpoints of an autonomous run, the ones the policy covers. */
+export const DECIDER_CHECKPOINT_TYPES = [
+  "plan_approval",
+  "tool_execution",
+  "subagent_spawn",
+  "critical_decision",
+  "final_review",
+] as const;
+export type DeciderCheckpointType = (typeof DECIDER_CHECKPOINT_TYPES)[number];
+
+/**
+ * `owner`: the run's owner may decide (and any reviewer); `four_eyes`: a reviewer must, and not
+ * the run's owner, whatever their role.
+ */
+export const DECIDER_RULES = ["owner", "four_eyes"] as const;
+export type DeciderRule = (typeof DECIDER_RULES)[number];
+
+/** What allowed a decision, as the case history records it. */
+export const ALLOWED_BY = ["owner", "reviewer", "four_eyes", "system"] as const;
+export type AllowedBy = (typeof ALLOWED_BY)[number];
+
+/** The tenant's whole policy: a rule for every safety level and checkpoint type. */
+export type DeciderPolicyTable = Record<DeciderSafetyLevel, Record<DeciderCheckpointType, DeciderRule>>;
+
+/** `PUT /api/checkpoint-policy`: the rules to change (others keep their value). */
+export const DeciderPolicyUpdate = z
+  .object({
+    rules: z
+      .array(
+        z
+          .object({
+            safety_level: z.enum(DECIDER_SAFETY_LEVELS),
+            checkpoint_type: z.enum(DECIDER_CHECKPOINT_TYPES),
+            decider: z.enum(DECIDER_RULES),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(DECIDER_SAFETY_LEVELS.length * DECIDER_CHECKPOINT_TYPES.length),
+  })
+  .strict();
+export type DeciderPolicyUpdate = z.infer<typeof DeciderPolicyUpdate>;
+
+/** Whether the viewer may decide a checkpoint, and if not, the one line that says why (for the UI). */
+export interface DeciderView {
+  allowed: boolean;
+  /** The rule that applies: `strict.tool_execution`, or null outside the policy. */
+  policyKey: string | null;
+  rule: DeciderRule | "reviewer";
+  reason: string | null;
 }

@@ -7,6 +7,7 @@ export { approveBySystem } from "./auto";
 export { awaitDecision } from "./await-decision";
 export { checkpointRequestId, openCheckpointCases, resumeEarlyDecisions } from "./bridge";
 export type { CheckpointDecision } from "./contract";
+export { checkpointDecisionGuard, deciderPolicy, deciderViewOf, setDeciderPolicy } from "./decider-policy";
 export { statusOf } from "./decision";
 export { checkpointModificationChecks } from "./modification-checks";
 export { simplePlanApproval } from "./plan-request";

@@ -33,6 +33,7 @@ export async function recordCheckpointOpened(
         requestData: checkpoint.request,
         requestReasoning: checkpoint.request_reasoning,
         riskLevel: checkpoint.risk_level,
+        safetyLevel: checkpoint.safety_level ?? null,
         timeoutSeconds: checkpoint.timeout_seconds,
         onTimeout: checkpoint.on_timeout,
         createdAt,

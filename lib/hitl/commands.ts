@@ -18,6 +18,7 @@ import type {
   HitlStateName,
 } from "./contract";
 import { ActorInput, HITL_OUTCOMES, SERVER_REF_TYPES, SubmitCase } from "./contract";
+import { type DecisionAuthority, decisionGuard } from "./decision-guard";
 import { hitlErrors } from "./errors";
 import { HITL_LIMITS, isPlainObject, requireJsonObject, requireRequestId, requireText } from "./limits";
 import { applyEvent, toProjection } from "./projection";
@@ -125,7 +126,20 @@ export function toEventView(row: EventRow): HitlEventView {
     supersedesEventId: row.supersedesEventId ?? null,
     eventJson: row.eventJson,
     escalation: row.details ?? null,
+    authorization: authorizationOf(row),
     createdAt: row.createdAt,
+  };
+}
+
+/** What allowed a decision, as its event_json records it (null on other events and older ones). */
+function authorizationOf(row: EventRow): HitlEventView["authorization"] {
+  if (!row.outcome || !row.eventJson.includes('"authorization"')) return null;
+  const recorded = (JSON.parse(row.eventJson) as { authorization?: Record<string, unknown> }).authorization;
+  if (!recorded) return null;
+  return {
+    allowedBy: String(recorded.allowed_by),
+    policyKey: typeof recorded.policy_key === "string" ? recorded.policy_key : null,
+    rule: String(recorded.rule),
   };
 }
 
@@ -169,19 +183,25 @@ function parsedDisplay(given: ActorInput | undefined): ActorInput | undefined {
 /** The caller's display object as given, for event_json (null when it gave none). */
 const displayAsGiven = (display?: ActorInput) => (display ? { actor_as_given: display } : {});
 
-/** Reviewers, admins and the system decide, ask and escalate; only admins supersede; the asker answers (visibility.ts). */
+/**
+ * Reviewers, admins and the system ask and escalate; only admins supersede; the asker answers
+ * (visibility.ts). Who decides (approve, reject) is the decision guard's to say, with the case
+ * locked: it depends on the case (a run's checkpoint follows the tenant's separation-of-duties policy).
+ */
 const MIN_ROLE: Record<HitlAction, "reviewer" | "admin" | null> = {
   request_clarification: "reviewer",
   provide_clarification: null,
-  approve: "reviewer",
-  reject: "reviewer",
+  approve: null,
+  reject: null,
   escalate: "reviewer",
   supersede: "admin",
 };
 
-function assertMayAct(actor: HitlActor, action: HitlAction, ownRun = false): void {
+const isDecision = (action: HitlAction) => action === "approve" || action === "reject";
+
+function assertMayAct(actor: HitlActor, action: HitlAction): void {
   const min = MIN_ROLE[action];
-  if (!min || ownRun) return;
+  if (!min) return;
   if (actor.role === "system") {
     if (min === "admin") throw hitlErrors.forbidden(action);
     return;
@@ -410,8 +430,8 @@ export interface Mutation {
   details?: (current: HitlProjection, now: number) => HitlEscalationDetails;
   /** Also report the run (and interrupt) the case belongs to, so a decision can resume it. */
   withRunLink?: boolean;
-  /** Decide only a case that belongs to this run (the actor's own run: see recordDecision). */
-  ownRunId?: string;
+  /** What allowed a decision (set under the lock by the decision guard). */
+  authority?: DecisionAuthority;
 }
 
 type StateRow = typeof state.$inferSelect;
@@ -439,7 +459,7 @@ async function mutateCase(
   given: Mutation,
 ): Promise<HitlCommandResult> {
   const requestId = requireRequestId(rawRequestId);
-  assertMayAct(actor, given.action, given.ownRunId !== undefined);
+  assertMayAct(actor, given.action);
   // Checked before any lock is taken.
   const mutation = { ...given, display: parsedDisplay(given.display) };
   const attempt = () => withTenant(actor, (tx) => lockedMutation(tx, actor, caseId, requestId, mutation));
@@ -469,9 +489,10 @@ async function lockedMutation(
 ): Promise<HitlCommandResult> {
   const found = await lockCaseIn(tx, caseId, requestId, { withRunLink: mutation.withRunLink });
   if (!found) throw new NotFoundError("HITL case", { case_id: caseId });
-  if (mutation.ownRunId !== undefined && found.runRef !== mutation.ownRunId)
-    throw hitlErrors.forbidden(mutation.action);
-  return mutateLockedCase(tx, actor, found, requestId, mutation);
+  if (!isDecision(mutation.action)) return mutateLockedCase(tx, actor, found, requestId, mutation);
+  // One rule for every door (the inbox, MCP, a run's resume, a chat card): refused here, nothing is written.
+  const authority = await decisionGuard()(tx, actor, { caseId, runRef: found.runRef });
+  return mutateLockedCase(tx, actor, found, requestId, { ...mutation, authority });
 }
 
 /**
@@ -581,7 +602,18 @@ export async function mutateLockedCase(
       supersedesEventId: supersedes,
       createdAt: now,
     },
-    displayAsGiven(mutation.display),
+    {
+      ...displayAsGiven(mutation.display),
+      ...(mutation.authority
+        ? {
+            authorization: {
+              allowed_by: mutation.authority.allowedBy,
+              policy_key: mutation.authority.policyKey,
+              rule: mutation.authority.rule,
+            },
+          }
+        : {}),
+    },
   );
   const next = applyEvent(current, event, {
     id: caseId,
@@ -730,7 +762,6 @@ export async function recordDecision(
   actor: HitlActor,
   caseId: string,
   input: DecisionInput,
-  options: { ownRunId?: string } = {},
 ): Promise<HitlCommandResult> {
   const fields = decisionFields(input);
   const action: HitlAction = input.outcome === "approved" ? "approve" : "reject";
@@ -739,7 +770,6 @@ export async function recordDecision(
     fields,
     display: input.actor,
     withRunLink: true,
-    ownRunId: options.ownRunId,
   });
   if (result.linkedRun) result.linkedRun = await resumeLinkedRun(actor, result.event, result.linkedRun);
   return result;

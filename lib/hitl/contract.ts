@@ -106,6 +106,11 @@ export interface HitlEventView {
   eventJson: string;
   /** What an `escalated` event records (level, target, due time, next re-notification). */
   escalation: HitlEscalationDetails | null;
+  /**
+   * On a decision: what allowed it — `allowedBy` owner | reviewer | four_eyes | system, and the
+   * separation-of-duties policy entry (`strict.tool_execution`) and rule that applied.
+   */
+  authorization: { allowedBy: string; policyKey: string | null; rule: string } | null;
   createdAt: number;
 }
 

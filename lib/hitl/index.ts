@@ -34,6 +34,7 @@ export {
   SubmitCase,
   VIGIL_REF_KEY,
 } from "./contract";
+export { type DecisionAuthority, type DecisionGuard, installDecisionGuard } from "./decision-guard";
 export { runEscalationSweep } from "./escalation";
 export { HITL_LIMITS } from "./limits";
 export { projectionDrift, rebuildProjection } from "./projection";

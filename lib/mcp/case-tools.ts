@@ -151,7 +151,10 @@ export const recordDecisionTool = defineTool({
   name: "record_decision",
   title: "Decide a case",
   description:
-    "Reviewer or admin: approves or rejects a case. The first decision wins; a later one is refused with " +
+    "Approves or rejects a case: a reviewer or admin, or on a run's checkpoint whoever the tenant's " +
+    "separation-of-duties policy allows (the run's owner, or four eyes: a reviewer other than the owner); " +
+    "others are refused with FORBIDDEN. The history records what allowed it (authorization). " +
+    "The first decision wins; a later one is refused with " +
     "ALREADY_TERMINAL and names the decision that stands. An approval may carry modifications (fields that " +
     "replace the payload's; the result must still match the adapter's schema).",
   input: Decision,

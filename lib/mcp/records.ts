@@ -70,6 +70,13 @@ export function eventRecord(event: HitlEventView) {
     to_state: event.toState,
     modifications: event.modifications,
     escalation: event.escalation,
+    authorization: event.authorization
+      ? {
+          allowed_by: event.authorization.allowedBy,
+          policy_key: event.authorization.policyKey,
+          rule: event.authorization.rule,
+        }
+      : null,
   };
 }
 

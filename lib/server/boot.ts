@@ -1,6 +1,7 @@
 import { WORKFLOWS } from "@/lib/agents";
 import { startRetentionSweep, startTraceSequencer } from "@/lib/audit";
 import {
+  checkpointDecisionGuard,
   checkpointModificationChecks,
   openCheckpointCases,
   resumeEarlyDecisions,
@@ -8,7 +9,7 @@ import {
 } from "@/lib/checkpoints";
 import { type Database, getDatabase, usingActiveDatabaseOverride } from "@/lib/db";
 import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
-import { installModificationChecks, startHitlSweeps } from "@/lib/hitl";
+import { installDecisionGuard, installModificationChecks, startHitlSweeps } from "@/lib/hitl";
 import { processSingleton } from "@/lib/process";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
 
@@ -42,6 +43,7 @@ export async function boot(options: BootOptions = {}): Promise<Database> {
   installWorkflows(WORKFLOWS);
   installInterruptBridge(openCheckpointCases, resumeEarlyDecisions);
   installModificationChecks(checkpointModificationChecks());
+  installDecisionGuard(checkpointDecisionGuard);
   const database = await getDatabase();
   await seedOnce(database);
   if (options.sweeps !== false) startSweeps();

@@ -79,7 +79,7 @@ const DecisionBody = z.strictObject({
 const DECISION_BODY_LIMIT = HITL_LIMITS.payloadBytes + 64 * 1024;
 
 /** POST of a decision on /api/hitl/cases/{id}/…: the role it needs and the command that records it. */
-export function decisionRoute(role: "reviewer" | "admin", command: typeof recordDecision | typeof supersedeDecision) {
+export function decisionRoute(role: "member" | "admin", command: typeof recordDecision | typeof supersedeDecision) {
   return route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
     const session = await requireRole(req, role);
     const caseId = await caseIdFrom(params);

@@ -6,11 +6,13 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { DECIDER_CHECKPOINT_TYPES, DECIDER_RULES, DECIDER_SAFETY_LEVELS } from "../../checkpoints/contract";
 import { inList } from "./checks";
 import { runs } from "./runs";
 import { createdAt, tenantRef, updatedAt } from "./tenancy";
@@ -63,6 +65,8 @@ export const hitlCheckpoints = pgTable(
     requestData: jsonb("request_data").$type<Record<string, unknown>>().notNull(),
     requestReasoning: text("request_reasoning"),
     riskLevel: text("risk_level").notNull(),
+    /** The run's safety level when it stopped here (null for workflows without one); the decider policy reads it. */
+    safetyLevel: text("safety_level"),
     approvalStatus: text("approval_status").$type<CheckpointApprovalStatus>().notNull().default("pending"),
     approvalTimestamp: timestamp("approval_timestamp", { withTimezone: true }),
     approvalUserId: text("approval_user_id"),
@@ -92,5 +96,32 @@ export const hitlCheckpoints = pgTable(
     check("hitl_checkpoints_risk_check", sql`${t.riskLevel} in ('low', 'medium', 'high', 'critical')`),
     check("hitl_checkpoints_status_check", sql`${t.approvalStatus} in (${inList(CHECKPOINT_APPROVAL_STATUSES)})`),
     check("hitl_checkpoints_timeout_check", sql`${t.onTimeout} in ('reject', 'approve', 'escalate')`),
+    check(
+      "hitl_checkpoints_safety_level_check",
+      sql`${t.safetyLevel} is null or ${t.safetyLevel} in (${inList(DECIDER_SAFETY_LEVELS)})`,
+    ),
+  ],
+);
+
+/**
+ * Separation of duties, per tenant: for a safety level and a checkpoint type, whether the run's
+ * owner may decide (`owner`) or a reviewer who is not the owner must (`four_eyes`). A missing
+ * row means the default (lib/checkpoints decider-policy.ts).
+ */
+export const checkpointDeciderPolicies = pgTable(
+  "checkpoint_decider_policies",
+  {
+    tenantId: tenantRef(),
+    safetyLevel: text("safety_level").notNull(),
+    checkpointType: text("checkpoint_type").notNull(),
+    decider: text("decider").notNull(),
+    updatedBy: text("updated_by").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.safetyLevel, t.checkpointType] }),
+    check("checkpoint_decider_policies_level_check", sql`${t.safetyLevel} in (${inList(DECIDER_SAFETY_LEVELS)})`),
+    check("checkpoint_decider_policies_type_check", sql`${t.checkpointType} in (${inList(DECIDER_CHECKPOINT_TYPES)})`),
+    check("checkpoint_decider_policies_decider_check", sql`${t.decider} in (${inList(DECIDER_RULES)})`),
   ],
 );

@@ -12,8 +12,8 @@ export default async function AgentSettingsPage() {
     <RoleGate needs="admin">
       <h1 className="text-2xl font-semibold">Agent tools &amp; principles</h1>
       <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
-        What the agents of {result.session.tenantName} may use in autonomous runs, and the principles their drafts are
-        validated against.
+        What the agents of {result.session.tenantName} may use in autonomous runs, the principles their drafts are
+        validated against, and who may decide their checkpoints.
       </p>
       <AgentSettings />
     </RoleGate>

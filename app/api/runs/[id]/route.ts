@@ -1,5 +1,5 @@
 import { requireSession } from "@/lib/auth";
-import { waitingCheckpointOf } from "@/lib/checkpoints";
+import { deciderViewOf, waitingCheckpointOf } from "@/lib/checkpoints";
 import { json } from "@/lib/http";
 import { getRun } from "@/lib/runs";
 import { route } from "@/lib/server";
@@ -9,6 +9,8 @@ export const GET = route<{ params: Promise<{ id: string }> }>(async (req, { para
   const session = await requireSession(req);
   const run = await getRun(session, await runIdFrom(params));
   // The checkpoint it waits at, with its case: what a client decides without replaying the stream.
-  const waitingOn = run.status === "interrupted" ? await waitingCheckpointOf(session, run.id) : null;
+  // With whether this viewer may decide it (the separation-of-duties rule), so a card hides what it may not do.
+  const waiting = run.status === "interrupted" ? await waitingCheckpointOf(session, run.id) : null;
+  const waitingOn = waiting ? { ...waiting, decider: await deciderViewOf(session, waiting.caseId) } : null;
   return json({ status: "success", run: { ...run, waitingOn } });
 });

@@ -56,6 +56,7 @@ export async function gateTool(state: AutonomousStateType, config: LangGraphRunn
     reasoning: current.thought,
     riskLevel: tool.risk,
     timeoutSeconds: state.timeoutSeconds,
+    safetyLevel: state.safetyLevel ?? "balanced",
   });
   const entry = historyEntry(2, "tool_execution", decision);
   if (decision.action === "edit") {

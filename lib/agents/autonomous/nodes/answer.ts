@@ -185,6 +185,7 @@ export async function finalReview(
   const decision = await awaitDecision(config, "final_review", request, {
     reasoning: "Review the answer before it is saved",
     timeoutSeconds: state.timeoutSeconds,
+    safetyLevel: state.safetyLevel ?? "balanced",
   });
   const entry = historyEntry(5, "final_review", decision);
   if (decision.action === "reject") {

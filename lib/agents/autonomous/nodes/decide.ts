@@ -80,6 +80,7 @@ export async function decide(state: AutonomousStateType, config: LangGraphRunnab
   const decision = await awaitDecision(config, "critical_decision", request, {
     reasoning: current.thought,
     timeoutSeconds: state.timeoutSeconds,
+    safetyLevel: state.safetyLevel ?? "balanced",
   });
   const entry = historyEntry(4, "critical_decision", decision);
   if (decision.action === "reject") {

@@ -59,6 +59,7 @@ export async function gateSpawn(
   const decision = await awaitDecision(config, "subagent_spawn", request, {
     reasoning: current.thought,
     timeoutSeconds: state.timeoutSeconds,
+    safetyLevel: state.safetyLevel ?? "balanced",
   });
   const entry = historyEntry(3, "subagent_spawn", decision);
   if (decision.action === "edit") {

@@ -68,6 +68,7 @@ export async function approvePlan(state: AutonomousStateType, config: LangGraphR
   const decision = await awaitDecision(config, "plan_approval", request, {
     reasoning: `Plan for: ${state.goal.slice(0, 500)}`,
     timeoutSeconds: state.timeoutSeconds,
+    safetyLevel: state.safetyLevel ?? "balanced",
   });
   const entry = historyEntry(1, "plan_approval", decision);
   if (decision.action === "reject") {
