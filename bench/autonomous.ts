@@ -27,9 +27,9 @@ import * as runRoute from "@/app/api/runs/[id]/route";
 import * as runsRoute from "@/app/api/runs/route";
 import type { AutonomousPublicState } from "@/lib/agents/contract";
 import { drainTrace, stopTraceSequencer, verifyChain } from "@/lib/audit";
-import { TenantRoutingSaver } from "@/lib/graph-saver";
 import { type Database, getDatabase, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
+import { TenantRoutingSaver } from "@/lib/graph-saver";
 import { executionSettled, type InterruptBridge, type RunEvent, readEvents, runBus, runContextOf } from "@/lib/runs";
 
 import { boot } from "@/lib/server";

@@ -5,8 +5,8 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { sql } from "drizzle-orm";
-import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { type Database, getDatabase, rowsOf } from "@/lib/db";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { emptySamples, runThread, type Samples } from "./checkpoint-workload";
 import { benchTenant } from "./tenant";
 

@@ -2,8 +2,8 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { type Checkpoint, type CheckpointMetadata, uuid6 } from "@langchain/langgraph-checkpoint";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
-import type { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { type Database, rowsOf, setActiveDatabase } from "@/lib/db";
+import type { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import type { TestTarget } from "../support/databases";
 
 /** Opens a fresh database for the enclosing describe and points lib calls at it. */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { rowsOf, withTenant } from "@/lib/db";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { testTargets } from "../support/databases";
 import { countRows, databaseFor, putChain, toArray } from "./fixtures";
 import { createTenant } from "./tenants";

@@ -4,9 +4,9 @@ import {
   validate,
 } from "@langchain/langgraph-checkpoint-validation";
 import { describe } from "vitest";
-import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import type { Database } from "@/lib/db";
 import { setActiveDatabase } from "@/lib/db";
+import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { testTargets } from "../support/databases";
 import { clearCheckpoints, createTenant } from "./tenants";
 
