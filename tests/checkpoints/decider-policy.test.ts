@@ -8,7 +8,7 @@ import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
 // The separation-of-duties policy is the tenant's: an admin changes who decides a checkpoint,
-// and the next decision follows the new rule (the defaults are in docs/security/sod.md).
+// and the next decision follows the new rule (the defaults are in docs/security.md).
 
 for (const target of testTargets()) {
   describe(`the tenant's decider policy on ${target.name}`, () => {
