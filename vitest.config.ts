@@ -14,6 +14,10 @@ export default defineConfig({
     // The checkpoint validation suite registers its cases through Vitest globals.
     globals: true,
     pool: "forks",
+    // Two suites at once on two cores: much of a suite's time is spent waiting on PostgreSQL,
+    // MariaDB or a child process, and Vitest's default of one worker per core less one left one
+    // core idle.
+    maxWorkers: 2,
     // Migrates and seeds once per run; every suite's database is a copy (tests/support/templates.ts).
     globalSetup: ["tests/support/templates.ts"],
     // Starting PGlite compiles its WASM (seconds on a small machine); migrations add more.
