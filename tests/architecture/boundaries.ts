@@ -45,7 +45,8 @@ interface SourceFile {
   client: boolean;
 }
 
-function sourceFiles(root: string, dir = ""): string[] {
+/** Every source file below `root`, relative to it (the build, data and dependency folders left out). */
+export function sourceFiles(root: string, dir = ""): string[] {
   const out: string[] = [];
   for (const name of readdirSync(path.join(root, dir))) {
     if (SKIP.has(name)) continue;

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { sourceFiles } from "./boundaries";
 
 // The SQL guard's brand (`GuardedSql`, lib/sql/guard.ts) is what connectors and `querySource`
 // accept; it is only worth something if nothing else can make it. This finds every type
@@ -8,19 +9,6 @@ import ts from "typescript";
 
 /** The guard, and the test-only helper that lets connector tests send what the guard refuses. */
 export const BRAND_MAKERS = ["lib/sql/guard.ts", "tests/support/unguarded-sql.ts"];
-
-const SKIP = new Set(["node_modules", ".next", ".data", ".git", "drizzle", "test-results", "playwright-report"]);
-
-function sourceFiles(root: string, dir = ""): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(path.join(root, dir))) {
-    if (SKIP.has(name)) continue;
-    const rel = dir ? `${dir}/${name}` : name;
-    if (statSync(path.join(root, rel)).isDirectory()) out.push(...sourceFiles(root, rel));
-    else if (/\.(ts|tsx|mts)$/.test(name) && !name.endsWith(".d.ts")) out.push(rel);
-  }
-  return out;
-}
 
 /** `file:line` of each assertion to the brand outside BRAND_MAKERS. */
 export function brandCasts(root: string, brand = "GuardedSql"): string[] {
