@@ -1,5 +1,6 @@
 import { roleAtLeast } from "@/lib/access";
 import type { Tx } from "@/lib/db";
+import { processSingleton } from "@/lib/process";
 import { hitlErrors } from "./errors";
 import type { HitlActor } from "./types";
 
@@ -25,10 +26,10 @@ export type DecisionGuard = (
   kase: { caseId: string; runRef: string | null },
 ) => Promise<DecisionAuthority>;
 
-const holder = globalThis as unknown as { __vigilDecisionGuard?: DecisionGuard };
+const holder = processSingleton("decision-guard", (): { guard?: DecisionGuard } => ({}));
 
 export function installDecisionGuard(guard: DecisionGuard): void {
-  holder.__vigilDecisionGuard = guard;
+  holder.guard = guard;
 }
 
 /** Without the installed rule (a process that was not booted), only reviewers and the system decide. */
@@ -39,5 +40,5 @@ const reviewersOnly: DecisionGuard = async (_tx, actor) => {
 };
 
 export function decisionGuard(): DecisionGuard {
-  return holder.__vigilDecisionGuard ?? reviewersOnly;
+  return holder.guard ?? reviewersOnly;
 }
