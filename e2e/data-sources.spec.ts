@@ -39,3 +39,39 @@ test("an admin tests the demo warehouse, adds a source, sees it unreachable and 
   await page.getByRole("button", { name: "Remove source" }).click();
   await expect(page.getByRole("listitem", { name: "Nowhere" })).toHaveCount(0);
 });
+
+test("a source whose role can write stays disabled until an admin accepts the risk, with a reason", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // The machine's PostgreSQL as its superuser: a role Test cannot verify read-only.
+  const server = new URL(process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+  const name = `Writable ${Date.now()}`;
+  await signIn(page, "admin@demo.local");
+  await page.goto("/settings/data-sources");
+  const form = page.getByRole("form", { name: "Add data source" });
+  await form.getByLabel("Name").fill(name);
+  await form
+    .getByLabel("Connection string")
+    .fill(`postgres://${server.username || "postgres"}@${server.host}/postgres`);
+  await form.getByLabel("Allowed schemas").fill("public");
+  await form.getByRole("button", { name: "Add data source" }).click();
+  const added = page.getByRole("listitem", { name });
+  await expect(added.getByTestId("source-disabled")).toBeVisible();
+
+  await added.getByRole("button", { name: "Test" }).click();
+  await expect(added.getByTestId("test-outcome")).toBeVisible({ timeout: 30_000 });
+  // Tested and found able to write: still disabled, and the acceptance needs a reason.
+  await expect(added.getByTestId("source-disabled")).toBeVisible();
+  const accept = added.getByRole("button", { name: "Accept the risk" });
+  await expect(accept).toBeDisabled();
+  await added.getByLabel("Why the risk is acceptable").fill("Staging replica; the role is revoked on Friday");
+  await accept.click();
+  await expect(added.getByTestId("risk-accepted")).toBeVisible();
+  await expect(added.getByTestId("source-disabled")).toHaveCount(0);
+
+  // (The acceptance's record in the audit trail is checked in tests/datasources/safety.test.ts.)
+  await added.getByRole("button", { name: `Remove ${name}` }).click();
+  await page.getByRole("button", { name: "Remove source" }).click();
+  await expect(page.getByRole("listitem", { name })).toHaveCount(0);
+});
