@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { signIn } from "./support";
+import { signIn, startStrictRunAsReviewer } from "./support";
 
 // The audit overview's charts in the browser: after a finished autonomous run, the demo admin
 // sees every chart count it, reads a chart's figures by keyboard, switches the range, and on a
@@ -13,13 +13,9 @@ interface RunBody {
   run: { status: string; waitingOn: { caseId: string } | null; error: string | null };
 }
 
-/** Starts a strict autonomous run through the API and approves each checkpoint until it finishes. */
+/** Starts a strict autonomous run (as the reviewer) and approves each checkpoint until it finishes. */
 async function finishedRun(page: Page): Promise<number> {
-  const started = await page.request.post("/api/runs", {
-    data: { workflow: "autonomous", input: { goal: GOAL, agentId: "fda-regulatory", safetyLevel: "strict" } },
-  });
-  expect(started.status(), await started.text()).toBe(202);
-  const runId = (await started.json()).runId as string;
+  const runId = await startStrictRunAsReviewer(page, GOAL);
   let decided: string | null = null;
   for (let approvals = 0; approvals < 40; approvals++) {
     let body: RunBody | null = null;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Browser, expect, type Locator, type Page } from "@playwright/test";
+import { type Browser, expect, type Locator, type Page, request } from "@playwright/test";
 
 export const PASSWORD = "vigil-demo";
 
@@ -31,16 +31,31 @@ interface RunBody {
   run: { status: string; waitingOn: { caseId: string } | null; error: string | null };
 }
 
-/** Starts a strict autonomous run through the API and approves each checkpoint until it finishes. */
+/**
+ * Starts a strict autonomous run as the demo reviewer, through the API. At the strict level a
+ * reviewer other than the run's owner decides its tools, delegations, critical decision and
+ * final review (separation of duties), so the page's own account can then decide every one.
+ */
+export async function startStrictRunAsReviewer(page: Page, goal: string): Promise<string> {
+  const reviewer = await request.newContext({ baseURL: new URL(page.url()).origin });
+  try {
+    const signedIn = await reviewer.post("/api/session", {
+      data: { email: "reviewer@demo.local", password: PASSWORD },
+    });
+    expect(signedIn.status(), await signedIn.text()).toBeLessThan(300);
+    const started = await reviewer.post("/api/runs", {
+      data: { workflow: "autonomous", input: { goal, agentId: "fda-regulatory", safetyLevel: "strict" } },
+    });
+    expect(started.status(), await started.text()).toBe(202);
+    return (await started.json()).runId as string;
+  } finally {
+    await reviewer.dispose();
+  }
+}
+
+/** Starts a strict autonomous run (as the reviewer) and approves each checkpoint until it finishes. */
 export async function finishedRun(page: Page): Promise<string> {
-  const started = await page.request.post("/api/runs", {
-    data: {
-      workflow: "autonomous",
-      input: { goal: AUTONOMOUS_GOAL, agentId: "fda-regulatory", safetyLevel: "strict" },
-    },
-  });
-  expect(started.status(), await started.text()).toBe(202);
-  const runId = (await started.json()).runId as string;
+  const runId = await startStrictRunAsReviewer(page, AUTONOMOUS_GOAL);
   let decided: string | null = null;
   for (let i = 0; i < 40; i++) {
     let body: RunBody | null = null;
