@@ -1,21 +1,13 @@
 import { z } from "zod";
-import { AUDIT_PAGE_MAX, listAuditDecisions } from "@/lib/audit";
+import { listAuditDecisions } from "@/lib/audit";
 import { requireRole } from "@/lib/auth";
-import { json, parseQuery } from "@/lib/http";
+import { parseQuery } from "@/lib/http";
 import { route } from "@/lib/server";
-import { assertRange, timeParam } from "../../hitl/params";
+import { assertRange } from "../../hitl/params";
+import { auditListQuery, pageResponse } from "../list-query";
 
-const DecisionsQuery = z.strictObject({
+const DecisionsQuery = auditListQuery({
   operator: z.string().trim().min(1).max(200).optional(),
-  from: timeParam("start").optional(),
-  to: timeParam("end").optional(),
-  limit: z
-    .string()
-    .regex(/^\d+$/, "Must be a whole number.")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(AUDIT_PAGE_MAX))
-    .optional(),
-  cursor: z.string().min(1).max(1000).optional(),
 });
 
 /** Every HITL decision of the tenant with its actor, notes, modifications and latency, for admins. */
@@ -30,5 +22,5 @@ export const GET = route(async (req) => {
     limit: q.limit,
     cursor: q.cursor,
   });
-  return json({ status: "success", count: page.items.length, items: page.items, next_cursor: page.nextCursor });
+  return pageResponse(page);
 });

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { AUDIT_PAGE_MAX, createAuditExport, listAuditExports } from "@/lib/audit";
+import { createAuditExport, listAuditExports } from "@/lib/audit";
 import { AUDIT_EXPORT_FORMATS, AUDIT_EXPORT_KINDS } from "@/lib/audit/contract";
 import { requireRole } from "@/lib/auth";
 import { json, parseBody, parseQuery } from "@/lib/http";
 import { route } from "@/lib/server";
 import { assertRange, timeParam } from "../../hitl/params";
+import { pageQuery, pageResponse } from "../list-query";
 import { readerOf } from "../reader";
 
 // A JSON body may give a bound as epoch milliseconds (a number) or as an ISO date.
@@ -18,15 +19,7 @@ const ExportBody = z.strictObject({
   to: bound("end").optional(),
 });
 
-const ExportsQuery = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d+$/, "Must be a whole number.")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(AUDIT_PAGE_MAX))
-    .optional(),
-  cursor: z.string().min(1).max(1000).optional(),
-});
+const ExportsQuery = z.strictObject(pageQuery);
 
 /** Requests an export of the trace, the decisions or the cases; it is written in the background. */
 export const POST = route(async (req) => {
@@ -42,5 +35,5 @@ export const GET = route(async (req) => {
   const session = await requireRole(req, "admin");
   const q = parseQuery(req, ExportsQuery);
   const page = await listAuditExports(readerOf(session), q);
-  return json({ status: "success", count: page.items.length, items: page.items, next_cursor: page.nextCursor });
+  return pageResponse(page);
 });

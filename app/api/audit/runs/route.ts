@@ -1,28 +1,20 @@
 import { z } from "zod";
-import { AUDIT_PAGE_MAX, listAuditRuns } from "@/lib/audit";
+import { listAuditRuns } from "@/lib/audit";
 import { AUDIT_RUN_STATUSES } from "@/lib/audit/contract";
 import { requireRole } from "@/lib/auth";
-import { json, parseQuery } from "@/lib/http";
+import { parseQuery } from "@/lib/http";
 import { route } from "@/lib/server";
-import { assertRange, booleanParam, timeParam } from "../../hitl/params";
+import { assertRange, booleanParam } from "../../hitl/params";
+import { auditListQuery, pageResponse } from "../list-query";
 import { readerOf } from "../reader";
 
-const RunsQuery = z.strictObject({
+const RunsQuery = auditListQuery({
   agent: z.string().trim().min(1).max(200).optional(),
   user: z.string().trim().min(1).max(200).optional(),
   status: z.enum(AUDIT_RUN_STATUSES).optional(),
-  from: timeParam("start").optional(),
-  to: timeParam("end").optional(),
   has_violations: booleanParam.optional(),
   has_phi: booleanParam.optional(),
   session: z.string().trim().min(1).max(500).optional(),
-  limit: z
-    .string()
-    .regex(/^\d+$/, "Must be a whole number.")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(AUDIT_PAGE_MAX))
-    .optional(),
-  cursor: z.string().min(1).max(1000).optional(),
 });
 
 /** Every run of the tenant with its trace totals, newest first, for admins. */
@@ -42,5 +34,5 @@ export const GET = route(async (req) => {
     limit: q.limit,
     cursor: q.cursor,
   });
-  return json({ status: "success", count: page.items.length, items: page.items, next_cursor: page.nextCursor });
+  return pageResponse(page);
 });
