@@ -11,3 +11,8 @@ export const TEST_DEADLINE_MS = 9_000;
 export const STATEMENT_GRACE_MS = 3_000;
 /** Catalog and introspection reads: several statements, each under the statement timeout. */
 export const CATALOG_DEADLINE_MS = 30_000;
+/**
+ * A Test of the embedded demo warehouse: no network target, but its first use loads the sample
+ * databases (about ten seconds, longer on a busy machine), which must not read as unreachable.
+ */
+export const WAREHOUSE_TEST_DEADLINE_MS = 300_000;

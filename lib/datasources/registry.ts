@@ -19,7 +19,7 @@ import type {
 import { DeadlineError, withDeadline } from "./deadline";
 import { seedDemoRegistries } from "./demo-registries";
 import { allowedAddress, EgressRefusedError, UnknownHostError } from "./egress-policy";
-import { TEST_DEADLINE_MS } from "./limits";
+import { TEST_DEADLINE_MS, WAREHOUSE_TEST_DEADLINE_MS } from "./limits";
 import { redactConnection } from "./redact";
 import { openConnection, sealConnection } from "./sealed";
 
@@ -216,7 +216,7 @@ export function querySource(
 /**
  * Connects and reports reachability, server version, read-only status and the schemas found,
  * and keeps the result on the source. An unreachable source is a result, not an error, and says
- * so in the same words whatever failed. The whole test ends within TEST_DEADLINE_MS.
+ * so in the same words whatever failed. A network source's test ends within TEST_DEADLINE_MS.
  */
 export async function testDataSource(scope: TenantScope, id: string): Promise<DataSourceTestResult> {
   const row = await findRow(scope, id);
@@ -228,7 +228,8 @@ export async function testDataSource(scope: TenantScope, id: string): Promise<Da
   try {
     settings = settingsOf(row);
     const unsealed = settings;
-    const inspection = await withDeadline("The test", TEST_DEADLINE_MS, async (signal) => {
+    const deadline = row.kind === "warehouse" ? WAREHOUSE_TEST_DEADLINE_MS : TEST_DEADLINE_MS;
+    const inspection = await withDeadline("The test", deadline, async (signal) => {
       const connection = await openSourceConnection(unsealed);
       opened = true;
       const close = () => void connection.close();
