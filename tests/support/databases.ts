@@ -34,37 +34,30 @@ function imageAt(file: string): Blob {
   return image;
 }
 
-function pgliteTarget(): TestTarget {
-  const openFrom = async (variant: TemplateVariant): Promise<TestDatabase> => {
-    const run = templateRun();
-    if (!run) throw new Error(`no PGlite template "${variant}": run the suite through Vitest's global setup`);
-    return openDatabase({ dataDir: "memory://", image: imageAt(await pgliteTemplate(run, variant)) });
-  };
-  return {
-    name: "pglite",
-    open: () => (templateRun() ? openFrom("migrated") : openDatabase({ dataDir: "memory://" })),
-    openFrom,
-  };
+// Targets copy the run's templates when Vitest's global setup made a run; elsewhere (a script
+// importing this file) they build each database from scratch, and have no `openFrom`.
+function pgliteTarget(run: TemplateRun | null): TestTarget {
+  const fresh = () => openDatabase({ dataDir: "memory://" });
+  if (!run) return { name: "pglite", open: fresh };
+  const openFrom = async (variant: TemplateVariant): Promise<TestDatabase> =>
+    openDatabase({ dataDir: "memory://", image: imageAt(await pgliteTemplate(run, variant)) });
+  return { name: "pglite", open: () => openFrom("migrated"), openFrom };
 }
 
-function serverTarget(serverUrl: string): TestTarget {
-  const openFrom = async (variant: TemplateVariant): Promise<TestDatabase> => {
-    const run = templateRun();
-    if (!run) throw new Error(`no server template "${variant}": run the suite through Vitest's global setup`);
-    return openFreshServerDatabase(serverUrl, await serverTemplate(run, serverUrl, variant));
-  };
-  return {
-    name: "postgres",
-    open: () => (templateRun() ? openFrom("migrated") : openFreshServerDatabase(serverUrl)),
-    openFrom,
-  };
+function serverTarget(serverUrl: string, run: TemplateRun | null): TestTarget {
+  const fresh = () => openFreshServerDatabase(serverUrl);
+  if (!run) return { name: "postgres", open: fresh };
+  const openFrom = async (variant: TemplateVariant): Promise<TestDatabase> =>
+    openFreshServerDatabase(serverUrl, await serverTemplate(run, serverUrl, variant));
+  return { name: "postgres", open: () => openFrom("migrated"), openFrom };
 }
 
 /** PGlite always; the real PostgreSQL too when TEST_DATABASE_URL points at a server. */
 export function testTargets(): TestTarget[] {
-  const targets: TestTarget[] = [pgliteTarget()];
+  const run = templateRun();
+  const targets: TestTarget[] = [pgliteTarget(run)];
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (serverUrl) targets.push(serverTarget(serverUrl));
+  if (serverUrl) targets.push(serverTarget(serverUrl, run));
   return targets;
 }
 

@@ -52,7 +52,8 @@ export function seededDatabase(
   beforeAll(async () => {
     // A copy of the run's seeded template when there is one: the same rows seeding writes.
     const variant = options.knowledge === false ? "seeded" : "seeded-knowledge";
-    const seeded = target.openFrom ? await target.openFrom(variant).catch(() => null) : null;
+    // A template that fails to build fails the suite, rather than each suite seeding its own.
+    const seeded = target.openFrom ? await target.openFrom(variant) : null;
     suite.database = seeded ?? (await target.open());
     setActiveDatabase(suite.database);
     await boot({ sweeps: false });
