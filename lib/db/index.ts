@@ -10,7 +10,7 @@ export type { Database, Db } from "./client";
 export { configFromEnv, getDatabase, openDatabase, setActiveDatabase, usingActiveDatabaseOverride } from "./client";
 export { DatabaseUnreadableError, exitIfDatabaseUnusable, openEmbedded } from "./embedded";
 export { isDatabaseUnavailable, isUniqueViolation } from "./errors";
-export { decodeCursor, encodeCursor, keysetParts } from "./keyset";
+export { decodeCursor, encodeCursor, isUuid, keysetParts } from "./keyset";
 export { currentLane, inLane, type Lane, type LaneHolder } from "./lanes";
 export { DatabaseInUseError } from "./lock";
 export { rowsOf } from "./rows";

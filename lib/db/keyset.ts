@@ -31,10 +31,13 @@ export function decodeCursor<S extends KeysetPart, K extends KeysetPart>(
 const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether a value is a uuid as the database prints one: before it meets a `uuid` column or cast. */
+export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
+
 /** The guards the lists' cursors are made of. */
 export const keysetParts = {
   timestamp: (value: unknown): value is string => typeof value === "string" && PG_TIMESTAMP.test(value),
-  uuid: (value: unknown): value is string => typeof value === "string" && UUID.test(value),
+  uuid: isUuid,
   integer: (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value),
   /** An opaque key of at most 100 characters. */
   text: (value: unknown): value is string => typeof value === "string" && value.length <= 100,

@@ -1,6 +1,6 @@
 import { eq, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { type Role, roleAtLeast } from "@/lib/access";
-import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { isUuid, schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import type { HitlRef } from "./contract";
 import { hitlErrors } from "./errors";
@@ -79,6 +79,3 @@ export async function privateOwnerIn(tx: Tx, serverRefs: readonly HitlRef[]): Pr
   }
   return null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isUuid = (value: string) => UUID.test(value);
