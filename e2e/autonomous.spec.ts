@@ -198,5 +198,10 @@ test("a reviewer runs a strict autonomous run from /runs through every checkpoin
   await expect(phone.getByTestId("run-answer")).toBeVisible();
   await expectNoHorizontalOverflow(phone);
   await phone.context().close();
+});
+
+// Back to the defaults whatever happened above: a policy left at "owner" would make the
+// four-eyes specs that run later fail for a reason not their own.
+test.afterEach(async ({ browser }) => {
   await setStrictDeciders(browser, "defaults");
 });

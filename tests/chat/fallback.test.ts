@@ -113,6 +113,8 @@ for (const target of testTargets()) {
       process.env.VIGIL_PUBMED_ENABLED = "1";
       process.env.VIGIL_PUBMED_BASE_URL = stub.url;
       process.env.VIGIL_WEB_SEARCH_URL = `${stub.url}/search`;
+      // The stub answers at once; under a loaded machine the 5 s default can still pass first.
+      process.env.VIGIL_FALLBACK_TIMEOUT_MS = "60000";
       const res = await postChat(expert.auth, {
         agentId: "fda-regulatory",
         message: "What is known about porcine kidney xenotransplantation?",

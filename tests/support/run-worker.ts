@@ -39,7 +39,9 @@ if (command === "start-and-wait-interrupt") {
     await sleep(20);
   }
   say({ runId, status: "streaming" });
-  setInterval(() => {}, 1000);
+  // Freeze here until the test kills us: on a loaded machine the answer could otherwise finish
+  // streaming before the SIGKILL arrives, and there would be nothing left to recover.
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 } else if (command === "resume") {
   await answerInterrupt(actor, arg, { value: { action: "approve" } });
   await executionSettled(arg);
