@@ -36,23 +36,38 @@ async function phonePage(browser: Browser, page: Page): Promise<Page> {
 /** Waits for the run to stop at the next checkpoint (other than `after`) or to finish; returns the checkpoint's type. */
 async function nextStop(page: Page, card: Locator, after: string | null): Promise<string | null> {
   let type: string | null = null;
-  await expect
-    .poll(
-      async () => {
-        const status = await page.getByTestId("run-view").getAttribute("data-run-status");
-        if (status === "completed" || status === "failed" || status === "cancelled") {
-          type = null;
-          return status;
-        }
-        if ((await card.count()) === 0) return "working";
-        const caseId = await card.getAttribute("data-case-id");
-        if (caseId === after) return "working";
-        type = await card.getAttribute("data-checkpoint-type");
-        return "checkpoint";
-      },
-      { timeout: 30_000, intervals: [250] },
-    )
-    .not.toBe("working");
+  // What the server says while the page still shows "working": printed if the wait times out, so
+  // a failure tells a page that missed an update from a run that really stalled.
+  let server = "";
+  try {
+    await expect
+      .poll(
+        async () => {
+          const status = await page.getByTestId("run-view").getAttribute("data-run-status");
+          if (status === "completed" || status === "failed" || status === "cancelled") {
+            type = null;
+            return status;
+          }
+          const working = async () => {
+            const runId = new URL(page.url()).pathname.split("/").pop();
+            const body = (await (await page.request.get(`/api/runs/${runId}`)).json()) as {
+              run?: { status: string; waitingOn?: { caseId?: string; checkpointType?: string } | null };
+            };
+            server = JSON.stringify({ status: body.run?.status, waitingOn: body.run?.waitingOn ?? null, after });
+            return "working";
+          };
+          if ((await card.count()) === 0) return working();
+          const caseId = await card.getAttribute("data-case-id");
+          if (caseId === after) return working();
+          type = await card.getAttribute("data-checkpoint-type");
+          return "checkpoint";
+        },
+        { timeout: 60_000, intervals: [500] },
+      )
+      .not.toBe("working");
+  } catch (error) {
+    throw new Error(`The page still shows the last checkpoint; the server says ${server}\n${(error as Error).message}`);
+  }
   return type;
 }
 
