@@ -7,6 +7,14 @@ export async function register() {
   // First, so that no request is served without its socket address (sign-in limits need it).
   const { recordPeerAddresses } = await import("@/lib/auth");
   recordPeerAddresses();
+  // A server deployment without its secrets stops here, in one sentence, not at first use.
+  const { assertServerSecrets } = await import("@/lib/secrets");
+  try {
+    assertServerSecrets();
+  } catch (error) {
+    console.error(`[vigil] ${(error as Error).message}`);
+    process.exit(1);
+  }
   const { boot } = await import("@/lib/server");
   const { exitIfDatabaseUnusable } = await import("@/lib/db");
   const database = await boot().catch((error) => {

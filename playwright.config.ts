@@ -36,12 +36,10 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
-    // next start runs in production mode, where the data-source keys must be configured.
     env: {
       VIGIL_DATA_DIR: ".data/e2e",
-      BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e",
-      VIGIL_DATASOURCE_KEY: "6154a61dc0208b593df01360332f6f681345981eac84c0a00b84aaddf9a443f0",
-      VIGIL_WAREHOUSE_KEY: "e2e-warehouse-key",
+      // No secrets: an embedded install generates its auth secret and data-source keys beside its
+      // database, so the specs also prove that `npm start` needs no configuration.
       // Specs register the local PostgreSQL and MariaDB as sources: the operator's allowance.
       VIGIL_DATASOURCE_ALLOW_HOSTS: "127.0.0.1,localhost",
     },

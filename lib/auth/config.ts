@@ -1,6 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { keptSecret } from "@/lib/secrets";
 
 export type AuthMode = "local" | "supabase";
 
@@ -18,18 +16,9 @@ export const TENANT_COOKIE = "vigil_tenant";
 export function authSecret(): string {
   const fromEnv = process.env.BETTER_AUTH_SECRET;
   if (fromEnv) return fromEnv;
-  if (process.env.DATABASE_URL) {
+  const kept = keptSecret("auth-secret");
+  if (kept === null) {
     throw new Error("BETTER_AUTH_SECRET must be set when DATABASE_URL is set (every instance must share it).");
   }
-  const dataDir = process.env.VIGIL_DATA_DIR;
-  const folder = dataDir && !dataDir.startsWith("memory://") ? dataDir : path.join(process.cwd(), ".data");
-  const file = path.join(folder, "auth-secret");
-  try {
-    return readFileSync(file, "utf8").trim();
-  } catch {
-    mkdirSync(folder, { recursive: true });
-    const secret = randomBytes(32).toString("base64url");
-    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
-    return secret;
-  }
+  return kept;
 }

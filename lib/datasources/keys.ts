@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
+import { keptSecret } from "@/lib/secrets";
 
 // The two secrets of the data sources. A server deployment must bring its own: a published
-// default would unseal every stored connection string. Development and tests run without
-// configuration on keys derived from fixed phrases, and say so loudly once per process.
+// default would unseal every stored connection string. An embedded install in production
+// generates its own once and keeps them beside its database, as it does the auth secret.
+// Development and tests run without configuration on keys derived from fixed phrases, and say
+// so loudly once per process.
 
 const warned = new Set<string>();
 
@@ -10,8 +13,10 @@ function isProduction(env: NodeJS.ProcessEnv): boolean {
   return env.NODE_ENV === "production";
 }
 
-function devDefault(name: string, phrase: string, env: NodeJS.ProcessEnv): string {
+function devDefault(name: string, phrase: string, env: NodeJS.ProcessEnv, file: string): string {
   if (isProduction(env)) {
+    const kept = keptSecret(file, env);
+    if (kept !== null) return kept;
     throw new Error(`${name} must be set in production: without it data source secrets cannot be kept.`);
   }
   if (!warned.has(name)) {
@@ -31,7 +36,7 @@ function devDefault(name: string, phrase: string, env: NodeJS.ProcessEnv): strin
 export function dataSourceKey(env = process.env): Buffer {
   const configured = env.VIGIL_DATASOURCE_KEY?.trim();
   if (!configured) {
-    const phrase = devDefault("VIGIL_DATASOURCE_KEY", "vigil-development-datasource-key", env);
+    const phrase = devDefault("VIGIL_DATASOURCE_KEY", "vigil-development-datasource-key", env, "datasource-key");
     return createHash("sha256").update(phrase).digest();
   }
   const key = /^[0-9a-f]{64}$/i.test(configured)
@@ -50,7 +55,7 @@ export function dataSourceKey(env = process.env): Buffer {
 export function warehouseKey(env = process.env): string {
   const configured = env.VIGIL_WAREHOUSE_KEY;
   if (configured && configured.length > 0) return configured;
-  return devDefault("VIGIL_WAREHOUSE_KEY", "vigil-development-warehouse-key", env);
+  return devDefault("VIGIL_WAREHOUSE_KEY", "vigil-development-warehouse-key", env, "warehouse-key");
 }
 
 /** A fingerprint that tells whether data was encrypted with the current key, without revealing it. */

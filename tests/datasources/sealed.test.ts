@@ -45,7 +45,7 @@ describe("connection strings sealed at rest", () => {
     }
   });
 
-  it("refuses a key that is not 32 bytes, and a missing key in production", async () => {
+  it("refuses a key that is not 32 bytes, and a missing key on a production server deployment", async () => {
     const input = {
       name: "Weak",
       kind: "postgres" as const,
@@ -60,13 +60,18 @@ describe("connection strings sealed at rest", () => {
       delete process.env.VIGIL_DATASOURCE_KEY;
       const env = process.env as Record<string, string | undefined>;
       const nodeEnv = env.NODE_ENV;
+      const databaseUrl = env.DATABASE_URL;
+      // A server deployment: an embedded one would generate and keep its own key instead.
       env.NODE_ENV = "production";
+      env.DATABASE_URL = "postgres://db.internal/vigil";
       try {
         await expect(createDataSource({ tenantId: suite.tenants.demo }, input, "test")).rejects.toThrow(
           /must be set in production/,
         );
       } finally {
         env.NODE_ENV = nodeEnv;
+        if (databaseUrl === undefined) delete env.DATABASE_URL;
+        else env.DATABASE_URL = databaseUrl;
       }
     } finally {
       restore();

@@ -1,0 +1,4 @@
+import "server-only";
+
+export { keptSecret } from "./kept";
+export { assertServerSecrets } from "./required";

@@ -1,0 +1,25 @@
+/** The environment variables read here (process.env, or a test's own). */
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * What a server deployment (DATABASE_URL) must bring, because an embedded install's kept secrets
+ * cannot be shared between instances: the session signing secret (local sign-in) and the key that
+ * seals data-source connection strings. The demo warehouse's key is not asked for: a server
+ * deployment has no demo warehouse.
+ */
+export function missingServerSecrets(env: Env = process.env): string[] {
+  if (!env.DATABASE_URL || env.NODE_ENV !== "production") return [];
+  const missing: string[] = [];
+  if (env.AUTH_MODE !== "supabase" && !env.BETTER_AUTH_SECRET) missing.push("BETTER_AUTH_SECRET");
+  if (!env.VIGIL_DATASOURCE_KEY?.trim()) missing.push("VIGIL_DATASOURCE_KEY");
+  return missing;
+}
+
+/** Refuses to start a server deployment that lacks its secrets, in one sentence, before anything is served. */
+export function assertServerSecrets(env: Env = process.env): void {
+  const missing = missingServerSecrets(env);
+  if (missing.length === 0) return;
+  throw new Error(
+    `Vigil needs ${missing.join(" and ")} set to start against DATABASE_URL (every instance must share ${missing.length > 1 ? "them" : "it"}; generate with: openssl rand -base64 32).`,
+  );
+}
