@@ -113,6 +113,8 @@ export interface SqlResultPart {
   /** A bar chart of `y` over `x` when the result is an aggregate over a dimension. */
   chart: { x: string; y: string } | null;
   followups: string[];
+  /** The plan in words ("Counting track rows where genre name is "Rock""); absent on answers saved before it. */
+  interpretation?: string | null;
 }
 
 /**

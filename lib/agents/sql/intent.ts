@@ -118,7 +118,7 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
   }
   // "Total freight per shipper", "average film length by rating"
   m =
-    /^(?:what is |what's |show |show me |list )?(?:the )?((?:total|sum of|sum|average|avg|mean|maximum|max|minimum|min)\s+.+?)\s+(?:per|by|for each|of each|for every)\s+(.+)$/i.exec(
+    /^(?:what is |what was |what were |what are |what's |show |show me |list )?(?:the )?((?:total|sum of|sum|average|avg|mean|maximum|max|minimum|min)\s+.+?)\s+(?:per|by|for each|of each|for every)\s+(.+)$/i.exec(
       text,
     );
   if (m) {

@@ -6,6 +6,7 @@ import { DEMO_ONTOLOGY, parseDomainRegistry } from "@/lib/ontology";
 import { guardSql, type SqlCatalog } from "@/lib/sql";
 import { intentOf } from "./intent";
 import { type PlannerContext, planSql } from "./planner";
+import { sampleValueIndex, valueSampleStatements } from "./value-samples";
 
 // The planner with the demo warehouse's registries: business terms become joins and filters,
 // display attributes label the rows; every plan runs on the warehouse as written.
@@ -45,6 +46,10 @@ describe("the planner with registries", () => {
         display: Object.fromEntries(DEMO_ONTOLOGY.map((o) => [o.schema, o.display])),
       },
     };
+    ctx.values = await sampleValueIndex(
+      valueSampleStatements(graph, SCHEMAS, "postgres", new Set()),
+      async (sql) => (await warehouse.client.query<unknown[]>(sql, [], { rowMode: "array" })).rows,
+    );
   }, 120_000);
   afterAll(() => warehouse?.close());
 
@@ -159,5 +164,46 @@ describe("the planner with registries", () => {
       expect(Number(rows[0][0])).toBe(0);
     }
     expect(await count("select count(*)::int as n from northwind.orders")).toBe(before);
+  });
+
+  it("finds a value the question names on the column that holds it: tracks in the Rock genre", async () => {
+    const { plan, rows } = await run("How many tracks are there in the Rock genre?");
+    expect(Number(rows[0][0])).toBe(1297);
+    expect(plan.interpretation).toMatch(/genre name is "Rock"/);
+    // "from LAX"-style: the word beside a value picks the column; a city is a customer's city.
+    const germany = await run("How many customers are there in Berlin?");
+    expect(Number(germany.rows[0][0])).toBe(
+      await count("select count(*)::int as n from northwind.customers where city = 'Berlin'"),
+    );
+  });
+
+  it("declines, naming the words, when a part of the question matches nothing", () => {
+    const question = "How many tracks are there in the Zydeco-Polka genre?";
+    const intent = intentOf(question);
+    if (!intent) throw new Error("no intent");
+    const plan = planSql(intent, ctx, question);
+    expect(plan.ok).toBe(false);
+    if (plan.ok) return;
+    expect(plan.unplaced).toEqual(expect.arrayContaining(["zydeco", "polka"]));
+    // Without the value index the genre is not placed either: never all tracks.
+    const bare = planSql(
+      intentOf("How many tracks are there in the Rock genre?") as NonNullable<typeof intent>,
+      { ...ctx, values: undefined },
+      "How many tracks are there in the Rock genre?",
+    );
+    expect(bare.ok).toBe(false);
+    if (!bare.ok) expect(bare.unplaced).toContain("rock");
+  });
+
+  it("declines a negation or a comparison it would otherwise drop", () => {
+    for (const question of [
+      "How many products are not discontinued?",
+      "List customers with more than 10 orders",
+      "How many orders were shipped after 1997?",
+    ]) {
+      const intent = intentOf(question);
+      const plan = intent ? planSql(intent, ctx, question) : null;
+      expect(plan?.ok ?? false, `${question} → ${plan?.ok ? plan.plan.sql : ""}`).toBe(false);
+    }
   });
 });

@@ -2,7 +2,9 @@ import type { JoinPathFinder } from "@/lib/joingraph";
 import type { JoinGraph, JoinGraphTable, JoinRelationship } from "@/lib/joingraph/contract";
 import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTerms } from "@/lib/ontology";
 import type { SqlCatalog } from "@/lib/sql";
+import { coveredBy, unaccountedWords } from "./accounting";
 import type { QuestionIntent } from "./intent";
+import { findValueMentions, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
 
 // The offline engine's SQL: an intent's words matched to one schema's tables and columns, the
@@ -25,6 +27,8 @@ export interface PlannerContext {
     domain: Readonly<Record<string, DomainRegistry>>;
     display: Readonly<Record<string, DisplayRegistry>>;
   };
+  /** The source's text values (bounded and sampled): a word no name accounts for may be one. */
+  values?: ValueIndex;
 }
 
 export interface PlannedSql {
@@ -38,9 +42,17 @@ export interface PlannedSql {
   valueColumn: string | null;
   /** How the words were read, for the trace and the answer. */
   readings: string[];
+  /** The plan in words ("Counting tracks whose genre name is Rock"), so a misreading shows at a glance. */
+  interpretation: string;
 }
 
-export type Plan = { ok: true; plan: PlannedSql } | { ok: false; reason: string };
+/**
+ * A plan, or why there is none. `unplaced` lists the question's words nothing in the source
+ * accounts for; `ambiguous` a value that several columns hold, with the columns.
+ */
+export type Plan =
+  | { ok: true; plan: PlannedSql }
+  | { ok: false; reason: string; unplaced?: string[]; ambiguous?: { value: string; columns: string[] } };
 
 const NUMERIC = /int|numeric|decimal|real|double|float|money|serial/i;
 const TEMPORAL = /date|time/i;
@@ -205,8 +217,10 @@ interface Draft {
   conditions: { choice: ColumnChoice; value: string }[];
   date: { key: string; column: string } | null;
   /** Business terms of the question the schema's registry resolved: tables to join, filters to apply. */
-  terms: { filters: (DomainFilter & { key: string })[]; logic: "and" | "or"; tables: string[] }[];
+  terms: { filters: (DomainFilter & { key: string })[]; logic: "and" | "or"; tables: string[]; matched: string }[];
   readings: string[];
+  /** The question's words nothing in this draft accounts for: a draft with any is not answered. */
+  unplaced: string[];
 }
 
 /** The intent read against one schema, or why it does not fit there. */
@@ -300,6 +314,7 @@ function draftIn(
         tables: tables as string[],
         filters: filters as (DomainFilter & { key: string })[],
         logic: r.filter_logic,
+        matched: r.matched,
       });
       // A term that only names the subject's own table says nothing the table's name did not:
       // it must not make this schema look a better fit than another with the same table.
@@ -316,8 +331,103 @@ function draftIn(
     date = { key: subject, column };
     readings.push(`${intent.year} → ${ctx.graph.tables[subject].name}.${column}`);
   }
-  return { schema, score, subject, group, measure, conditions, date, terms, readings };
+
+  // Every content word accounted for, or the draft says which are not: first by the names and
+  // values it uses, then by values in the data for the words left over.
+  const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
+  let unplaced = unaccountedWords(question, intent, covered);
+  if (unplaced.length && ctx.values) {
+    const found = valueConditions(ctx, subject, near, question, new Set(unplaced));
+    if (typeof found !== "string") {
+      for (const { choice, value, words } of found) {
+        conditions.push({ choice, value });
+        score += choice.score;
+        readings.push(`"${value}" → ${choice.table.name}.${choice.column} (a value in the data)`);
+        for (const w of [...words, ...wordsOf(choice.table.name), ...wordsOf(choice.column)]) covered.add(w);
+      }
+      unplaced = unaccountedWords(question, intent, covered);
+    } else if (found) return found;
+  }
+  return { schema, score, subject, group, measure, conditions, date, terms, readings, unplaced };
 }
+
+/** The words of every table, column, value and term a draft uses. */
+function draftWords(
+  ctx: PlannerContext,
+  d: Pick<Draft, "subject" | "group" | "measure" | "conditions" | "date" | "terms">,
+): Set<string> {
+  const tableWords = (key: string) => {
+    const t = ctx.graph.tables[key];
+    return [t.name, t.comment, t.description];
+  };
+  const columnWords = (key: string, column: string) => {
+    const c = ctx.graph.tables[key].columns.find((x) => x.name === column);
+    return [column, c?.comment];
+  };
+  return coveredBy(
+    ...tableWords(d.subject),
+    ...labelsOf(ctx, d.subject),
+    ...(d.group
+      ? [
+          ...tableWords(d.group.key),
+          ...(d.group.column ? columnWords(d.group.key, d.group.column) : labelsOf(ctx, d.group.key)),
+        ]
+      : []),
+    ...(d.measure ? [...tableWords(d.measure.key), ...columnWords(d.measure.key, d.measure.column)] : []),
+    ...d.conditions.flatMap((c) => [
+      ...tableWords(c.choice.key),
+      ...columnWords(c.choice.key, c.choice.column),
+      c.value,
+    ]),
+    ...(d.date ? columnWords(d.date.key, d.date.column) : []),
+    ...d.terms.flatMap((t) => [t.matched, ...t.tables.flatMap(tableWords)]),
+  );
+}
+
+/**
+ * Filters for the values the question names among `wanted` words: each mention on the column
+ * that holds it, reachable from the subject. Several columns holding the same value are told
+ * apart by the words around it ("from LAX" is `from_airport`) and by the question's other words;
+ * when that does not settle it, the draft asks which was meant.
+ */
+function valueConditions(
+  ctx: PlannerContext,
+  subject: string,
+  near: readonly string[],
+  question: string,
+  wanted: ReadonlySet<string>,
+): { choice: ColumnChoice; value: string; words: string[] }[] | string {
+  const index = ctx.values as ValueIndex;
+  const questionWords = new Set(wordsOf(question));
+  const out: { choice: ColumnChoice; value: string; words: string[] }[] = [];
+  for (const mention of findValueMentions(question, index, wanted)) {
+    const around = new Set([mention.before, mention.after].flatMap((w) => (w ? wordsOf(w) : [])));
+    const scored = mention.hits
+      .filter((h) => near.includes(h.table))
+      .map((hit) => {
+        const names = new Set([...wordsOf(hit.column), ...wordsOf(ctx.graph.tables[hit.table].name)]);
+        const beside = [...around].filter((w) => names.has(w)).length;
+        const named = [...names].filter((w) => questionWords.has(w)).length;
+        const hops = ctx.finder.findShortestPath(subject, hit.table)?.length ?? 0;
+        return { hit, score: beside * 3 + named - hops * 0.5 };
+      })
+      .sort((a, b) => b.score - a.score || a.hit.table.localeCompare(b.hit.table));
+    const [best, second] = scored;
+    if (!best) continue;
+    if (second && second.score === best.score) {
+      const columns = scored.filter((s) => s.score === best.score).map((s) => columnLabel(ctx, s.hit));
+      return `"${mention.text}" is a value of ${columns.join(" and of ")}; say which one is meant`;
+    }
+    out.push({
+      choice: { key: best.hit.table, table: ctx.graph.tables[best.hit.table], column: best.hit.column, score: 2 },
+      value: best.hit.value,
+      words: mention.words,
+    });
+  }
+  return out;
+}
+
+const columnLabel = (ctx: PlannerContext, hit: ValueHit) => `${ctx.graph.tables[hit.table].name}.${hit.column}`;
 
 const isKeyColumn = (c: ColumnChoice) =>
   c.table.primary_key.includes(c.column) || /(?:_id|Id)$/.test(c.column) || c.column.toLowerCase() === "id";
@@ -332,9 +442,49 @@ export function planSql(intent: QuestionIntent, ctx: PlannerContext, question: s
     if (typeof draft === "string") misses.push(`${schema}: ${draft}`);
     else drafts.push(draft);
   }
-  const best = drafts.sort((a, b) => b.score - a.score)[0];
-  if (!best) return { ok: false, reason: misses.join("; ") || "no schema to answer from" };
+  // A draft that accounts for the whole question beats any that drops a part of it.
+  const ranked = drafts.sort((a, b) => a.unplaced.length - b.unplaced.length || b.score - a.score);
+  const best = ranked[0];
+  if (!best) {
+    const ambiguous = misses.find((m) => m.includes("say which one is meant"));
+    return { ok: false, reason: ambiguous ?? (misses.join("; ") || "no schema to answer from") };
+  }
+  if (best.unplaced.length) {
+    return {
+      ok: false,
+      reason: `nothing in the data matches ${best.unplaced.map((w) => `"${w}"`).join(", ")}`,
+      unplaced: best.unplaced,
+    };
+  }
   return write(ctx, intent, best);
+}
+
+/** The plan in words, from what the draft matched: the reader sees how the question was read. */
+function interpretationOf(ctx: PlannerContext, intent: QuestionIntent, d: Draft): string {
+  const name = (key: string) => ctx.graph.tables[key].name.replaceAll("_", " ");
+  const col = (c: string) =>
+    c
+      .replaceAll("_", " ")
+      .replace(/([a-z])([A-Z])/g, "$1 $2")
+      .toLowerCase();
+  const subject = name(d.subject);
+  const lead =
+    intent.shape === "count"
+      ? `Counting ${subject} rows`
+      : intent.shape === "list"
+        ? `Listing ${subject} rows`
+        : intent.shape === "top"
+          ? `The ${intent.descending ? "top" : "bottom"} ${intent.limit ?? 10} ${subject} rows by ${intent.measure?.aggregate} of ${d.measure ? `${name(d.measure.key)} ${col(d.measure.column)}` : "?"}`
+          : `The ${intent.measure?.aggregate} of ${d.measure ? `${name(d.measure.key)} ${col(d.measure.column)}` : "?"}`;
+  const parts = [lead];
+  if (d.group) parts.push(`per ${name(d.group.key)}${d.group.column ? ` ${col(d.group.column)}` : ""}`);
+  const filters = [
+    ...d.conditions.map((c) => `${name(c.choice.key)} ${col(c.choice.column)} is "${c.value}"`),
+    ...d.terms.filter((t) => t.filters.length).map((t) => `"${t.matched}" as the registry defines it`),
+  ];
+  if (filters.length) parts.push(`where ${filters.join(" and ")}`);
+  if (d.date && intent.year !== null) parts.push(`in ${intent.year} (by ${col(d.date.column)})`);
+  return parts.join(" ");
 }
 
 function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
@@ -363,8 +513,12 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
     const column = ref(choice.key, choice.column);
     if (NUMERIC.test(type) && /^-?\d+(?:\.\d+)?$/.test(value)) where.push(`${column} = ${value}`);
     else if (/bool/i.test(type)) where.push(`${column} = ${/^(?:yes|true|1)$/i.test(value) ? "true" : "false"}`);
-    else if (intent.relaxed) where.push(`lower(${column}) like lower(${w.text(`%${value.replace(/[%_\\]/g, "")}%`)})`);
-    else where.push(`lower(${column}) = lower(${w.text(value)})`);
+    else {
+      // An enum or other non-text column compares as its text: lower() takes text only.
+      const asText = TEXTUAL.test(type) ? column : `cast(${column} as ${ctx.dialect === "mysql" ? "char" : "text"})`;
+      if (intent.relaxed) where.push(`lower(${asText}) like lower(${w.text(`%${value.replace(/[%_\\]/g, "")}%`)})`);
+      else where.push(`lower(${asText}) = lower(${w.text(value)})`);
+    }
   }
   for (const term of d.terms) {
     const parts = term.filters.map((f) => filterSql(w, ctx.dialect, ref(f.key, f.column), f));
@@ -384,6 +538,7 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
     schema: d.schema,
     tables: [...joins.tables],
     readings: d.readings,
+    interpretation: interpretationOf(ctx, intent, d),
   };
 
   if (intent.shape === "count") {

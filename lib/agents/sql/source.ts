@@ -10,8 +10,10 @@ import type { TenantScope } from "@/lib/db";
 import { createPathFinder, type JoinPathFinder } from "@/lib/joingraph";
 import type { JoinGraph } from "@/lib/joingraph/contract";
 import type { DisplayRegistry, DomainRegistry } from "@/lib/ontology";
-import type { SecureViewMap, SqlCatalog } from "@/lib/sql";
+import { guardSql, type SecureViewMap, type SqlCatalog } from "@/lib/sql";
 import type { AnalystSource } from "./state";
+import { sampleValueIndex, valueSampleStatements } from "./value-samples";
+import type { ValueIndex } from "./values";
 
 // A source's schema as the analyst plans with it: the join graph's stored version (overrides
 // applied), the source's registries, and the catalog of what a statement may name (tables and
@@ -34,6 +36,8 @@ export interface SourceSchema {
     domain: Readonly<Record<string, DomainRegistry>>;
     display: Readonly<Record<string, DisplayRegistry>>;
   };
+  /** The source's short text values, read with the join graph and kept as long as it is. */
+  values: ValueIndex;
 }
 
 const KEEP_MS = 5 * 60_000;
@@ -73,15 +77,43 @@ async function readSourceSchema(scope: TenantScope, source: AnalystSource, refre
     getRegistries(scope, source.id),
     withSourceConnection(scope, source.id, (c) => c.catalog()),
   ]);
+  const secureViews = secureViewsOf(catalog, graph.graph);
   return {
     source,
     graph: graph.graph,
     finder: createPathFinder(graph.graph, { version: graph.graphHash }),
     catalog: statementCatalog([], catalog),
     planning: statementCatalog(Object.values(graph.graph.tables), catalog),
-    secureViews: secureViewsOf(catalog, graph.graph),
+    secureViews,
     registries: { domain: registries.domain, display: registries.display },
+    values: await readValues(scope, source, graph.graph, secureViews),
   };
+}
+
+/**
+ * The value index: each sampling statement goes through the same guard as an answer's SQL and
+ * runs on one read-only connection of the source.
+ */
+function readValues(
+  scope: TenantScope,
+  source: AnalystSource,
+  graph: JoinGraph,
+  secureViews: SecureViewMap,
+): Promise<ValueIndex> {
+  const dialect = source.dialect === "mysql" ? ("mysql" as const) : ("postgresql" as const);
+  const statements = valueSampleStatements(graph, source.schemas, source.dialect, new Set(Object.keys(secureViews)));
+  return withSourceConnection(scope, source.id, (connection) =>
+    sampleValueIndex(statements, async (sql) => {
+      const guarded = guardSql(sql, {
+        dialect,
+        allowedSchemas: source.schemas,
+        secureViews,
+        rowLimit: source.rowLimit,
+      });
+      if (!guarded.ok) throw new Error(guarded.error.message);
+      return (await connection.select(guarded.sql)).rows;
+    }),
+  );
 }
 
 /**

@@ -13,9 +13,12 @@ export async function finalize(state: SqlAnalystStateType, config: LangGraphRunn
     emit(config, { kind: "data", name: "tool", id: "sql_agent", data: { tool: "sql_agent", status: "end" } });
   }
   if (state.result && state.intent) {
-    const result = { ...state.result, followups: followupsOf(state.intent) };
+    const interpretation = state.plan?.interpretation ?? null;
+    const result = { ...state.result, followups: followupsOf(state.intent), interpretation };
     emit(config, { kind: "data", name: "sql", id: "sql", data: result });
-    const text = answerSentence(state.intent, result);
+    // How the question was read comes first, so a misreading shows before the figure does.
+    const sentence = answerSentence(state.intent, result);
+    const text = interpretation ? `${interpretation}. ${sentence}` : sentence;
     emit(config, { kind: "text", delta: text });
     return { result, final_answer: text };
   }

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { sourceDisabledReason } from "@/lib/datasources";
 import { emit, runContextOf } from "@/lib/runs";
-import { planSql } from "../planner";
+import { type Plan, planSql } from "../planner";
 import { analystSource, sourceSchema } from "../source";
 import type { SqlAnalystStateType } from "../state";
 
@@ -50,14 +50,12 @@ export async function generateSql(state: SqlAnalystStateType, config: LangGraphR
       schemas: source.schemas,
       catalog: schema.planning,
       registries: schema.registries,
+      values: schema.values,
     },
     state.message,
   );
   if (!planned.ok) {
-    return {
-      source,
-      final_answer: `I could not match this question to the tables of ${source.name}: ${planned.reason}. The offline engine matches the question's words to table and column names.`,
-    };
+    return { source, final_answer: declined(planned, source.name) };
   }
   emit(config, {
     kind: "trace",
@@ -71,4 +69,16 @@ export async function generateSql(state: SqlAnalystStateType, config: LangGraphR
     sql: planned.plan.sql,
     lastIntent: state.intent,
   };
+}
+
+/**
+ * Why no SQL was written, in the user's terms: the words nothing in the source matches are named
+ * (answering without them would answer another question), or the value several columns hold.
+ */
+function declined(planned: Extract<Plan, { ok: false }>, sourceName: string): string {
+  if (planned.unplaced?.length) {
+    const words = planned.unplaced.map((w) => `"${w}"`).join(", ");
+    return `I could not place ${words} in ${sourceName}: no table, column or value there matches ${planned.unplaced.length > 1 ? "them" : "it"}, and answering without ${planned.unplaced.length > 1 ? "them" : "it"} would answer a different question. Try naming the column or the value as the data has it, for example "List customers whose country is Germany" or "How many orders did each shipper deliver in 1997?".`;
+  }
+  return `I could not match this question to the tables of ${sourceName}: ${planned.reason}. Try naming the table and the column as the data has them.`;
 }
