@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { deleteDocument, ingestDocument, searchKnowledge } from "@/lib/rag";
-import { compoundParts, splitCompound } from "@/lib/rag/decompound";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { newTenant, statisticsDrift } from "./support";
@@ -10,29 +9,6 @@ import { newTenant, statisticsDrift } from "./support";
 // their compounds, with no word list: the parts are stems the tenant's own documents use.
 
 const by = { createdBy: "test", embeddings: null };
-
-describe("splitting German compounds", () => {
-  const vocabulary = (...stems: string[]) => {
-    const set = new Set(stems);
-    return (part: string) => set.has(part);
-  };
-
-  it("splits into the fewest known parts, across linking elements, and the parts of parts", () => {
-    const known = vocabulary("strahlenschutz", "strahl", "schutz", "verordn", "aufsicht", "behord");
-    expect(splitCompound("strahlenschutzverordn", known)).toEqual(["strahlenschutz", "verordn"]);
-    expect(splitCompound("aufsichtsbehord", known)).toEqual(["aufsicht", "behord"]);
-    expect(compoundParts("strahlenschutzverordn", known).sort()).toEqual(
-      ["schutz", "strahl", "strahlenschutz", "verordn"].sort(),
-    );
-  });
-
-  it("leaves a word whole when its pieces are not words of the vocabulary", () => {
-    const known = vocabulary("verordn", "ordn", "schutz");
-    expect(splitCompound("verordn", known)).toBeNull();
-    expect(splitCompound("strahlenschutzverordn", known)).toBeNull();
-    expect(compoundParts("schutzordn", vocabulary("schutz"))).toEqual([]);
-  });
-});
 
 for (const target of testTargets()) {
   describe(`German search on ${target.name}`, () => {
