@@ -1,4 +1,4 @@
-import { franc } from "franc-min";
+import { francAll } from "franc-min";
 import type { KnowledgeLanguage } from "./contract";
 
 // Which language a text is in, and how the knowledge base indexes each language. franc-min
@@ -42,12 +42,22 @@ const MIN_DETECTABLE = 24;
 /** How much of a document is looked at: enough for a sure guess, bounded in cost. */
 const SAMPLE_CHARACTERS = 20_000;
 
+/**
+ * How close (franc's scores run from 1 for the best down) English must come to the best guess to
+ * be kept: a short English text with a French name ("Gilles de la Tourette syndrome…") scores
+ * 0.99 English against 1 French. English is what every document was indexed as before.
+ */
+const ENGLISH_MARGIN = 0.02;
+
 /** The language of `text`, or null when it is too short or unlike any language we stem. */
 export function detectLanguage(text: string): KnowledgeLanguage | null {
   const sample = text.slice(0, SAMPLE_CHARACTERS);
   if (sample.trim().length < MIN_DETECTABLE) return null;
-  const code = franc(sample, { only: Object.keys(FROM_ISO_639_3), minLength: MIN_DETECTABLE });
-  return FROM_ISO_639_3[code] ?? null;
+  const ranked = francAll(sample, { only: Object.keys(FROM_ISO_639_3), minLength: MIN_DETECTABLE });
+  const [best, score] = ranked[0] ?? ["und", 0];
+  const english = ranked.find(([code]) => code === "eng");
+  if (best !== "eng" && english && english[1] >= score - ENGLISH_MARGIN) return "en";
+  return FROM_ISO_639_3[best] ?? null;
 }
 
 /**
