@@ -6,7 +6,7 @@ export type DocxPart = { heading: string; level: 1 | 2 | 3 } | { text: string } 
 
 const LEVELS = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 } as const;
 
-export async function wordDocument(parts: DocxPart[]): Promise<Uint8Array> {
+export async function wordDocument(parts: DocxPart[]): Promise<Uint8Array<ArrayBuffer>> {
   const children = parts.map((part) => {
     if ("heading" in part) return new Paragraph({ text: part.heading, heading: LEVELS[part.level] });
     if ("text" in part) return new Paragraph({ children: [new TextRun(part.text)] });
