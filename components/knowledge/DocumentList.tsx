@@ -14,6 +14,7 @@ import {
   formatWhen,
   type KnowledgeDocument,
   knowledgeFetch,
+  LANGUAGE_LABELS,
 } from "./api";
 import { ClassificationBadge } from "./Classification";
 
@@ -176,7 +177,12 @@ export function DocumentList({
                         <div className="break-all font-mono text-[11px] text-slate-400">{doc.externalId}</div>
                       )}
                     </td>
-                    <td className="px-2 py-2">{FORMAT_LABELS[doc.format] ?? doc.format}</td>
+                    <td className="px-2 py-2">
+                      {FORMAT_LABELS[doc.format] ?? doc.format}
+                      <div className="text-[11px] text-slate-400" data-testid="document-language">
+                        {LANGUAGE_LABELS[doc.language] ?? doc.language}
+                      </div>
+                    </td>
                     <td className="px-2 py-2">
                       <div className="flex flex-wrap gap-1">
                         {doc.domains.map((d) => (

@@ -13,6 +13,7 @@ import type {
 import {
   DATA_CLASSIFICATIONS,
   type DataClassification,
+  DOCX_MEDIA_TYPE,
   DOMAIN_PATTERN,
   GUIDE_DOMAIN,
   MAX_DOMAINS_PER_DOCUMENT,
@@ -53,6 +54,19 @@ export const FORMAT_LABELS: Record<KnowledgeDocument["format"], string> = {
   text: "Text",
   html: "HTML",
   pdf: "PDF",
+  docx: "Word",
+};
+
+/** A document's language as the list shows it. */
+export const LANGUAGE_LABELS: Record<KnowledgeDocument["language"], string> = {
+  en: "English",
+  de: "German",
+  fr: "French",
+  es: "Spanish",
+  it: "Italian",
+  nl: "Dutch",
+  pt: "Portuguese",
+  und: "Other",
 };
 export const DOCUMENT_PAGE_SIZE = 25;
 export const MAX_TITLE_LENGTH = 300;
@@ -81,7 +95,7 @@ interface FieldIssue {
 /** A refusal from the knowledge API, with a message a person can act on. */
 export class KnowledgeApiError extends ApiError {}
 
-const ACCEPTED_EXTENSIONS = ["md", "markdown", "txt", "text", "html", "htm", "pdf"];
+const ACCEPTED_EXTENSIONS = ["md", "markdown", "txt", "text", "html", "htm", "pdf", "docx"];
 const ACCEPTED_TYPES = [
   "text/markdown",
   "text/x-markdown",
@@ -89,12 +103,14 @@ const ACCEPTED_TYPES = [
   "text/html",
   "application/xhtml+xml",
   "application/pdf",
+  DOCX_MEDIA_TYPE,
 ];
 
 /** For the file input's `accept`. */
 export const ACCEPT = [...ACCEPTED_EXTENSIONS.map((e) => `.${e}`), ...ACCEPTED_TYPES].join(",");
 
-export const UNSUPPORTED_FILE_MESSAGE = "Upload a Markdown (.md), text (.txt), HTML (.html) or PDF (.pdf) file.";
+export const UNSUPPORTED_FILE_MESSAGE =
+  "Upload a Markdown (.md), text (.txt), HTML (.html), PDF (.pdf) or Word (.docx) file.";
 
 /** Why a file will be refused before it is sent (the server checks the same), or null. */
 export function fileProblem(file: File): string | null {

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { rowsOf, type Tx } from "@/lib/db";
-import type { SearchHit } from "./contract";
+import { KNOWLEDGE_LANGUAGES, type KnowledgeLanguage, type SearchHit } from "./contract";
+import { TEXT_SEARCH_CONFIG, termPrefix } from "./language";
 
 /** Okapi BM25 parameters (the usual defaults). */
 export const BM25_K1 = 1.2;
@@ -13,6 +14,13 @@ export interface RankOptions {
   limit: number;
   /** Only chunks of documents in at least one of these domains; all when absent or empty. */
   domains?: string[];
+  /**
+   * The query's language, when known: its stop words are dropped from the query's terms in
+   * every other language too ("die" of a German question is not the English verb).
+   */
+  language?: KnowledgeLanguage | null;
+  /** More query terms, as stored (prefix included): the parts of the query's German compounds. */
+  extraTerms?: string[];
 }
 
 interface HitRow {
@@ -58,14 +66,43 @@ export function domainFilter(column: SQL, tenantId: string, domains: string[] | 
     select d.id from knowledge_documents d where d.tenant_id = ${tenantId} and d.domains && ${textArray(domains)})`;
 }
 
+/** Each language's text search configuration with the prefix of its terms, as SQL rows. */
+const LANGUAGE_ROWS = sql.raw(
+  KNOWLEDGE_LANGUAGES.map((l) => `('${TEXT_SEARCH_CONFIG[l]}'::regconfig, '${termPrefix(l)}'::text)`).join(", "),
+);
+
+/**
+ * The query's terms in every language the knowledge base indexes: the lexemes of
+ * `to_tsvector(<config>, q)` with that language's prefix. A German chunk is matched by the
+ * query's German lexemes, an English chunk by its English lexemes, so each chunk is scored
+ * with the analysis it was indexed with and every term's df counts only chunks of its own
+ * language. With the query's language known, its stop words are left out in all languages.
+ */
+function queryTerms(query: string, language: KnowledgeLanguage | null | undefined, extra: string[]): SQL {
+  const stop = language
+    ? sql`not exists (
+          select 1 from unnest(to_tsvector('simple', ${query})) w
+          where to_tsvector(${TEXT_SEARCH_CONFIG[language]}::regconfig, w.lexeme) = ''::tsvector
+            and l.lexeme = any(tsvector_to_array(to_tsvector(k.cfg, w.lexeme))))
+        or k.cfg = ${TEXT_SEARCH_CONFIG[language]}::regconfig`
+    : sql`true`;
+  return sql`
+      select distinct k.prefix || l.lexeme as term
+      from (values ${LANGUAGE_ROWS}) as k(cfg, prefix)
+      cross join lateral unnest(to_tsvector(k.cfg, ${query})) l
+      where ${stop}
+      ${extra.length > 0 ? sql`union select unnest(${textArray(extra)})` : sql``}`;
+}
+
 /**
  * Okapi BM25 over the tenant's postings, in one statement:
  *
  *   score(c) = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avgLen))
  *   idf(t)   = ln(1 + (N − df + 0.5) / (df + 0.5))
  *
- * Query terms are the lexemes of `to_tsvector('english', q)` — the same parser, stemmer and
- * stop words as ingestion — with OR semantics: a chunk scores for every query term it has.
+ * Query terms are the lexemes of `to_tsvector(<language>, q)` in each language (queryTerms) —
+ * the same parser, stemmer and stop words as ingestion of that language's documents — with OR
+ * semantics: a chunk scores for every query term it has.
  * N, avgLen and df describe the tenant's whole collection; a domain scope only narrows which
  * chunks may be returned (docs/knowledge.md says why idf is not per domain).
  *
@@ -75,7 +112,7 @@ export function domainFilter(column: SQL, tenantId: string, domains: string[] | 
  * top k are fetched by primary key.
  */
 export function bm25Query(options: RankOptions): SQL {
-  const { tenantId, query, limit, domains } = options;
+  const { tenantId, query, limit, domains, language, extraTerms = [] } = options;
   // Constants are literals, not parameters: a parameter next to an integer column would be
   // typed integer.
   const k1 = sql.raw(`${BM25_K1}::float8`);
@@ -83,8 +120,7 @@ export function bm25Query(options: RankOptions): SQL {
   const b = sql.raw(`${BM25_B}::float8`);
   const scoped = domains !== undefined && domains.length > 0;
   return sql`
-    with q as materialized (
-      select distinct l.lexeme as term from unnest(to_tsvector('english', ${query})) l
+    with q as materialized (${queryTerms(query, language, extraTerms)}
     ),
     stats as materialized (
       select s.chunk_count::float8 as n, s.total_length::float8 / greatest(s.chunk_count, 1) as avg_len

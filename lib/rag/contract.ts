@@ -2,8 +2,19 @@
 import { z } from "zod";
 import { DATA_CLASSIFICATIONS, type DataClassification } from "@/lib/audit/contract";
 
-export const KNOWLEDGE_FORMATS = ["markdown", "text", "html", "pdf"] as const;
+export const KNOWLEDGE_FORMATS = ["markdown", "text", "html", "pdf", "docx"] as const;
 export type KnowledgeFormat = (typeof KNOWLEDGE_FORMATS)[number];
+
+/** The Word document media type (Office Open XML). */
+export const DOCX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+/**
+ * The languages a document is indexed in (ISO 639-1), each with its PostgreSQL text search
+ * configuration (Snowball stemmer and stop words; all exist in PGlite and PostgreSQL). `und`
+ * is a language we do not stem: its words are indexed as they are (`simple`).
+ */
+export const KNOWLEDGE_LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pt", "und"] as const;
+export type KnowledgeLanguage = (typeof KNOWLEDGE_LANGUAGES)[number];
 
 /** Uploads (files and JSON texts) larger than this are refused with 413. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -45,6 +56,8 @@ export const DocumentJson = z.object({
   format: z.enum(["markdown", "text", "html"]),
   domains: z.array(KnowledgeDomain).min(1).max(MAX_DOMAINS_PER_DOCUMENT),
   externalId: z.string().trim().min(1).max(300).optional(),
+  /** The language to index the text in; detected from the text when absent. */
+  language: z.enum(KNOWLEDGE_LANGUAGES).optional(),
 });
 export type DocumentJson = z.infer<typeof DocumentJson>;
 
@@ -56,6 +69,8 @@ export interface DocumentInput {
   content: string | Uint8Array;
   domains: string[];
   externalId?: string | null;
+  /** The document's language; detected from its text when absent. */
+  language?: KnowledgeLanguage;
   /** A file name, used as the title when neither the caller nor the content names one. */
   fileName?: string;
   dataClassification?: DataClassification;
@@ -67,6 +82,8 @@ export interface KnowledgeDocument {
   status: "ready" | "indexing";
   title: string;
   format: KnowledgeFormat;
+  /** The language the document is indexed (stemmed) in: detected at upload unless given. */
+  language: KnowledgeLanguage;
   domains: string[];
   externalId: string | null;
   contentHash: string;

@@ -19,6 +19,7 @@ export function toDocument(row: typeof documents.$inferSelect): KnowledgeDocumen
     status,
     title: row.title,
     format: row.format,
+    language: row.language,
     domains: row.domains,
     externalId: row.externalId,
     contentHash,

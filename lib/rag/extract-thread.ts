@@ -9,7 +9,7 @@ import { EXTRACTION_HEAP_MB, extractionTimeoutMs, limitErrors } from "./extracti
 
 // Extraction is CPU work — PDF parsing above all, then normalising, hashing and cutting text
 // into chunks — and a request that does it on the event loop holds every other request for as
-// long. Documents past a small size, and every PDF, are extracted in a worker thread, with a
+// long. Documents past a small size, and every PDF and Word document (an archive that may inflate), are extracted in a worker thread, with a
 // heap limit and a deadline: a document that still costs too much stops its worker, not the server.
 
 /** Text documents below this size are extracted in place: a worker would cost more than it saves. */
@@ -29,7 +29,7 @@ function sizeOf(content: string | Uint8Array): number {
 
 /** Whether extracting `input` is left to a worker thread. */
 export function extractsOffLoop(input: DocumentInput): boolean {
-  return input.format === "pdf" || sizeOf(input.content) > IN_PLACE_MAX_BYTES;
+  return input.format === "pdf" || input.format === "docx" || sizeOf(input.content) > IN_PLACE_MAX_BYTES;
 }
 
 /** A document's text, chunks and identity, extracted off the event loop when it is large. */

@@ -9,6 +9,7 @@ import {
   PDF_MAX_CHARACTERS,
   PDF_MAX_PAGES,
 } from "./contract";
+import { docxToMarkdown, looksLikeDocx, PAGE_BREAK_LINE } from "./docx";
 import { limitErrors } from "./extraction-limits";
 import { htmlToMarkdown } from "./html";
 import { parseMarkdown, parsePlainText } from "./markdown";
@@ -31,7 +32,7 @@ export const knowledgeErrors = {
     new DomainError(
       "unsupported_media",
       "UNSUPPORTED_MEDIA_TYPE",
-      "The file is not UTF-8 text; send Markdown, text, HTML or PDF.",
+      "The file is not UTF-8 text; send Markdown, text, HTML, PDF or Word (.docx).",
     ),
 };
 
@@ -99,6 +100,22 @@ export async function extractDocument(input: DocumentInput): Promise<ExtractedDo
     // Pages are joined with a form feed so that moving text across a page break is a change.
     normalized = pages.join("\f").trim();
     title = titleFrom(input.title, parsed.title, fileStem(input.fileName));
+  } else if (input.format === "docx") {
+    const bytes = typeof input.content === "string" ? Buffer.from(input.content, "latin1") : input.content;
+    if (!looksLikeDocx(bytes)) throw knowledgeErrors.unreadable("Word");
+    let docx: Awaited<ReturnType<typeof docxToMarkdown>>;
+    try {
+      docx = await docxToMarkdown(bytes);
+    } catch {
+      throw knowledgeErrors.unreadable("Word");
+    }
+    // The same bound on text as a PDF: a small archive can inflate to far more text than its size.
+    if (docx.text.length > PDF_MAX_CHARACTERS) throw limitErrors.characters("Word document");
+    normalized = normalizeText(docx.text);
+    const parsed = parseMarkdown(normalized, docx.paged ? { pageBreak: PAGE_BREAK_LINE } : {});
+    title = titleFrom(input.title, parsed.title, fileStem(input.fileName));
+    blocks = parsed.blocks;
+    rootHeading = parsed.title;
   } else if (input.format === "html") {
     const { title: htmlTitle, text } = htmlToMarkdown(decodeUtf8(input.content));
     normalized = normalizeText(text);

@@ -25,11 +25,11 @@ export const limitErrors = {
       limit: "pages",
       max: PDF_MAX_PAGES,
     }),
-  characters: () =>
+  characters: (what = "PDF") =>
     new DomainError(
       "too_large",
       "DOCUMENT_TOO_LARGE",
-      `The PDF holds more than ${PDF_MAX_CHARACTERS.toLocaleString("en")} characters of text; ${SPLIT}`,
+      `The ${what} holds more than ${PDF_MAX_CHARACTERS.toLocaleString("en")} characters of text; ${SPLIT}`,
       { limit: "characters", max: PDF_MAX_CHARACTERS },
     ),
   chunks: () =>

@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
 import { errors } from "@/lib/errors";
+import { indexCompoundParts } from "./decompound";
+import { TEXT_SEARCH_CONFIG, termPrefix } from "./language";
 
 // The BM25 index of a tenant: postings (term, chunk, tf, len), document frequencies and
 // collection statistics. Every write to them goes through here, inside the transaction that
@@ -59,18 +61,25 @@ export interface ChunkRange {
 
 /**
  * Tokenises freshly inserted chunks of a document (all of them, or those in `range`) with
- * `to_tsvector('english', …)` and records, in one statement: each chunk's length, its postings,
- * the terms' document frequencies and the tenant's totals. Ranges indexed one after another
- * add up to the whole document indexed at once.
+ * `to_tsvector` in the document's language (`english`, `german`, …; its terms carry the
+ * language's prefix) and records, in one statement: each chunk's length, its postings, the
+ * terms' document frequencies and the tenant's totals. A German document's compounds then get
+ * their parts as extra postings (decompound.ts). Ranges indexed one after another add up to the
+ * whole document indexed at once.
  */
 export async function indexDocument(tx: Tx, tenantId: string, documentId: string, range?: ChunkRange): Promise<void> {
   const inRange = range ? sql`and c.ord >= ${range.from} and c.ord < ${range.to}` : sql``;
+  const [document] = await tx
+    .select({ language: schema.knowledgeDocuments.language })
+    .from(schema.knowledgeDocuments)
+    .where(eq(schema.knowledgeDocuments.id, documentId));
+  const language = document?.language ?? "en";
   await tx.execute(sql`
     with lex as (
-      select c.id as chunk_id, l.lexeme as term, cardinality(l.positions) as tf
+      select c.id as chunk_id, ${termPrefix(language)} || l.lexeme as term, cardinality(l.positions) as tf
       from knowledge_chunks c
       join knowledge_documents d on d.id = c.document_id
-      cross join lateral unnest(to_tsvector('english', ${INDEXED_TEXT})) l
+      cross join lateral unnest(to_tsvector(${TEXT_SEARCH_CONFIG[language]}::regconfig, ${INDEXED_TEXT})) l
       where c.document_id = ${documentId} ${inRange}
     ),
     lens as (select chunk_id, sum(tf)::int as len from lex group by chunk_id),
@@ -99,6 +108,7 @@ export async function indexDocument(tx: Tx, tenantId: string, documentId: string
       chunk_count = s.chunk_count + (select count(*) from knowledge_chunks c where c.document_id = ${documentId} ${inRange}),
       total_length = s.total_length + (select coalesce(sum(len), 0) from lens)
     where s.tenant_id = ${tenantId}`);
+  if (language === "de") await indexCompoundParts(tx, tenantId, documentId, inRange);
 }
 
 /**

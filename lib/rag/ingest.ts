@@ -6,11 +6,13 @@ import {
   type DocumentInput,
   type IngestProgress,
   type IngestResult,
+  type KnowledgeLanguage,
   MAX_DOMAINS_PER_DOCUMENT,
 } from "./contract";
 import { configuredEmbeddingProvider, type EmbeddingProvider } from "./embeddings";
 import type { ExtractedDocument } from "./extract";
 import { extractDocumentOffLoop } from "./extract-thread";
+import { documentLanguage } from "./language";
 import { scheduleKnowledgeMaintenance } from "./maintenance";
 import { embedOrNull, vectorStoreReady } from "./vectors";
 import { type PreparedDocument, writeDocument } from "./write";
@@ -61,6 +63,16 @@ export async function vectorsFor(
   return values ? { model: provider.model, values } : null;
 }
 
+/** The language of a document's text, from its first passages (title and headings aside). */
+export function languageOf(extracted: ExtractedDocument): KnowledgeLanguage {
+  let sample = "";
+  for (const chunk of extracted.chunks) {
+    if (sample.length >= 20_000) break;
+    sample += `${chunk.text}\n`;
+  }
+  return documentLanguage(sample);
+}
+
 /**
  * Adds a document to the tenant's knowledge base: extract and chunk (in a worker thread for a
  * large or PDF upload), embed when vectors are on, then write the document, its chunks and the
@@ -92,6 +104,7 @@ export async function ingestDocument(
     externalId,
     createdBy: options.createdBy,
     dataClassification: input.dataClassification ?? "public",
+    language: input.language ?? languageOf(extracted),
     vectors,
   };
   const total = extracted.chunks.length;

@@ -25,17 +25,19 @@ export interface ParsedMarkdown {
  * (a `#` inside them is not a heading); the paragraph text keeps its Markdown so a cited passage
  * reads as written.
  */
-export function parseMarkdown(source: string): ParsedMarkdown {
+export function parseMarkdown(source: string, options: { pageBreak?: string } = {}): ParsedMarkdown {
   const lines = source.split("\n");
   const headings: string[] = [];
   const blocks: Block[] = [];
   let title: string | null = null;
   let paragraph: string[] = [];
   let fence: string | null = null;
+  // With a page-break line (Word's explicit breaks), blocks are numbered by page from 1.
+  let page: number | null = options.pageBreak === undefined ? null : 1;
 
   const flush = () => {
     const text = paragraph.join("\n").trim();
-    if (text) blocks.push({ headings: [...headings], page: null, text });
+    if (text) blocks.push({ headings: [...headings], page, text });
     paragraph = [];
   };
   const heading = (level: number, raw: string) => {
@@ -54,6 +56,11 @@ export function parseMarkdown(source: string): ParsedMarkdown {
         fence = null;
         flush();
       }
+      continue;
+    }
+    if (page !== null && line === options.pageBreak) {
+      flush();
+      page++;
       continue;
     }
     const opening = FENCE.exec(line);

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db";
 import type { EmbeddingProvider } from "./embeddings";
 import { extractDocument } from "./extract";
-import { vectorsFor } from "./ingest";
+import { languageOf, vectorsFor } from "./ingest";
 import { scheduleKnowledgeMaintenance } from "./maintenance";
 import { vectorStoreReady } from "./vectors";
 import { type PreparedDocument, writeDocument } from "./write";
@@ -34,6 +34,7 @@ export async function loadIntoEmptyKnowledgeBase(
       createdBy: "seed",
       // The seeded corpus is published guidance; an admin reclassifies a document in the UI.
       dataClassification: "public",
+      language: languageOf(extracted),
       vectors: await vectorsFor(extracted, provider, () => vectorStoreReady(db)),
     });
   }

@@ -1,7 +1,9 @@
-import { getDatabase, type TenantScope, withTenant } from "@/lib/db";
-import { rankBm25 } from "./bm25";
-import { GUIDE_DOMAIN, type SearchResult } from "./contract";
+import { getDatabase, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { type RankOptions, rankBm25 } from "./bm25";
+import { GUIDE_DOMAIN, type KnowledgeLanguage, type SearchResult } from "./contract";
+import { queryCompoundTerms } from "./decompound";
 import { configuredEmbeddingProvider, type EmbeddingProvider } from "./embeddings";
+import { detectLanguage } from "./language";
 import { isAboutTheProduct } from "./product-questions";
 import { reciprocalRankFusion } from "./rrf";
 import { embedOrNull, rankByVector, scheduleEmbeddingRefresh, vectorStoreReady } from "./vectors";
@@ -16,6 +18,8 @@ export interface SearchInput {
   k?: number;
   /** Only these knowledge domains; the whole tenant when absent or empty. */
   domains?: string[];
+  /** The query's language; detected from the query when absent. */
+  language?: KnowledgeLanguage;
 }
 
 export interface SearchOptions {
@@ -32,6 +36,22 @@ export function searchScopeOf(knowledgeDomains: string[], question: string): str
   const own = [...new Set(knowledgeDomains)];
   if (own.length === 0 || isAboutTheProduct(question)) return [...new Set([...own, GUIDE_DOMAIN])];
   return own;
+}
+
+/**
+ * What BM25 needs besides the words: the query's language (its stop words are dropped in every
+ * language) and the parts of its German compounds that the tenant's documents use.
+ */
+export async function lexicalQuery(
+  tx: Tx,
+  scope: TenantScope,
+  query: string,
+  language: KnowledgeLanguage | undefined,
+): Promise<Pick<RankOptions, "language" | "extraTerms">> {
+  return {
+    language: language ?? detectLanguage(query),
+    extraTerms: await queryCompoundTerms(tx, scope.tenantId, query),
+  };
 }
 
 /**
@@ -57,12 +77,13 @@ export async function searchKnowledge(
   }
 
   return withTenant(scope, async (tx) => {
+    const lexical = await lexicalQuery(tx, scope, query, input.language);
     if (!provider || !queryVector) {
-      const items = await rankBm25(tx, { tenantId: scope.tenantId, query, limit: k, domains });
+      const items = await rankBm25(tx, { tenantId: scope.tenantId, query, limit: k, domains, ...lexical });
       return { items, retrieval: "lexical" };
     }
     const depth = Math.max(k, FUSION_DEPTH);
-    const lexical = await rankBm25(tx, { tenantId: scope.tenantId, query, limit: depth, domains });
+    const ranked = await rankBm25(tx, { tenantId: scope.tenantId, query, limit: depth, domains, ...lexical });
     const semantic = await rankByVector(tx, {
       tenantId: scope.tenantId,
       vector: queryVector,
@@ -70,7 +91,7 @@ export async function searchKnowledge(
       limit: depth,
       domains,
     });
-    const fused = reciprocalRankFusion([lexical, semantic], (hit) => hit.chunkId).slice(0, k);
+    const fused = reciprocalRankFusion([ranked, semantic], (hit) => hit.chunkId).slice(0, k);
     return { items: fused.map(({ item, score }) => ({ ...item, score })), retrieval: "hybrid" };
   });
 }

@@ -3,9 +3,12 @@ import { parseBody, unstorableText } from "@/lib/http";
 import {
   DATA_CLASSIFICATIONS,
   type DataClassification,
+  DOCX_MEDIA_TYPE,
   type DocumentInput,
   DocumentJson,
+  KNOWLEDGE_LANGUAGES,
   type KnowledgeFormat,
+  type KnowledgeLanguage,
   MAX_UPLOAD_BYTES,
 } from "./contract";
 
@@ -24,6 +27,7 @@ const EXTENSIONS: Record<string, KnowledgeFormat> = {
   html: "html",
   htm: "html",
   pdf: "pdf",
+  docx: "docx",
 };
 
 const MIME_TYPES: Record<string, KnowledgeFormat> = {
@@ -33,13 +37,14 @@ const MIME_TYPES: Record<string, KnowledgeFormat> = {
   "text/html": "html",
   "application/xhtml+xml": "html",
   "application/pdf": "pdf",
+  [DOCX_MEDIA_TYPE]: "docx",
 };
 
 const unsupported = () =>
   new DomainError(
     "unsupported_media",
     "UNSUPPORTED_MEDIA_TYPE",
-    "Upload a Markdown (.md), text (.txt), HTML (.html) or PDF (.pdf) file, or send JSON.",
+    "Upload a Markdown (.md), text (.txt), HTML (.html), PDF (.pdf) or Word (.docx) file, or send JSON.",
   );
 
 /** The format of an uploaded file, by extension first and declared type second. */
@@ -108,8 +113,13 @@ async function readMultipart(req: Request): Promise<DocumentInput> {
   if (classification && !(DATA_CLASSIFICATIONS as readonly string[]).includes(classification)) {
     throw errors.invalidField("data_classification", `One of ${DATA_CLASSIFICATIONS.join(", ")}.`);
   }
+  const language = text("language");
+  if (language && !(KNOWLEDGE_LANGUAGES as readonly string[]).includes(language)) {
+    throw errors.invalidField("language", `One of ${KNOWLEDGE_LANGUAGES.join(", ")}; leave it out to detect it.`);
+  }
   return {
     format,
+    language: language as KnowledgeLanguage | undefined,
     content: new Uint8Array(await file.arrayBuffer()),
     domains,
     title,
@@ -150,6 +160,7 @@ export async function readDocumentUpload(req: Request): Promise<DocumentInput> {
       content: body.text,
       domains: body.domains,
       externalId: body.externalId,
+      language: body.language,
       dataClassification: body.data_classification,
     };
   }

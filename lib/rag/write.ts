@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
 import type { ChunkDraft } from "./chunking";
-import type { DataClassification, IngestResult } from "./contract";
+import type { DataClassification, IngestResult, KnowledgeLanguage } from "./contract";
 import { toDocument } from "./documents";
 import type { ExtractedDocument } from "./extract";
 import { indexDocument, lockStatistics, registerDomains } from "./indexing";
@@ -18,6 +18,8 @@ export interface PreparedDocument {
   externalId: string | null;
   createdBy: string;
   dataClassification: DataClassification;
+  /** The language the document is indexed in. */
+  language: KnowledgeLanguage;
   /** Chunk vectors in chunk order, when they were computed. */
   vectors: { model: string; values: number[][] } | null;
 }
@@ -90,6 +92,7 @@ export async function insertDocumentRow(
       tenantId,
       title: extracted.title,
       format: extracted.format,
+      language: doc.language,
       domains: doc.domains,
       externalId: doc.externalId,
       contentHash,

@@ -125,10 +125,10 @@ for (const target of testTargets()) {
           "UNSUPPORTED_MEDIA_TYPE",
         ],
         [
-          "a Word file",
+          "a .docx that is not a Word document",
           multipart({ file: new File(["x"], "x.docx"), domains: "quality" }),
-          415,
-          "UNSUPPORTED_MEDIA_TYPE",
+          400,
+          "UNREADABLE_DOCUMENT",
         ],
         [
           "binary posing as text",

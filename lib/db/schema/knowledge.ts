@@ -8,7 +8,7 @@ import { createdAt, tenantRef } from "./tenancy";
 // `knowledge_embeddings`, created by a custom migration only where pgvector exists.
 
 import type { DataClassification } from "../../audit/contract";
-import type { KnowledgeFormat } from "../../rag/contract";
+import type { KnowledgeFormat, KnowledgeLanguage } from "../../rag/contract";
 
 export const knowledgeDocuments = pgTable(
   "knowledge_documents",
@@ -17,6 +17,12 @@ export const knowledgeDocuments = pgTable(
     tenantId: tenantRef(),
     title: text("title").notNull(),
     format: text("format").$type<KnowledgeFormat>().notNull(),
+    /**
+     * The language the document is indexed in (ISO 639-1, `und` for none we stem): it picks the
+     * text search configuration of its postings. Documents from before languages were detected
+     * were all indexed as English.
+     */
+    language: text("language").$type<KnowledgeLanguage>().notNull().default("en"),
     /** The knowledge domains this document belongs to (an agent searches its own domains). */
     domains: text("domains").array().notNull(),
     /** The caller's own id for the document (a program's key, a file path, …). */
@@ -41,7 +47,11 @@ export const knowledgeDocuments = pgTable(
     uniqueIndex("knowledge_documents_hash_uq").on(t.tenantId, t.contentHash),
     index("knowledge_documents_list_idx").on(t.tenantId, t.createdAt, t.id),
     index("knowledge_documents_external_idx").on(t.tenantId, t.externalId),
-    check("knowledge_documents_format_check", sql`${t.format} in ('markdown', 'text', 'html', 'pdf')`),
+    check("knowledge_documents_format_check", sql`${t.format} in ('markdown', 'text', 'html', 'pdf', 'docx')`),
+    check(
+      "knowledge_documents_language_check",
+      sql`${t.language} in ('en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'und')`,
+    ),
     check("knowledge_documents_domains_check", sql`cardinality(${t.domains}) between 1 and 16`),
   ],
 );
