@@ -14,15 +14,7 @@ export const TERMINATION_REASONS = ["user_end", "max_iterations", "convergence"]
 export type TerminationReason = (typeof TERMINATION_REASONS)[number];
 
 /** Where a run is; `phase` in the design's AgentState. */
-export const RESEARCH_PHASES = [
-  "clarify",
-  "plan",
-  "execute",
-  "validate",
-  "synthesize",
-  "attribute",
-  "done",
-] as const;
+export const RESEARCH_PHASES = ["clarify", "plan", "execute", "validate", "synthesize", "attribute", "done"] as const;
 export type ResearchPhase = (typeof RESEARCH_PHASES)[number];
 
 /** The design's limits. */
