@@ -25,7 +25,9 @@ describe("the offline plan", () => {
 
   it("says what an edit changed", () => {
     const t = (id: number, task: string) => ({ id, task, context: "", completed: false, subtasks: [] });
-    expect(changeOf([t(1, "a"), t(2, "b"), t(3, "c")], [t(3, "c"), t(1, "a"), t(4, "d")])).toBe("added 1, removed 1, reordered");
+    expect(changeOf([t(1, "a"), t(2, "b"), t(3, "c")], [t(3, "c"), t(1, "a"), t(4, "d")])).toBe(
+      "added 1, removed 1, reordered",
+    );
     expect(changeOf([t(1, "a")], [t(1, "a")])).toBe("unchanged");
   });
 });

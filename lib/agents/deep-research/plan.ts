@@ -1,7 +1,10 @@
 import type { QueryAnchor, ResearchLanguage, ToDoItem } from "./contract";
 import { TODO_MAX_ITEMS } from "./contract";
 
-const FRAMES: Record<ResearchLanguage, { main: (q: string) => string; aspect: (t: string) => string; refine: (r: string) => string; refs: string }> = {
+const FRAMES: Record<
+  ResearchLanguage,
+  { main: (q: string) => string; aspect: (t: string) => string; refine: (r: string) => string; refs: string }
+> = {
   en: {
     main: (q) => `Find the passages that answer the question directly: ${q}`,
     aspect: (t) => `Collect what the documents state about ${t}: requirements, figures and conditions, with page`,
@@ -23,13 +26,17 @@ const FRAMES: Record<ResearchLanguage, { main: (q: string) => string; aspect: (t
  */
 export function offlinePlan(anchor: QueryAnchor): ToDoItem[] {
   const f = FRAMES[anchor.detected_language];
-  const tasks: { task: string; context: string }[] = [{ task: f.main(anchor.original_query), context: anchor.original_query }];
+  const tasks: { task: string; context: string }[] = [
+    { task: f.main(anchor.original_query), context: anchor.original_query },
+  ];
   for (const entity of anchor.key_entities.slice(0, 2)) tasks.push({ task: f.aspect(entity), context: entity });
   const refinement = anchor.hitl_refinements.at(-1);
   if (refinement) tasks.push({ task: f.refine(refinement.slice(0, 200)), context: refinement });
   if (tasks.length < 5) tasks.push({ task: f.refs, context: anchor.key_entities.join(" ") });
   while (tasks.length < 3) tasks.push({ task: f.aspect(anchor.scope), context: anchor.scope });
-  return tasks.slice(0, Math.min(5, TODO_MAX_ITEMS)).map((t, i) => ({ id: i + 1, ...t, completed: false, subtasks: [] }));
+  return tasks
+    .slice(0, Math.min(5, TODO_MAX_ITEMS))
+    .map((t, i) => ({ id: i + 1, ...t, completed: false, subtasks: [] }));
 }
 
 /** Words of the plan's own framing, which a task's search leaves out. */
@@ -51,6 +58,10 @@ export function changeOf(before: ToDoItem[], after: ToDoItem[]): string {
   const kept = after.map(key).filter((k) => was.has(k));
   const order = before.map(key).filter((k) => now.has(k));
   const reordered = kept.some((k, i) => k !== order[i]);
-  const parts = [added ? `added ${added}` : "", removed ? `removed ${removed}` : "", reordered ? "reordered" : ""].filter(Boolean);
+  const parts = [
+    added ? `added ${added}` : "",
+    removed ? `removed ${removed}` : "",
+    reordered ? "reordered" : "",
+  ].filter(Boolean);
   return parts.length ? parts.join(", ") : "unchanged";
 }

@@ -51,8 +51,6 @@ describe("the offline report", () => {
     expect(quality.dimensions.coverage.score).toBe(50);
     expect(quality.dimensions.groundedness.score).toBe(100);
     expect(quality.dimensions.language.score).toBe(100);
-    expect(quality.total).toBe(
-      Object.values(quality.dimensions).reduce((s, d) => s + d.score, 0),
-    );
+    expect(quality.total).toBe(Object.values(quality.dimensions).reduce((s, d) => s + d.score, 0));
   });
 });

@@ -61,7 +61,9 @@ export function synthesizeOffline(input: {
   const w = WORDS[input.language];
   const sources: ReportSource[] = [];
   const numberOf = new Map<string, number>();
-  for (const e of [...input.tiers].sort((a, b) => a.context_tier - b.context_tier || b.context_weight - a.context_weight)) {
+  for (const e of [...input.tiers].sort(
+    (a, b) => a.context_tier - b.context_tier || b.context_weight - a.context_weight,
+  )) {
     if (numberOf.has(e.chunk_id)) continue;
     const n = sources.length + 1;
     numberOf.set(e.chunk_id, n);
@@ -130,7 +132,10 @@ export function namesIn(text: string): string[] {
   const out = new Set<string>();
   const words = text.match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? [];
   words.forEach((word, i) => {
-    if (/^[A-Z]{2,}[a-z]?$/.test(word) || (i > 0 && /^[A-Z][a-z]/.test(word) && !/^[A-Z][a-z]+$/.test(words[i - 1] ?? "x")))
+    if (
+      /^[A-Z]{2,}[a-z]?$/.test(word) ||
+      (i > 0 && /^[A-Z][a-z]/.test(word) && !/^[A-Z][a-z]+$/.test(words[i - 1] ?? "x"))
+    )
       out.add(word);
   });
   return [...out];
@@ -147,7 +152,8 @@ export function verifyClaim(claim: ReportClaim, chunks: Map<number, string | und
     if (cited[i] === undefined) problems.push(`source [${n}] does not resolve to a stored passage`);
   });
   const texts = cited.filter((t): t is string => t !== undefined);
-  if (claim.quote && !texts.some((t) => t.includes(claim.quote as string))) problems.push("the quote does not occur in the cited passage");
+  if (claim.quote && !texts.some((t) => t.includes(claim.quote as string)))
+    problems.push("the quote does not occur in the cited passage");
   for (const number of claim.text.match(NUMBER) ?? []) {
     if (!texts.some((t) => t.includes(number))) problems.push(`the number ${number} is not in the cited passage`);
   }

@@ -65,7 +65,7 @@ export const ResearchState = Annotation.Root({
   knowledge_gaps: replace<string[]>(() => []),
   retrieval_dedup_ratios: append<number>(),
   coverage_score: replace<number>(() => 0),
-  retrieval_history: append<RetrievalIteration>(),
+  retrieval_history: replace<RetrievalIteration[]>(() => []),
   /** Chunk ids seen in this run's clarification (de-duplication across iterations). */
   seen_chunks: replace<string[]>(() => []),
   hitl_context_summary: replace<string>(() => ""),

@@ -39,7 +39,7 @@ export function normalTerm(term: string): string {
   return /^[a-z][a-z-]*$/.test(lower) ? stem(lower) : lower;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Whether `text` contains the term, by the rules above. */
 export function containsTerm(text: string, term: string): boolean {
@@ -47,7 +47,7 @@ export function containsTerm(text: string, term: string): boolean {
   if (!needle) return false;
   const lower = text.toLowerCase();
   if (needle.length >= 6 && lower.includes(needle)) return true;
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escape(needle)}`, "u").test(lower);
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegex(needle)}`, "u").test(lower);
 }
 
 /** The share of `terms` that `text` contains (1 when there are no terms to look for). */
