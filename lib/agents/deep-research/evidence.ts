@@ -2,31 +2,69 @@ import { splitSentences } from "@/lib/engine";
 import { RELEVANCE_THRESHOLDS } from "./contract";
 import { containsTerm, round, termShare } from "./terms";
 
-/** The sentences of a passage with the share of `terms` each contains, best first (ties: text order). */
-export function rankSentences(text: string, terms: readonly string[]): { text: string; score: number }[] {
-  return splitSentences(text)
-    .filter((s) => s.kind !== "heading" && s.text.length >= 20)
-    .map((s, i) => ({ text: s.text, score: termShare(s.text, terms), i }))
+/**
+ * The sentences of a passage ranked for `terms`, best first (ties: text order). A sentence scores
+ * the idf-weighted terms it contains, plus half for those in the heading it stands under
+ * ("Review timeline" makes its sentences about timelines); a term every sentence has weighs little.
+ */
+export function rankSentences(
+  text: string,
+  terms: readonly string[],
+  section: string | null = null,
+  answerForm: readonly string[] = [],
+): { text: string; score: number }[] {
+  const sentences = splitSentences(text).filter((s) => s.kind !== "heading" && s.text.length >= 20);
+  const headings = splitSentences(text).filter((s) => s.kind === "heading");
+  const n = sentences.length;
+  const idf = new Map(
+    terms.map((t) => [t, Math.log(1 + n / (1 + sentences.filter((s) => containsTerm(s.text, t)).length))]),
+  );
+  return sentences
+    .map((s, i) => {
+      const heading = [
+        section ?? "",
+        ...headings
+          .filter((h) => h.start < s.start)
+          .slice(-1)
+          .map((h) => h.text),
+      ].join(" ");
+      let score = 0;
+      for (const t of terms) {
+        if (containsTerm(s.text, t)) score += idf.get(t) ?? 0;
+        else if (heading && containsTerm(heading, t)) score += 0.5 * (idf.get(t) ?? 0);
+      }
+      // A sentence in the form the question asks for ("how long" → days) answers it: it counts
+      // as much as all the subject terms together could.
+      if (answerForm.some((t) => containsTerm(s.text, t))) score += [...idf.values()].reduce((a, b) => a + b, 0) / 2;
+      return { text: s.text, score, i };
+    })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .map(({ text: t, score }) => ({ text: t, score }));
 }
 
-/** `extracted_info`: the passage's two sentences most relevant to the task, in their order. */
-export function extractInfo(text: string, terms: readonly string[]): string {
-  const best = rankSentences(text, terms).slice(0, 2);
-  return best
-    .sort((a, b) => text.indexOf(a.text) - text.indexOf(b.text))
-    .map((s) => s.text)
-    .join(" ");
+/** `extracted_info`: the passage's two sentences most relevant to the task, best first. */
+export function extractInfo(
+  text: string,
+  terms: readonly string[],
+  section: string | null = null,
+  answerForm: readonly string[] = [],
+): string {
+  const best = rankSentences(text, terms, section, answerForm).slice(0, 2);
+  return best.map((s) => s.text).join(" ");
 }
 
 /**
  * The sentence kept verbatim: the most relevant one, and only if it is an exact substring of
  * the chunk (sentences are slices of it, so this holds; the check keeps it so).
  */
-export function quoteOf(text: string, terms: readonly string[]): string | null {
-  const best = rankSentences(text, terms)[0];
+export function quoteOf(
+  text: string,
+  terms: readonly string[],
+  section: string | null = null,
+  answerForm: readonly string[] = [],
+): string | null {
+  const best = rankSentences(text, terms, section, answerForm)[0];
   return best && text.includes(best.text) ? best.text : null;
 }
 

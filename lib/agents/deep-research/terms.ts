@@ -81,3 +81,23 @@ export function uniqueTerms(terms: readonly string[]): string[] {
     return true;
   });
 }
+
+// What a kind of question asks for, in the words a passage answers it with: "how long" is
+// answered in days and months, "how much" in amounts. General to the question's form, in both
+// languages research writes in; used to pick sentences, never to measure coverage.
+const QUESTION_FORMS: { form: RegExp; terms: string[] }[] = [
+  {
+    form: /\b(how long|wie lange?|dauer|duration|timeline|frist)/i,
+    terms: ["days", "weeks", "months", "years", "Tage", "Wochen", "Monate", "Jahre"],
+  },
+  {
+    form: /\b(how much|how many|wie viele?|cost|kosten|fee|gebühr)/i,
+    terms: ["USD", "EUR", "$", "€", "fee", "Gebühr", "percent", "Prozent"],
+  },
+  { form: /\b(when|wann|deadline)\b/i, terms: ["within", "before", "after", "innerhalb", "vor", "nach"] },
+];
+
+/** The answer words the question's form asks for (empty for a question of no such form). */
+export function answerFormTerms(question: string): string[] {
+  return QUESTION_FORMS.filter((f) => f.form.test(question)).flatMap((f) => f.terms);
+}

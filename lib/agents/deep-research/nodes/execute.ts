@@ -6,7 +6,7 @@ import { extractInfo, mentionsAny, quoteOf, relevanceOf, TIER_WEIGHTS, tierOf } 
 import { FRAMING_WORDS } from "../plan";
 import { followReferences, type Passage, search } from "../retrieval";
 import type { ResearchStateType } from "../state";
-import { round, uniqueTerms } from "../terms";
+import { answerFormTerms, round, uniqueTerms } from "../terms";
 import { agentOf } from "./clarify";
 import { emitTodo } from "./plan";
 
@@ -36,9 +36,14 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   emitTodo(config, items, { ...state.task_progress, [id]: { ...state.task_progress[id], status: "running" } });
   emit(config, { kind: "step", message: `Task ${task.id}: ${task.task}` });
 
-  const terms = taskTerms(task, anchor.key_entities, anchor.detected_language);
-  const hits = await search(scope, terms.join(" "), agent.knowledgeDomains, 5);
   const visited = new Set(state.visited_refs);
+  const seenInRun = new Set([...state.primary_context, ...state.secondary_context].map((e) => e.chunk_id));
+  const terms = taskTerms(task, anchor.key_entities, anchor.detected_language);
+  // Sentences are picked also by the words the question's form asks for ("how long" → days).
+  const form = answerFormTerms(anchor.original_query);
+  const hits = (await search(scope, terms.join(" "), agent.knowledgeDomains, 10))
+    .filter((h) => !seenInRun.has(h.chunkId) && !visited.has(h.chunkId))
+    .slice(0, 4);
   const entries: TieredContextEntry[] = [];
   const quotes: PreservedQuote[] = [];
   const searchChunks: {
@@ -48,10 +53,9 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
     references: never[] | ReturnType<typeof refsOf>;
   }[] = [];
   let followed = 0;
-  const seenInRun = new Set([...state.primary_context, ...state.secondary_context].map((e) => e.chunk_id));
 
   const add = (p: Passage, depth: number, sourceType: "vector_search" | "reference") => {
-    const info = extractInfo(p.text, terms);
+    const info = extractInfo(p.text, terms, p.section, form);
     if (!info) return;
     const relevance = relevanceOf(p.text, terms);
     const tier = tierOf({ depth, relevance, entityMatch: mentionsAny(p.text, anchor.key_entities), sourceType });
@@ -70,7 +74,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
       section: p.section,
       task_id: task.id,
     });
-    const quote = quoteOf(p.text, terms);
+    const quote = quoteOf(p.text, terms, p.section, form);
     if (quote && tier < 3) {
       quotes.push({
         quote,
@@ -84,7 +88,6 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   };
 
   for (const hit of hits) {
-    if (seenInRun.has(hit.chunkId) || visited.has(hit.chunkId)) continue;
     add(hit, 0, "vector_search");
     const { found, references } = await followReferences(scope, hit, terms, visited);
     for (const f of found) add(f, f.depth, "reference");
