@@ -13,3 +13,4 @@ export const WORKFLOWS: readonly Workflow[] = [demoEcho, askExpert, answerReview
 export { listPrinciples, PrinciplesBody, setPrinciples } from "./autonomous/principles";
 export { listSteering, sendSteering } from "./autonomous/steering";
 export { listAgentTools, listTools, setAgentTool, setTool, ToolSettings } from "./autonomous/tool-settings";
+export { followReferences as followResearchReferences } from "./deep-research/retrieval";

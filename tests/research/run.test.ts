@@ -4,7 +4,7 @@ import * as decisionRoute from "@/app/api/hitl/cases/[id]/decision/route";
 import * as resumeRoute from "@/app/api/runs/[id]/resume/route";
 import * as runRoute from "@/app/api/runs/[id]/route";
 import * as runsRoute from "@/app/api/runs/route";
-import type { ResearchPublicState } from "@/lib/agents/deep-research/contract";
+import type { ResearchPublicState } from "@/lib/agents/contract";
 import { drainTrace } from "@/lib/audit";
 import { rowsOf } from "@/lib/db";
 import { executionSettled } from "@/lib/runs";
