@@ -181,3 +181,7 @@ export interface AutonomousPublicState {
 
 /** The `data-agent` stream part: one hierarchy node as it changes. */
 export type AgentPart = HierarchyNode;
+
+// Deep research's wire contract (public state, clarification interrupt, FinalReport), for pages
+// and exports that read a research run.
+export * from "./deep-research/contract";

@@ -4,11 +4,13 @@ import type { Workflow } from "@/lib/runs";
 import { answerReview } from "./answer-review/graph";
 import { askExpert } from "./ask-expert/graph";
 import { autonomous } from "./autonomous/graph";
+import { deepResearch } from "./deep-research";
 import { demoEcho } from "./demo-echo/graph";
 import { sqlAnalyst } from "./sql/graph";
 
 /** Every workflow this deployment can run: boot() installs them; nothing registers on import. */
-export const WORKFLOWS: readonly Workflow[] = [demoEcho, askExpert, answerReview, autonomous, sqlAnalyst];
+export const WORKFLOWS: readonly Workflow[] = [demoEcho, askExpert, answerReview, autonomous, sqlAnalyst, deepResearch];
 export { listPrinciples, PrinciplesBody, setPrinciples } from "./autonomous/principles";
 export { listSteering, sendSteering } from "./autonomous/steering";
 export { listAgentTools, listTools, setAgentTool, setTool, ToolSettings } from "./autonomous/tool-settings";
+export { followReferences as followResearchReferences } from "./deep-research/retrieval";

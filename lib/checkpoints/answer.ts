@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { DomainError } from "@/lib/errors";
+import { DomainError, errors } from "@/lib/errors";
 import { caseIdOfRequest, recordDecision } from "@/lib/hitl";
-import { type PendingInterrupt, type RunActor, type RunStatus, resumeRun, visibleRun } from "@/lib/runs";
+import { findWorkflow, type PendingInterrupt, type RunActor, type RunStatus, resumeRun, visibleRun } from "@/lib/runs";
 import { checkpointOf, checkpointRequestId } from "./bridge";
 import { CheckpointDecisionError, caseDecisionOf, readDecision } from "./decision";
 
@@ -28,6 +28,14 @@ export async function answerInterrupt(
   const run = await visibleRun(actor, runId);
   const target = pendingTarget(run.pendingInterrupts as PendingInterrupt[], answer.interruptId);
   const checkpoint = target ? checkpointOf(target) : null;
+  if (target && !checkpoint && run.status === "interrupted") {
+    // A workflow's own question (a research clarification) says what its answer looks like.
+    const shape = findWorkflow(run.workflow)?.resumeValue?.(target);
+    const parsed = shape?.safeParse(answer.value);
+    if (parsed && !parsed.success) {
+      throw errors.validation(parsed.error.issues.map((i) => ({ ...i, path: ["value", ...i.path] })));
+    }
+  }
   if (!target || !checkpoint || run.status !== "interrupted") return resumeRun(actor, runId, answer);
 
   let decision: ReturnType<typeof readDecision>;

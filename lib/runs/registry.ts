@@ -4,7 +4,7 @@ import type { TenantScope, Tx } from "@/lib/db";
 import { TenantRoutingSaver } from "@/lib/graph-saver";
 import { processSingleton } from "@/lib/process";
 import { runContextOf, tenantOfConfig } from "./context";
-import type { RunEvent } from "./contract";
+import type { PendingInterrupt, RunEvent } from "./contract";
 import { saveTaskWrites, taskWritesSaved } from "./task-recorders";
 
 /** The slice of a compiled LangGraph graph that the run executor uses. */
@@ -26,6 +26,11 @@ export interface Workflow {
   prepare?(tx: Tx, actor: { tenantId: string; userId: string }, input: unknown): Promise<void>;
   /** Compiles the graph over the given checkpointer; called once per process. */
   build(checkpointer: BaseCheckpointSaver): RunnableGraph;
+  /**
+   * The shape an answer to one of its own (non-checkpoint) interrupts must have, or null for
+   * any value: a wrong shape is refused with a 400 before the run is resumed.
+   */
+  resumeValue?(interrupt: PendingInterrupt): z.ZodType | null;
   /** The graph state fields a client may read through GET /api/runs/{id}. */
   publicState(values: unknown): Record<string, unknown>;
   /** Run metadata for the stream's final message (e.g. citations, confidence). */

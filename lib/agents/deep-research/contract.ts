@@ -14,15 +14,7 @@ export const TERMINATION_REASONS = ["user_end", "max_iterations", "convergence"]
 export type TerminationReason = (typeof TERMINATION_REASONS)[number];
 
 /** Where a run is; `phase` in the design's AgentState. */
-export const RESEARCH_PHASES = [
-  "clarify",
-  "plan",
-  "execute",
-  "validate",
-  "synthesize",
-  "attribute",
-  "done",
-] as const;
+export const RESEARCH_PHASES = ["clarify", "plan", "execute", "validate", "synthesize", "attribute", "done"] as const;
 export type ResearchPhase = (typeof RESEARCH_PHASES)[number];
 
 /** The design's limits. */
@@ -95,7 +87,10 @@ export interface RetrievalIteration {
   retrieved: number;
   /** Passages new to this run after de-duplication. */
   unique: number;
-  /** unique / retrieved (1 when nothing was retrieved twice). */
+  /**
+   * (retrieved − unique) / retrieved: the share of retrieved passages this run had already seen,
+   * i.e. how saturated retrieval is (0 when nothing was retrieved twice). Convergence asks ≥ 0.7.
+   */
   dedup_ratio: number;
   coverage_score: number;
   knowledge_gaps: string[];

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import type { TieredContextEntry } from "./contract";
+import { assessQuality, synthesizeOffline, verifyClaim } from "./report";
+
+const CHUNK = "FDA's performance goal is a decision within 90 FDA days. The clock stops during requests.";
+const entry: TieredContextEntry = {
+  chunk: CHUNK,
+  document: "FDA 510(k) premarket notification",
+  page: 3,
+  extracted_info: CHUNK,
+  relevance_score: 0.8,
+  context_tier: 1,
+  context_weight: 1,
+  depth: 0,
+  source_type: "vector_search",
+  chunk_id: "c1",
+  document_id: "d1",
+  section: null,
+  task_id: 1,
+};
+const task = { id: 1, task: "Find the review timeline", context: "", completed: true, subtasks: [] };
+
+describe("the offline report", () => {
+  it("cites each finding, frames it in the question's language and verifies it", () => {
+    const draft = synthesizeOffline({
+      query: "Wie lange dauert die Prüfung?",
+      language: "de",
+      tasks: [task, { ...task, id: 2, task: "Kosten" }],
+      tiers: [entry],
+      summaries: [],
+      quotes: [{ quote: "a decision within 90 FDA days", chunk_id: "c1", source: entry.document, page: 3 }],
+      clarification: "",
+    });
+    expect(draft.answer).toContain("FDA's performance goal is a decision within 90 FDA days. [1]");
+    expect(draft.answer).toContain("Wörtliche Zitate");
+    expect(draft.sources[0]).toMatchObject({ n: 1, chunk_id: "c1", page: 3 });
+    const ok = verifyClaim(draft.claims[0], new Map([[1, CHUNK]]));
+    expect(ok.verified).toBe(true);
+    const bad = verifyClaim({ ...draft.claims[0], text: "FDA decides within 60 days per EMA." }, new Map([[1, CHUNK]]));
+    expect(bad.verified).toBe(false);
+    expect(bad.problems.join(" ")).toMatch(/60.*EMA|EMA.*60/s);
+    const quality = assessQuality({
+      answer: draft.answer,
+      anchorTerms: ["FDA", "Prüfung"],
+      tasks: [task, { ...task, id: 2 }],
+      claimsByTask: [1, 0],
+      claims: [ok],
+      framing: draft.framing,
+      language: "de",
+    });
+    expect(quality.dimensions.coverage.score).toBe(50);
+    expect(quality.dimensions.groundedness.score).toBe(100);
+    expect(quality.dimensions.language.score).toBe(100);
+    expect(quality.total).toBe(Object.values(quality.dimensions).reduce((s, d) => s + d.score, 0));
+  });
+});

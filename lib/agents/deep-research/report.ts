@@ -1,0 +1,207 @@
+import {
+  QUALITY_DIMENSIONS,
+  type QualityAssessment,
+  type ReportClaim,
+  type ReportSource,
+  type ResearchLanguage,
+  type TaskSummary,
+  type TieredContextEntry,
+  type ToDoItem,
+} from "./contract";
+import { languageOfSegment } from "./language";
+import { containsTerm, round } from "./terms";
+
+const WORDS: Record<ResearchLanguage, Record<string, string>> = {
+  en: {
+    title: "Research report",
+    answer: "Answer",
+    quotes: "Verbatim quotes",
+    clarification: "Clarification",
+    page: "p.",
+    none: "The documents of the knowledge base hold nothing on this task.",
+  },
+  de: {
+    title: "Recherchebericht",
+    answer: "Antwort",
+    quotes: "Wörtliche Zitate",
+    clarification: "Klärung",
+    page: "S.",
+    none: "Die Dokumente der Wissensbasis enthalten nichts zu dieser Aufgabe.",
+  },
+};
+
+const intro = (l: ResearchLanguage, passages: number, documents: number, tasks: number) =>
+  l === "de"
+    ? `Dieser Bericht beantwortet die Frage aus ${passages} Passagen in ${documents} Dokumenten der Wissensbasis, gegliedert nach den ${tasks} Aufgaben des vereinbarten Plans; die zitierten Sätze stehen wörtlich in ihrer Quelle.`
+    : `This report answers the question from ${passages} passages in ${documents} documents of the knowledge base, organised by the ${tasks} tasks of the agreed plan; the cited sentences appear verbatim in their source.`;
+
+export interface Draft {
+  answer: string;
+  claims: ReportClaim[];
+  sources: ReportSource[];
+  /** The report's own words (headings and connecting sentences), for the language check. */
+  framing: string[];
+}
+
+/**
+ * The offline synthesis: sources numbered by tier (primary first), then per task of the plan the
+ * best finding of each of its passages as a claim citing `[n]`, the preserved quotes verbatim,
+ * and the clarification summary. The framing is in the question's language; the findings stay
+ * in the words of their documents.
+ */
+export function synthesizeOffline(input: {
+  query: string;
+  language: ResearchLanguage;
+  tasks: ToDoItem[];
+  tiers: TieredContextEntry[];
+  summaries: TaskSummary[];
+  quotes: { quote: string; chunk_id: string; source: string; page: number | null }[];
+  clarification: string;
+}): Draft {
+  const w = WORDS[input.language];
+  const sources: ReportSource[] = [];
+  const numberOf = new Map<string, number>();
+  for (const e of [...input.tiers].sort(
+    (a, b) => a.context_tier - b.context_tier || b.context_weight - a.context_weight,
+  )) {
+    if (numberOf.has(e.chunk_id)) continue;
+    const n = sources.length + 1;
+    numberOf.set(e.chunk_id, n);
+    sources.push({
+      n,
+      document: e.document,
+      document_id: e.document_id,
+      chunk_id: e.chunk_id,
+      page: e.page,
+      section: e.section,
+      excerpt: e.extracted_info.slice(0, 500),
+      tier: e.context_tier,
+    });
+  }
+  const documents = new Set(sources.map((s) => s.document_id)).size;
+  const framing = [intro(input.language, sources.length, documents, input.tasks.length)];
+  const lines = [`# ${w.title}: ${input.query}`, "", framing[0], "", `## ${w.answer}`, ""];
+  const claims: ReportClaim[] = [];
+  const used = new Set<string>();
+  for (const task of input.tasks) {
+    lines.push(`### ${task.task}`, "");
+    const entries = input.tiers
+      .filter((e) => e.task_id === task.id && !used.has(e.chunk_id))
+      .sort((a, b) => a.context_tier - b.context_tier || b.relevance_score - a.relevance_score)
+      .slice(0, 3);
+    if (entries.length === 0) {
+      lines.push(w.none, "");
+      framing.push(w.none);
+      continue;
+    }
+    for (const e of entries) {
+      used.add(e.chunk_id);
+      const sentence = firstSentence(e.extracted_info);
+      if (!sentence) continue;
+      const n = numberOf.get(e.chunk_id) as number;
+      lines.push(`- ${sentence} [${n}]`);
+      claims.push({ text: sentence, sources: [n], quote: sentence, verified: false, problems: [] });
+    }
+    lines.push("");
+  }
+  const quotes = input.quotes.filter((q) => numberOf.has(q.chunk_id)).slice(0, 8);
+  if (quotes.length > 0) {
+    lines.push(`## ${w.quotes}`, "");
+    for (const q of quotes) {
+      const where = q.page !== null ? `, ${w.page} ${q.page}` : "";
+      lines.push(`> „${q.quote}“ — ${q.source}${where} [${numberOf.get(q.chunk_id)}]`, "");
+    }
+  }
+  if (input.clarification) {
+    lines.push(`## ${w.clarification}`, "", input.clarification, "");
+    framing.push(input.clarification);
+  }
+  return { answer: lines.join("\n").trim(), claims, sources, framing };
+}
+
+function firstSentence(info: string): string {
+  // extracted_info joins whole sentences of the chunk; the first stands alone as a claim.
+  const m = info.match(/^.+?[.!?](?=\s+[A-ZÄÖÜ0-9"„(]|$)/s);
+  return (m ? m[0] : info).trim();
+}
+
+const NUMBER = /\d+(?:[.,]\d+)*/g;
+
+/** Names in a claim: acronyms, and capitalised words not at the start of the sentence. */
+export function namesIn(text: string): string[] {
+  const out = new Set<string>();
+  const words = text.match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? [];
+  words.forEach((word, i) => {
+    if (
+      /^[A-Z]{2,}[a-z]?$/.test(word) ||
+      (i > 0 && /^[A-Z][a-z]/.test(word) && !/^[A-Z][a-z]+$/.test(words[i - 1] ?? "x"))
+    )
+      out.add(word);
+  });
+  return [...out];
+}
+
+/**
+ * Checks a claim without a model: its quote occurs in a cited chunk, and each number and name in
+ * it occurs in a cited passage. `chunks` maps a source number to its chunk's text as stored.
+ */
+export function verifyClaim(claim: ReportClaim, chunks: Map<number, string | undefined>): ReportClaim {
+  const problems: string[] = [];
+  const cited = claim.sources.map((n) => chunks.get(n));
+  claim.sources.forEach((n, i) => {
+    if (cited[i] === undefined) problems.push(`source [${n}] does not resolve to a stored passage`);
+  });
+  const texts = cited.filter((t): t is string => t !== undefined);
+  if (claim.quote && !texts.some((t) => t.includes(claim.quote as string)))
+    problems.push("the quote does not occur in the cited passage");
+  for (const number of claim.text.match(NUMBER) ?? []) {
+    if (!texts.some((t) => t.includes(number))) problems.push(`the number ${number} is not in the cited passage`);
+  }
+  for (const name of namesIn(claim.text)) {
+    if (!texts.some((t) => t.includes(name))) problems.push(`the name ${name} is not in the cited passage`);
+  }
+  return { ...claim, verified: problems.length === 0 && texts.length > 0, problems };
+}
+
+/**
+ * The four dimensions, 0–100 each, from the report itself:
+ * relevance — share of the anchor's terms the answer mentions; coverage — share of the plan's
+ * tasks with at least one cited finding; groundedness — share of claims verified; language —
+ * share of the framing segments that can be told whose language is the question's.
+ */
+export function assessQuality(input: {
+  answer: string;
+  anchorTerms: string[];
+  tasks: ToDoItem[];
+  claimsByTask: number[];
+  claims: ReportClaim[];
+  framing: string[];
+  language: ResearchLanguage;
+}): QualityAssessment {
+  const mentioned = input.anchorTerms.filter((t) => containsTerm(input.answer, t));
+  const answered = input.claimsByTask.filter((c) => c > 0).length;
+  const verified = input.claims.filter((c) => c.verified).length;
+  const told = input.framing.map(languageOfSegment).filter((l): l is ResearchLanguage => l !== null);
+  const inLanguage = told.filter((l) => l === input.language).length;
+  const pct = (a: number, b: number) => (b === 0 ? 0 : Math.round((100 * a) / b));
+  const dimensions = {
+    relevance: {
+      score: pct(mentioned.length, input.anchorTerms.length),
+      basis: `${mentioned.length} of ${input.anchorTerms.length} anchor terms appear in the answer`,
+    },
+    coverage: {
+      score: pct(answered, input.tasks.length),
+      basis: `${answered} of ${input.tasks.length} tasks have a cited finding`,
+    },
+    groundedness: {
+      score: pct(verified, input.claims.length),
+      basis: `${verified} of ${input.claims.length} claims verified against their passages`,
+    },
+    language: {
+      score: pct(inLanguage, told.length),
+      basis: `${inLanguage} of ${told.length} framing segments detected as "${input.language}"`,
+    },
+  };
+  const total = QUALITY_DIMENSIONS.reduce((sum, d) => sum + dimensions[d].score, 0);
+  return { total: round(total, 0), dimensions };
+}
