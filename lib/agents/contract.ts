@@ -181,3 +181,6 @@ export interface AutonomousPublicState {
 
 /** The `data-agent` stream part: one hierarchy node as it changes. */
 export type AgentPart = HierarchyNode;
+
+/** The deep-research workflow's wire contract, for the pages and programs that read its runs. */
+export * as research from "./deep-research/contract";
