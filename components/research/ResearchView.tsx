@@ -163,7 +163,8 @@ export function ResearchView({ runId, viewer }: { runId: string; viewer: Viewer 
               <TodoProgress state={state} />
             </Section>
           )}
-          {!clarifying && clarification}
+          {/* Skipped clarification leaves nothing to show once the run has moved on. */}
+          {!clarifying && (history.length > 0 || state.hitl_termination_reason) && clarification}
         </div>
         <aside className="min-w-0 space-y-8" aria-label="Research details">
           <Section title="Found so far" testId="research-found">
