@@ -41,7 +41,10 @@ export function ClarificationChat({
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
-  const waitingIteration = pending?.iteration ?? null;
+  // The round just answered: its form stays away until the run asks again (no second answer to it).
+  const [answered, setAnswered] = useState<number | null>(null);
+  const open = pending && pending.iteration !== answered ? pending : null;
+  const waitingIteration = open?.iteration ?? null;
 
   // A new round of questions: the reply box is where the person goes on.
   useEffect(() => {
@@ -51,15 +54,16 @@ export function ClarificationChat({
   // The questions the run waits on are shown as the open turn, not twice.
   const last = history.at(-1);
   const shown =
-    pending && last?.role === "assistant" && last.iteration === pending.iteration ? history.slice(0, -1) : history;
+    open && last?.role === "assistant" && last.iteration === open.iteration ? history.slice(0, -1) : history;
 
   async function send(response: string) {
-    if (busy || !pending) return;
+    if (busy || !open) return;
     setBusy(true);
     setProblem(null);
     try {
       await answerClarification(runId, response);
       if (response !== END) setReply("");
+      setAnswered(open.iteration);
       onAnswered();
     } catch (error) {
       setProblem((error as Error).message);
@@ -92,25 +96,25 @@ export function ClarificationChat({
           ))}
         </ol>
       )}
-      {pending ? (
+      {open ? (
         <div
           className="space-y-3 rounded-xl border-2 border-amber-400 bg-amber-50/60 p-3 dark:border-amber-700 dark:bg-amber-950/20"
           data-testid="clarify-pending"
-          data-iteration={pending.iteration}
+          data-iteration={open.iteration}
         >
           <p className="text-xs font-semibold tracking-wide text-amber-800 uppercase dark:text-amber-300">
-            Round {pending.iteration} · the analyst asks
+            Round {open.iteration} · the analyst asks
           </p>
           <ol className="list-decimal space-y-1 pl-5 text-sm">
-            {pending.questions.map((q) => (
+            {open.questions.map((q) => (
               <li key={q} data-testid="clarify-question" className="[overflow-wrap:anywhere]">
                 {q}
               </li>
             ))}
           </ol>
-          {pending.knowledge_gaps.length > 0 && (
+          {open.knowledge_gaps.length > 0 && (
             <p className="text-xs text-slate-600 dark:text-slate-400">
-              Not covered yet: {pending.knowledge_gaps.join(", ")}
+              Not covered yet: {open.knowledge_gaps.join(", ")}
             </p>
           )}
           <form onSubmit={submit} className="space-y-2">
@@ -159,6 +163,10 @@ export function ClarificationChat({
             </div>
           </form>
         </div>
+      ) : answered !== null && pending ? (
+        <p role="status" className="text-sm text-slate-500 dark:text-slate-400" data-testid="clarify-sent">
+          Answer sent. The analyst searches again with it…
+        </p>
       ) : (
         shown.length === 0 && (
           <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="clarify-waiting">
