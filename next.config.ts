@@ -39,6 +39,8 @@ const config: NextConfig = {
     "drizzle-orm",
     "html-to-text",
     "mathjs",
+    // Reads its standard fonts' metrics from its own package folder at run time, as PGlite does.
+    "pdfkit",
     "postgres",
     "re2js",
     "recheck",

@@ -101,7 +101,7 @@ test("a member gets the 403 page inside the app and 403 from the audit API", asy
   const response = await page.goto("/audit");
   expect(response?.status()).toBe(403);
   await expect(page.getByRole("heading", { level: 1, name: "Not available for your role" })).toBeVisible();
-  expect(await navLabels(page)).toEqual(["Experts", "Runs", "My requests"]);
+  expect(await navLabels(page)).toEqual(["Experts", "Runs", "Research", "My requests"]);
   const api = await page.request.get("/api/audit/runs");
   expect(api.status()).toBe(403);
   expect((await api.json()).code).toBe("FORBIDDEN");

@@ -99,6 +99,7 @@ const AUDIT_PAGES = AUDIT_TABS.map((tab) => tab.href);
 const NAV_PAGES = [
   "/experts",
   "/runs",
+  "/research",
   "/requests",
   "/inbox",
   "/knowledge",

@@ -2,8 +2,13 @@ import { expect, test } from "@playwright/test";
 import { navLabels, shownTenant, signIn } from "./support";
 
 const ROLES = [
-  { email: "expert@demo.local", role: "member", home: "/experts", nav: ["Experts", "Runs", "My requests"] },
-  { email: "reviewer@demo.local", role: "reviewer", home: "/inbox", nav: ["Experts", "Runs", "My requests", "Inbox"] },
+  { email: "expert@demo.local", role: "member", home: "/experts", nav: ["Experts", "Runs", "Research", "My requests"] },
+  {
+    email: "reviewer@demo.local",
+    role: "reviewer",
+    home: "/inbox",
+    nav: ["Experts", "Runs", "Research", "My requests", "Inbox"],
+  },
   {
     email: "admin@demo.local",
     role: "admin",
@@ -11,6 +16,7 @@ const ROLES = [
     nav: [
       "Experts",
       "Runs",
+      "Research",
       "My requests",
       "Inbox",
       "Audit",

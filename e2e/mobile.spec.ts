@@ -40,6 +40,13 @@ const MEMBER_STOPS: Stop[] = [
     path: "/runs",
     primary: (page) => [page.getByLabel("Goal"), page.getByRole("button", { name: "Start run" })],
   },
+  {
+    path: "/research",
+    primary: (page) => [
+      page.getByLabel("Question", { exact: true }),
+      page.getByRole("button", { name: "Start research" }),
+    ],
+  },
   { path: "/requests", primary: (page) => [page.getByRole("heading", { level: 1, name: "My requests" })] },
   { path: "/chat", primary: (page) => [page.getByRole("button", { name: "Conversations" })] },
   { path: "/chat/new?agent=fda-regulatory", primary: composer },
@@ -63,11 +70,16 @@ const ADMIN_STOPS: Stop[] = [
 ];
 
 const ROLES = [
-  { email: "expert@demo.local", role: "member", nav: ["Experts", "Runs", "My requests"], stops: MEMBER_STOPS },
+  {
+    email: "expert@demo.local",
+    role: "member",
+    nav: ["Experts", "Runs", "Research", "My requests"],
+    stops: MEMBER_STOPS,
+  },
   {
     email: "reviewer@demo.local",
     role: "reviewer",
-    nav: ["Experts", "Runs", "My requests", "Inbox"],
+    nav: ["Experts", "Runs", "Research", "My requests", "Inbox"],
     stops: REVIEWER_STOPS,
   },
   {
@@ -76,6 +88,7 @@ const ROLES = [
     nav: [
       "Experts",
       "Runs",
+      "Research",
       "My requests",
       "Inbox",
       "Audit",

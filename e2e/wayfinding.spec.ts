@@ -6,7 +6,7 @@ test("a mistyped address shows a 404 inside the app, with the navigation still t
   const response = await page.goto("/no-such-page/at-all");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
-  expect(await navLabels(page)).toEqual(["Experts", "Runs", "My requests"]);
+  expect(await navLabels(page)).toEqual(["Experts", "Runs", "Research", "My requests"]);
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   await page.getByRole("link", { name: "start from your home page" }).click();
   await expect(page).toHaveURL(/\/experts$/);

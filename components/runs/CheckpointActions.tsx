@@ -15,7 +15,8 @@ const fieldClass =
 
 export type Editor = (props: {
   busy: boolean;
-  onApprove: (modifications: Record<string, unknown>) => void;
+  /** `notes`: the reviewer's feedback, recorded with the decision next to the changes. */
+  onApprove: (modifications: Record<string, unknown>, notes?: string) => void;
 }) => ReactNode;
 
 /**
@@ -103,9 +104,18 @@ export function CheckpointActions({
     );
   }
 
-  function approveWithChanges(modifications: Record<string, unknown>) {
+  function approveWithChanges(modifications: Record<string, unknown>, notes?: string) {
+    const feedback = notes?.trim();
     send(
-      { path: "decision", body: { request_id: newRequestId(), decision: "approved", modifications } },
+      {
+        path: "decision",
+        body: {
+          request_id: newRequestId(),
+          decision: "approved",
+          modifications,
+          ...(feedback ? { notes: feedback } : {}),
+        },
+      },
       "Approved with changes.",
     );
   }

@@ -13,6 +13,7 @@ export interface NavItem {
 export const NAV_ITEMS: NavItem[] = [
   { href: "/experts", label: "Experts", minRole: "member" },
   { href: "/runs", label: "Runs", minRole: "member" },
+  { href: "/research", label: "Research", minRole: "member" },
   { href: "/requests", label: "My requests", minRole: "member", count: "waitingOnYou" },
   { href: "/inbox", label: "Inbox", minRole: "reviewer", count: "openCases" },
   { href: "/audit", label: "Audit", minRole: "admin" },

@@ -185,3 +185,5 @@ export type AgentPart = HierarchyNode;
 // Deep research's wire contract (public state, clarification interrupt, FinalReport), for pages
 // and exports that read a research run.
 export * from "./deep-research/contract";
+/** The deep-research workflow's wire contract, for the pages and programs that read its runs. */
+export * as research from "./deep-research/contract";
