@@ -63,6 +63,8 @@ if (!serverUrl || !server) {
       console.log(
         [`\n## ${title}`, "", ...accuracyTables(graded, groupLabel), "", "Wrong:", ...wrongAnswers(graded)].join("\n"),
       );
+      // A question is never a server error: a refusal is an answer, a 500 is a bug.
+      expect(graded.filter((g) => g.said.startsWith("HTTP ")).map((g) => `${g.case.question}: ${g.said}`)).toEqual([]);
     };
 
     it("answers the sql-eval questions: few wrong, and at least the floor correct", async () => {
