@@ -29,8 +29,10 @@ import {
   pgliteCatalogClient,
 } from "@/lib/joingraph";
 import type { JoinGraph } from "@/lib/joingraph/contract";
+import { accuracyTables, tally } from "../tests/sql-eval/support/report";
 import { chinookPostgresScript } from "./support/chinook";
 import { fmt, machineRows } from "./support/machine";
+import { measureAccuracy } from "./support/sql-accuracy";
 import { ANSWER_QUESTIONS, measureAnswers } from "./support/sql-answer";
 import { DESIGN_GRAPH, generateJoinGraph, seededRandom } from "./support/sql-graph";
 import { type Measure, measureTable, SqlBenchReport, timeSync } from "./support/sql-report";
@@ -217,6 +219,30 @@ async function main() {
     `The Data Analyst with the offline engine, in this process on PGlite (Vigil's database and the demo warehouse, both embedded): ${ANSWER_QUESTIONS.length} questions in turn (${ANSWER_QUESTIONS.map((q) => `"${q}"`).join(", ")}), one at a time, each through classify, the join graph, SQL generation, the guard, validation, execution, finalize and saving the answer, after one warm-up round. The join graph is read once per source and kept five minutes.`,
     "",
     ...measureTable([answers]),
+  ]);
+
+  process.stderr.write("accuracy…\n");
+  const accuracy = await measureAccuracy();
+  const goal = (graded: Parameters<typeof tally>[0]) => {
+    const t = tally(graded);
+    const wrong = t.wrong / t.n;
+    const correct = t.correct / t.n;
+    return `Goals (issue 31): wrong ≤ 3 % — ${wrong <= 0.03 ? "met" : "NOT met"} (${(100 * wrong).toFixed(1)} %); correct ≥ 50 % — ${correct >= 0.5 ? "met" : "NOT met"} (${(100 * correct).toFixed(1)} %).`;
+  };
+  report.section("Accuracy", [
+    "The Data Analyst with the offline engine through `POST /api/chat`, one question at a time, graded as `tests/sql-eval/accuracy.test.ts` does: **correct** (the rows match the reference SQL's, compared as the sql-eval README says), **declined** (no SQL result), **wrong** (a result that does not match).",
+    "",
+    `### sql-eval (${accuracy.sqlEval.length} questions, 5 databases on the PostgreSQL server, registered through the API)`,
+    "",
+    goal(accuracy.sqlEval),
+    "",
+    ...accuracyTables(accuracy.sqlEval, "database"),
+    "",
+    `### Warehouse questions (${accuracy.warehouse.length}, the embedded demo warehouse in PGlite)`,
+    "",
+    goal(accuracy.warehouse),
+    "",
+    ...accuracyTables(accuracy.warehouse, "schema"),
   ]);
 
   const text = report.toString();

@@ -1,0 +1,97 @@
+// How often the Data Analyst is right, on questions with known answers.
+//
+//   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx vitest run tests/sql-eval/accuracy.test.ts
+//
+// Two sets: the 90 sql-eval questions (shared/datasets/sql-eval; VIGIL_SQL_EVAL_DIR to point
+// elsewhere), whose five databases are loaded into the server once (reused while their files are
+// unchanged) and registered through the data-source API; and the everyday warehouse questions
+// (warehouse-questions.ts) on the embedded demo warehouse. Each answer is correct, declined or
+// wrong (support/grade.ts, compared as the dataset's README says); the tables are printed.
+//
+// It needs the server PostgreSQL: without TEST_DATABASE_URL it fails, saying so.
+// The floors are what the analyst reaches today; raise them as it improves.
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openWarehouse, setWarehouse } from "@/lib/datasources";
+import { seedDemoDataSources } from "@/lib/demo";
+import { testTargets } from "../support/databases";
+import { seededDatabase } from "../support/seeded";
+import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+import type { Graded } from "./support/grade";
+import { accuracyTables, tally, wrongAnswers } from "./support/report";
+import { runSqlEval, runWarehouseSet } from "./support/run";
+
+/**
+ * Measured on this branch with the offline engine (docs/benchmarks.md): sql-eval 2 correct,
+ * 57 declined, 31 wrong of 90; warehouse 10 correct, 25 declined, 33 wrong of 68. Correct answers
+ * may not fall below these; the wrong share is far above the 3 % bar, so both tests fail until
+ * the planner stops answering questions it did not understand.
+ */
+const FLOOR = { sqlEval: 2, warehouse: 10 };
+/** The issue's bar: a wrong answer is worse than a refusal. */
+const MAX_WRONG_SHARE = 0.03;
+const CONCURRENCY = 3;
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+const server = testTargets().find((t) => t.name === "postgres");
+
+if (!serverUrl || !server) {
+  describe("the Data Analyst's accuracy", () => {
+    it("needs the server PostgreSQL", () => {
+      throw new Error(
+        "TEST_DATABASE_URL is not set: the accuracy test loads the sql-eval databases into a PostgreSQL server (e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres).",
+      );
+    });
+  });
+} else {
+  describe("the Data Analyst's accuracy", () => {
+    const suite = seededDatabase(server, { knowledge: false });
+    let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
+    const results: { sqlEval?: Graded[]; warehouse?: Graded[] } = {};
+
+    beforeAll(async () => {
+      warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "accuracy-key" });
+      setWarehouse(warehouse);
+      await seedDemoDataSources(suite.database);
+    }, 180_000);
+    afterAll(async () => {
+      setWarehouse(undefined);
+      await warehouse?.close();
+    });
+
+    const report = (title: string, graded: Graded[], groupLabel: string) => {
+      console.log(
+        [`\n## ${title}`, "", ...accuracyTables(graded, groupLabel), "", "Wrong:", ...wrongAnswers(graded)].join("\n"),
+      );
+      // A question is never a server error: a refusal is an answer, a 500 is a bug.
+      expect(graded.filter((g) => g.said.startsWith("HTTP ")).map((g) => `${g.case.question}: ${g.said}`)).toEqual([]);
+    };
+
+    it("answers the sql-eval questions: few wrong, and at least the floor correct", async () => {
+      results.sqlEval = await runSqlEval({
+        database: suite.database,
+        demoTenantId: suite.tenants.demo,
+        serverUrl,
+        concurrency: CONCURRENCY,
+      });
+      report("sql-eval (90 questions, 5 databases)", results.sqlEval, "database");
+      const t = tally(results.sqlEval);
+      expect(t.n).toBe(90);
+      expect(t.correct, "correct answers fell below the measured floor").toBeGreaterThanOrEqual(FLOOR.sqlEval);
+      expect(t.wrong / t.n, `${t.wrong} of ${t.n} answers are wrong`).toBeLessThanOrEqual(MAX_WRONG_SHARE);
+    }, 300_000);
+
+    it("answers the everyday warehouse questions: few wrong, and at least the floor correct", async () => {
+      results.warehouse = await runWarehouseSet({
+        demoTenantId: suite.tenants.demo,
+        run: async (sql) => (await warehouse.client.query<unknown[]>(sql, [], { rowMode: "array" })).rows,
+        concurrency: CONCURRENCY,
+      });
+      report("warehouse questions", results.warehouse, "schema");
+      const t = tally(results.warehouse);
+      expect(t.n).toBeGreaterThanOrEqual(60);
+      expect(t.correct, "correct answers fell below the measured floor").toBeGreaterThanOrEqual(FLOOR.warehouse);
+      expect(t.wrong / t.n, `${t.wrong} of ${t.n} answers are wrong`).toBeLessThanOrEqual(MAX_WRONG_SHARE);
+    }, 300_000);
+  });
+}
