@@ -241,7 +241,7 @@ function draftIn(
     const everyTable = Object.keys(ctx.graph.tables).filter((k) => ctx.graph.tables[k].schema === schema);
     measure =
       rankColumns(ctx.graph, everyTable, wordsOf(intent.measure?.words ?? ""), (t) => NUMERIC.test(t)).filter(
-        (c) => !isKeyColumn(c),
+        (c) => !isKeyColumn(c) && headNamed(c, wordsOf(intent.measure?.words ?? "")),
       )[0] ?? null;
     if (!measure) return `no numeric column matches "${intent.measure?.words}"`;
     subject = measure.key;
@@ -260,7 +260,10 @@ function draftIn(
 
   if (intent.shape === "top") {
     const words = wordsOf(`${intent.measure?.words ?? ""} ${intent.measure?.aggregate === "sum" ? "total" : ""}`);
-    measure = rankColumns(ctx.graph, near, words, (t) => NUMERIC.test(t)).filter((c) => !isKeyColumn(c))[0] ?? null;
+    measure =
+      rankColumns(ctx.graph, near, words, (t) => NUMERIC.test(t)).filter(
+        (c) => !isKeyColumn(c) && headNamed(c, words),
+      )[0] ?? null;
     if (!measure) return `no numeric column near ${subject} matches "${intent.measure?.words}"`;
     score += measure.score;
   }
@@ -429,6 +432,15 @@ function valueConditions(
 
 const columnLabel = (ctx: PlannerContext, hit: ValueHit) => `${ctx.graph.tables[hit.table].name}.${hit.column}`;
 
+/**
+ * A measure column's last word is what it measures ("unit_price" is a price): the question must
+ * name it, or "units sold" would be read as a sum of prices.
+ */
+function headNamed(c: ColumnChoice, words: readonly string[]): boolean {
+  const own = wordsOf(c.column);
+  return own.length > 0 && words.includes(own[own.length - 1]);
+}
+
 const isKeyColumn = (c: ColumnChoice) =>
   c.table.primary_key.includes(c.column) || /(?:_id|Id)$/.test(c.column) || c.column.toLowerCase() === "id";
 
@@ -508,17 +520,17 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
   });
 
   const where: string[] = [];
-  for (const { choice, value } of d.conditions) {
-    const type = choice.table.columns.find((c) => c.name === choice.column)?.data_type ?? "";
-    const column = ref(choice.key, choice.column);
-    if (NUMERIC.test(type) && /^-?\d+(?:\.\d+)?$/.test(value)) where.push(`${column} = ${value}`);
-    else if (/bool/i.test(type)) where.push(`${column} = ${/^(?:yes|true|1)$/i.test(value) ? "true" : "false"}`);
-    else {
-      // An enum or other non-text column compares as its text: lower() takes text only.
-      const asText = TEXTUAL.test(type) ? column : `cast(${column} as ${ctx.dialect === "mysql" ? "char" : "text"})`;
-      if (intent.relaxed) where.push(`lower(${asText}) like lower(${w.text(`%${value.replace(/[%_\\]/g, "")}%`)})`);
-      else where.push(`lower(${asText}) = lower(${w.text(value)})`);
-    }
+  // Several values on one column ("in France, Italy or Spain") are alternatives: a row holds one.
+  const byColumn = new Map<string, Draft["conditions"]>();
+  for (const c of d.conditions) {
+    const key = `${c.choice.key}\u0000${c.choice.column}`;
+    byColumn.set(key, [...(byColumn.get(key) ?? []), c]);
+  }
+  for (const group of byColumn.values()) {
+    const parts = group.map(({ choice, value }) =>
+      conditionSql(w, ctx.dialect, intent, ref(choice.key, choice.column), choice, value),
+    );
+    where.push(parts.length === 1 ? parts[0] : `(${parts.join(" or ")})`);
   }
   for (const term of d.terms) {
     const parts = term.filters.map((f) => filterSql(w, ctx.dialect, ref(f.key, f.column), f));
@@ -570,7 +582,7 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
   if (intent.shape === "list") {
     const labels = labelsOf(ctx, d.subject);
     const extra = d.conditions.map((c) => c.choice).filter((c) => c.key === d.subject && !labels.includes(c.column));
-    const columns = [...labels, ...extra.map((c) => c.column)];
+    const columns = [...new Set([...labels, ...extra.map((c) => c.column)])];
     const select = columns.map((c) => ref(d.subject, c)).join(", ");
     const order = labels.map((c) => ref(d.subject, c)).join(", ");
     return {
@@ -618,6 +630,24 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
       valueColumn: valueName,
     },
   };
+}
+
+/** One named value as SQL on its column, by the column's type; the value always a literal. */
+function conditionSql(
+  w: Writer,
+  dialect: PlannerDialect,
+  intent: QuestionIntent,
+  column: string,
+  choice: ColumnChoice,
+  value: string,
+): string {
+  const type = choice.table.columns.find((c) => c.name === choice.column)?.data_type ?? "";
+  if (NUMERIC.test(type) && /^-?\d+(?:\.\d+)?$/.test(value)) return `${column} = ${value}`;
+  if (/bool/i.test(type)) return `${column} = ${/^(?:yes|true|1)$/i.test(value) ? "true" : "false"}`;
+  // An enum or other non-text column compares as its text: lower() takes text only.
+  const asText = TEXTUAL.test(type) ? column : `cast(${column} as ${dialect === "mysql" ? "char" : "text"})`;
+  if (intent.relaxed) return `lower(${asText}) like lower(${w.text(`%${value.replace(/[%_\\]/g, "")}%`)})`;
+  return `lower(${asText}) = lower(${w.text(value)})`;
 }
 
 /** A registry filter as SQL: the column from the graph, the value always a literal. */
