@@ -18,16 +18,16 @@ import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 import type { Graded } from "./support/grade";
-import { accuracyTables, tally, wrongAnswers } from "./support/report";
+import { accuracyTables, declinedAnswers, tally, wrongAnswers } from "./support/report";
 import { runSqlEval, runWarehouseSet } from "./support/run";
 
 /**
  * Measured with the offline engine (docs/benchmarks.md). Before every word had to be accounted
  * for: sql-eval 2 correct, 57 declined, 31 wrong of 90; warehouse 10 correct, 25 declined, 33
- * wrong of 68. Since: sql-eval 1 correct, 89 declined, 0 wrong; warehouse 13 correct, 55
+ * wrong of 68. Since: sql-eval 1 correct, 89 declined, 0 wrong; warehouse 31 correct, 37
  * declined, 0 wrong. Correct answers may not fall below the floor; wrong ones may not pass 3 %.
  */
-const FLOOR = { sqlEval: 1, warehouse: 13 };
+const FLOOR = { sqlEval: 1, warehouse: 31 };
 /** The issue's bar: a wrong answer is worse than a refusal. */
 const MAX_WRONG_SHARE = 0.03;
 const CONCURRENCY = 3;
@@ -61,7 +61,15 @@ if (!serverUrl || !server) {
 
     const report = (title: string, graded: Graded[], groupLabel: string) => {
       console.log(
-        [`\n## ${title}`, "", ...accuracyTables(graded, groupLabel), "", "Wrong:", ...wrongAnswers(graded)].join("\n"),
+        [
+          `\n## ${title}`,
+          "",
+          ...accuracyTables(graded, groupLabel),
+          "",
+          "Wrong:",
+          ...wrongAnswers(graded),
+          ...(process.env.VIGIL_ACCURACY_DECLINES ? ["", "Declined:", ...declinedAnswers(graded)] : []),
+        ].join("\n"),
       );
       // A question is never a server error: a refusal is an answer, a 500 is a bug.
       expect(graded.filter((g) => g.said.startsWith("HTTP ")).map((g) => `${g.case.question}: ${g.said}`)).toEqual([]);

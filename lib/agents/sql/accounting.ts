@@ -31,7 +31,8 @@ const RELATION_VERBS = new Set(
     "deliver delivered place placed make made buy bought purchase purchased sell sold",
     "belong belongs contain contains include includes appear appears offer offers serve serves",
     "handle handled handles write wrote written publish published play plays played rent rented",
-    "work works worked live lives lived locate located",
+    "work works worked live lives lived locate located base based come comes",
+    "provide provides provided supply supplies supplied release released record recorded",
   ]
     .join(" ")
     .split(" ")
@@ -56,6 +57,8 @@ const AGGREGATE_WORDS: Record<string, string[]> = {
 
 const GROUP_WORDS = ["each", "every", "per", "by"];
 
+const MONTHS = "january february march april may june july august september october november december".split(" ");
+
 /** Nouns that name a measure without naming its column: "amount", "value", "figure". */
 const MEASURE_NOUNS = ["amount", "value", "figure"];
 
@@ -75,6 +78,15 @@ function intentWords(intent: QuestionIntent): Set<string> {
     out.add("during");
   }
   if (intent.limit !== null) out.add(String(intent.limit));
+  // A ranked count: "the 3 countries with the most customers", "the genre with the fewest tracks".
+  if (intent.shape === "count" && intent.limit !== null) {
+    for (const w of ["most", "fewest", "least", "top", "bottom", "highest", "lowest", "largest", "smallest"])
+      out.add(w);
+  }
+  if (intent.month) {
+    out.add(MONTHS[intent.month - 1]);
+    out.add("month");
+  }
   return out;
 }
 

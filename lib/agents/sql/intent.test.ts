@@ -77,4 +77,36 @@ describe("the offline engine's reading of a data question", () => {
     expect(intentOf("Why is the sky blue?")).toBeNull();
     expect(intentOf("Hello")).toBeNull();
   });
+
+  it("reads a ranked count: the N with the most or the fewest", () => {
+    expect(intentOf("Which 3 countries have the most customers?")).toMatchObject({
+      shape: "count",
+      subject: "customers",
+      groupBy: "countries",
+      limit: 3,
+      descending: true,
+    });
+    expect(intentOf("Which genre has the fewest tracks?")).toMatchObject({
+      shape: "count",
+      subject: "tracks",
+      groupBy: "genre",
+      limit: 1,
+      descending: false,
+    });
+  });
+
+  it("reads one figure over every row, a month of a year, and a count per year", () => {
+    expect(intentOf("What is the total freight of all orders?")).toMatchObject({
+      shape: "measure",
+      subject: "orders",
+      groupBy: null,
+      measure: { aggregate: "sum", words: "freight" },
+    });
+    expect(intentOf("What is the highest product unit price?")).toMatchObject({
+      shape: "measure",
+      measure: { aggregate: "max", words: "product unit price" },
+    });
+    expect(intentOf("How many orders were placed in March 1998?")).toMatchObject({ year: 1998, month: 3 });
+    expect(intentOf("Number of orders per year")).toMatchObject({ shape: "count", groupBy: "year" });
+  });
 });

@@ -24,6 +24,8 @@ export interface QuestionIntent {
   /** Highest first, unless the question asks for the lowest. */
   descending: boolean;
   year: number | null;
+  /** A month of `year` ("in March 1998"), 1–12. */
+  month?: number | null;
   conditions: ColumnCondition[];
   /** Set when an empty result is planned again: text filters match a part of the value. */
   relaxed?: boolean;
@@ -62,10 +64,36 @@ function conditionsOf(text: string): { rest: string; conditions: ColumnCondition
   return { rest, conditions };
 }
 
-function yearOf(text: string): { rest: string; year: number | null } {
-  const m = /\s*\b(?:in|during|for|of)\s+((?:19|20)\d{2})\b/i.exec(text);
-  if (!m) return { rest: text, year: null };
-  return { rest: text.slice(0, m.index) + text.slice(m.index + m[0].length), year: Number(m[1]) };
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+
+function yearOf(text: string): { rest: string; year: number | null; month: number | null } {
+  const withMonth = new RegExp(
+    `\\s*\\b(?:in|during|for|of)\\s+(${MONTHS.join("|")})\\s+(?:of\\s+)?((?:19|20)\\d{2})\\b`,
+    "i",
+  ).exec(text);
+  if (withMonth) {
+    return {
+      rest: text.slice(0, withMonth.index) + text.slice(withMonth.index + withMonth[0].length),
+      year: Number(withMonth[2]),
+      month: MONTHS.indexOf(withMonth[1].toLowerCase()) + 1,
+    };
+  }
+  const m = /\s*\b(?:in|during|for|of)\s+(?:the\s+year\s+)?((?:19|20)\d{2})\b/i.exec(text);
+  if (!m) return { rest: text, year: null, month: null };
+  return { rest: text.slice(0, m.index) + text.slice(m.index + m[0].length), year: Number(m[1]), month: null };
 }
 
 function groupOf(text: string): string | null {
@@ -88,15 +116,20 @@ function measureOf(words: string): { aggregate: Aggregate; words: string } {
 export function intentOf(question: string, previous: QuestionIntent | null = null): QuestionIntent | null {
   const asked = clean(question);
   const { rest: noConditions, conditions } = conditionsOf(` ${asked}`);
-  const { rest, year } = yearOf(noConditions);
+  const { rest, year, month } = yearOf(noConditions);
   const text = clean(rest);
   const lower = text.toLowerCase();
 
   if (previous && /^(?:and|what about|how about)\b/.test(lower)) {
     if (year === null && conditions.length === 0) return null;
-    return { ...previous, year: year ?? previous.year, conditions: [...previous.conditions, ...conditions] };
+    return {
+      ...previous,
+      year: year ?? previous.year,
+      month: year !== null ? month : previous.month,
+      conditions: [...previous.conditions, ...conditions],
+    };
   }
-  const base = { year, conditions, limit: null, descending: true, measure: null, groupBy: null };
+  const base = { year, month, conditions, limit: null, descending: true, measure: null, groupBy: null };
 
   // "Top 5 customers by total invoice amount", "the 3 lowest-priced products by unit price"
   let m = /^(?:what are |who are |show |list )?(?:the )?(top|bottom)\s+(\d{1,3})\s+(.+?)\s+by\s+(.+)$/i.exec(text);
@@ -109,6 +142,27 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
       limit: Number(m[2]),
       descending: m[1].toLowerCase() === "top",
     };
+  }
+  // "Which 3 countries have the most customers", "Which genre has the fewest tracks", "Top 3
+  // employees with the most orders": a count per the first noun, ranked, the first N (one by default).
+  m =
+    /^(?:(?:which|what|who)\s+(?:are\s+the\s+|is\s+the\s+)?|(top|bottom)\s+)(?:(\d{1,3})\s+)?(.+?)\s+(?:has|have|had|with)\s+the\s+(most|fewest|least|highest number of|lowest number of|largest number of|smallest number of)\s+(.+)$/i.exec(
+      text,
+    );
+  if (m) {
+    const fewest = /fewest|least|lowest|smallest/i.test(m[4]) || m[1]?.toLowerCase() === "bottom";
+    const subject = phrase(m[5].toLowerCase());
+    const group = phrase(m[3].toLowerCase());
+    if (subject && group) {
+      return {
+        ...base,
+        shape: "count",
+        subject,
+        groupBy: group,
+        limit: m[2] ? Number(m[2]) : m[1] ? 10 : 1,
+        descending: !fewest,
+      };
+    }
   }
   // "How many orders did each shipper deliver", "number of tracks per genre"
   m = /^(?:how many|number of|count(?: of)?(?: the)?|what is the number of)\s+(.+)$/i.exec(text);
@@ -124,6 +178,18 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
   if (m) {
     const measure = measureOf(m[1]);
     return { ...base, shape: "measure", subject: measure.words, measure, groupBy: phrase(m[2].toLowerCase()) };
+  }
+  // "What is the total freight of all orders?", "the average invoice total for customers in
+  // Brazil", "the highest product unit price": one figure over every row that passes the filters.
+  m =
+    /^(?:what is |what was |what were |what are |what's |show |show me |give me |tell me )?(?:the )?((?:total|sum of|sum|average|avg|mean|maximum|max|highest|largest|minimum|min|lowest|smallest)\s+.+?)(?:\s+(?:of|for|across|over)\s+(?:all\s+|the\s+|every\s+)*(.+))?$/i.exec(
+      text,
+    );
+  if (m) {
+    const measure = measureOf(m[1]);
+    if (measure.words) {
+      return { ...base, shape: "measure", subject: m[2] ? phrase(m[2].toLowerCase()) : measure.words, measure };
+    }
   }
   // "List customers whose country is Germany", "Which products are discontinued"
   m = /^(?:list|show|show me|which|what are|give me|find|get)\s+(?:all\s+|the\s+|me\s+)*(.+)$/i.exec(text);

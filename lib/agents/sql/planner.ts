@@ -212,7 +212,7 @@ interface Draft {
   schema: string;
   score: number;
   subject: string;
-  group: { key: string; column: string | null } | null;
+  group: { key: string; column: string | null; part?: DatePart } | null;
   measure: ColumnChoice | null;
   conditions: { choice: ColumnChoice; value: string }[];
   date: { key: string; column: string } | null;
@@ -239,9 +239,12 @@ function draftIn(
   if (intent.shape === "measure") {
     // "total freight per shipper": the measure's words name a numeric column (and maybe its table).
     const everyTable = Object.keys(ctx.graph.tables).filter((k) => ctx.graph.tables[k].schema === schema);
+    // The subject ("of all orders", "of products") tells tables with the same column apart.
+    const measureWords = wordsOf(intent.measure?.words ?? "");
+    const subjectWords = intent.subject === intent.measure?.words ? [] : wordsOf(intent.subject);
     measure =
-      rankColumns(ctx.graph, everyTable, wordsOf(intent.measure?.words ?? ""), (t) => NUMERIC.test(t)).filter(
-        (c) => !isKeyColumn(c) && headNamed(c, wordsOf(intent.measure?.words ?? "")),
+      rankColumns(ctx.graph, everyTable, [...measureWords, ...subjectWords], (t) => NUMERIC.test(t)).filter(
+        (c) => !isKeyColumn(c) && headNamed(c, measureWords),
       )[0] ?? null;
     if (!measure) return `no numeric column matches "${intent.measure?.words}"`;
     subject = measure.key;
@@ -270,11 +273,21 @@ function draftIn(
   if (measure) readings.push(`"${intent.measure?.words}" → ${measure.table.name}.${measure.column}`);
 
   let group: Draft["group"] = null;
-  if (intent.groupBy) {
+  const part = intent.groupBy ? datePartOf(intent.groupBy) : null;
+  if (part) {
+    // "per year", "each month": a part of the subject's date column, not a table or a column.
+    const column = dateColumnOf(ctx.graph.tables[subject], allWords);
+    if (!column) return `${ctx.graph.tables[subject].name} has no date to group by ${part}`;
+    group = { key: subject, column, part };
+    readings.push(`"${intent.groupBy}" → the ${part} of ${ctx.graph.tables[subject].name}.${column}`);
+  } else if (intent.groupBy) {
     const words = wordsOf(intent.groupBy);
     // A column of the subject itself ("by rating") before another table ("per shipper").
     const own = rankColumns(ctx.graph, [subject], words, (t) => !NUMERIC.test(t) || TEXTUAL.test(t))[0];
-    const table = rankTables(ctx.graph, schema, words).find((c) => near.includes(c.key));
+    // A link table (film_category) names both its sides but labels nothing: group by the side
+    // that has a label when there is one.
+    const tables = rankTables(ctx.graph, schema, words).filter((c) => near.includes(c.key));
+    const table = tables.find((c) => hasOwnLabel(ctx, c.key)) ?? tables[0];
     if (own && (!table || own.score >= table.score + 1)) {
       group = { key: subject, column: own.column };
       score += own.score;
@@ -374,6 +387,7 @@ function draftWords(
       ? [
           ...tableWords(d.group.key),
           ...(d.group.column ? columnWords(d.group.key, d.group.column) : labelsOf(ctx, d.group.key)),
+          d.group.part,
         ]
       : []),
     ...(d.measure ? [...tableWords(d.measure.key), ...columnWords(d.measure.key, d.measure.column)] : []),
@@ -412,7 +426,10 @@ function valueConditions(
         const beside = [...around].filter((w) => names.has(w)).length;
         const named = [...names].filter((w) => questionWords.has(w)).length;
         const hops = ctx.finder.findShortestPath(subject, hit.table)?.length ?? 0;
-        return { hit, score: beside * 3 + named - hops * 0.5 };
+        // A value of a row's label (an artist's name) names that row; one in free text (a
+        // track's composer) only mentions it.
+        const label = labelsOf(ctx, hit.table).includes(hit.column) ? 1 : 0;
+        return { hit, score: beside * 3 + named + label - hops * 0.5 };
       })
       .sort((a, b) => b.score - a.score || a.hit.table.localeCompare(b.hit.table));
     const [best, second] = scored;
@@ -439,6 +456,35 @@ const columnLabel = (ctx: PlannerContext, hit: ValueHit) => `${ctx.graph.tables[
 function headNamed(c: ColumnChoice, words: readonly string[]): boolean {
   const own = wordsOf(c.column);
   return own.length > 0 && words.includes(own[own.length - 1]);
+}
+
+/** Whether a table has a label of its own (a name, a title), not only its key columns. */
+function hasOwnLabel(ctx: PlannerContext, key: string): boolean {
+  const table = ctx.graph.tables[key];
+  return labelsOf(ctx, key).some((c) => !table.primary_key.includes(c) && !/(?:_id|Id)$/.test(c));
+}
+
+type DatePart = "year" | "month";
+
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** "year", "month", "invoice year": a date part to group by, when the words name one. */
+function datePartOf(words: string): DatePart | null {
+  const last = wordsOf(words).at(-1);
+  return last === "year" || last === "month" ? last : null;
 }
 
 const isKeyColumn = (c: ColumnChoice) =>
@@ -489,13 +535,20 @@ function interpretationOf(ctx: PlannerContext, intent: QuestionIntent, d: Draft)
           ? `The ${intent.descending ? "top" : "bottom"} ${intent.limit ?? 10} ${subject} rows by ${intent.measure?.aggregate} of ${d.measure ? `${name(d.measure.key)} ${col(d.measure.column)}` : "?"}`
           : `The ${intent.measure?.aggregate} of ${d.measure ? `${name(d.measure.key)} ${col(d.measure.column)}` : "?"}`;
   const parts = [lead];
-  if (d.group) parts.push(`per ${name(d.group.key)}${d.group.column ? ` ${col(d.group.column)}` : ""}`);
+  if (d.group?.part) parts.push(`per ${d.group.part} of ${col(d.group.column as string)}`);
+  else if (d.group) parts.push(`per ${name(d.group.key)}${d.group.column ? ` ${col(d.group.column)}` : ""}`);
+  if (intent.shape === "count" && intent.limit !== null) {
+    parts.push(`keeping the ${intent.limit} with the ${intent.descending ? "most" : "fewest"}`);
+  }
   const filters = [
     ...d.conditions.map((c) => `${name(c.choice.key)} ${col(c.choice.column)} is "${c.value}"`),
     ...d.terms.filter((t) => t.filters.length).map((t) => `"${t.matched}" as the registry defines it`),
   ];
   if (filters.length) parts.push(`where ${filters.join(" and ")}`);
-  if (d.date && intent.year !== null) parts.push(`in ${intent.year} (by ${col(d.date.column)})`);
+  if (d.date && intent.year !== null) {
+    const when = intent.month ? `${MONTH_NAMES[intent.month - 1]} ${intent.year}` : String(intent.year);
+    parts.push(`in ${when} (by ${col(d.date.column)})`);
+  }
   return parts.join(" ");
 }
 
@@ -538,14 +591,32 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
   }
   if (d.date && intent.year !== null) {
     const column = ref(d.date.key, d.date.column);
-    where.push(`${column} >= '${intent.year}-01-01' and ${column} < '${intent.year + 1}-01-01'`);
+    const [from, to] = intent.month
+      ? [
+          `${intent.year}-${String(intent.month).padStart(2, "0")}-01`,
+          intent.month === 12
+            ? `${intent.year + 1}-01-01`
+            : `${intent.year}-${String(intent.month + 1).padStart(2, "0")}-01`,
+        ]
+      : [`${intent.year}-01-01`, `${intent.year + 1}-01-01`];
+    where.push(`${column} >= '${from}' and ${column} < '${to}'`);
   }
   const whereSql = where.length ? ` where ${where.join(" and ")}` : "";
 
   const subjectTable = ctx.graph.tables[d.subject];
   const subjectKey = subjectTable.primary_key.length === 1 ? ref(d.subject, subjectTable.primary_key[0]) : null;
-  const groupColumns = d.group ? (d.group.column ? [d.group.column] : labelsOf(ctx, d.group.key)) : [];
-  const groupRefs = d.group ? groupColumns.map((c) => ref(d.group?.key as string, c)) : [];
+  const groupColumns = d.group?.part
+    ? [d.group.part]
+    : d.group
+      ? d.group.column
+        ? [d.group.column]
+        : labelsOf(ctx, d.group.key)
+      : [];
+  const groupRefs = d.group?.part
+    ? [datePartSql(ctx.dialect, d.group.part, ref(d.group.key, d.group.column as string))]
+    : d.group
+      ? groupColumns.map((c) => ref(d.group?.key as string, c))
+      : [];
   const base = {
     schema: d.schema,
     tables: [...joins.tables],
@@ -572,7 +643,9 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
       ok: true,
       plan: {
         ...base,
-        sql: `select ${select}, ${counted} as ${w.id(name)} from ${from.join(" ")}${whereSql} group by ${groupRefs.join(", ")} order by ${w.id(name)} desc, ${groupRefs.join(", ")}`,
+        // A ranked count ("the 3 countries with the most customers") keeps its first N; a date
+        // part reads in time order.
+        sql: `select ${select}, ${counted} as ${w.id(name)} from ${from.join(" ")}${whereSql} group by ${groupRefs.join(", ")} order by ${d.group.part && intent.limit === null ? `${groupRefs.join(", ")}` : `${w.id(name)} ${intent.descending ? "desc" : "asc"}, ${groupRefs.join(", ")}`}${intent.limit !== null ? ` limit ${intent.limit}` : ""}`,
         labelColumns: groupColumns,
         valueColumn: name,
       },
@@ -630,6 +703,11 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
       valueColumn: valueName,
     },
   };
+}
+
+/** A date part of a column, in the dialect: the year or the month as a number. */
+function datePartSql(dialect: PlannerDialect, part: DatePart, column: string): string {
+  return dialect === "mysql" ? `${part}(${column})` : `cast(extract(${part} from ${column}) as integer)`;
 }
 
 /** One named value as SQL on its column, by the column's type; the value always a literal. */

@@ -12,8 +12,23 @@ export function wordsOf(text: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 0 && !STOP_WORDS.has(w))
+    .map((w) => ABBREVIATIONS[w] ?? w)
     .map(singular);
 }
+
+/** Abbreviations column names use for the word a question says: `citation_num` is a number of citations. */
+const ABBREVIATIONS: Record<string, string> = {
+  num: "number",
+  nbr: "number",
+  qty: "quantity",
+  amt: "amount",
+  cnt: "count",
+  yr: "year",
+  dt: "date",
+  desc: "description",
+  addr: "address",
+  dept: "department",
+};
 
 const STOP_WORDS = new Set(["the", "a", "an", "of", "and", "or", "to", "in", "on", "for", "with", "id"]);
 

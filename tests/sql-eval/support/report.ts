@@ -57,3 +57,12 @@ export function wrongAnswers(graded: Graded[]): string[] {
     .filter((g) => g.verdict === "wrong")
     .map((g) => `- [${g.case.group}/${g.case.category}] ${g.case.question} → ${g.sql?.replace(/\s+/g, " ")}`);
 }
+
+/** The declined questions with what the analyst said (printed with VIGIL_ACCURACY_DECLINES=1). */
+export function declinedAnswers(graded: Graded[]): string[] {
+  return graded
+    .filter((g) => g.verdict === "declined")
+    .map(
+      (g) => `- [${g.case.group}/${g.case.category}] ${g.case.question} → ${g.said.replace(/\s+/g, " ").slice(0, 220)}`,
+    );
+}
