@@ -41,14 +41,14 @@ for (const { email, role, home, nav } of ROLES) {
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Experts" }).click();
     const cards = page.getByTestId("expert-card");
-    await expect(cards).toHaveCount(5);
+    await expect(cards).toHaveCount(6);
     await page.getByLabel("Search experts").fill("safety");
     await expect(cards).toHaveCount(1);
     await expect(cards.first()).toContainText("Pharmacovigilance Expert");
     await page.getByLabel("Search experts").fill("no such thing");
     await expect(page.getByText("No expert matches")).toBeVisible();
     await page.getByLabel("Search experts").fill("");
-    await expect(cards).toHaveCount(5);
+    await expect(cards).toHaveCount(6);
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect(page).toHaveURL(/\/sign-in/);

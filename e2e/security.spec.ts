@@ -58,7 +58,7 @@ test("pages carry a nonce CSP and still render and hydrate under it", async ({ p
     await expect(page).toHaveURL(new RegExp(`${path}$`));
   }
   await page.goto("/experts");
-  await expect(page.getByTestId("expert-card")).toHaveCount(5);
+  await expect(page.getByTestId("expert-card")).toHaveCount(6);
   await page.getByLabel("Search experts").fill("safety");
   await expect(page.getByTestId("expert-card")).toHaveCount(1);
   expect(await violations()).toEqual([]);

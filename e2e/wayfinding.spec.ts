@@ -41,7 +41,7 @@ test("the site has an icon, and an unknown API path answers JSON in the API's sh
 test("experts show drawn icons, not emoji a machine may lack a font for", async ({ page }) => {
   await signIn(page, "expert@demo.local");
   const cards = page.getByTestId("expert-card");
-  await expect(cards).toHaveCount(5);
+  await expect(cards).toHaveCount(6);
   for (const card of await cards.all()) {
     const icon = card.getByTestId("agent-icon");
     await expect(icon.locator("svg")).toBeVisible();

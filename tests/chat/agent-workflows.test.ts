@@ -8,10 +8,11 @@ import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { postChat, principal } from "./support";
 
-// An agent is offered only while a workflow that answers for it exists: the demo's research
-// analyst is seeded ahead of its workflow, and nothing lists, opens, chats with or runs it.
+// An agent is offered only while a workflow that answers for it exists: an agent seeded ahead of
+// its workflow (here one for a workflow this server does not have) is not listed, opened,
+// chatted with or run.
 
-const WAITING = ["research-analyst"];
+const WAITING = ["forecaster"];
 
 for (const target of testTargets()) {
   describe(`agents and their workflows on ${target.name}`, () => {
@@ -22,17 +23,28 @@ for (const target of testTargets()) {
       expect(findWorkflow("sql-analyst")).toBeDefined();
     });
 
-    it("seeds the two analysts with workflows of their own, and leaves the one without its workflow out", async () => {
+    it("seeds the analysts with workflows of their own, and leaves an agent without its workflow out", async () => {
+      await suite.database.db.insert(schema.agents).values({
+        tenantId: suite.tenants.demo,
+        slug: "forecaster",
+        name: "Forecaster",
+        domain: "Forecasting",
+        description: "Answers through a workflow this server does not have.",
+        avatar: "scale",
+        systemPrompt: "Forecast.",
+        workflow: "forecasting",
+      });
       const rows = await suite.database.db.select().from(schema.agents);
       const workflowOf = (slug: string) => rows.find((r) => r.slug === slug)?.workflow;
       expect(workflowOf("data-analyst")).toBe("sql-analyst");
       expect(workflowOf("research-analyst")).toBe("deep-research");
       expect(workflowOf("fda-regulatory")).toBe("ask-expert");
+      expect(findWorkflow("deep-research")).toBeDefined();
       for (const slug of WAITING) expect(findWorkflow(workflowOf(slug) as string)).toBeUndefined();
 
       const listed = (await listAgents({ tenantId: suite.tenants.demo })).map((a) => a.slug);
-      expect(listed).toHaveLength(5);
-      expect(listed).toContain("data-analyst");
+      expect(listed).toHaveLength(6);
+      expect(listed).toEqual(expect.arrayContaining(["data-analyst", "research-analyst"]));
       for (const slug of WAITING) {
         expect(listed).not.toContain(slug);
         await expect(getAgentBySlug({ tenantId: suite.tenants.demo }, slug)).rejects.toMatchObject({
