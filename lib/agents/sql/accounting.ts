@@ -57,6 +57,11 @@ const AGGREGATE_WORDS: Record<string, string[]> = {
 
 const GROUP_WORDS = ["each", "every", "per", "by"];
 
+const COMPARISON_WORDS =
+  "greater less more fewer than higher lower larger smaller bigger above over below under exceeding least most equal between and no".split(
+    " ",
+  );
+
 const MONTHS = "january february march april may june july august september october november december".split(" ");
 
 /** Nouns that name a measure without naming its column: "amount", "value", "figure". */
@@ -82,6 +87,11 @@ function intentWords(intent: QuestionIntent): Set<string> {
   if (intent.shape === "count" && intent.limit !== null) {
     for (const w of ["most", "fewest", "least", "top", "bottom", "highest", "lowest", "largest", "smallest"])
       out.add(w);
+  }
+  // A comparison the reader parsed ("rating above 4", "more than 5 customers"): its words.
+  if (intent.having || intent.conditions.some((c) => c.op && c.op !== "=")) {
+    for (const w of COMPARISON_WORDS) out.add(w);
+    if (intent.having) out.add(String(intent.having.value));
   }
   if (intent.month) {
     out.add(MONTHS[intent.month - 1]);

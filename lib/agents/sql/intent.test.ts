@@ -109,4 +109,23 @@ describe("the offline engine's reading of a data question", () => {
     expect(intentOf("How many orders were placed in March 1998?")).toMatchObject({ year: 1998, month: 3 });
     expect(intentOf("Number of orders per year")).toMatchObject({ shape: "count", groupBy: "year" });
   });
+
+  it("reads comparisons with a number and a count kept where it passes", () => {
+    expect(intentOf("Which products have a unit price between 20 and 30?")?.conditions).toEqual([
+      { column: "unit price", value: "20", value2: "30", op: "between" },
+    ]);
+    expect(intentOf("List restaurants with a rating above 4.5")?.conditions).toEqual([
+      { column: "rating", value: "4.5", op: ">" },
+    ]);
+    expect(intentOf("Which countries have more than 5 customers?")).toMatchObject({
+      shape: "count",
+      subject: "customers",
+      groupBy: "countries",
+      having: { op: ">", value: 5 },
+    });
+    expect(intentOf("What are the names of the restaurants in Berlin?")).toMatchObject({
+      shape: "list",
+      subject: "restaurants",
+    });
+  });
 });

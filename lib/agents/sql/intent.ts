@@ -4,11 +4,17 @@
 
 export type Aggregate = "count" | "sum" | "avg" | "min" | "max";
 
+export type Comparison = "=" | ">" | ">=" | "<" | "<=" | "between";
+
 export interface ColumnCondition {
   /** The words naming the column, e.g. "country". */
   column: string;
   /** The value as the question wrote it, e.g. "Germany". */
   value: string;
+  /** A comparison other than equality ("rating above 4", "unit price between 20 and 30"). */
+  op?: Comparison;
+  /** The upper bound of `between`. */
+  value2?: string;
 }
 
 export interface QuestionIntent {
@@ -29,6 +35,8 @@ export interface QuestionIntent {
   conditions: ColumnCondition[];
   /** Set when an empty result is planned again: text filters match a part of the value. */
   relaxed?: boolean;
+  /** A count per group kept only where the count passes this ("countries with more than 5 customers"). */
+  having?: { op: Comparison; value: number };
 }
 
 const AGGREGATE_WORDS: [RegExp, Aggregate][] = [
@@ -79,6 +87,44 @@ const MONTHS = [
   "december",
 ];
 
+const COMPARATORS: [RegExp, Comparison][] = [
+  [/^(?:greater than or equal to|at least|no less than|>=)$/i, ">="],
+  [/^(?:less than or equal to|at most|no more than|<=)$/i, "<="],
+  [/^(?:greater than|more than|higher than|larger than|bigger than|above|over|exceeding|>)$/i, ">"],
+  [/^(?:less than|fewer than|lower than|smaller than|below|under|<)$/i, "<"],
+];
+const COMPARATOR_WORDS =
+  "greater than or equal to|less than or equal to|at least|at most|no less than|no more than|greater than|more than|higher than|larger than|bigger than|less than|fewer than|lower than|smaller than|exceeding|above|over|below|under|>=|<=|>|<";
+
+const comparisonOf = (words: string): Comparison | null =>
+  COMPARATORS.find(([pattern]) => pattern.test(words.trim()))?.[1] ?? null;
+
+/**
+ * "with a rating above 4", "whose unit price is between 20 and 30", "rating > 4.5": a number
+ * compared with a named column. The column's words come just before the comparison.
+ */
+function comparisonsOf(text: string): { rest: string; conditions: ColumnCondition[] } {
+  const conditions: ColumnCondition[] = [];
+  const between =
+    /\s+(?:with|whose|where|that have|having|has|have)\s+(?:an?\s+|the\s+)?([a-z][a-z _]*?)\s+(?:is\s+|are\s+|of\s+)?between\s+(-?\d+(?:\.\d+)?)\s+and\s+(-?\d+(?:\.\d+)?)/i;
+  const compare = new RegExp(
+    `\\s+(?:with|whose|where|that have|having|has|have)\\s+(?:an?\\s+|the\\s+)?([a-z][a-z _]*?)\\s+(?:is\\s+|are\\s+|of\\s+)?(${COMPARATOR_WORDS})\\s+(-?\\d+(?:\\.\\d+)?)`,
+    "i",
+  );
+  let rest = text;
+  for (let m = between.exec(rest); m; m = between.exec(rest)) {
+    conditions.push({ column: m[1].trim().toLowerCase(), value: m[2], value2: m[3], op: "between" });
+    rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
+  }
+  for (let m = compare.exec(rest); m; m = compare.exec(rest)) {
+    const op = comparisonOf(m[2]);
+    if (!op) break;
+    conditions.push({ column: m[1].trim().toLowerCase(), value: m[3], op });
+    rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
+  }
+  return { rest, conditions };
+}
+
 function yearOf(text: string): { rest: string; year: number | null; month: number | null } {
   const withMonth = new RegExp(
     `\\s*\\b(?:in|during|for|of)\\s+(${MONTHS.join("|")})\\s+(?:of\\s+)?((?:19|20)\\d{2})\\b`,
@@ -115,7 +161,10 @@ function measureOf(words: string): { aggregate: Aggregate; words: string } {
  */
 export function intentOf(question: string, previous: QuestionIntent | null = null): QuestionIntent | null {
   const asked = clean(question);
-  const { rest: noConditions, conditions } = conditionsOf(` ${asked}`);
+  const compared = comparisonsOf(` ${asked}`);
+  const named = conditionsOf(compared.rest);
+  const noConditions = named.rest;
+  const conditions = [...compared.conditions, ...named.conditions];
   const { rest, year, month } = yearOf(noConditions);
   const text = clean(rest);
   const lower = text.toLowerCase();
@@ -142,6 +191,37 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
       limit: Number(m[2]),
       descending: m[1].toLowerCase() === "top",
     };
+  }
+  // "Which countries have more than 5 customers": a count per the first noun, kept where it passes.
+  m = new RegExp(`^(?:which|what)\\s+(.+?)\\s+(?:has|have|had)\\s+(${COMPARATOR_WORDS})\\s+(\\d+)\\s+(.+)$`, "i").exec(
+    text,
+  );
+  if (m) {
+    const op = comparisonOf(m[2]);
+    const subject = phrase(m[4].toLowerCase());
+    const group = phrase(m[1].toLowerCase());
+    if (op && subject && group) {
+      return { ...base, shape: "count", subject, groupBy: group, having: { op, value: Number(m[3]) } };
+    }
+  }
+  // "What is the total number of restaurants in each city", "count the number of flights per month".
+  m =
+    /^(?:what is |what was |what's |show |give me )?(?:the )?(?:total\s+)?(?:number|count)\s+of\s+(.+?)\s+(?:in|per|for|by)\s+(?:each|every)?\s*(.+)$/i.exec(
+      text,
+    ) ?? /^count\s+(?:the\s+)?(?:number\s+of\s+)?(.+?)\s+(?:per|for each|in each|by)\s+(.+)$/i.exec(text);
+  if (m) {
+    const subject = phrase(m[1].toLowerCase());
+    const group = phrase(m[2].toLowerCase());
+    if (subject && group) return { ...base, shape: "count", subject, groupBy: group };
+  }
+  // "What are the names of the restaurants that serve Italian food": a list of what is named.
+  m =
+    /^(?:what are|what is|list|show|give me|show me)\s+(?:the\s+|all\s+)*(?:names?|titles?)\s+of\s+(?:the\s+|all\s+)*(.+)$/i.exec(
+      text,
+    );
+  if (m) {
+    const subject = phrase(m[1].toLowerCase());
+    if (subject) return { ...base, shape: "list", subject };
   }
   // "Which 3 countries have the most customers", "Which genre has the fewest tracks", "Top 3
   // employees with the most orders": a count per the first noun, ranked, the first N (one by default).

@@ -3,7 +3,7 @@ import type { JoinGraph, JoinGraphTable, JoinRelationship } from "@/lib/joingrap
 import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTerms } from "@/lib/ontology";
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
-import type { QuestionIntent } from "./intent";
+import type { Comparison, QuestionIntent } from "./intent";
 import { findValueMentions, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
 
@@ -214,7 +214,7 @@ interface Draft {
   subject: string;
   group: { key: string; column: string | null; part?: DatePart } | null;
   measure: ColumnChoice | null;
-  conditions: { choice: ColumnChoice; value: string }[];
+  conditions: { choice: ColumnChoice; value: string; op?: Comparison; value2?: string }[];
   date: { key: string; column: string } | null;
   /** Business terms of the question the schema's registry resolved: tables to join, filters to apply. */
   terms: { filters: (DomainFilter & { key: string })[]; logic: "and" | "or"; tables: string[]; matched: string }[];
@@ -303,16 +303,24 @@ function draftIn(
   for (const condition of intent.conditions) {
     // The column must be able to hold the value: a word is never compared with a number column.
     const numeric = /^-?\d+(?:\.\d+)?$/.test(condition.value);
-    const fits = (type: string) => (numeric ? NUMERIC.test(type) || TEXTUAL.test(type) : !NUMERIC.test(type));
+    const compared = condition.op !== undefined && condition.op !== "=";
+    // A comparison needs a number column; equality with a number may also be a code in text.
+    const fits = (type: string) =>
+      compared ? NUMERIC.test(type) : numeric ? NUMERIC.test(type) || TEXTUAL.test(type) : !NUMERIC.test(type);
     // Each join it takes to reach the column costs a point: the subject's own column comes first.
     const hops = (key: string) => ctx.finder.findShortestPath(subject as string, key)?.length ?? 0;
-    const choice = rankColumns(ctx.graph, near, wordsOf(condition.column), fits)
+    const words = wordsOf(condition.column);
+    const choice = rankColumns(ctx.graph, near, words, fits)
+      // A number compared with a column the question names by its last word only ("price").
+      .filter((c) => !compared || headNamed(c, words))
       .map((c) => ({ ...c, score: c.score - hops(c.key) }))
       .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))[0];
     if (!choice) return `no column near ${subject} matches "${condition.column}"`;
-    conditions.push({ choice, value: condition.value });
+    conditions.push({ choice, value: condition.value, op: condition.op, value2: condition.value2 });
     score += choice.score;
-    readings.push(`"${condition.column}" → ${choice.table.name}.${choice.column} = ${condition.value}`);
+    readings.push(
+      `"${condition.column}" → ${choice.table.name}.${choice.column} ${condition.op ?? "="} ${condition.value}${condition.value2 ? ` and ${condition.value2}` : ""}`,
+    );
   }
 
   const terms: Draft["terms"] = [];
@@ -395,6 +403,7 @@ function draftWords(
       ...tableWords(c.choice.key),
       ...columnWords(c.choice.key, c.choice.column),
       c.value,
+      c.value2,
     ]),
     ...(d.date ? columnWords(d.date.key, d.date.column) : []),
     ...d.terms.flatMap((t) => [t.matched, ...t.tables.flatMap(tableWords)]),
@@ -537,11 +546,16 @@ function interpretationOf(ctx: PlannerContext, intent: QuestionIntent, d: Draft)
   const parts = [lead];
   if (d.group?.part) parts.push(`per ${d.group.part} of ${col(d.group.column as string)}`);
   else if (d.group) parts.push(`per ${name(d.group.key)}${d.group.column ? ` ${col(d.group.column)}` : ""}`);
+  if (intent.having) parts.push(`keeping those with ${intent.having.op} ${intent.having.value}`);
   if (intent.shape === "count" && intent.limit !== null) {
     parts.push(`keeping the ${intent.limit} with the ${intent.descending ? "most" : "fewest"}`);
   }
   const filters = [
-    ...d.conditions.map((c) => `${name(c.choice.key)} ${col(c.choice.column)} is "${c.value}"`),
+    ...d.conditions.map((c) =>
+      c.op && c.op !== "="
+        ? `${name(c.choice.key)} ${col(c.choice.column)} ${c.op === "between" ? `is between ${c.value} and ${c.value2}` : `${c.op} ${c.value}`}`
+        : `${name(c.choice.key)} ${col(c.choice.column)} is "${c.value}"`,
+    ),
     ...d.terms.filter((t) => t.filters.length).map((t) => `"${t.matched}" as the registry defines it`),
   ];
   if (filters.length) parts.push(`where ${filters.join(" and ")}`);
@@ -580,10 +594,13 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
     byColumn.set(key, [...(byColumn.get(key) ?? []), c]);
   }
   for (const group of byColumn.values()) {
-    const parts = group.map(({ choice, value }) =>
+    const compared = group.filter((c) => c.op && c.op !== "=");
+    for (const c of compared) where.push(comparisonSql(ref(c.choice.key, c.choice.column), c));
+    const equal = group.filter((c) => !c.op || c.op === "=");
+    const parts = equal.map(({ choice, value }) =>
       conditionSql(w, ctx.dialect, intent, ref(choice.key, choice.column), choice, value),
     );
-    where.push(parts.length === 1 ? parts[0] : `(${parts.join(" or ")})`);
+    if (parts.length) where.push(parts.length === 1 ? parts[0] : `(${parts.join(" or ")})`);
   }
   for (const term of d.terms) {
     const parts = term.filters.map((f) => filterSql(w, ctx.dialect, ref(f.key, f.column), f));
@@ -645,7 +662,7 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
         ...base,
         // A ranked count ("the 3 countries with the most customers") keeps its first N; a date
         // part reads in time order.
-        sql: `select ${select}, ${counted} as ${w.id(name)} from ${from.join(" ")}${whereSql} group by ${groupRefs.join(", ")} order by ${d.group.part && intent.limit === null ? `${groupRefs.join(", ")}` : `${w.id(name)} ${intent.descending ? "desc" : "asc"}, ${groupRefs.join(", ")}`}${intent.limit !== null ? ` limit ${intent.limit}` : ""}`,
+        sql: `select ${select}, ${counted} as ${w.id(name)} from ${from.join(" ")}${whereSql} group by ${groupRefs.join(", ")}${intent.having ? ` having ${counted} ${intent.having.op} ${Number(intent.having.value)}` : ""} order by ${d.group.part && intent.limit === null ? `${groupRefs.join(", ")}` : `${w.id(name)} ${intent.descending ? "desc" : "asc"}, ${groupRefs.join(", ")}`}${intent.limit !== null ? ` limit ${intent.limit}` : ""}`,
         labelColumns: groupColumns,
         valueColumn: name,
       },
@@ -703,6 +720,13 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
       valueColumn: valueName,
     },
   };
+}
+
+/** A number compared with a column; the numbers were read as numbers, so they are written as such. */
+function comparisonSql(column: string, c: { op?: Comparison; value: string; value2?: string }): string {
+  const n = (v: string) => String(Number(v));
+  if (c.op === "between" && c.value2 !== undefined) return `${column} between ${n(c.value)} and ${n(c.value2)}`;
+  return `${column} ${c.op} ${n(c.value)}`;
 }
 
 /** A date part of a column, in the dialect: the year or the month as a number. */
