@@ -30,8 +30,7 @@ interface Body {
 const MODEL_ID = "scripted-research";
 const QUESTION =
   "How long does the FDA review of a 510(k) premarket notification take, and what is a predicate device?";
-const GERMAN_QUESTION =
-  "Welche Grenzwerte gelten nach der Strahlenschutzverordnung für beruflich exponierte Personen?";
+const GERMAN_QUESTION = "Welche Grenzwerte gelten nach der Strahlenschutzverordnung für beruflich exponierte Personen?";
 /** A German document in the research analyst's domain, loaded for the German questions. */
 const GERMAN_DOCUMENT = {
   title: "Strahlenschutzverordnung: Grenzwerte für beruflich exponierte Personen",

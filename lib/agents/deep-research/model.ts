@@ -108,4 +108,4 @@ function reasonOf(error: unknown): string {
 
 /** The step message that says a phase fell back, for the run's stream. */
 export const fellBack = (f: EngineFallback) =>
-  `The model's ${f.phase.replace("_", " ")} was not used (${f.reason}); the offline step ran instead`;
+  `The model's ${f.phase.replaceAll("_", " ")} was not used (${f.reason}); the offline step ran instead`;

@@ -100,8 +100,9 @@ async function modelDraft(
       .map((q) => ({ quote: q.quote, n: numberOf.get(q.chunk_id) as number })),
   };
   let wrongLanguage = false;
-  const ask = (retry: string | null) =>
-    askModel(state, config, {
+  const ask = (retry: string | null) => {
+    wrongLanguage = false;
+    return askModel(state, config, {
       ...synthesisRequest({ ...input, retry }),
       check: (out) => {
         const problem = languageProblem(proseOf(out.answer).join("\n"), language, "report");
@@ -109,6 +110,7 @@ async function modelDraft(
         return problem;
       },
     });
+  };
   let asked = await ask(null);
   if (asked && !asked.ok && wrongLanguage) {
     emit(config, { kind: "step", message: `The report came back in the wrong language; asking once more` });
