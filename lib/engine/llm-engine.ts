@@ -5,7 +5,7 @@ import { estimateCost, type Price } from "./prices";
 import { ANALYZE_SYSTEM, analyzePromptFor, messagesFor, systemPromptFor } from "./prompt";
 import type { ProviderName } from "./provider-config";
 import { analyzeQueryLexically, keywordsOf } from "./query-analysis";
-import type { AnswerInput, Engine, FinishReason, QueryAnalysis, Usage } from "./types";
+import type { AnswerInput, Engine, FinishReason, ObjectRequest, QueryAnalysis, Usage } from "./types";
 
 /**
  * The engine over a language model (AI SDK `streamText`). The model writes its reasoning
@@ -131,6 +131,32 @@ export function createLlmEngine(options: LlmEngineOptions): Engine {
         price: options.price,
         signal: input.signal,
       });
+    },
+
+    /**
+     * The AI SDK's structured output. The JSON Schema is also written into the instructions:
+     * OpenAI-compatible servers (Ollama, vLLM) get only "answer in JSON" from the SDK, not the
+     * schema, and a model that is not told the shape cannot keep to it.
+     */
+    async generateObject<T>(request: ObjectRequest<T>) {
+      const shape = JSON.stringify(z.toJSONSchema(request.schema));
+      const { output, usage } = await generateText({
+        model: options.model,
+        system: `${request.system}\n\nReply with one JSON object only, matching this JSON Schema:\n${shape}`,
+        prompt: request.prompt,
+        output: Output.object({ schema: request.schema }),
+        temperature: request.temperature ?? temperature,
+        maxRetries,
+        abortSignal: request.signal,
+      });
+      const counted = usageOf(usage);
+      return {
+        output: output as T,
+        ...(counted ? { usage: counted } : {}),
+        costUsd: estimateCost(counted, options.price),
+        model: modelId,
+        engine: options.engine,
+      };
     },
   };
 }

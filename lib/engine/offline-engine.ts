@@ -40,6 +40,7 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): Engine 
   return {
     name: "offline",
     model: OFFLINE_MODEL,
+    generateObject: null,
     async analyzeQuery(question, analyzeOptions) {
       return analyzeQueryLexically(question, analyzeOptions);
     },

@@ -1,6 +1,7 @@
 // The engine interface that workflow nodes call. Nodes never see a model SDK: they hand the
 // engine a question, an agent and numbered passages, and get back a stream and a result.
 
+import type { ZodType } from "zod";
 import type { EngineName } from "./provider-config";
 
 /** One message of the conversation so far, oldest first. */
@@ -133,10 +134,38 @@ export interface AnswerStream {
   result: Promise<AnswerResult>;
 }
 
+/**
+ * A typed request to the model: what to do (`system`), the material (`prompt`) and the shape of
+ * the answer (`schema`). The output is validated against the schema before it is returned.
+ */
+export interface ObjectRequest<T> {
+  system: string;
+  prompt: string;
+  schema: ZodType<T>;
+  /** Overrides the agent's temperature for this call (0 for classification, say). */
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+export interface ObjectResult<T> {
+  output: T;
+  usage?: Usage;
+  /** Estimated from a price table; null when the model's price is unknown. */
+  costUsd: number | null;
+  model: string;
+  engine: EngineName;
+}
+
 export interface Engine {
   readonly name: EngineName;
   /** The model id, or `extractive` for the offline engine. */
   readonly model: string;
   analyzeQuery(question: string, options?: AnalyzeOptions): Promise<QueryAnalysis>;
   answer(input: AnswerInput): AnswerStream;
+  /**
+   * Asks the model for a typed object; rejects when the call fails or the output does not match
+   * the schema. Null on the offline engine, which has no model to ask: a workflow then runs its
+   * own deterministic step instead.
+   */
+  readonly generateObject: (<T>(request: ObjectRequest<T>) => Promise<ObjectResult<T>>) | null;
 }

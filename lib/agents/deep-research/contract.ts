@@ -95,6 +95,25 @@ export interface RetrievalIteration {
   coverage_score: number;
   knowledge_gaps: string[];
   passages: FoundPassage[];
+  /** Vigil: the model's reading of this iteration, when a model analysed it (coverage stays measured). */
+  judgement?: ModelJudgement | null;
+}
+
+/** Vigil: what a model said about an iteration's retrieval. Its gaps are added to the measured ones. */
+export interface ModelJudgement {
+  concepts: string[];
+  entities: string[];
+  added_gaps: string[];
+  coverage: string;
+}
+
+/** Vigil: a phase where the model's answer was not used and the offline step ran instead. */
+export interface EngineFallback {
+  /** query_generation, gap_analysis, questions, plan, extraction, classification, synthesis. */
+  phase: string;
+  reason: string;
+  /** The task it happened in (extraction, classification), else null. */
+  task_id: number | null;
 }
 
 /** The interrupt value a clarification stop carries; answered with `{"value":{"response"}}`. */
@@ -246,6 +265,8 @@ export interface FinalReport {
   drift_warning: string | null;
   /** "offline" when no model wrote it (every phase ran deterministically), else the model's name. */
   engine: string;
+  /** Vigil: the phases that fell back to the offline step although a model was configured. */
+  engine_fallbacks?: string[];
   created_at: string;
 }
 
@@ -254,7 +275,12 @@ export interface ResearchPublicState {
   query: string;
   agent: { id: string; slug: string; name: string } | null;
   phase: ResearchPhase;
+  /** "offline", or the model's name when one is configured. */
   engine: string;
+  /** Vigil: each time a phase fell back to its offline step (model failure or invalid output). */
+  engine_fallbacks: EngineFallback[];
+  /** Vigil: quotes a model returned that were not exact substrings of their passage, dropped. */
+  quotes_dropped: number;
   detected_language: ResearchLanguage | null;
   hitl_active: boolean;
   hitl_iteration: number;

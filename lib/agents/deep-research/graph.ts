@@ -86,6 +86,8 @@ export function publicStateOf(values: unknown): ResearchPublicState {
     agent: v.agent ? { id: v.agent.id, slug: v.agent.slug, name: v.agent.name } : null,
     phase: v.phase ?? "clarify",
     engine: v.engine ?? "offline",
+    engine_fallbacks: v.engine_fallbacks ?? [],
+    quotes_dropped: v.quotes_dropped ?? 0,
     detected_language: v.detected_language ?? null,
     hitl_active: v.hitl_active ?? true,
     hitl_iteration: v.hitl_iteration ?? 0,

@@ -35,6 +35,31 @@ const intro = (l: ResearchLanguage, passages: number, documents: number, tasks: 
     ? `Dieser Bericht beantwortet die Frage aus ${passages} Passagen in ${documents} Dokumenten der Wissensbasis, gegliedert nach den ${tasks} Aufgaben des vereinbarten Plans; die zitierten Sätze stehen wörtlich in ihrer Quelle.`
     : `This report answers the question from ${passages} passages in ${documents} documents of the knowledge base, organised by the ${tasks} tasks of the agreed plan; the cited sentences appear verbatim in their source.`;
 
+/** The report's sources: one per chunk, numbered `[n]` by tier (primary first), then weight. */
+export function numberSources(tiers: TieredContextEntry[]): {
+  sources: ReportSource[];
+  numberOf: Map<string, number>;
+} {
+  const sources: ReportSource[] = [];
+  const numberOf = new Map<string, number>();
+  for (const e of [...tiers].sort((a, b) => a.context_tier - b.context_tier || b.context_weight - a.context_weight)) {
+    if (numberOf.has(e.chunk_id)) continue;
+    const n = sources.length + 1;
+    numberOf.set(e.chunk_id, n);
+    sources.push({
+      n,
+      document: e.document,
+      document_id: e.document_id,
+      chunk_id: e.chunk_id,
+      page: e.page,
+      section: e.section,
+      excerpt: e.extracted_info.slice(0, 500),
+      tier: e.context_tier,
+    });
+  }
+  return { sources, numberOf };
+}
+
 export interface Draft {
   answer: string;
   claims: ReportClaim[];
@@ -59,25 +84,7 @@ export function synthesizeOffline(input: {
   clarification: string;
 }): Draft {
   const w = WORDS[input.language];
-  const sources: ReportSource[] = [];
-  const numberOf = new Map<string, number>();
-  for (const e of [...input.tiers].sort(
-    (a, b) => a.context_tier - b.context_tier || b.context_weight - a.context_weight,
-  )) {
-    if (numberOf.has(e.chunk_id)) continue;
-    const n = sources.length + 1;
-    numberOf.set(e.chunk_id, n);
-    sources.push({
-      n,
-      document: e.document,
-      document_id: e.document_id,
-      chunk_id: e.chunk_id,
-      page: e.page,
-      section: e.section,
-      excerpt: e.extracted_info.slice(0, 500),
-      tier: e.context_tier,
-    });
-  }
+  const { sources, numberOf } = numberSources(input.tiers);
   const documents = new Set(sources.map((s) => s.document_id)).size;
   const framing = [intro(input.language, sources.length, documents, input.tasks.length)];
   const lines = [`# ${w.title}: ${input.query}`, "", framing[0], "", `## ${w.answer}`, ""];

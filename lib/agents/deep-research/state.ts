@@ -2,6 +2,7 @@ import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
 import {
   type ConversationTurn,
+  type EngineFallback,
   type FinalReport,
   HITL_MAX_ITERATIONS_DEFAULT,
   type PlanVersion,
@@ -19,6 +20,7 @@ import {
   type TieredContextEntry,
   type ToDoList,
 } from "./contract";
+import type { Draft } from "./report";
 
 /** `POST /api/runs {"workflow":"deep-research","input":…}` (contract.ts ResearchInput). */
 export const ResearchInputSchema = z
@@ -47,9 +49,19 @@ export const ResearchState = Annotation.Root({
   skipClarification: replace<boolean>(() => false),
   useFallbackSearch: replace<boolean>(() => false),
   maxIterations: replace<number | undefined>(() => undefined),
-  agent: replace<{ id: string; slug: string; name: string; knowledgeDomains: string[] } | null>(() => null),
+  agent: replace<{
+    id: string;
+    slug: string;
+    name: string;
+    knowledgeDomains: string[];
+    /** The agent's model setting and temperature, for the engine (absent in runs started before). */
+    model?: string | null;
+    temperature?: number | null;
+  } | null>(() => null),
   phase: replace<ResearchPhase>(() => "clarify"),
   engine: replace<string>(() => "offline"),
+  engine_fallbacks: append<EngineFallback>(),
+  quotes_dropped: replace<number>(() => 0),
   detected_language: replace<ResearchLanguage | null>(() => null),
   // Phase 1
   hitl_active: replace<boolean>(() => true),
@@ -92,6 +104,8 @@ export const ResearchState = Annotation.Root({
   // Phase 3.5–5
   drift: replace<{ total: number; filtered: number; ratio: number; warning: string | null } | null>(() => null),
   draft_answer: replace<string | null>(() => null),
+  /** The synthesised draft (answer, claims, sources, framing): written once, read by quality_check and attribute_sources. */
+  draft: replace<Draft | null>(() => null),
   quality_assessment: replace<QualityAssessment | null>(() => null),
   final_report: replace<FinalReport | null>(() => null),
 });

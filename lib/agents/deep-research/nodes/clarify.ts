@@ -10,6 +10,8 @@ import {
   type TieredContextEntry,
 } from "../contract";
 import { detectLanguage } from "../language";
+import { askModel, engineAtStart, fellBack } from "../model";
+import { gapsRequest, queriesRequest, questionsRequest } from "../model-phases";
 import { search } from "../retrieval";
 import { ClarificationResponse, type ResearchStateType } from "../state";
 import { coverageOf, questionTerms, round, uniqueTerms } from "../terms";
@@ -22,7 +24,27 @@ const step = (config: LangGraphRunnableConfig, message: string) => emit(config, 
 export async function agentOf(state: ResearchStateType, config: LangGraphRunnableConfig) {
   if (state.agent) return state.agent;
   const a = await findRunAgent(runContextOf(config), state.agentId);
-  return { id: a.id, slug: a.slug, name: a.name, knowledgeDomains: a.knowledgeDomains };
+  return {
+    id: a.id,
+    slug: a.slug,
+    name: a.name,
+    knowledgeDomains: a.knowledgeDomains,
+    model: a.model,
+    temperature: a.temperature,
+  };
+}
+
+/**
+ * The run's first node loads the expert and fixes the engine for the whole run: the model's
+ * name when one is configured, else "offline".
+ */
+export async function startOf(state: ResearchStateType, config: LangGraphRunnableConfig) {
+  const agent = await agentOf(state, config);
+  if (state.agent) return { agent };
+  const { engine, fallback } = engineAtStart(agent);
+  step(config, engine === "offline" ? "Engine: offline (no model configured)" : `Engine: ${engine}`);
+  if (fallback) step(config, fellBack(fallback));
+  return { agent, engine, ...(fallback ? { engine_fallbacks: [fallback] } : {}) };
 }
 
 /** hitl_init: detect the language, read the question's concepts and entities, open the conversation. */
@@ -31,7 +53,7 @@ export const hitlInit: Node = async (state, config) => {
   const terms = questionTerms(state.query, language);
   step(config, `Language ${language}; ${terms.concepts.length} concepts, ${terms.entities.length} entities`);
   return {
-    agent: await agentOf(state, config),
+    ...(await startOf(state, config)),
     detected_language: language,
     key_concepts: terms.concepts,
     entities: terms.entities,
@@ -42,18 +64,21 @@ export const hitlInit: Node = async (state, config) => {
   };
 };
 
-/** hitl_generate_queries: the iteration's three queries. */
+/** hitl_generate_queries: the iteration's three queries (the model's when it has one, else from the question's terms). */
 export const hitlGenerateQueries: Node = async (state, config) => {
-  const queries = queriesFor({
+  const input = {
     query: state.query,
     concepts: state.key_concepts,
     entities: state.entities,
     gaps: state.knowledge_gaps,
     refinements: state.hitl_refinements,
     language: state.detected_language ?? "en",
-  });
+  };
+  const asked = await askModel(state, config, queriesRequest(input));
+  if (asked && !asked.ok) step(config, fellBack(asked.fallback));
+  const queries = asked?.ok ? asked.output.queries : queriesFor(input);
   step(config, `Iteration ${state.hitl_iteration + 1}: ${queries.map((q) => `"${q}"`).join(", ")}`);
-  return { iteration_queries: [queries] };
+  return { iteration_queries: [queries], ...(asked && !asked.ok ? { engine_fallbacks: [asked.fallback] } : {}) };
 };
 
 /**
@@ -110,30 +135,74 @@ export const hitlRetrieveChunks: Node = async (state, config) => {
   };
 };
 
-/** hitl_analyze_retrieval: coverage of the question's concepts and entities over everything found so far; the gaps. */
+/** How many gaps a model may add to the measured ones in one iteration. */
+const MODEL_GAPS_MAX = 3;
+
+/**
+ * hitl_analyze_retrieval: coverage of the question's concepts and entities over everything found
+ * so far; the gaps. Coverage is always measured; a model may only add gaps it sees (and its
+ * reading of the iteration is kept with it), never raise the coverage.
+ */
 export const hitlAnalyzeRetrieval: Node = async (state, config) => {
   const terms = uniqueTerms([...state.entities, ...state.key_concepts]);
-  const texts = state.retrieval_history.flatMap((r) => r.passages.map((p) => p.excerpt));
-  const { coverage, gaps } = coverageOf(terms, texts);
+  const found = state.retrieval_history.flatMap((r) => r.passages);
+  const { coverage, gaps: measured } = coverageOf(
+    terms,
+    found.map((p) => p.excerpt),
+  );
+  const asked = await askModel(
+    state,
+    config,
+    gapsRequest({ query: state.query, refinements: state.hitl_refinements, coverage, gaps: measured, passages: found }),
+  );
+  if (asked && !asked.ok) step(config, fellBack(asked.fallback));
+  const known = new Set(measured.map((g) => g.toLowerCase()));
+  const added = asked?.ok
+    ? uniqueTerms(asked.output.gaps.filter((g) => !known.has(g.toLowerCase()))).slice(0, MODEL_GAPS_MAX)
+    : [];
+  const gaps = [...measured, ...added];
+  const judgement = asked?.ok
+    ? {
+        concepts: asked.output.concepts,
+        entities: asked.output.entities,
+        added_gaps: added,
+        coverage: asked.output.coverage,
+      }
+    : null;
   const ratio = state.retrieval_dedup_ratios.at(-1) ?? 0;
   const done = converged(coverage, ratio, gaps.length);
   const history = state.retrieval_history.map((r, i, all) =>
-    i === all.length - 1 ? { ...r, coverage_score: coverage, knowledge_gaps: gaps } : r,
+    i === all.length - 1 ? { ...r, coverage_score: coverage, knowledge_gaps: gaps, judgement } : r,
   );
   step(config, `Coverage ${coverage}, ${gaps.length} gaps${done ? ": converged" : ""}`);
   return {
     coverage_score: coverage,
     knowledge_gaps: gaps,
     retrieval_history: history,
+    ...(asked && !asked.ok ? { engine_fallbacks: [asked.fallback] } : {}),
     ...(done ? { hitl_termination_reason: "convergence" as const, hitl_active: false } : {}),
   };
 };
 
 /** hitl_generate_questions: 2–3 questions from the gaps, in the question's language. */
 export const hitlGenerateQuestions: Node = async (state, config) => {
-  const questions = questionsFor(state.knowledge_gaps, state.detected_language ?? "en");
+  const language = state.detected_language ?? "en";
+  const asked = await askModel(
+    state,
+    config,
+    questionsRequest({
+      query: state.query,
+      language,
+      gaps: state.knowledge_gaps,
+      coverage: state.coverage_score,
+      refinements: state.hitl_refinements,
+    }),
+  );
+  if (asked && !asked.ok) step(config, fellBack(asked.fallback));
+  const questions = asked?.ok ? asked.output.questions : questionsFor(state.knowledge_gaps, language);
   step(config, `Asked ${questions.length} questions`);
   return {
+    ...(asked && !asked.ok ? { engine_fallbacks: [asked.fallback] } : {}),
     hitl_questions: questions,
     hitl_conversation_history: [
       { role: "assistant", content: questions.join("\n"), iteration: state.hitl_iteration + 1 },
@@ -230,7 +299,8 @@ export const hitlFinalize: Node = async (state, config) => {
     task_id: null,
   }));
   return {
-    agent: await agentOf(state, config),
+    // A run that skips clarification starts here.
+    ...(await startOf(state, config)),
     detected_language: language,
     key_concepts: terms.concepts,
     entities: terms.entities,

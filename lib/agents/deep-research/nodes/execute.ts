@@ -1,8 +1,10 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { keywordsOf } from "@/lib/engine";
 import { emit, runContextOf } from "@/lib/runs";
-import type { PreservedQuote, TaskSummary, TieredContextEntry, ToDoItem } from "../contract";
+import type { EngineFallback, PreservedQuote, TaskSummary, TieredContextEntry, ToDoItem } from "../contract";
 import { extractInfo, mentionsAny, quoteOf, relevanceOf, TIER_WEIGHTS, tierOf } from "../evidence";
+import { askModel, fellBack } from "../model";
+import { classificationRequest, extractionRequest } from "../model-phases";
 import { FRAMING_WORDS } from "../plan";
 import { followReferences, type Passage, search } from "../retrieval";
 import type { ResearchStateType } from "../state";
@@ -44,21 +46,80 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const hits = (await search(scope, terms.join(" "), agent.knowledgeDomains, 10))
     .filter((h) => !seenInRun.has(h.chunkId) && !visited.has(h.chunkId))
     .slice(0, 4);
-  const entries: TieredContextEntry[] = [];
-  const quotes: PreservedQuote[] = [];
   const searchChunks: {
     chunk: string;
     document: string;
     extracted_info: string;
     references: never[] | ReturnType<typeof refsOf>;
   }[] = [];
+  // Every passage of the task first (found directly, then by the references they make), so a
+  // model reads them together: one extraction call and one classification call per task.
+  const found: { p: Passage; depth: number; sourceType: "vector_search" | "reference" }[] = [];
   let followed = 0;
+  for (const hit of hits) {
+    found.push({ p: hit, depth: 0, sourceType: "vector_search" });
+    const { found: refs, references } = await followReferences(scope, hit, terms, visited);
+    for (const f of refs) found.push({ p: f, depth: f.depth, sourceType: "reference" });
+    followed += refs.length;
+    searchChunks.push({
+      chunk: hit.text.slice(0, 2000),
+      document: hit.title,
+      extracted_info: extractInfo(hit.text, terms),
+      references: refsOf(references, terms),
+    });
+  }
 
-  const add = (p: Passage, depth: number, sourceType: "vector_search" | "reference") => {
-    const info = extractInfo(p.text, terms, p.section, form);
+  const numbered = found.map((f, i) => ({
+    n: i + 1,
+    document: f.p.title,
+    page: f.p.page,
+    section: f.p.section,
+    text: f.p.text,
+  }));
+  const fallbacks: EngineFallback[] = [];
+  const extraction =
+    found.length > 0
+      ? await askModel(
+          state,
+          config,
+          extractionRequest({ query: anchor.original_query, task: task.task, taskId: task.id, passages: numbered }),
+        )
+      : null;
+  if (extraction && !extraction.ok) fallbacks.push(extraction.fallback);
+  const modelExtract = new Map(extraction?.ok ? extraction.output.passages.map((x) => [x.n, x]) : []);
+  const infos = found.map((f, i) => {
+    const mine = modelExtract.get(i + 1);
+    return mine?.extracted_info ? mine.extracted_info : extractInfo(f.p.text, terms, f.p.section, form);
+  });
+  const classification =
+    found.length > 0
+      ? await askModel(
+          state,
+          config,
+          classificationRequest({
+            query: anchor.original_query,
+            task: task.task,
+            taskId: task.id,
+            entities: anchor.key_entities,
+            passages: numbered.map((x, i) => ({ ...x, depth: found[i].depth, extracted_info: infos[i] })),
+          }),
+        )
+      : null;
+  if (classification && !classification.ok) fallbacks.push(classification.fallback);
+  const modelTier = new Map(classification?.ok ? classification.output.passages.map((x) => [x.n, x.tier]) : []);
+  for (const f of fallbacks) emit(config, { kind: "step", message: fellBack(f) });
+
+  const entries: TieredContextEntry[] = [];
+  const quotes: PreservedQuote[] = [];
+  let dropped = 0;
+  found.forEach(({ p, depth, sourceType }, i) => {
+    const info = infos[i];
     if (!info) return;
     const relevance = relevanceOf(p.text, terms);
-    const tier = tierOf({ depth, relevance, entityMatch: mentionsAny(p.text, anchor.key_entities), sourceType });
+    const offlineTier = tierOf({ depth, relevance, entityMatch: mentionsAny(p.text, anchor.key_entities), sourceType });
+    const asked = modelTier.get(i + 1);
+    // A model may grade a passage down, or up to what its path allows: reached by a reference, it is not primary.
+    const tier = asked === undefined ? offlineTier : (Math.max(asked, Math.min(depth + 1, 3)) as 1 | 2 | 3);
     entries.push({
       chunk: p.text.slice(0, 2000),
       document: p.title,
@@ -74,31 +135,31 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
       section: p.section,
       task_id: task.id,
     });
-    const quote = quoteOf(p.text, terms, p.section, form);
-    if (quote && tier < 3) {
+    if (tier === 3) return;
+    const mine = modelExtract.get(i + 1);
+    const candidates = mine
+      ? mine.quotes.map((q) => ({ quote: q.quote, reason: q.relevance_reason }))
+      : [{ quote: quoteOf(p.text, terms, p.section, form), reason: null }];
+    for (const c of candidates) {
+      if (!c.quote) continue;
+      // A preserved quote is an exact substring of its chunk, or it is not kept.
+      if (!p.text.includes(c.quote)) {
+        dropped++;
+        continue;
+      }
       quotes.push({
-        quote,
+        quote: c.quote,
         source: p.title,
         page: p.page,
-        relevance_reason: `Most relevant sentence for task ${task.id} (${Math.round(relevance * 100)} % of its terms)`,
+        relevance_reason:
+          c.reason || `Most relevant sentence for task ${task.id} (${Math.round(relevance * 100)} % of its terms)`,
         chunk_id: p.chunkId,
         document_id: p.documentId,
       });
     }
-  };
-
-  for (const hit of hits) {
-    add(hit, 0, "vector_search");
-    const { found, references } = await followReferences(scope, hit, terms, visited);
-    for (const f of found) add(f, f.depth, "reference");
-    followed += found.length;
-    searchChunks.push({
-      chunk: hit.text.slice(0, 2000),
-      document: hit.title,
-      extracted_info: extractInfo(hit.text, terms),
-      references: refsOf(references, terms),
-    });
-  }
+  });
+  if (dropped > 0)
+    emit(config, { kind: "step", message: `Dropped ${dropped} quotes that are not verbatim in their passage` });
 
   const findings = entries
     .filter((e) => e.depth === 0)
@@ -130,6 +191,8 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
     secondary_context: [...state.secondary_context, ...byTier(2)],
     tertiary_context: [...state.tertiary_context, ...byTier(3)],
     visited_refs: [...visited],
+    quotes_dropped: state.quotes_dropped + dropped,
+    ...(fallbacks.length ? { engine_fallbacks: fallbacks } : {}),
     retrieval_calls: state.retrieval_calls + 1,
     research_context: {
       search_queries: [

@@ -2,6 +2,8 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { awaitDecision, simplePlanApproval } from "@/lib/checkpoints";
 import { emit } from "@/lib/runs";
 import { type PlanVersion, type TaskProgress, TODO_MAX_ITEMS, type ToDoItem } from "../contract";
+import { askModel, fellBack } from "../model";
+import { planRequest } from "../model-phases";
 import { changeOf, offlinePlan } from "../plan";
 import type { ResearchStateType } from "../state";
 
@@ -26,11 +28,28 @@ const pending = (items: ToDoItem[]): Record<string, TaskProgress> =>
     items.map((t) => [String(t.id), { status: "pending", passages: 0, quotes: 0, references_followed: 0 }]),
   );
 
-/** generate_todo: 3–5 specific, checkable tasks from the anchor (max 15); version 1 of the plan. */
+/** generate_todo: 3–5 specific, checkable tasks from the anchor (the model's when it has one; max 15); version 1 of the plan. */
 export async function generateTodo(state: ResearchStateType, config: LangGraphRunnableConfig) {
   const anchor = state.query_anchor;
   if (!anchor) throw new Error("hitl_finalize did not run");
-  const items = offlinePlan(anchor);
+  const asked = await askModel(
+    state,
+    config,
+    planRequest({
+      query: anchor.original_query,
+      language: anchor.detected_language,
+      entities: anchor.key_entities,
+      scope: anchor.scope,
+      refinements: anchor.hitl_refinements,
+      clarification: state.hitl_context_summary,
+    }),
+  );
+  if (asked && !asked.ok) emit(config, { kind: "step", message: fellBack(asked.fallback) });
+  const items: ToDoItem[] = asked?.ok
+    ? asked.output.tasks
+        .slice(0, TODO_MAX_ITEMS)
+        .map((t, i) => ({ id: i + 1, task: t.task, context: t.context || t.task, completed: false, subtasks: [] }))
+    : offlinePlan(anchor);
   const version: PlanVersion = {
     version: 1,
     items,
@@ -52,6 +71,7 @@ export async function generateTodo(state: ResearchStateType, config: LangGraphRu
     plan_versions: [version],
     task_progress: progress,
     phase: "plan" as const,
+    ...(asked && !asked.ok ? { engine_fallbacks: [asked.fallback] } : {}),
   };
 }
 

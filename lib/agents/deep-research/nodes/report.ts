@@ -1,8 +1,17 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { checkCitations } from "@/lib/engine";
 import { emit, runContextOf } from "@/lib/runs";
-import { DRIFT_WARNING_RATIO, type FinalReport, RELEVANCE_THRESHOLDS, type TieredContextEntry } from "../contract";
+import {
+  DRIFT_WARNING_RATIO,
+  type EngineFallback,
+  type FinalReport,
+  RELEVANCE_THRESHOLDS,
+  type TieredContextEntry,
+} from "../contract";
 import { relevanceOf } from "../evidence";
-import { assessQuality, type Draft, synthesizeOffline, verifyClaim } from "../report";
+import { askModel, fellBack } from "../model";
+import { LANGUAGE_NAMES, languageProblem, proseOf, synthesisRequest } from "../model-phases";
+import { assessQuality, type Draft, numberSources, synthesizeOffline, verifyClaim } from "../report";
 import { chunkTexts } from "../retrieval";
 import type { ResearchStateType } from "../state";
 import { round } from "../terms";
@@ -39,14 +48,99 @@ export async function validateRelevance(state: ResearchStateType, config: LangGr
   };
 }
 
-/** synthesize: the offline draft from the tiers, the clarification summary and the quotes, in the question's language. */
+/**
+ * synthesize: the draft from the tiers, the clarification summary and the quotes, in the
+ * question's language — the model's when it has one and writes in that language (one retry
+ * when it does not), else the offline synthesis. The draft is kept: quality_check and
+ * attribute_sources check this one, never a second rendering.
+ */
 export async function synthesize(state: ResearchStateType, config: LangGraphRunnableConfig) {
-  const draft = draftOf(state);
+  const { draft: written, fallback } = await modelDraft(state, config);
+  if (fallback) emit(config, { kind: "step", message: fellBack(fallback) });
+  const draft = written ?? draftOf(state);
   emit(config, {
     kind: "step",
     message: `Synthesised ${draft.claims.length} cited findings from ${draft.sources.length} sources`,
   });
-  return { draft_answer: draft.answer, phase: "synthesize" as const };
+  return {
+    draft,
+    draft_answer: draft.answer,
+    phase: "synthesize" as const,
+    ...(fallback ? { engine_fallbacks: [fallback] } : {}),
+  };
+}
+
+/** The model's draft, or null (with the reason when a model was asked) for the offline one. */
+async function modelDraft(
+  state: ResearchStateType,
+  config: LangGraphRunnableConfig,
+): Promise<{ draft: Draft | null; fallback: EngineFallback | null }> {
+  const language = state.query_anchor?.detected_language ?? "en";
+  const tiers = [...state.primary_context, ...state.secondary_context, ...state.tertiary_context];
+  const { sources, numberOf } = numberSources(tiers);
+  // Nothing found: the offline draft says so in the question's language; there is nothing to ask about.
+  if (sources.length === 0) return { draft: null, fallback: null };
+  const entryOf = new Map(tiers.map((e) => [e.chunk_id, e]));
+  const input = {
+    query: state.query,
+    language,
+    tasks: (state.todo_list?.items ?? []).map((t) => t.task),
+    clarification: state.hitl_context_summary,
+    sources: sources.map((s) => ({
+      n: s.n,
+      document: s.document,
+      page: s.page,
+      section: s.section,
+      text: entryOf.get(s.chunk_id)?.chunk ?? s.excerpt,
+      tier: s.tier,
+      extracted_info: entryOf.get(s.chunk_id)?.extracted_info ?? "",
+    })),
+    quotes: state.preserved_quotes
+      .filter((q) => numberOf.has(q.chunk_id))
+      .map((q) => ({ quote: q.quote, n: numberOf.get(q.chunk_id) as number })),
+  };
+  let wrongLanguage = false;
+  const ask = (retry: string | null) => {
+    wrongLanguage = false;
+    return askModel(state, config, {
+      ...synthesisRequest({ ...input, retry }),
+      check: (out) => {
+        const problem = languageProblem(proseOf(out.answer).join("\n"), language, "report");
+        wrongLanguage = problem !== null;
+        return problem;
+      },
+    });
+  };
+  let asked = await ask(null);
+  if (asked && !asked.ok && wrongLanguage) {
+    emit(config, { kind: "step", message: `The report came back in the wrong language; asking once more` });
+    asked = await ask(
+      `Your previous report was not in ${LANGUAGE_NAMES[language]}: write all of it in ${LANGUAGE_NAMES[language]}.`,
+    );
+    if (asked && !asked.ok && wrongLanguage)
+      asked = { ok: false, fallback: { ...asked.fallback, reason: `${asked.fallback.reason} (after one retry)` } };
+  }
+  if (!asked) return { draft: null, fallback: null };
+  if (!asked.ok) return { draft: null, fallback: asked.fallback };
+  const answer = checkCitations(
+    asked.output.answer,
+    sources.map((s) => s.n),
+  ).text;
+  return {
+    draft: {
+      answer,
+      claims: asked.output.claims.map((c) => ({
+        text: c.text,
+        sources: [...new Set(c.sources)],
+        quote: c.quote,
+        verified: false,
+        problems: [],
+      })),
+      sources,
+      framing: proseOf(answer),
+    },
+    fallback: null,
+  };
 }
 
 function draftOf(state: ResearchStateType): Draft {
@@ -62,7 +156,8 @@ function draftOf(state: ResearchStateType): Draft {
 }
 
 async function checked(state: ResearchStateType, config: LangGraphRunnableConfig) {
-  const draft = draftOf(state);
+  // Runs synthesised before drafts were kept render the (deterministic) offline draft again.
+  const draft = state.draft ?? draftOf(state);
   const stored = await chunkTexts(
     runContextOf(config),
     draft.sources.map((s) => s.chunk_id),
@@ -121,6 +216,9 @@ export async function attributeSources(state: ResearchStateType, config: LangGra
     termination_reason: state.hitl_termination_reason,
     drift_warning: state.drift?.warning ?? null,
     engine: state.engine,
+    ...(state.engine_fallbacks.length > 0
+      ? { engine_fallbacks: [...new Set(state.engine_fallbacks.map((f) => f.phase))] }
+      : {}),
     created_at: new Date().toISOString(),
   };
   emit(config, {
