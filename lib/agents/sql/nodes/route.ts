@@ -34,6 +34,7 @@ export async function route(state: SqlAnalystStateType, config: LangGraphRunnabl
     tables: [],
     sql: null,
     retries: 0,
+    iterations: 0,
     sql_correction_attempts: 0,
     last_sql_error: null,
     correction_history: [],
