@@ -151,7 +151,11 @@ export async function dataSourceChoices(scope: TenantScope): Promise<DataSourceC
  * A source a member asked for by id: the tenant's (404 otherwise, whether it exists elsewhere or
  * not) and enabled (a 400 naming the field otherwise). Used before anything is written.
  */
-export async function usableDataSource(scope: TenantScope, id: string, field = "dataSourceId"): Promise<DataSourceChoice> {
+export async function usableDataSource(
+  scope: TenantScope,
+  id: string,
+  field = "dataSourceId",
+): Promise<DataSourceChoice> {
   const row = await findRow(scope, id);
   const blocked = disabledReason(row);
   if (blocked) throw errors.invalidField(field, blocked);

@@ -78,7 +78,9 @@ export async function resolveAnalystSource(
   const preset = sources.find((s) => s.isDefault);
   if (preset) return { ok: true, source: toAnalystSource(preset), pickedBy: "default" };
   if (sources.length === 1) return { ok: true, source: toAnalystSource(sources[0]), pickedBy: "only" };
-  const oldestFirst = [...sources].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.name.localeCompare(b.name));
+  const oldestFirst = [...sources].sort(
+    (a, b) => a.createdAt.localeCompare(b.createdAt) || a.name.localeCompare(b.name),
+  );
   return { ok: false, choices: oldestFirst.map((s) => ({ id: s.id, name: s.name })) };
 }
 

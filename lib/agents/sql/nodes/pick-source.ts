@@ -3,9 +3,9 @@ import { rememberSessionSource } from "@/lib/chat";
 import { sourceDisabledReason } from "@/lib/datasources";
 import { DomainError } from "@/lib/errors";
 import { emit, runContextOf } from "@/lib/runs";
+import { analystSettings } from "../settings";
 import { resolveAnalystSource, sourceSchema } from "../source";
 import type { SqlAnalystStateType } from "../state";
-import { analystSettings } from "../settings";
 
 /**
  * Which source this question asks, and whether it answers: the consultation's source, the
