@@ -12,6 +12,7 @@ import { createPathFinder, type JoinPathFinder } from "@/lib/joingraph";
 import type { JoinGraph } from "@/lib/joingraph/contract";
 import type { DisplayRegistry, DomainRegistry } from "@/lib/ontology";
 import { guardSql, type SecureViewMap, type SqlCatalog } from "@/lib/sql";
+import { schemaVocabulary } from "./routing";
 import { analystSettings } from "./settings";
 import type { AnalystSource } from "./state";
 import { sampleValueIndex, valueSampleStatements } from "./value-samples";
@@ -88,6 +89,37 @@ export async function resolveAnalystSource(
 export async function analystSource(scope: TenantScope): Promise<AnalystSource | null> {
   const resolved = await resolveAnalystSource(scope, null);
   return resolved?.ok ? resolved.source : null;
+}
+
+/**
+ * The words of the consultation's source's tables and columns, for routing, or null when there
+ * is no source to read or it did not describe itself within `waitMs` (its schema read goes on,
+ * kept for the steps after routing, which report an unreachable source in their own words).
+ */
+export async function sourceVocabulary(
+  scope: TenantScope,
+  consultationSourceId: string | null,
+  waitMs: number,
+): Promise<ReadonlySet<string> | null> {
+  const resolved = await resolveAnalystSource(scope, consultationSourceId);
+  if (!resolved?.ok) return null;
+  const schema = sourceSchema(scope, resolved.source);
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs);
+  });
+  try {
+    const read = await Promise.race([
+      schema.then(
+        (s) => s.graph,
+        () => null,
+      ),
+      gaveUp,
+    ]);
+    return read ? schemaVocabulary(Object.values(read.tables)) : null;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
