@@ -28,6 +28,7 @@ export async function checkSql(state: SqlAnalystStateType, config: LangGraphRunn
   // SQL_PRE_VALIDATION_ENABLED off: the guard still decides what may run, but names are left to
   // the database (an error it returns still goes to correction).
   if (!analystSettings().preValidation) {
+    emit(config, { kind: "step", message: "Pre-validation is off: the guarded statement runs unchecked" });
     return { validated: true, sql: guarded.sql, last_sql_error: null, validation_errors: [], column_fixes: [] };
   }
   const validation = validateSql(guarded.sql, schema.catalog, dialect);
