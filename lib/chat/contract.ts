@@ -52,6 +52,8 @@ export interface ChatAgentRef {
   avatar: string;
   domain: string;
   description?: string | null;
+  /** The workflow that answers (`sql-analyst` for the Data Analyst, which offers a source picker). */
+  workflow?: string;
 }
 
 export interface ChatSessionListItem {

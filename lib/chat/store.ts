@@ -66,7 +66,14 @@ export async function latestRunIn(
 }
 
 export function agentRef(row: AgentRow): ChatAgentRef {
-  return { id: row.id, slug: row.slug, name: row.name, avatar: row.avatar, domain: row.domain };
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    avatar: row.avatar,
+    domain: row.domain,
+    workflow: row.workflow,
+  };
 }
 
 export async function insertSessionIn(
