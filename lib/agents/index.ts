@@ -21,3 +21,4 @@ export {
   cleanupConversations,
   startConversationCleanup,
 } from "./sql/conversation-cleanup";
+export { analystSettings } from "./sql/settings";

@@ -1,13 +1,17 @@
 import type { UIMessageChunk } from "ai";
 import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CONVERSATION_CLEANUP_SWEEP, cleanupConversations, startConversationCleanup } from "@/lib/agents";
+import {
+  analystSettings,
+  CONVERSATION_CLEANUP_SWEEP,
+  cleanupConversations,
+  startConversationCleanup,
+} from "@/lib/agents";
 import { openWarehouse, setWarehouse } from "@/lib/datasources";
 import { schema } from "@/lib/db";
 import { seedDemoDataSources } from "@/lib/demo";
 import { stopSweep, sweepStatuses } from "@/lib/process";
 import type { SqlResultPart } from "@/lib/runs/contract";
-import { analystSettings } from "../../lib/agents/sql/settings";
 import { postChat, principal, textOf } from "../chat/support";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";

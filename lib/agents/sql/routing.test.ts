@@ -54,6 +54,7 @@ describe("routing a question between the data, the guide and a general answer", 
     expect(route("How many orders did each shipper deliver in 1997?", shop)).toBe("sql");
     expect(route("How do I count the orders of each customer?", shop)).toBe("sql");
     expect(route("Average freight per country", null)).toBe("sql");
+    expect(route("Why did revenue dip?", shop)).toBe("sql");
     expect(route("Hello, who are you?", shop)).toBe("general");
     expect(route("What is the capital of France?", shop)).toBe("general");
   });

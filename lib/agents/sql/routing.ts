@@ -12,6 +12,14 @@ import { wordsOf } from "./words";
 const DATA_SHAPE =
   /\b(?:how many|how much|count|total|sum|average|avg|mean|median|top \d+|bottom \d+|number of|per|list|highest|lowest|most|least|maximum|minimum)\b/i;
 
+/**
+ * Words of business analysis that make a question about the data even when it names no column
+ * ("Why did revenue dip?"): it is routed to SQL and answered with what the engine can and cannot
+ * do, not sent to the guide.
+ */
+const ANALYSIS_WORDS =
+  /\b(?:revenue|sales|profit|margin|turnover|trend|growth|grew|dip(?:ped)?|drop(?:ped)?|decline[ds]?|increase[ds]?|decrease[ds]?|year over year|month over month)\b/i;
+
 /** A question about doing something (in the product, when it also names a product feature). */
 const HOW_TO =
   /^\s*(?:how (?:do|can|should|would) (?:i|we|you|one)|how to|where (?:do|can|is|are) (?:i|we|the)?|can (?:i|we)|is it possible|what happens when|why (?:can't|cannot|does|do) (?:i|we|my))\b/i;
@@ -75,7 +83,7 @@ export interface RouteInput {
  *  1. a how-to question that names a product feature goes to the guide, whatever else it names;
  *  2. a question that names the source's tables or columns goes to SQL;
  *  3. a question naming a product feature and nothing of the source goes to the guide;
- *  4. a question with a data question's shape goes to SQL (it is answered, or declined with the
+ *  4. a question with a data question's shape or business-analysis words goes to SQL (it is answered, or declined with the
  *     words the source lacks);
  *  5. anything else about the product to the guide, the rest is answered as general.
  */
@@ -84,6 +92,6 @@ export function routeQuestion(question: string, input: RouteInput): AnalystRoute
   if (product && HOW_TO.test(question)) return "rag";
   if (input.vocabulary && schemaWordsIn(question, input.vocabulary).length > 0) return "sql";
   if (product && input.vocabulary) return "rag";
-  if (input.hasIntent || DATA_SHAPE.test(question)) return "sql";
+  if (input.hasIntent || DATA_SHAPE.test(question) || ANALYSIS_WORDS.test(question)) return "sql";
   return product ? "rag" : "general";
 }
