@@ -60,3 +60,48 @@ test("another tenant's people cannot use the demo warehouse or its analyst", asy
   expect((await page.request.get(`/api/datasources/${demoWarehouse.id}`)).status()).toBe(404);
   expect((await page.request.post(`/api/datasources/${demoWarehouse.id}/test`, { data: {} })).status()).toBe(404);
 });
+
+test("a member picks the data source beside the composer, and the conversation keeps it", async ({ page }) => {
+  test.setTimeout(180_000);
+  // An admin adds a second source; the demo warehouse is made the default first, so that other
+  // conversations meanwhile keep asking it (adding a source moves no one).
+  await signIn(page, "admin@demo.local");
+  const listed = await (await page.request.get("/api/datasources")).json();
+  const demo = listed.items.find((s: { name: string }) => s.name === "Demo warehouse");
+  expect((await page.request.put(`/api/datasources/${demo.id}`, { data: { isDefault: true } })).status()).toBe(200);
+  const name = `Music store ${Date.now()}`;
+  const created = await page.request.post("/api/datasources", {
+    data: { name, kind: "warehouse", allowedSchemas: ["chinook"] },
+  });
+  expect(created.status()).toBe(201);
+  const music = (await created.json()).source;
+  await page.context().clearCookies();
+
+  try {
+    await signIn(page, "expert@demo.local");
+    await page.goto("/chat/new?agent=data-analyst");
+    const picker = page.getByLabel("Data source");
+    await expect(picker).toBeVisible();
+    await expect(picker.locator("option:checked")).toHaveText("Demo warehouse (default)");
+    // Keyboard first: focus the picker and choose the other source.
+    await picker.focus();
+    await picker.selectOption({ label: name });
+    const composer = page.getByLabel(`Message ${AGENT}`);
+    await composer.fill("How many tracks are there in each genre?");
+    await composer.press("Enter");
+    const result = page.getByTestId("sql-result").last();
+    await expect(result).toBeVisible({ timeout: 90_000 });
+    await result.getByText("Show SQL").click();
+    await expect(result.getByTestId("sql-code")).toContainText('"chinook"');
+
+    // Reopened, the conversation still shows (and asks) the picked source.
+    await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
+    await page.reload();
+    await expect(page.getByLabel("Data source").locator("option:checked")).toHaveText(name);
+  } finally {
+    await page.context().clearCookies();
+    await signIn(page, "admin@demo.local");
+    await page.request.delete(`/api/datasources/${music.id}`);
+    await page.request.put(`/api/datasources/${demo.id}`, { data: { isDefault: false } });
+  }
+});

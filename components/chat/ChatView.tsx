@@ -19,6 +19,7 @@ import { answerText, citedNumbers, sourcesOf, webSourcesOf } from "./message-par
 import { NewChatIntro } from "./NewChatIntro";
 import { useConversationRegistry } from "./registry";
 import { useAnswerReviews } from "./reviews";
+import { SourcePicker } from "./SourcePicker";
 import { SourcesPanel } from "./SourcesPanel";
 import { SourcesSheet, sourcesInSheet } from "./SourcesSheet";
 
@@ -80,7 +81,7 @@ export function SessionChat({ sessionId }: { sessionId: string }) {
       .filter((m) => !(activeRunId && m.role === "assistant" && m.metadata?.runId === activeRunId))
       .map(toChatMessage);
     const created = createConversation(
-      { agent: data.session.agent, sessionId, messages, runId: activeRunId },
+      { agent: data.session.agent, sessionId, messages, runId: activeRunId, dataSourceId: data.session.dataSourceId },
       { onSettled },
     );
     if (activeRunId) awaitingReattach.add(created);
@@ -260,6 +261,7 @@ function ConversationView({
           onSend={ask}
           onStop={stopAnswer}
           autonomous={{ agentId: agent.slug, sessionId: conversation.sessionId }}
+          extra={agent.workflow === "sql-analyst" ? <SourcePicker conversation={conversation} disabled={busy} /> : null}
         />
       </section>
       <div className="hidden min-h-0 lg:flex lg:flex-col">

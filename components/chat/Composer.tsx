@@ -1,7 +1,7 @@
 "use client";
 
 import { Square } from "lucide-react";
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { MAX_GOAL_CHARS, ModeSwitch, useAutonomousMode } from "@/components/runs/ModeSwitch";
 import { MAX_MESSAGE_BYTES } from "@/lib/chat/contract";
 
@@ -16,6 +16,7 @@ export function Composer({
   onSend,
   onStop,
   autonomous,
+  extra,
 }: {
   agentName: string;
   busy: boolean;
@@ -24,6 +25,8 @@ export function Composer({
   onStop: () => void;
   /** Offers the Autonomous mode: the message starts a run of this expert instead. */
   autonomous?: { agentId: string; sessionId: string | null };
+  /** Shown above the message box, beside the mode switch (the Data Analyst's source picker). */
+  extra?: ReactNode;
 }) {
   const [text, setText] = useState("");
   const input = useRef<HTMLTextAreaElement>(null);
@@ -70,7 +73,12 @@ export function Composer({
 
   return (
     <form onSubmit={submit} className="border-t border-slate-200 pt-3 dark:border-slate-800">
-      {autonomous && <ModeSwitch state={runMode} />}
+      {(autonomous || extra) && (
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          {autonomous && <ModeSwitch state={runMode} />}
+          {extra}
+        </div>
+      )}
       <div className="flex items-end gap-2 rounded-xl border border-slate-300 bg-white p-2 focus-within:border-brand-500 dark:border-slate-700 dark:bg-slate-900">
         <label htmlFor="chat-composer" className="sr-only">
           {goal ? `Goal for ${agentName}` : `Message ${agentName}`}

@@ -19,6 +19,10 @@ export interface Conversation {
   runId: string | null;
   /** The step reported last while an answer streams, in arrival order (parts keep first-seen order). */
   liveStep: DataParts["step"] | null;
+  /** The data source the session asks (the Data Analyst), as the server last said. */
+  dataSourceId: string | null;
+  /** A source picked here and not yet sent: the next question carries it as `dataSourceId`. */
+  pickedSourceId: string | null;
 }
 
 export interface ConversationEvents {
@@ -38,7 +42,13 @@ function lastUserText(messages: ChatMessage[]): string {
 }
 
 export function createConversation(
-  init: { agent: ChatAgentRef; sessionId?: string | null; messages?: ChatMessage[]; runId?: string | null },
+  init: {
+    agent: ChatAgentRef;
+    sessionId?: string | null;
+    messages?: ChatMessage[];
+    runId?: string | null;
+    dataSourceId?: string | null;
+  },
   events: ConversationEvents = {},
 ): Conversation {
   const conversation: Conversation = {
@@ -47,6 +57,8 @@ export function createConversation(
     agent: init.agent,
     runId: init.runId ?? null,
     liveStep: null,
+    dataSourceId: init.dataSourceId ?? null,
+    pickedSourceId: null,
   };
 
   const transport = new DefaultChatTransport<ChatMessage>({
@@ -62,6 +74,11 @@ export function createConversation(
       const sessionId = response.headers.get("x-vigil-session-id");
       const runId = response.headers.get("x-vigil-run-id");
       if (runId) conversation.runId = runId;
+      // The server took the picked source: the session asks it from now on.
+      if (response.ok && conversation.pickedSourceId) {
+        conversation.dataSourceId = conversation.pickedSourceId;
+        conversation.pickedSourceId = null;
+      }
       if (sessionId && sessionId !== conversation.sessionId) {
         const created = conversation.sessionId === null;
         conversation.sessionId = sessionId;
@@ -84,6 +101,7 @@ export function createConversation(
           agentId: conversation.agent.id,
           message: lastUserText(messages),
           ...(trigger === "regenerate-message" ? { retry: true } : {}),
+          ...(conversation.pickedSourceId ? { dataSourceId: conversation.pickedSourceId } : {}),
         },
       };
     },

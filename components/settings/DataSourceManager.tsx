@@ -206,6 +206,15 @@ function SourceCard({ source }: { source: DataSourceSummary }) {
       queryClient.invalidateQueries({ queryKey: QUERY_KEY });
     },
   });
+  // The tenant's default for the Data Analyst: conversations that picked no source ask it.
+  const makeDefault = useMutation({
+    mutationFn: (isDefault: boolean) =>
+      apiFetch(`/api/datasources/${source.id}`, { method: "PUT", body: JSON.stringify({ isDefault }) }),
+    onSettled: () => {
+      queryClient.invalidateQueries({ queryKey: QUERY_KEY });
+      queryClient.invalidateQueries({ queryKey: ["datasources", "choices"] });
+    },
+  });
   const result = test.data?.result ?? source.lastTestResult;
 
   return (
@@ -220,6 +229,11 @@ function SourceCard({ source }: { source: DataSourceSummary }) {
             >
               {source.name}
             </Link>
+            {source.isDefault && (
+              <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs text-brand-700 dark:bg-brand-900 dark:text-brand-100">
+                Default
+              </span>
+            )}
           </h2>
           <p className="mt-1 break-all text-sm text-slate-600 dark:text-slate-400">
             {KIND_LABELS[source.kind]} · <span className="font-mono">{source.target}</span>
@@ -230,6 +244,15 @@ function SourceCard({ source }: { source: DataSourceSummary }) {
           </p>
         </div>
         <div className="flex items-center gap-4">
+          <label className="flex items-center gap-1.5 text-sm">
+            <input
+              type="checkbox"
+              checked={source.isDefault}
+              disabled={makeDefault.isPending || (!source.enabled && !source.isDefault)}
+              onChange={(e) => makeDefault.mutate(e.target.checked)}
+            />
+            Default for the Data Analyst
+          </label>
           <button
             type="button"
             className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
@@ -254,7 +277,7 @@ function SourceCard({ source }: { source: DataSourceSummary }) {
           />
         </div>
       </div>
-      <ErrorText error={test.error ?? remove.error} />
+      <ErrorText error={test.error ?? remove.error ?? makeDefault.error} />
       <TestOutcome result={result} testedAt={source.lastTestedAt} />
       <SourceRiskControl source={source} queryKey={QUERY_KEY} />
     </li>

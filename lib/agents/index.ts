@@ -16,3 +16,9 @@ export { listAgentTools, listTools, setAgentTool, setTool, ToolSettings } from "
 export { reportMarkdown } from "./deep-research/report-markdown";
 export { reportPdf } from "./deep-research/report-pdf";
 export { followReferences as followResearchReferences } from "./deep-research/retrieval";
+export {
+  CONVERSATION_CLEANUP_SWEEP,
+  cleanupConversations,
+  startConversationCleanup,
+} from "./sql/conversation-cleanup";
+export { analystSettings } from "./sql/settings";

@@ -30,6 +30,11 @@ export const ChatRequest = z.object({
   mode: z.enum(["ask", "autonomous"]).optional(),
   /** For `autonomous`: which checkpoints ask a person (the agent's own default otherwise). */
   safetyLevel: z.enum(["strict", "balanced", "permissive"]).optional(),
+  /**
+   * The data source the Data Analyst asks in this consultation (one of the tenant's enabled
+   * sources); remembered on the session, so later turns need not send it again.
+   */
+  dataSourceId: z.uuid().optional(),
 });
 export type ChatRequest = z.infer<typeof ChatRequest>;
 
@@ -47,6 +52,8 @@ export interface ChatAgentRef {
   avatar: string;
   domain: string;
   description?: string | null;
+  /** The workflow that answers (`sql-analyst` for the Data Analyst, which offers a source picker). */
+  workflow?: string;
 }
 
 export interface ChatSessionListItem {
@@ -100,6 +107,8 @@ export interface ChatSessionDetail {
     agent: ChatAgentRef & { description: string };
     createdAt: string;
     updatedAt: string;
+    /** The data source this consultation asks (picked, or remembered from its first answer). */
+    dataSourceId: string | null;
   };
   messages: ChatMessageView[];
   /** The session's latest run while it is still running: re-attach with GET /api/runs/{runId}/stream. */

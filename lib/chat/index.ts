@@ -12,6 +12,7 @@ export {
   loadChatAgent,
   loadChatSession,
   recordAnswerReview,
+  rememberSessionSource,
   saveAssistantMessage,
   savedConversation,
   saveStoppedAnswerIn,

@@ -1,3 +1,4 @@
+import { usableDataSource } from "@/lib/datasources";
 import { decodeCursor, encodeCursor, keysetParts, withTenant } from "@/lib/db";
 import { DomainError, errors, NotFoundError } from "@/lib/errors";
 import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
@@ -44,6 +45,8 @@ export interface ChatTurnInput {
   retry?: boolean;
   mode?: "ask" | "autonomous";
   safetyLevel?: "strict" | "balanced" | "permissive";
+  /** The data source the Data Analyst asks from now on in this consultation. */
+  dataSourceId?: string;
 }
 
 export interface ChatTurn {
@@ -67,6 +70,8 @@ export async function startChatTurn(actor: ChatActor, input: ChatTurnInput): Pro
   if (Buffer.byteLength(input.message, "utf8") > MAX_MESSAGE_BYTES) {
     throw errors.invalidField("message", `The message is longer than ${MAX_MESSAGE_BYTES} bytes.`);
   }
+  // The tenant's and enabled, or refused before anything is written.
+  if (input.dataSourceId) await usableDataSource(actor, input.dataSourceId);
   const turn = await withTenant(actor, async (tx) => {
     const agent = await agentIn(tx, input.agentId);
     if (!agent) throw new NotFoundError("Agent", { agent_id: input.agentId });
@@ -81,8 +86,13 @@ export async function startChatTurn(actor: ChatActor, input: ChatTurnInput): Pro
       }
       const latest = await latestRunIn(tx, sessionId);
       if (latest?.status === "running") throw chatBusy(latest.id);
+      if (input.dataSourceId && input.dataSourceId !== session.dataSourceId) {
+        await updateSessionIn(tx, sessionId, { dataSourceId: input.dataSourceId });
+      }
     } else {
-      sessionId = (await insertSessionIn(tx, actor, { agentId: agent.id, title: titleFromMessage(message), at })).id;
+      const title = titleFromMessage(message);
+      sessionId = (await insertSessionIn(tx, actor, { agentId: agent.id, title, at, dataSourceId: input.dataSourceId }))
+        .id;
     }
     const previous = input.retry && input.sessionId ? await lastUserMessageIn(tx, sessionId) : null;
     const userMessageId =
@@ -172,6 +182,7 @@ export async function getChatSession(actor: ChatActor, sessionId: string): Promi
         agent: { ...agentRef(agent), description: agent.description },
         createdAt: session.createdAt.toISOString(),
         updatedAt: session.updatedAt.toISOString(),
+        dataSourceId: session.dataSourceId,
       },
       messages,
       activeRun: latest?.status === "running" ? { runId: latest.id, status: "running" } : null,

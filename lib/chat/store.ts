@@ -66,13 +66,20 @@ export async function latestRunIn(
 }
 
 export function agentRef(row: AgentRow): ChatAgentRef {
-  return { id: row.id, slug: row.slug, name: row.name, avatar: row.avatar, domain: row.domain };
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    avatar: row.avatar,
+    domain: row.domain,
+    workflow: row.workflow,
+  };
 }
 
 export async function insertSessionIn(
   tx: Tx,
   actor: ChatActor,
-  input: { agentId: string; title: string; at: Date },
+  input: { agentId: string; title: string; at: Date; dataSourceId?: string },
 ): Promise<SessionRow> {
   const [row] = await tx
     .insert(s)
@@ -81,6 +88,7 @@ export async function insertSessionIn(
       userId: actor.userId,
       agentId: input.agentId,
       title: input.title,
+      dataSourceId: input.dataSourceId ?? null,
       createdAt: input.at,
       updatedAt: input.at,
     })
@@ -260,9 +268,9 @@ export async function sessionPageIn(
 export async function updateSessionIn(
   tx: Tx,
   sessionId: string,
-  values: { title?: string; updatedAt?: Date },
+  values: { title?: string; updatedAt?: Date; dataSourceId?: string },
 ): Promise<void> {
-  if (values.title === undefined && values.updatedAt === undefined) return;
+  if (values.title === undefined && values.updatedAt === undefined && values.dataSourceId === undefined) return;
   await tx.update(s).set(values).where(eq(s.id, sessionId));
 }
 

@@ -36,6 +36,8 @@ export interface ChatSessionContext {
   runId: string;
   title: string;
   agentId: string;
+  /** The data source the consultation asks, when it picked one or was answered from one. */
+  dataSourceId?: string | null;
 }
 
 /**
@@ -56,8 +58,23 @@ export async function loadChatSession(
     if (run.startedBy !== session.userId) {
       throw new DomainError("forbidden", "CHAT_SESSION_FORBIDDEN", "Only the session's owner can continue it.");
     }
-    return { sessionId, userId: session.userId, runId: run.runId, title: session.title, agentId: session.agentId };
+    return {
+      sessionId,
+      userId: session.userId,
+      runId: run.runId,
+      title: session.title,
+      agentId: session.agentId,
+      dataSourceId: session.dataSourceId,
+    };
   });
+}
+
+/**
+ * Keeps the source a consultation was answered from, so that a source added (or a default set)
+ * later does not move it; the member moves it with the picker.
+ */
+export async function rememberSessionSource(scope: TenantScope, sessionId: string, dataSourceId: string) {
+  await withTenant(scope, (tx) => updateSessionIn(tx, sessionId, { dataSourceId }));
 }
 
 /** The agent's profile as the workflow needs it (prompt, model, tools, knowledge domains). */

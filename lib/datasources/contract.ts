@@ -97,6 +97,26 @@ export interface DataSourceSummary {
   enabled: boolean;
   riskAcceptedBy: string | null;
   riskAcceptedAt: string | null;
+  /** The tenant's default for the Data Analyst: a consultation that picked no source asks this one. */
+  isDefault: boolean;
+}
+
+/** `PUT /api/datasources/{id}`: what an admin may change on a registered source. */
+export const UpdateDataSourceInput = z.strictObject({
+  /** Make this the tenant's default source (the previous default stops being it), or stop. */
+  isDefault: z.boolean(),
+});
+export type UpdateDataSourceInput = z.input<typeof UpdateDataSourceInput>;
+
+/**
+ * A source as a member picks it in the chat (`GET /api/datasources/choices`): no target, no
+ * test results, only what the picker shows.
+ */
+export interface DataSourceChoice {
+  id: string;
+  name: string;
+  kind: DataSourceKind;
+  isDefault: boolean;
 }
 
 /** One SELECT's answer: rows as arrays aligned with `columns` (names may repeat), capped at the row limit. */

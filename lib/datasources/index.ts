@@ -15,13 +15,16 @@ export { getRegistries, setRegistry } from "./registries";
 export {
   acceptSourceRisk,
   createDataSource,
+  dataSourceChoices,
   getDataSource,
   listDataSources,
   querySource,
   registerDemoWarehouse,
   removeDataSource,
+  setDefaultDataSource,
   sourceDisabledReason,
   testDataSource,
+  usableDataSource,
   withSourceConnection,
 } from "./registry";
 export { loadPsqlScript } from "./script-loader";

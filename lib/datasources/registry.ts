@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { recordTrace } from "@/lib/audit";
 import { type Db, isUniqueViolation, schema, type TenantScope, withTenant } from "@/lib/db";
@@ -11,6 +11,7 @@ import { type SourceConnection, StatementRefusedError } from "./connector";
 import type {
   AcceptRiskInput,
   CreateDataSourceInput,
+  DataSourceChoice,
   DataSourceKind,
   DataSourceSummary,
   DataSourceTestResult,
@@ -49,6 +50,7 @@ function toSummary(row: Row): DataSourceSummary {
     enabled: isEnabled(row),
     riskAcceptedBy: row.riskAcceptedBy,
     riskAcceptedAt: row.riskAcceptedAt?.toISOString() ?? null,
+    isDefault: row.isDefault,
   };
 }
 
@@ -130,6 +132,59 @@ export async function listDataSources(scope: TenantScope): Promise<DataSourceSum
     tx.select().from(schema.dataSources).orderBy(desc(schema.dataSources.createdAt)).limit(200),
   );
   return rows.map(toSummary);
+}
+
+/**
+ * The sources a member may pick for the Data Analyst: the enabled ones, oldest first (a source
+ * added later goes to the end of the list and moves no one), without targets or test results.
+ */
+export async function dataSourceChoices(scope: TenantScope): Promise<DataSourceChoice[]> {
+  const rows = await withTenant(scope, (tx) =>
+    tx.select().from(schema.dataSources).orderBy(asc(schema.dataSources.createdAt), asc(schema.dataSources.name)),
+  );
+  return rows
+    .filter(isEnabled)
+    .map((row) => ({ id: row.id, name: row.name, kind: row.kind as DataSourceKind, isDefault: row.isDefault }));
+}
+
+/**
+ * A source a member asked for by id: the tenant's (404 otherwise, whether it exists elsewhere or
+ * not) and enabled (a 400 naming the field otherwise). Used before anything is written.
+ */
+export async function usableDataSource(
+  scope: TenantScope,
+  id: string,
+  field = "dataSourceId",
+): Promise<DataSourceChoice> {
+  const row = await findRow(scope, id);
+  const blocked = disabledReason(row);
+  if (blocked) throw errors.invalidField(field, blocked);
+  return { id: row.id, name: row.name, kind: row.kind as DataSourceKind, isDefault: row.isDefault };
+}
+
+/**
+ * Makes a source the tenant's default for the Data Analyst (clearing the previous one in the
+ * same transaction), or stops it being the default. Consultations that picked or were answered
+ * from a source keep theirs: only consultations without one follow the default.
+ */
+export async function setDefaultDataSource(
+  scope: TenantScope,
+  id: string,
+  isDefault: boolean,
+): Promise<DataSourceSummary> {
+  const [row] = await withTenant(scope, async (tx) => {
+    const [target] = await tx.select().from(schema.dataSources).where(eq(schema.dataSources.id, id));
+    if (!target) return [];
+    if (isDefault) {
+      await tx
+        .update(schema.dataSources)
+        .set({ isDefault: false })
+        .where(and(eq(schema.dataSources.isDefault, true), ne(schema.dataSources.id, id)));
+    }
+    return tx.update(schema.dataSources).set({ isDefault }).where(eq(schema.dataSources.id, id)).returning();
+  });
+  if (!row) throw new NotFoundError("Data source", { id });
+  return toSummary(row);
 }
 
 async function findRow(scope: TenantScope, id: string): Promise<Row> {

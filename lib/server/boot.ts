@@ -1,4 +1,4 @@
-import { WORKFLOWS } from "@/lib/agents";
+import { startConversationCleanup, WORKFLOWS } from "@/lib/agents";
 import { startRetentionSweep, startTraceSequencer } from "@/lib/audit";
 import {
   checkpointDecisionGuard,
@@ -14,7 +14,7 @@ import { processSingleton } from "@/lib/process";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
 
 export interface BootOptions {
-  /** Start the background sweeps (trace sequencer, run recovery, HITL, checkpoint timeouts). Server processes do; tests drive them by hand. */
+  /** Start the background sweeps (trace sequencer, run recovery, HITL, checkpoint timeouts, the Data Analyst's conversation cleanup). Server processes do; tests drive them by hand. */
   sweeps?: boolean;
 }
 
@@ -79,4 +79,5 @@ function startSweeps(): void {
   startRecoveryLoop();
   startHitlSweeps();
   startCheckpointSweep();
+  startConversationCleanup();
 }

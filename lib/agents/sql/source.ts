@@ -6,11 +6,14 @@ import {
   statementCatalog,
   withSourceConnection,
 } from "@/lib/datasources";
+import type { DataSourceSummary } from "@/lib/datasources/contract";
 import type { TenantScope } from "@/lib/db";
 import { createPathFinder, type JoinPathFinder } from "@/lib/joingraph";
 import type { JoinGraph } from "@/lib/joingraph/contract";
 import type { DisplayRegistry, DomainRegistry } from "@/lib/ontology";
 import { guardSql, type SecureViewMap, type SqlCatalog } from "@/lib/sql";
+import { schemaVocabulary } from "./routing";
+import { analystSettings } from "./settings";
 import type { AnalystSource } from "./state";
 import { sampleValueIndex, valueSampleStatements } from "./value-samples";
 import type { ValueIndex } from "./values";
@@ -43,18 +46,80 @@ export interface SourceSchema {
 const KEEP_MS = 5 * 60_000;
 const kept = new Map<string, { at: number; schema: Promise<SourceSchema> }>();
 
-/** The source a question runs on: the agent's tenant's first, the demo warehouse in the demo. */
-export async function analystSource(scope: TenantScope): Promise<AnalystSource | null> {
+/** How the analyst found the source it answers from (the resolution order, first match wins). */
+export type SourcePick = "consultation" | "default" | "only";
+
+export type SourceResolution =
+  | { ok: true; source: AnalystSource; pickedBy: SourcePick }
+  /** Several sources, none picked and no default: the analyst asks which (never "the newest"). */
+  | { ok: false; choices: { id: string; name: string }[] };
+
+const toAnalystSource = (s: DataSourceSummary): AnalystSource => ({
+  id: s.id,
+  name: s.name,
+  dialect: s.kind === "mysql" ? "mysql" : "postgres",
+  schemas: s.allowedSchemas,
+  rowLimit: s.rowLimit,
+  kind: s.kind,
+});
+
+/**
+ * The source a question runs on: the consultation's (picked in the chat, or kept from its first
+ * answer) → the tenant's default, set by an admin → the tenant's only source → none, and the
+ * analyst asks which. A source added later never wins by being newer.
+ */
+export async function resolveAnalystSource(
+  scope: TenantScope,
+  consultationSourceId: string | null,
+): Promise<SourceResolution | null> {
   const sources = await listDataSources(scope);
-  const first = sources[0];
-  if (!first) return null;
-  return {
-    id: first.id,
-    name: first.name,
-    dialect: first.kind === "mysql" ? "mysql" : "postgres",
-    schemas: first.allowedSchemas,
-    rowLimit: first.rowLimit,
-  };
+  if (sources.length === 0) return null;
+  const picked = consultationSourceId ? sources.find((s) => s.id === consultationSourceId) : undefined;
+  if (picked) return { ok: true, source: toAnalystSource(picked), pickedBy: "consultation" };
+  const preset = sources.find((s) => s.isDefault);
+  if (preset) return { ok: true, source: toAnalystSource(preset), pickedBy: "default" };
+  if (sources.length === 1) return { ok: true, source: toAnalystSource(sources[0]), pickedBy: "only" };
+  const oldestFirst = [...sources].sort(
+    (a, b) => a.createdAt.localeCompare(b.createdAt) || a.name.localeCompare(b.name),
+  );
+  return { ok: false, choices: oldestFirst.map((s) => ({ id: s.id, name: s.name })) };
+}
+
+/** The source a question runs on when the consultation has none: the default or the only one. */
+export async function analystSource(scope: TenantScope): Promise<AnalystSource | null> {
+  const resolved = await resolveAnalystSource(scope, null);
+  return resolved?.ok ? resolved.source : null;
+}
+
+/**
+ * The words of the consultation's source's tables and columns, for routing, or null when there
+ * is no source to read or it did not describe itself within `waitMs` (its schema read goes on,
+ * kept for the steps after routing, which report an unreachable source in their own words).
+ */
+export async function sourceVocabulary(
+  scope: TenantScope,
+  consultationSourceId: string | null,
+  waitMs: number,
+): Promise<ReadonlySet<string> | null> {
+  const resolved = await resolveAnalystSource(scope, consultationSourceId);
+  if (!resolved?.ok) return null;
+  const schema = sourceSchema(scope, resolved.source);
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs);
+  });
+  try {
+    const read = await Promise.race([
+      schema.then(
+        (s) => s.graph,
+        () => null,
+      ),
+      gaveUp,
+    ]);
+    return read ? schemaVocabulary(Object.values(read.tables)) : null;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -62,16 +127,22 @@ export async function analystSource(scope: TenantScope): Promise<AnalystSource |
  * graph version if it changed (a statement the database refused may mean it did).
  */
 export function sourceSchema(scope: TenantScope, source: AnalystSource, refresh = false): Promise<SourceSchema> {
-  const key = `${scope.tenantId}:${source.id}`;
+  const domainExtraction = analystSettings().domainExtraction;
+  const key = `${scope.tenantId}:${source.id}:${domainExtraction ? "terms" : "no-terms"}`;
   const hit = kept.get(key);
   if (!refresh && hit && Date.now() - hit.at < KEEP_MS) return hit.schema;
-  const schema = readSourceSchema(scope, source, refresh);
+  const schema = readSourceSchema(scope, source, refresh, domainExtraction);
   kept.set(key, { at: Date.now(), schema });
   schema.catch(() => kept.delete(key));
   return schema;
 }
 
-async function readSourceSchema(scope: TenantScope, source: AnalystSource, refresh: boolean): Promise<SourceSchema> {
+async function readSourceSchema(
+  scope: TenantScope,
+  source: AnalystSource,
+  refresh: boolean,
+  domainExtraction: boolean,
+): Promise<SourceSchema> {
   const [graph, registries, catalog] = await Promise.all([
     currentJoinGraph(scope, source.id, { refresh }),
     getRegistries(scope, source.id),
@@ -85,7 +156,9 @@ async function readSourceSchema(scope: TenantScope, source: AnalystSource, refre
     catalog: statementCatalog([], catalog),
     planning: statementCatalog(Object.values(graph.graph.tables), catalog),
     secureViews,
-    registries: { domain: registries.domain, display: registries.display },
+    // DOMAIN_EXTRACTION_ENABLED off: no business term resolves through the domain registry; the
+    // question's words are matched to tables, columns and values only.
+    registries: { domain: domainExtraction ? registries.domain : {}, display: registries.display },
     values: await readValues(scope, source, graph.graph, secureViews),
   };
 }

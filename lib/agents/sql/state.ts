@@ -31,6 +31,8 @@ export interface AnalystSource {
   dialect: "postgres" | "mysql";
   schemas: string[];
   rowLimit: number;
+  /** The embedded warehouse answers in-process; only a network source can be unreachable. */
+  kind?: "postgres" | "mysql" | "warehouse";
 }
 
 /**
@@ -48,6 +50,8 @@ export const SqlAnalystState = Annotation.Root({
   plan: Annotation<PlannedSql | null>(),
   tables: Annotation<string[]>(),
   sql: Annotation<string | null>(),
+  /** Steps taken in the check → correct → execute loop (bounded by `SQL_AGENT_MAX_ITERATIONS`). */
+  iterations: Annotation<number>(),
   /** Regenerations after an empty result (the design's `retries`). */
   retries: Annotation<number>(),
   sql_correction_attempts: Annotation<number>(),

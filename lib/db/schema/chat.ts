@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { agents } from "./agents";
+import { dataSources } from "./datasources";
 import { createdAt, tenantRef, updatedAt } from "./tenancy";
 
 export const chatSessions = pgTable(
@@ -13,6 +14,11 @@ export const chatSessions = pgTable(
       .notNull()
       .references(() => agents.id, { onDelete: "restrict" }),
     title: text("title").notNull(),
+    /**
+     * The data source this consultation asks (the Data Analyst): picked in the chat or remembered
+     * from the first answer, so a source added later moves no one. Removing the source clears it.
+     */
+    dataSourceId: uuid("data_source_id").references(() => dataSources.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

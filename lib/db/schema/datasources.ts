@@ -35,11 +35,17 @@ export const dataSources = pgTable(
      */
     riskAcceptedBy: text("risk_accepted_by"),
     riskAcceptedAt: at("risk_accepted_at"),
+    /**
+     * The tenant's default source for the Data Analyst, set by an admin: a consultation that has
+     * not picked one uses it. At most one per tenant (the partial unique index below).
+     */
+    isDefault: boolean("is_default").notNull().default(false),
   },
   (t) => [
     uniqueIndex("data_sources_tenant_name_uq").on(t.tenantId, t.name),
     // The target of the composite keys of the SQL analyst's settings (sql-sources.ts).
     uniqueIndex("data_sources_tenant_uq").on(t.id, t.tenantId),
+    uniqueIndex("data_sources_tenant_default_uq").on(t.tenantId).where(sql`${t.isDefault}`),
     check("data_sources_kind_check", sql`${t.kind} in ('postgres', 'mysql', 'warehouse')`),
     check("data_sources_row_limit_check", sql`${t.rowLimit} between 1 and 100000`),
     check("data_sources_timeout_check", sql`${t.statementTimeoutMs} between 100 and 600000`),

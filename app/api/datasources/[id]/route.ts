@@ -1,6 +1,7 @@
 import { requireRole } from "@/lib/auth";
-import { getDataSource, removeDataSource } from "@/lib/datasources";
-import { json } from "@/lib/http";
+import { getDataSource, removeDataSource, setDefaultDataSource } from "@/lib/datasources";
+import { UpdateDataSourceInput } from "@/lib/datasources/contract";
+import { json, parseBody } from "@/lib/http";
 import { route } from "@/lib/server";
 import { sourceId } from "./params";
 
@@ -14,4 +15,12 @@ export const GET = route<Context>(async (req, { params }) => {
 export const DELETE = route<Context>(async (req, { params }) => {
   const session = await requireRole(req, "admin");
   return json({ status: "success", source: await removeDataSource(session, await sourceId(params)) });
+});
+
+/** `{isDefault}`: the tenant's default source for the Data Analyst (one at a time). */
+export const PUT = route<Context>(async (req, { params }) => {
+  const session = await requireRole(req, "admin");
+  const id = await sourceId(params);
+  const input = await parseBody(req, UpdateDataSourceInput, 1024);
+  return json({ status: "success", source: await setDefaultDataSource(session, id, input.isDefault) });
 });

@@ -2,6 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { TenantScope } from "@/lib/db";
 import { emit, runContextOf } from "@/lib/runs";
 import { guardSql, type SqlFinding, validateSql } from "@/lib/sql";
+import { analystSettings } from "../settings";
 import { sourceSchema } from "../source";
 import type { AnalystSource, ColumnFix, SqlAnalystStateType } from "../state";
 
@@ -23,6 +24,12 @@ export async function checkSql(state: SqlAnalystStateType, config: LangGraphRunn
       last_sql_error: `${guarded.error.code}: ${guarded.error.message}`,
       validation_errors: [],
     };
+  }
+  // SQL_PRE_VALIDATION_ENABLED off: the guard still decides what may run, but names are left to
+  // the database (an error it returns still goes to correction).
+  if (!analystSettings().preValidation) {
+    emit(config, { kind: "step", message: "Pre-validation is off: the guarded statement runs unchecked" });
+    return { validated: true, sql: guarded.sql, last_sql_error: null, validation_errors: [], column_fixes: [] };
   }
   const validation = validateSql(guarded.sql, schema.catalog, dialect);
   if (!validation.valid) {

@@ -1,18 +1,18 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { loadChatAgent, loadChatSession } from "@/lib/chat";
-import { isAboutTheProduct } from "@/lib/rag";
 import { emit, runContextOf } from "@/lib/runs";
 import { intentOf } from "../intent";
+import { routeQuestion } from "../routing";
+import { sourceVocabulary } from "../source";
 import type { AnalystRoute, SqlAnalystStateType } from "../state";
 
-// Words that make a question about data even when the offline engine cannot shape it: it is then
-// routed to SQL and answered with what the engine can and cannot do, not sent to the guide.
-const DATA_WORDS =
-  /\b(?:how many|count|total|sum|average|avg|top \d+|list|per|by year|revenue|sales|orders?|customers?|invoices?|tracks?|films?|rentals?|payments?|products?|employees?)\b/i;
+/** How long routing waits for the source's table names before it decides without them. */
+const VOCABULARY_WAIT_MS = 3_000;
 
 /**
  * The orchestrator's classify step (the design's `next_step`): a data question goes to SQL, a
- * question about using Vigil to the guide (RAG), anything else is answered as general. Also
+ * question about using Vigil to the guide (RAG), anything else is answered as general — decided
+ * on the words of the consultation's source's tables and columns (see routing.ts). Also
  * loads the session and the agent, and clears what the previous turn left in the state.
  */
 export async function route(state: SqlAnalystStateType, config: LangGraphRunnableConfig) {
@@ -20,9 +20,8 @@ export async function route(state: SqlAnalystStateType, config: LangGraphRunnabl
   const session = await loadChatSession(run, run);
   const agent = await loadChatAgent(run, session.agentId);
   const intent = intentOf(state.message, state.lastIntent ?? null);
-  let next: AnalystRoute = "general";
-  if (intent || DATA_WORDS.test(state.message)) next = "sql";
-  else if (isAboutTheProduct(state.message)) next = "rag";
+  const vocabulary = await sourceVocabulary(run, session.dataSourceId ?? null, VOCABULARY_WAIT_MS).catch(() => null);
+  const next: AnalystRoute = routeQuestion(state.message, { hasIntent: intent !== null, vocabulary });
   emit(config, { kind: "data", name: "route", id: "route", data: { route: next } });
   return {
     session,
@@ -34,6 +33,7 @@ export async function route(state: SqlAnalystStateType, config: LangGraphRunnabl
     tables: [],
     sql: null,
     retries: 0,
+    iterations: 0,
     sql_correction_attempts: 0,
     last_sql_error: null,
     correction_history: [],
