@@ -151,12 +151,15 @@ export interface TieredContextEntry {
   context_tier: 1 | 2 | 3;
   context_weight: number;
   depth: number;
-  source_type: "vector_search" | "reference" | "hitl";
+  /** "web_search": a fallback searcher's result (only when the run turned the fallback search on). */
+  source_type: "vector_search" | "reference" | "hitl" | "web_search";
   /** Vigil: the passage and document it came from, and the task that found it. */
   chunk_id: string;
   document_id: string;
   section: string | null;
   task_id: number | null;
+  /** Vigil: the web address of a fallback search result; absent for the tenant's own documents. */
+  url?: string | null;
 }
 
 /** The design's preserved quote: an exact substring of its chunk. */
@@ -218,6 +221,8 @@ export interface ReportSource {
   section: string | null;
   excerpt: string;
   tier: 1 | 2 | 3;
+  /** Vigil: the web address of a fallback search result; absent for the tenant's own documents. */
+  url?: string | null;
 }
 
 /** A claim of the report and its evidence: claim → quote → chunk → document and page. */
@@ -281,4 +286,6 @@ export interface ResearchPublicState {
   quality_assessment: QualityAssessment | null;
   final_report: FinalReport | null;
   use_fallback_search: boolean;
+  /** The design's ResearchContext: per task its query, passages, references, fallback results; and whether outside sources were used. */
+  research_context: ResearchContext | null;
 }

@@ -76,6 +76,7 @@ export function synthesizeOffline(input: {
       section: e.section,
       excerpt: e.extracted_info.slice(0, 500),
       tier: e.context_tier,
+      ...(e.url ? { url: e.url } : {}),
     });
   }
   const documents = new Set(sources.map((s) => s.document_id)).size;

@@ -4,7 +4,7 @@ import { emit, runContextOf } from "@/lib/runs";
 import type { PreservedQuote, TaskSummary, TieredContextEntry, ToDoItem } from "../contract";
 import { extractInfo, mentionsAny, quoteOf, relevanceOf, TIER_WEIGHTS, tierOf } from "../evidence";
 import { FRAMING_WORDS } from "../plan";
-import { followReferences, type Passage, search } from "../retrieval";
+import { fallbackPassages, followReferences, type Passage, search } from "../retrieval";
 import type { ResearchStateType } from "../state";
 import { answerFormTerms, round, uniqueTerms } from "../terms";
 import { agentOf } from "./clarify";
@@ -100,8 +100,40 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
     });
   }
 
+  // The fallback search only when this run turned it on: its results are tertiary, with their URL.
+  const external = state.useFallbackSearch ? await fallbackPassages(terms.join(" "), 3, config.signal) : null;
+  const web: { title: string; url: string }[] = [];
+  for (const p of external?.passages ?? []) {
+    const info = extractInfo(p.text, terms, p.section, form);
+    if (!info) continue;
+    web.push({ title: p.title, url: p.url });
+    entries.push({
+      chunk: p.text.slice(0, 2000),
+      document: p.title,
+      page: null,
+      extracted_info: info,
+      relevance_score: relevanceOf(p.text, terms),
+      context_tier: 3,
+      context_weight: TIER_WEIGHTS[3],
+      depth: 0,
+      source_type: "web_search",
+      chunk_id: p.chunkId,
+      document_id: p.documentId,
+      section: p.section,
+      task_id: task.id,
+      url: p.url,
+    });
+  }
+  if (external && external.searchers.length > 0) {
+    emit(config, {
+      kind: "trace",
+      eventType: "tool_result",
+      payload: { tool: "fallback_search", task: task.id, hits: web.length, failures: external.failures },
+    });
+  }
+
   const findings = entries
-    .filter((e) => e.depth === 0)
+    .filter((e) => e.depth === 0 && e.source_type !== "web_search")
     .map((e) => e.extracted_info)
     .slice(0, 3);
   const summary: TaskSummary = {
@@ -130,7 +162,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
     secondary_context: [...state.secondary_context, ...byTier(2)],
     tertiary_context: [...state.tertiary_context, ...byTier(3)],
     visited_refs: [...visited],
-    retrieval_calls: state.retrieval_calls + 1,
+    retrieval_calls: state.retrieval_calls + 1 + (external ? 1 : 0),
     research_context: {
       search_queries: [
         ...ctx.search_queries,
@@ -140,13 +172,13 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
           summary: summary.summary,
           summary_references: [...new Set(entries.map((e) => e.document))],
           quality_score: summary.relevance_score,
-          web_search_results: null,
+          web_search_results: external ? web : null,
         },
       ],
       metadata: {
         total_iterations: state.hitl_iteration,
         documents_referenced: [...new Set([...ctx.metadata.documents_referenced, ...entries.map((e) => e.document)])],
-        external_sources_used: false,
+        external_sources_used: ctx.metadata.external_sources_used || web.length > 0,
       },
     },
   };
