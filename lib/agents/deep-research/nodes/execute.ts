@@ -44,6 +44,9 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const hits = (await search(scope, terms.join(" "), agent.knowledgeDomains, 10))
     .filter((h) => !seenInRun.has(h.chunkId) && !visited.has(h.chunkId))
     .slice(0, 4);
+  // This task's own hits are found directly: a reference from one hit to another must not gather
+  // the same passage a second time (as a deeper, weaker entry).
+  for (const h of hits) visited.add(h.chunkId);
   const entries: TieredContextEntry[] = [];
   const quotes: PreservedQuote[] = [];
   const searchChunks: {
