@@ -288,4 +288,6 @@ export interface ResearchPublicState {
   use_fallback_search: boolean;
   /** The design's ResearchContext: per task its query, passages, references, fallback results; and whether outside sources were used. */
   research_context: ResearchContext | null;
+  /** Vigil: searches this run made (clarification queries, one per task, one per fallback search). */
+  retrieval_calls: number;
 }

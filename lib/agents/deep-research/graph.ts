@@ -113,6 +113,7 @@ export function publicStateOf(values: unknown): ResearchPublicState {
     final_report: v.final_report ?? null,
     use_fallback_search: v.useFallbackSearch ?? false,
     research_context: v.research_context ?? null,
+    retrieval_calls: v.retrieval_calls ?? 0,
   };
 }
 
