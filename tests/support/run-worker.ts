@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { drainTrace } from "@/lib/audit";
 import { answerInterrupt, waitingCheckpointOf } from "@/lib/checkpoints";
 import { recordDecision } from "@/lib/hitl";
-import { executionSettled, getRun, readEvents, recoverStaleRuns, startRun } from "@/lib/runs";
+import { executionSettled, getRun, type RunEvent, readEvents, recoverStaleRuns, runBus, startRun } from "@/lib/runs";
 import { boot } from "@/lib/server";
 
 const [command, tenantId, arg] = process.argv.slice(2);
@@ -90,6 +90,31 @@ if (command === "start-and-wait-interrupt") {
     await recordDecision(reviewer, waiting.caseId, { requestId: randomUUID(), outcome: "approved" });
     await executionSettled(arg);
   }
+} else if (command === "research-to-first-task") {
+  // A research run: clarification ended with /end, the plan approved in the inbox, and the
+  // process frozen the moment the first task's result is committed (the step event commits with
+  // the node's writes), so the kill lands in phase 3 with the other tasks still to run.
+  const { runId } = await startRun(actor, { workflow: "deep-research", input: JSON.parse(arg) });
+  await waitFor(runId, (s) => s !== "running");
+  await answerInterrupt(actor, runId, { value: { response: "/end" } });
+  await executionSettled(runId);
+  await waitFor(runId, (s) => s !== "running");
+  const waiting = await waitingCheckpointOf(actor, runId);
+  if (waiting?.type !== "plan_approval") throw new Error("the run did not stop at its plan");
+  const tasks = ((waiting.request as { plan_steps?: unknown[] }).plan_steps ?? []).length;
+  runBus().on(runId, ({ events }: { events: readonly RunEvent[] }) => {
+    const done = events.some(
+      (e) =>
+        e.type === "step" &&
+        (e.payload as { node: string }).node === "execute_task" &&
+        (e.payload as { status: string }).status === "done",
+    );
+    if (!done) return;
+    say({ runId, status: "executing", tasks });
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+  });
+  await recordDecision(reviewer, waiting.caseId, { requestId: randomUUID(), outcome: "approved" });
+  setInterval(() => {}, 1000);
 } else {
   console.error(`unknown command ${command}`);
   process.exit(2);

@@ -170,12 +170,15 @@ export interface TieredContextEntry {
   context_tier: 1 | 2 | 3;
   context_weight: number;
   depth: number;
-  source_type: "vector_search" | "reference" | "hitl";
+  /** "web_search": a fallback searcher's result (only when the run turned the fallback search on). */
+  source_type: "vector_search" | "reference" | "hitl" | "web_search";
   /** Vigil: the passage and document it came from, and the task that found it. */
   chunk_id: string;
   document_id: string;
   section: string | null;
   task_id: number | null;
+  /** Vigil: the web address of a fallback search result; absent for the tenant's own documents. */
+  url?: string | null;
 }
 
 /** The design's preserved quote: an exact substring of its chunk. */
@@ -237,6 +240,8 @@ export interface ReportSource {
   section: string | null;
   excerpt: string;
   tier: 1 | 2 | 3;
+  /** Vigil: the web address of a fallback search result; absent for the tenant's own documents. */
+  url?: string | null;
 }
 
 /** A claim of the report and its evidence: claim → quote → chunk → document and page. */
@@ -307,4 +312,8 @@ export interface ResearchPublicState {
   quality_assessment: QualityAssessment | null;
   final_report: FinalReport | null;
   use_fallback_search: boolean;
+  /** The design's ResearchContext: per task its query, passages, references, fallback results; and whether outside sources were used. */
+  research_context: ResearchContext | null;
+  /** Vigil: searches this run made (clarification queries, one per task, one per fallback search). */
+  retrieval_calls: number;
 }

@@ -114,6 +114,8 @@ export function publicStateOf(values: unknown): ResearchPublicState {
     quality_assessment: v.quality_assessment ?? null,
     final_report: v.final_report ?? null,
     use_fallback_search: v.useFallbackSearch ?? false,
+    research_context: v.research_context ?? null,
+    retrieval_calls: v.retrieval_calls ?? 0,
   };
 }
 

@@ -13,6 +13,10 @@ describe("detectLanguage", () => {
 
   it("reads short questions by their letters and function words", () => {
     expect(detectLanguage("Was kostet eine PMA?")).toBe("de");
+    // Inflected question words and possessives (XQuAD's German questions).
+    expect(detectLanguage("In welchem Format sendet Sky+HD sein Material?")).toBe("de");
+    expect(detectLanguage("Wo wurden die Spiele ausgetragen?")).toBe("de");
+    expect(detectLanguage("In which format does Sky+HD broadcast its material?")).toBe("en");
     expect(detectLanguage("Größe?")).toBe("de");
     expect(detectLanguage("PMA cost?")).toBe("en");
     expect(detectLanguage("510(k)")).toBe("en");

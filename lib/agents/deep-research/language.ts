@@ -1,38 +1,47 @@
 import { franc } from "franc-min";
 import type { ResearchLanguage } from "./contract";
 
-// Words only German uses among the two languages research writes in: a short question ("Was
-// kostet eine PMA?") is too short for trigram statistics, but its function words tell.
+// Function words only one of the two languages uses ("was", "in", "an", "also", "will", "war"
+// are words of both and count for neither): a short question ("Was kostet eine PMA?") is too
+// short for trigram statistics, and a question full of another language's names ("Wann wurde der
+// British Nationality Act verabschiedet?") misleads them, but its function words tell.
 const GERMAN_WORDS = new Set(
-  `der die das den dem des ein eine einen einem einer und oder ist sind wie was wer wann warum welche welcher
-  welches für mit nicht auch auf bei nach von zum zur über unter muss müssen kann können gibt es werden wird
-  sich ich wir sie ihr dass`
+  `der die das den dem des ein eine einen einem einer und oder ist sind wie wer wann warum welche welcher
+  welches welchem welchen wem wen wessen wo woher wohin womit wofür wodurch worauf wogegen weshalb wieso
+  wieviel wieviele für mit nicht auch auf bei nach von zum zur über unter muss müssen kann können gibt es
+  werden wird wurde wurden sich ich wir sie ihr dass sein seine seinen seinem seiner ihre ihren ihrem ihrer
+  im vom beim hat hatte hatten waren seit als er man lautet hieß oft einige gegen zu um bis noch nur sehr schon
+  wenn ob dieser diese dieses`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+const ENGLISH_WORDS = new Set(
+  `the a of to and or is are were be been being did does do what which who whom whose when where why how
+  that this these those with for from by on at its their his her there has have had can could would should
+  may might must not than into about after before during than`
     .split(/\s+/)
     .filter(Boolean),
 );
 
-/** Below this many letters franc's trigrams are unreliable; the word test decides instead. */
+/** Below this many letters franc's trigrams are unreliable. */
 const FRANC_MIN_LETTERS = 40;
 
 /**
- * The language research writes in: German when franc-min (trigram statistics) says `deu`,
- * English otherwise. A short text falls back to English unless German letters (ä, ö, ü, ß) or
- * German function words say otherwise.
+ * The language research writes in. The function words decide when one language has more of
+ * them; on a tie franc-min's trigram statistics do (for a text long enough), then German letters
+ * (ä, ö, ü, ß); English otherwise.
  */
 export function detectLanguage(text: string): ResearchLanguage {
+  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const score = words.filter((w) => GERMAN_WORDS.has(w)).length - words.filter((w) => ENGLISH_WORDS.has(w)).length;
+  if (score !== 0) return score > 0 ? "de" : "en";
   const letters = text.replace(/[^\p{L}]/gu, "").length;
   if (letters >= FRANC_MIN_LETTERS) {
     const code = franc(text, { only: ["deu", "eng"], minLength: 10 });
     if (code === "deu") return "de";
     if (code === "eng") return "en";
   }
-  return looksGerman(text) ? "de" : "en";
-}
-
-function looksGerman(text: string): boolean {
-  if (/[äöüß]/i.test(text)) return true;
-  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
-  return words.filter((w) => GERMAN_WORDS.has(w)).length >= Math.max(1, Math.ceil(words.length / 6));
+  return /[äöüß]/i.test(text) ? "de" : "en";
 }
 
 /**

@@ -182,7 +182,9 @@ export function reportMarkdown(report: FinalReport): string {
   out.push(`## ${l.sources}`, "");
   if (report.sources.length === 0) out.push(l.none, "");
   for (const s of [...report.sources].sort((a, b) => a.n - b.n)) {
-    out.push(`${s.n}. ${cell(sourceLocation(s, l))} (${l.tiers[TIERS[s.tier - 1]]})`);
+    // A fallback search result carries its address, so a reader can open it.
+    const url = s.url ? ` <${s.url}>` : "";
+    out.push(`${s.n}. ${cell(sourceLocation(s, l))}${url} (${l.tiers[TIERS[s.tier - 1]]})`);
   }
   if (report.sources.length > 0) out.push("");
 

@@ -55,6 +55,7 @@ export function numberSources(tiers: TieredContextEntry[]): {
       section: e.section,
       excerpt: e.extracted_info.slice(0, 500),
       tier: e.context_tier,
+      ...(e.url ? { url: e.url } : {}),
     });
   }
   return { sources, numberOf };

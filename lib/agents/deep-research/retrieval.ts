@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import { type SearchHit, searchKnowledge } from "@/lib/rag";
+import { fallbackSearch } from "@/lib/search";
 import { relevanceOf } from "./evidence";
 import { detectReferences, REFERENCE_MAX_DEPTH, sectionPattern } from "./references";
 
@@ -40,8 +41,44 @@ export async function documentTitles(scope: TenantScope): Promise<{ id: string; 
   return withTenant(scope, (tx) => tx.select({ id: docs.id, title: docs.title }).from(docs));
 }
 
-/** Stored chunk texts by id (what a claim is checked against). */
-export async function chunkTexts(scope: TenantScope, ids: string[]): Promise<Map<string, string>> {
+/** A fallback search result as research keeps it: a passage with the address it came from. */
+export interface ExternalPassage extends Passage {
+  url: string;
+}
+
+/**
+ * The configured fallback searchers (PubMed, web) for a query, only for a run that turned the
+ * fallback search on. A result's id (`web:…`, `pubmed:…`) stands for both chunk and document:
+ * it is not a row of the knowledge base, and its snippet as fetched is what its claims are
+ * checked against. Searchers that fail count as silent, as in chat.
+ */
+export async function fallbackPassages(
+  query: string,
+  limit = 3,
+  signal?: AbortSignal,
+): Promise<{ passages: ExternalPassage[]; searchers: string[]; failures: { searcher: string; error: string }[] }> {
+  const result = await fallbackSearch(query, { limit, signal });
+  return {
+    passages: result.hits.map((h) => ({
+      chunkId: h.id,
+      documentId: h.id,
+      title: h.title,
+      section: h.section,
+      page: null,
+      text: h.text,
+      score: 0,
+      url: h.url,
+    })),
+    searchers: result.searchers,
+    failures: result.failures,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Stored chunk texts by id (what a claim is checked against); ids of external results are not rows and are skipped. */
+export async function chunkTexts(scope: TenantScope, allIds: string[]): Promise<Map<string, string>> {
+  const ids = allIds.filter((id) => UUID.test(id));
   if (ids.length === 0) return new Map();
   const rows = await withTenant(scope, (tx) =>
     tx.select({ id: chunks.id, text: chunks.text }).from(chunks).where(inArray(chunks.id, ids)),

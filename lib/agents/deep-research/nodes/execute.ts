@@ -6,7 +6,7 @@ import { extractInfo, mentionsAny, quoteOf, relevanceOf, TIER_WEIGHTS, tierOf } 
 import { askModel, fellBack } from "../model";
 import { classificationRequest, extractionRequest } from "../model-phases";
 import { FRAMING_WORDS } from "../plan";
-import { followReferences, type Passage, search } from "../retrieval";
+import { fallbackPassages, followReferences, type Passage, search } from "../retrieval";
 import type { ResearchStateType } from "../state";
 import { answerFormTerms, round, uniqueTerms } from "../terms";
 import { agentOf } from "./clarify";
@@ -46,6 +46,9 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const hits = (await search(scope, terms.join(" "), agent.knowledgeDomains, 10))
     .filter((h) => !seenInRun.has(h.chunkId) && !visited.has(h.chunkId))
     .slice(0, 4);
+  // This task's own hits are found directly: a reference from one hit to another must not gather
+  // the same passage a second time (as a deeper, weaker entry).
+  for (const h of hits) visited.add(h.chunkId);
   const searchChunks: {
     chunk: string;
     document: string;
@@ -161,8 +164,40 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   if (dropped > 0)
     emit(config, { kind: "step", message: `Dropped ${dropped} quotes that are not verbatim in their passage` });
 
+  // The fallback search only when this run turned it on: its results are tertiary, with their URL.
+  const external = state.useFallbackSearch ? await fallbackPassages(terms.join(" "), 3, config.signal) : null;
+  const web: { title: string; url: string }[] = [];
+  for (const p of external?.passages ?? []) {
+    const info = extractInfo(p.text, terms, p.section, form);
+    if (!info) continue;
+    web.push({ title: p.title, url: p.url });
+    entries.push({
+      chunk: p.text.slice(0, 2000),
+      document: p.title,
+      page: null,
+      extracted_info: info,
+      relevance_score: relevanceOf(p.text, terms),
+      context_tier: 3,
+      context_weight: TIER_WEIGHTS[3],
+      depth: 0,
+      source_type: "web_search",
+      chunk_id: p.chunkId,
+      document_id: p.documentId,
+      section: p.section,
+      task_id: task.id,
+      url: p.url,
+    });
+  }
+  if (external && external.searchers.length > 0) {
+    emit(config, {
+      kind: "trace",
+      eventType: "tool_result",
+      payload: { tool: "fallback_search", task: task.id, hits: web.length, failures: external.failures },
+    });
+  }
+
   const findings = entries
-    .filter((e) => e.depth === 0)
+    .filter((e) => e.depth === 0 && e.source_type !== "web_search")
     .map((e) => e.extracted_info)
     .slice(0, 3);
   const summary: TaskSummary = {
@@ -193,7 +228,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
     visited_refs: [...visited],
     quotes_dropped: state.quotes_dropped + dropped,
     ...(fallbacks.length ? { engine_fallbacks: fallbacks } : {}),
-    retrieval_calls: state.retrieval_calls + 1,
+    retrieval_calls: state.retrieval_calls + 1 + (external ? 1 : 0),
     research_context: {
       search_queries: [
         ...ctx.search_queries,
@@ -203,13 +238,13 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
           summary: summary.summary,
           summary_references: [...new Set(entries.map((e) => e.document))],
           quality_score: summary.relevance_score,
-          web_search_results: null,
+          web_search_results: external ? web : null,
         },
       ],
       metadata: {
         total_iterations: state.hitl_iteration,
         documents_referenced: [...new Set([...ctx.metadata.documents_referenced, ...entries.map((e) => e.document)])],
-        external_sources_used: false,
+        external_sources_used: ctx.metadata.external_sources_used || web.length > 0,
       },
     },
   };

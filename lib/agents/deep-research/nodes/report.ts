@@ -162,6 +162,8 @@ async function checked(state: ResearchStateType, config: LangGraphRunnableConfig
     runContextOf(config),
     draft.sources.map((s) => s.chunk_id),
   );
+  // A fallback result is no row of the knowledge base: its snippet as fetched is its evidence.
+  for (const e of state.tertiary_context) if (e.source_type === "web_search") stored.set(e.chunk_id, e.chunk);
   const texts = new Map(draft.sources.map((s) => [s.n, stored.get(s.chunk_id)]));
   const claims = draft.claims.map((c) => verifyClaim(c, texts));
   return { draft, claims, stored };
