@@ -22,4 +22,16 @@ describe("evidence from a passage", () => {
     expect(tierOf({ depth: 0, relevance: 0.9, entityMatch: true, sourceType: "hitl" })).toBe(3);
     expect(tierOf({ depth: 0, relevance: 0.1, entityMatch: true, sourceType: "vector_search" })).toBe(3);
   });
+
+  it("picks the German sentence that holds the question's words as inflections and compound parts", () => {
+    const chunk =
+      "Die Stadt wurde im Mittelalter gegründet und hat heute viele Einwohner. " +
+      "Der Betrieb der Anlage begann nach langer Planung erst im Jahr 1961. " +
+      "Die Gebühr für den Betrieb legt die Strahlenschutzverordnung fest; sie beträgt 300 Euro im Jahr.";
+    // The question's words: "Welche Gebühren nennen die Verordnungen für den Betrieb?"
+    const terms = ["Gebühren", "Verordnungen", "Betrieb"];
+    expect(quoteOf(chunk, terms, null, [], "de")).toContain("300 Euro");
+    // Read as English, "Gebühr" and "Verordnung" match nothing and the picked sentence is another.
+    expect(quoteOf(chunk, terms, null, [], "en")).not.toContain("300 Euro");
+  });
 });

@@ -1,23 +1,25 @@
 import { splitSentences } from "@/lib/engine";
-import { RELEVANCE_THRESHOLDS } from "./contract";
+import { RELEVANCE_THRESHOLDS, type ResearchLanguage } from "./contract";
 import { containsTerm, round, termShare } from "./terms";
 
 /**
  * The sentences of a passage ranked for `terms`, best first (ties: text order). A sentence scores
  * the idf-weighted terms it contains, plus half for those in the heading it stands under
  * ("Review timeline" makes its sentences about timelines); a term every sentence has weighs little.
+ * Terms match in the run's language (German stems and compound parts for a German run).
  */
 export function rankSentences(
   text: string,
   terms: readonly string[],
   section: string | null = null,
   answerForm: readonly string[] = [],
+  language: ResearchLanguage = "en",
 ): { text: string; score: number }[] {
   const sentences = splitSentences(text).filter((s) => s.kind !== "heading" && s.text.length >= 20);
   const headings = splitSentences(text).filter((s) => s.kind === "heading");
   const n = sentences.length;
   const idf = new Map(
-    terms.map((t) => [t, Math.log(1 + n / (1 + sentences.filter((s) => containsTerm(s.text, t)).length))]),
+    terms.map((t) => [t, Math.log(1 + n / (1 + sentences.filter((s) => containsTerm(s.text, t, language)).length))]),
   );
   return sentences
     .map((s, i) => {
@@ -30,12 +32,13 @@ export function rankSentences(
       ].join(" ");
       let score = 0;
       for (const t of terms) {
-        if (containsTerm(s.text, t)) score += idf.get(t) ?? 0;
-        else if (heading && containsTerm(heading, t)) score += 0.5 * (idf.get(t) ?? 0);
+        if (containsTerm(s.text, t, language)) score += idf.get(t) ?? 0;
+        else if (heading && containsTerm(heading, t, language)) score += 0.5 * (idf.get(t) ?? 0);
       }
       // A sentence in the form the question asks for ("how long" → days) answers it: it counts
       // as much as all the subject terms together could.
-      if (answerForm.some((t) => containsTerm(s.text, t))) score += [...idf.values()].reduce((a, b) => a + b, 0) / 2;
+      if (answerForm.some((t) => containsTerm(s.text, t, language)))
+        score += [...idf.values()].reduce((a, b) => a + b, 0) / 2;
       return { text: s.text, score, i };
     })
     .filter((s) => s.score > 0)
@@ -49,8 +52,9 @@ export function extractInfo(
   terms: readonly string[],
   section: string | null = null,
   answerForm: readonly string[] = [],
+  language: ResearchLanguage = "en",
 ): string {
-  const best = rankSentences(text, terms, section, answerForm).slice(0, 2);
+  const best = rankSentences(text, terms, section, answerForm, language).slice(0, 2);
   return best.map((s) => s.text).join(" ");
 }
 
@@ -63,8 +67,9 @@ export function quoteOf(
   terms: readonly string[],
   section: string | null = null,
   answerForm: readonly string[] = [],
+  language: ResearchLanguage = "en",
 ): string | null {
-  const best = rankSentences(text, terms, section, answerForm)[0];
+  const best = rankSentences(text, terms, section, answerForm, language)[0];
   return best && text.includes(best.text) ? best.text : null;
 }
 
@@ -88,6 +93,8 @@ export function tierOf(input: {
 }
 
 /** Relevance of a passage to a set of terms: the share it contains. */
-export const relevanceOf = (text: string, terms: readonly string[]) => round(termShare(text, terms));
+export const relevanceOf = (text: string, terms: readonly string[], language: ResearchLanguage = "en") =>
+  round(termShare(text, terms, language));
 
-export const mentionsAny = (text: string, terms: readonly string[]) => terms.some((t) => containsTerm(text, t));
+export const mentionsAny = (text: string, terms: readonly string[], language: ResearchLanguage = "en") =>
+  terms.some((t) => containsTerm(text, t, language));

@@ -186,7 +186,7 @@ export function assessQuality(input: {
   framing: string[];
   language: ResearchLanguage;
 }): QualityAssessment {
-  const mentioned = input.anchorTerms.filter((t) => containsTerm(input.answer, t));
+  const mentioned = input.anchorTerms.filter((t) => containsTerm(input.answer, t, input.language));
   const answered = input.claimsByTask.filter((c) => c > 0).length;
   const verified = input.claims.filter((c) => c.verified).length;
   const told = input.framing.map(languageOfSegment).filter((l): l is ResearchLanguage => l !== null);

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import { type SearchHit, searchKnowledge } from "@/lib/rag";
 import { fallbackSearch } from "@/lib/search";
+import type { ResearchLanguage } from "./contract";
 import { relevanceOf } from "./evidence";
 import { detectReferences, REFERENCE_MAX_DEPTH, sectionPattern } from "./references";
 
@@ -104,6 +105,7 @@ async function resolve(
   ref: { type: "section" | "document"; target: string; documentId?: string },
   fromDocument: string,
   terms: string[],
+  language: ResearchLanguage,
 ): Promise<Passage[]> {
   const rows = await withTenant(scope, (tx) => {
     const q = tx.select(select).from(chunks).innerJoin(docs, eq(docs.id, chunks.documentId));
@@ -116,7 +118,7 @@ async function resolve(
       .limit(50);
   });
   return rows
-    .map((r) => ({ ...r, score: relevanceOf(r.text, terms) }))
+    .map((r) => ({ ...r, score: relevanceOf(r.text, terms, language) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, 2);
 }
@@ -137,6 +139,7 @@ export async function followReferences(
   terms: string[],
   visited: Set<string>,
   maxDepth = REFERENCE_MAX_DEPTH,
+  language: ResearchLanguage = "en",
 ): Promise<{
   found: FollowedPassage[];
   references: { type: "section" | "document"; target: string; found: boolean; chunks: Passage[] }[];
@@ -154,7 +157,9 @@ export async function followReferences(
         const key = `${passage.documentId}:${ref.type}:${ref.target.toLowerCase()}`;
         if (visited.has(key)) continue;
         visited.add(key);
-        const resolved = (await resolve(scope, ref, passage.documentId, terms)).filter((c) => !visited.has(c.chunkId));
+        const resolved = (await resolve(scope, ref, passage.documentId, terms, language)).filter(
+          (c) => !visited.has(c.chunkId),
+        );
         if (depth === 0)
           references.push({ type: ref.type, target: ref.target, found: resolved.length > 0, chunks: resolved });
         for (const chunk of resolved) {

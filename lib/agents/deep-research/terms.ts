@@ -1,10 +1,13 @@
+import { stemmer as germanStem } from "@orama/stemmers/german";
 import { keywordsOf, stem } from "@/lib/engine";
 import type { ResearchLanguage } from "./contract";
 
 // The words research measures with: a question's concepts and entities, and whether a passage
-// contains them. Matching is on normalised stems (lower case, the engine's light stemmer), as a
-// prefix at a word start ("report" matches "reporting"), or anywhere inside a word for stems of
-// six letters or more, so a German compound ("Strahlenschutzverordnung") contains its parts.
+// contains them. Matching is on normalised stems in the run's language (lower case; the engine's
+// light stemmer for English, the Snowball German stemmer for German, which also folds umlauts
+// and ß), as a prefix at a word start ("report" matches "reporting", "verordn" matches
+// "Verordnungen"), or anywhere inside a word for stems long enough not to match by chance, so a
+// German compound ("Strahlenschutzverordnung") contains its parts.
 
 export interface QuestionTerms {
   /** Subject words that are not names: "requirements", "timeline". */
@@ -33,27 +36,54 @@ function isSentenceStart(text: string, word: string): boolean {
   return at === 0 || /[.!?:]\s*$/.test(text.slice(0, at));
 }
 
-/** A term as matching sees it. */
-export function normalTerm(term: string): string {
+/**
+ * Text as German stems see it: lower case with umlauts and ß folded, as the German stemmer folds
+ * them, so a stem ("gebuhr") is found in the text it came from ("Gebühren").
+ */
+const foldGerman = (text: string) =>
+  text.toLowerCase().replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u").replace(/ß/g, "ss");
+
+// Terms are matched against every sentence of every passage: each is stemmed once.
+const germanStems = new Map<string, string>();
+function germanStemOf(word: string): string {
+  let stemmed = germanStems.get(word);
+  if (stemmed === undefined) {
+    stemmed = foldGerman(germanStem(word));
+    if (germanStems.size > 10_000) germanStems.clear();
+    germanStems.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+/** A term as matching sees it, in the run's language. */
+export function normalTerm(term: string, language: ResearchLanguage = "en"): string {
   const lower = term.toLowerCase().replace(/['’]s$/, "");
+  if (language === "de") return /^[\p{L}][\p{L}-]*$/u.test(lower) ? germanStemOf(lower) : foldGerman(lower);
   return /^[a-z][a-z-]*$/.test(lower) ? stem(lower) : lower;
 }
 
+/**
+ * The shortest stem found anywhere inside a word. German builds compounds of whole stems
+ * ("Nobelpreisträger" holds "preis"), so five letters are enough there; English does not, and a
+ * short English stem inside a word is mostly chance ("port" in "support").
+ */
+const INSIDE_MIN: Record<ResearchLanguage, number> = { en: 6, de: 5 };
+
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Whether `text` contains the term, by the rules above. */
-export function containsTerm(text: string, term: string): boolean {
-  const needle = normalTerm(term);
+/** Whether `text` contains the term, by the rules above, in the run's language (English by default). */
+export function containsTerm(text: string, term: string, language: ResearchLanguage = "en"): boolean {
+  const needle = normalTerm(term, language);
   if (!needle) return false;
-  const lower = text.toLowerCase();
-  if (needle.length >= 6 && lower.includes(needle)) return true;
+  const lower = language === "de" ? foldGerman(text) : text.toLowerCase();
+  if (needle.length >= INSIDE_MIN[language] && lower.includes(needle)) return true;
   return new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegex(needle)}`, "u").test(lower);
 }
 
 /** The share of `terms` that `text` contains (1 when there are no terms to look for). */
-export function termShare(text: string, terms: readonly string[]): number {
+export function termShare(text: string, terms: readonly string[], language: ResearchLanguage = "en"): number {
   if (terms.length === 0) return 1;
-  return terms.filter((t) => containsTerm(text, t)).length / terms.length;
+  return terms.filter((t) => containsTerm(text, t, language)).length / terms.length;
 }
 
 /**
@@ -63,19 +93,20 @@ export function termShare(text: string, terms: readonly string[]): number {
 export function coverageOf(
   terms: readonly string[],
   passages: readonly string[],
+  language: ResearchLanguage = "en",
 ): { coverage: number; gaps: string[] } {
   if (terms.length === 0) return { coverage: passages.length > 0 ? 1 : 0, gaps: [] };
-  const gaps = terms.filter((t) => !passages.some((p) => containsTerm(p, t)));
+  const gaps = terms.filter((t) => !passages.some((p) => containsTerm(p, t, language)));
   return { coverage: round((terms.length - gaps.length) / terms.length), gaps };
 }
 
 export const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** Terms once each by their normal form, first spelling kept. */
-export function uniqueTerms(terms: readonly string[]): string[] {
+export function uniqueTerms(terms: readonly string[], language: ResearchLanguage = "en"): string[] {
   const seen = new Set<string>();
   return terms.filter((t) => {
-    const key = normalTerm(t);
+    const key = normalTerm(t, language);
     if (!key || seen.has(key)) return false;
     seen.add(key);
     return true;

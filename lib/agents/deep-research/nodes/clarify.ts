@@ -144,11 +144,13 @@ const MODEL_GAPS_MAX = 3;
  * reading of the iteration is kept with it), never raise the coverage.
  */
 export const hitlAnalyzeRetrieval: Node = async (state, config) => {
-  const terms = uniqueTerms([...state.entities, ...state.key_concepts]);
+  const language = state.detected_language ?? "en";
+  const terms = uniqueTerms([...state.entities, ...state.key_concepts], language);
   const found = state.retrieval_history.flatMap((r) => r.passages);
   const { coverage, gaps: measured } = coverageOf(
     terms,
     found.map((p) => p.excerpt),
+    language,
   );
   const asked = await askModel(
     state,

@@ -6,6 +6,7 @@ import { extractInfo, mentionsAny, quoteOf, relevanceOf, TIER_WEIGHTS, tierOf } 
 import { askModel, fellBack } from "../model";
 import { classificationRequest, extractionRequest } from "../model-phases";
 import { FRAMING_WORDS } from "../plan";
+import { REFERENCE_MAX_DEPTH } from "../references";
 import { fallbackPassages, followReferences, type Passage, search } from "../retrieval";
 import type { ResearchStateType } from "../state";
 import { answerFormTerms, round, uniqueTerms } from "../terms";
@@ -17,7 +18,7 @@ export function taskTerms(task: ToDoItem, anchorTerms: string[], language: "de" 
   const own = keywordsOf(`${task.task} ${task.context === task.task ? "" : task.context}`, language).filter(
     (w) => !FRAMING_WORDS.has(w.toLowerCase()),
   );
-  return uniqueTerms([...own, ...anchorTerms]);
+  return uniqueTerms([...own, ...anchorTerms], language);
 }
 
 /** The next task of the approved list that has not run. */
@@ -40,7 +41,9 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
 
   const visited = new Set(state.visited_refs);
   const seenInRun = new Set([...state.primary_context, ...state.secondary_context].map((e) => e.chunk_id));
-  const terms = taskTerms(task, anchor.key_entities, anchor.detected_language);
+  // Terms match in the run's language: a German run's sentences are read with German stems.
+  const language = anchor.detected_language;
+  const terms = taskTerms(task, anchor.key_entities, language);
   // Sentences are picked also by the words the question's form asks for ("how long" → days).
   const form = answerFormTerms(anchor.original_query);
   const hits = (await search(scope, terms.join(" "), agent.knowledgeDomains, 10))
@@ -61,14 +64,21 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   let followed = 0;
   for (const hit of hits) {
     found.push({ p: hit, depth: 0, sourceType: "vector_search" });
-    const { found: refs, references } = await followReferences(scope, hit, terms, visited);
+    const { found: refs, references } = await followReferences(
+      scope,
+      hit,
+      terms,
+      visited,
+      REFERENCE_MAX_DEPTH,
+      language,
+    );
     for (const f of refs) found.push({ p: f, depth: f.depth, sourceType: "reference" });
     followed += refs.length;
     searchChunks.push({
       chunk: hit.text.slice(0, 2000),
       document: hit.title,
-      extracted_info: extractInfo(hit.text, terms),
-      references: refsOf(references, terms),
+      extracted_info: extractInfo(hit.text, terms, null, [], language),
+      references: refsOf(references, terms, language),
     });
   }
 
@@ -92,7 +102,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const modelExtract = new Map(extraction?.ok ? extraction.output.passages.map((x) => [x.n, x]) : []);
   const infos = found.map((f, i) => {
     const mine = modelExtract.get(i + 1);
-    return mine?.extracted_info ? mine.extracted_info : extractInfo(f.p.text, terms, f.p.section, form);
+    return mine?.extracted_info ? mine.extracted_info : extractInfo(f.p.text, terms, f.p.section, form, language);
   });
   const classification =
     found.length > 0
@@ -118,8 +128,13 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   found.forEach(({ p, depth, sourceType }, i) => {
     const info = infos[i];
     if (!info) return;
-    const relevance = relevanceOf(p.text, terms);
-    const offlineTier = tierOf({ depth, relevance, entityMatch: mentionsAny(p.text, anchor.key_entities), sourceType });
+    const relevance = relevanceOf(p.text, terms, language);
+    const offlineTier = tierOf({
+      depth,
+      relevance,
+      entityMatch: mentionsAny(p.text, anchor.key_entities, language),
+      sourceType,
+    });
     const asked = modelTier.get(i + 1);
     // A model may grade a passage down, or up to what its path allows: reached by a reference, it is not primary.
     const tier = asked === undefined ? offlineTier : (Math.max(asked, Math.min(depth + 1, 3)) as 1 | 2 | 3);
@@ -142,7 +157,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
     const mine = modelExtract.get(i + 1);
     const candidates = mine
       ? mine.quotes.map((q) => ({ quote: q.quote, reason: q.relevance_reason }))
-      : [{ quote: quoteOf(p.text, terms, p.section, form), reason: null }];
+      : [{ quote: quoteOf(p.text, terms, p.section, form, language), reason: null }];
     for (const c of candidates) {
       if (!c.quote) continue;
       // A preserved quote is an exact substring of its chunk, or it is not kept.
@@ -168,7 +183,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const external = state.useFallbackSearch ? await fallbackPassages(terms.join(" "), 3, config.signal) : null;
   const web: { title: string; url: string }[] = [];
   for (const p of external?.passages ?? []) {
-    const info = extractInfo(p.text, terms, p.section, form);
+    const info = extractInfo(p.text, terms, p.section, form, language);
     if (!info) continue;
     web.push({ title: p.title, url: p.url });
     entries.push({
@@ -176,7 +191,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
       document: p.title,
       page: null,
       extracted_info: info,
-      relevance_score: relevanceOf(p.text, terms),
+      relevance_score: relevanceOf(p.text, terms, language),
       context_tier: 3,
       context_weight: TIER_WEIGHTS[3],
       depth: 0,
@@ -250,7 +265,11 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   };
 }
 
-function refsOf(references: Awaited<ReturnType<typeof followReferences>>["references"], terms: string[]) {
+function refsOf(
+  references: Awaited<ReturnType<typeof followReferences>>["references"],
+  terms: string[],
+  language: "de" | "en",
+) {
   return references.map((r) => ({
     type: r.type,
     target: r.target,
@@ -258,8 +277,8 @@ function refsOf(references: Awaited<ReturnType<typeof followReferences>>["refere
     nested_chunks: r.chunks.map((c) => ({
       chunk: c.text.slice(0, 2000),
       document: c.title,
-      extracted_info: extractInfo(c.text, terms),
-      relevance_score: relevanceOf(c.text, terms),
+      extracted_info: extractInfo(c.text, terms, null, [], language),
+      relevance_score: relevanceOf(c.text, terms, language),
     })),
   }));
 }

@@ -21,9 +21,12 @@ const anchorTermsOf = (state: ResearchStateType) => state.query_anchor?.key_enti
 /** validate_relevance: each entry scored against the anchor; below its tier's threshold it is drift. */
 export async function validateRelevance(state: ResearchStateType, config: LangGraphRunnableConfig) {
   const terms = anchorTermsOf(state);
+  const language = state.query_anchor?.detected_language ?? "en";
   const keep = (entries: TieredContextEntry[]) =>
     entries.filter(
-      (e) => relevanceOf(`${e.document} ${e.section ?? ""} ${e.chunk}`, terms) >= RELEVANCE_THRESHOLDS[e.context_tier],
+      (e) =>
+        relevanceOf(`${e.document} ${e.section ?? ""} ${e.chunk}`, terms, language) >=
+        RELEVANCE_THRESHOLDS[e.context_tier],
     );
   const all = [...state.primary_context, ...state.secondary_context, ...state.tertiary_context];
   const primary = keep(state.primary_context);
