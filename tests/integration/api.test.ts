@@ -53,15 +53,15 @@ for (const target of testTargets()) {
         headers: { cookie: await signIn("expert@demo.local") },
       });
       expect(demo.status).toBe(200);
-      // The research analyst is seeded ahead of its workflow and not listed yet.
       expect((demo.body.items as { slug: string }[]).map((a) => a.slug).sort()).toEqual([
         "clinical-trial-designer",
         "data-analyst",
         "fda-regulatory",
         "health-economist",
         "pharmacovigilance",
+        "research-analyst",
       ]);
-      expect(demo.body.count).toBe(5);
+      expect(demo.body.count).toBe(6);
       const acme = await call(agentsRoute.GET, {
         path: "/api/agents",
         headers: { cookie: await signIn("expert@acme.local") },
@@ -160,7 +160,7 @@ for (const target of testTargets()) {
         headers: { authorization: `Bearer ${key.key}` },
       });
       expect(viaKey.status).toBe(200);
-      expect(viaKey.body.count).toBe(5);
+      expect(viaKey.body.count).toBe(6);
       const adminOnly = await call(keysRoute.GET, { headers: { authorization: `Bearer ${key.key}` } });
       expect(adminOnly.status).toBe(403);
 
@@ -235,7 +235,7 @@ for (const target of testTargets()) {
     it("ignores a forged tenant cookie for a tenant the person does not belong to", async () => {
       const cookie = `${await signIn("expert@demo.local")}; vigil_tenant=${suite.tenants.acme}`;
       const res = await call(agentsRoute.GET, { headers: { cookie } });
-      expect(res.body.count).toBe(5);
+      expect(res.body.count).toBe(6);
     });
 
     it("signs out", async () => {

@@ -44,7 +44,7 @@ describe("AUTH_MODE=supabase against a local stub of Supabase Auth", () => {
 
     const agents = await call(agentsRoute.GET, { headers: { cookie } });
     expect(agents.status).toBe(200);
-    expect(agents.body.count).toBe(5);
+    expect(agents.body.count).toBe(6);
     expect(stub.calls).toContain("GET /auth/v1/user");
 
     const me = await call(sessionRoute.GET, { headers: { cookie } });
