@@ -121,7 +121,9 @@ for (const target of testTargets()) {
       });
       expect(res.status).toBe(200);
       const items = (res.chunks.find((c) => c.type === "data-sources") as { data: { items: SourceItem[] } }).data.items;
-      expect(items.map((s) => s.chunkId)).toEqual([
+      // On failure, say what the run said (its steps and the fallback's failures in the trace).
+      const said = JSON.stringify(res.chunks.filter((c) => c.type === "data-step" || c.type === "text-delta"));
+      expect(items.map((s) => s.chunkId), said.slice(0, 3000)).toEqual([
         "pubmed:38011223",
         "pubmed:37654321",
         expect.stringMatching(/^web:/),
