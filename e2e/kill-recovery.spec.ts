@@ -63,6 +63,8 @@ test("kill -9 at random moments during 20 runs: after recovery every trace is wh
   const env = {
     ...database.env,
     BETTER_AUTH_SECRET: SECRET,
+    // A server deployment refuses to start without its data-source key.
+    VIGIL_DATASOURCE_KEY: "6154a61dc0208b593df01360332f6f681345981eac84c0a00b84aaddf9a443f0",
     VIGIL_RUN_LEASE_MS: "5000",
     VIGIL_HITL_SWEEP_MS: "1000",
   };

@@ -36,7 +36,7 @@ test("an admin uploads a document, finds it, sees a re-upload recognised, and de
 
   // A file of an unsupported type is refused before it is sent.
   const file = page.getByLabel("Document file");
-  await file.setInputFiles({ name: "report.docx", mimeType: "application/octet-stream", buffer: Buffer.from("PK") });
+  await file.setInputFiles({ name: "report.xlsx", mimeType: "application/octet-stream", buffer: Buffer.from("PK") });
   await expect(page.getByRole("alert").filter({ hasText: "not a supported type" })).toBeVisible();
   // A chosen file without a domain says so before Upload is pressed.
   await expect(page.getByTestId("domain-needed")).toBeVisible();
