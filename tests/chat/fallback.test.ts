@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SourceItem } from "@/lib/chat";
 import { configuredSearchers, fallbackSearch, pubmedSearcher, webSearcher } from "@/lib/search";
@@ -84,6 +86,37 @@ describe("fallback searchers", () => {
     expect(req?.headers.authorization).toBe("Bearer secret");
   });
 
+  it("sends a search once more when its connection was closed under it, and only once", async () => {
+    // A server that drops the first connection it is given, as one closing an idle keep-alive
+    // socket does just as it is reused; the second attempt is answered.
+    let seen = 0;
+    let drops = 1;
+    const dropping = createServer((req, res) => {
+      seen += 1;
+      if (drops > 0) {
+        drops -= 1;
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ results: [] }));
+    });
+    await new Promise<void>((resolve) => dropping.listen(0, "127.0.0.1", resolve));
+    const { port } = dropping.address() as AddressInfo;
+    try {
+      const searcher = webSearcher({ VIGIL_WEB_SEARCH_URL: `http://127.0.0.1:${port}/search` });
+      await expect(searcher?.search("porcine kidney", { limit: 3 })).resolves.toEqual([]);
+      expect(seen).toBe(2);
+      // Dropped every time: the failure is reported, after one more attempt only.
+      seen = 0;
+      drops = Number.POSITIVE_INFINITY;
+      await expect(searcher?.search("porcine kidney", { limit: 3 })).rejects.toThrow();
+      expect(seen).toBe(2);
+    } finally {
+      dropping.closeAllConnections();
+      await new Promise((r) => dropping.close(r));
+    }
+  });
+
   it("reports a searcher that times out or fails, and keeps the others' results", async () => {
     const result = await fallbackSearch("porcine kidney", {
       env: {
@@ -123,11 +156,10 @@ for (const target of testTargets()) {
       const items = (res.chunks.find((c) => c.type === "data-sources") as { data: { items: SourceItem[] } }).data.items;
       // On failure, say what the run said (its steps and the fallback's failures in the trace).
       const said = JSON.stringify(res.chunks.filter((c) => c.type === "data-step" || c.type === "text-delta"));
-      expect(items.map((s) => s.chunkId), said.slice(0, 3000)).toEqual([
-        "pubmed:38011223",
-        "pubmed:37654321",
-        expect.stringMatching(/^web:/),
-      ]);
+      expect(
+        items.map((s) => s.chunkId),
+        said.slice(0, 3000),
+      ).toEqual(["pubmed:38011223", "pubmed:37654321", expect.stringMatching(/^web:/)]);
       expect(items.map((s) => s.n)).toEqual([1, 2, 3]);
       const urls = res.chunks.filter((c) => c.type === "source-url") as { sourceId: string; url: string }[];
       expect(urls.map((u) => u.sourceId)).toEqual(items.map((s) => s.chunkId));
