@@ -32,7 +32,7 @@ test("the demo admin switches to Acme, sees Acme's experts and knowledge, and sw
   await expect(rows.first()).toBeVisible();
   await page.goto("/experts");
   await expect(cards.filter({ hasText: "FDA Regulatory Specialist" })).toHaveCount(1);
-  await expect(cards).toHaveCount(5);
+  await expect(cards).toHaveCount(6);
 });
 
 test("an account in one tenant sees its name, not a switcher", async ({ page }) => {
