@@ -1,62 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AutonomousPublicState } from "@/lib/agents/contract";
-import { type Database, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
+import { type Database, rowsOf, setActiveDatabase } from "@/lib/db";
 import { getRun, type RunActor } from "@/lib/runs";
 import { boot } from "@/lib/server";
-import { testTargets } from "../support/databases";
+import { crashLocations, kill9, type Location, worker } from "../support/crash";
 import { allEvents, expectCompleteTrace, expectContiguous, visibleText } from "../support/runs";
 import { seedTenants } from "../support/seeded";
 
-const LEASE_MS = 1500;
 const AUTONOMOUS_GOAL =
   "Should we file a 510(k) or request De Novo classification for our new glucose monitor? Check adverse event reporting with the pharmacovigilance expert and the cost per QALY with the health economist: 45000 / 0.9.";
-
-/** Where a child process finds the database: a server URL or an embedded data folder. */
-interface Location {
-  env: Record<string, string>;
-  open(): Promise<Database>;
-}
-
-function worker(location: Location, args: string[]): { child: ChildProcess; line: Promise<Record<string, unknown>> } {
-  const child = spawn(
-    "npx",
-    ["tsx", "--import", "./scripts/server-only-node.mjs", "tests/support/run-worker.ts", ...args],
-    {
-      env: { ...process.env, ...location.env, VIGIL_RUN_LEASE_MS: String(LEASE_MS), VIGIL_SEED: "off" },
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group, so SIGKILL reaches npx and the node process it started.
-      detached: true,
-    },
-  );
-  let stderr = "";
-  child.stderr?.on("data", (d) => {
-    stderr += d;
-  });
-  const line = new Promise<Record<string, unknown>>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (d) => {
-      out += d;
-      const first = out.split("\n").find((l) => l.startsWith("{"));
-      if (first) resolve(JSON.parse(first));
-    });
-    child.on("exit", (code) => reject(new Error(`worker exited ${code} before reporting: ${stderr.slice(-2000)}`)));
-  });
-  return { child, line };
-}
-
-function kill9(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.on("exit", () => resolve());
-    // npx starts node as a child: kill the whole process group the hard way.
-    process.kill(-(child.pid as number), "SIGKILL");
-  });
-}
 
 /**
  * Seeds the database, lets worker A run until it reports, kills it with SIGKILL, lets worker B
@@ -86,41 +39,7 @@ async function crashAndFinish(
   return { runId, database, actor: { tenantId: tenants.demo, userId: "crash-test", role: "member" } };
 }
 
-/** Where the crash tests keep their database: an embedded folder, and the server when there is one. */
-function locations(): { name: string; prepare(): Promise<Location>; cleanup(): Promise<void> }[] {
-  const dir = mkdtempSync(path.join(tmpdir(), "vigil-crash-"));
-  const dataDir = path.join(dir, "pglite");
-  const out = [
-    {
-      name: "pglite",
-      prepare: async (): Promise<Location> => ({
-        env: { VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" },
-        open: () => openDatabase({ dataDir }),
-      }),
-      cleanup: () => rm(dir, { recursive: true, force: true }),
-    },
-  ];
-  const server = testTargets().find((t) => t.name === "postgres");
-  if (server) {
-    let handle: Database | undefined;
-    out.push({
-      name: "postgres",
-      prepare: async () => {
-        // The handle stays open for the test's life: closing it drops the database.
-        const db = await server.open();
-        handle = db;
-        const url = db.url as string;
-        return { env: { DATABASE_URL: url }, open: () => openDatabase({ url }) };
-      },
-      cleanup: async () => {
-        await handle?.close();
-      },
-    });
-  }
-  return out;
-}
-
-for (const target of locations()) {
+for (const target of crashLocations()) {
   describe(`a server on ${target.name} killed with SIGKILL`, () => {
     const name = target.name;
     let location: Location;
