@@ -16,7 +16,7 @@ import { schemaVocabulary } from "./routing";
 import { analystSettings } from "./settings";
 import type { AnalystSource } from "./state";
 import { sampleValueIndex, valueSampleStatements } from "./value-samples";
-import type { ValueIndex } from "./values";
+import { buildValueIndex, type ValueIndex } from "./values";
 
 // A source's schema as the analyst plans with it: the join graph's stored version (overrides
 // applied), the source's registries, and the catalog of what a statement may name (tables and
@@ -39,8 +39,12 @@ export interface SourceSchema {
     domain: Readonly<Record<string, DomainRegistry>>;
     display: Readonly<Record<string, DisplayRegistry>>;
   };
-  /** The source's short text values, read with the join graph and kept as long as it is. */
-  values: ValueIndex;
+  /**
+   * The source's short text values, kept as long as the schema. Read after the graph and not
+   * waited for with it: routing needs only the names, and planning awaits the values itself.
+   * A source whose values cannot be read plans without them.
+   */
+  values: Promise<ValueIndex>;
 }
 
 const KEEP_MS = 5 * 60_000;
@@ -159,7 +163,7 @@ async function readSourceSchema(
     // DOMAIN_EXTRACTION_ENABLED off: no business term resolves through the domain registry; the
     // question's words are matched to tables, columns and values only.
     registries: { domain: domainExtraction ? registries.domain : {}, display: registries.display },
-    values: await readValues(scope, source, graph.graph, secureViews),
+    values: readValues(scope, source, graph.graph, secureViews).catch(() => buildValueIndex([])),
   };
 }
 

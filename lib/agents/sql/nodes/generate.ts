@@ -50,7 +50,7 @@ export async function generateSql(state: SqlAnalystStateType, config: LangGraphR
       schemas: source.schemas,
       catalog: schema.planning,
       registries: schema.registries,
-      values: schema.values,
+      values: await schema.values,
     },
     state.message,
   );
