@@ -2,15 +2,10 @@
 // join graph, SQL generation, the guard and validation, execution on the demo warehouse in
 // PGlite, finalize, saving the answer), timed from the request to the stream's end.
 
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { sql } from "drizzle-orm";
 import * as chatRoute from "@/app/api/chat/route";
-import { openWarehouse, setWarehouse } from "@/lib/datasources";
-import { openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
-import { seedDemo, seedDemoDataSources } from "@/lib/demo";
-import { boot } from "@/lib/server";
 import { createApiKey } from "@/lib/tenancy";
+import { withDemoApp } from "./demo-app";
 import type { Measure } from "./sql-report";
 
 export const ANSWER_QUESTIONS = [
@@ -38,20 +33,7 @@ async function turn(auth: string, message: string): Promise<boolean> {
 }
 
 export async function measureAnswers(samples: number, goalMs?: number): Promise<Measure> {
-  process.env.BETTER_AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
-  const database = await openDatabase({ dataDir: "memory://" });
-  setActiveDatabase(database);
-  const datasetsDir =
-    process.env.VIGIL_SQL_DATASETS_DIR ?? path.resolve(process.cwd(), "..", "shared", "datasets", "sql");
-  const warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir, key: "bench-warehouse-key" });
-  setWarehouse(warehouse);
-  try {
-    await boot({ sweeps: false });
-    await seedDemo(database, { force: true });
-    await seedDemoDataSources(database);
-    const [{ id: tenantId }] = rowsOf<{ id: string }>(
-      await database.db.execute(sql`select id from tenants where slug = 'demo'`),
-    );
+  return withDemoApp(async ({ demoTenantId: tenantId }) => {
     const key = await createApiKey({ tenantId }, { name: "bench", role: "member", createdBy: "bench" });
     const auth = `Bearer ${key.key}`;
     for (const q of ANSWER_QUESTIONS) {
@@ -64,10 +46,5 @@ export async function measureAnswers(samples: number, goalMs?: number): Promise<
       times.push(performance.now() - started);
     }
     return { name: "a question answered through `POST /api/chat`, request → stream end", samples: times, goalMs };
-  } finally {
-    setWarehouse(undefined);
-    await warehouse.close();
-    setActiveDatabase(undefined);
-    await database.close();
-  }
+  });
 }
