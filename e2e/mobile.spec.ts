@@ -155,8 +155,11 @@ for (const { email, role, nav, stops } of ROLES) {
     await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
     await expect(page.getByRole("button", { name: "Sign out" })).toBeHidden();
 
-    await button.click();
-    await expect(trigger).toHaveAttribute("aria-expanded", "true");
+    // A click that lands before the page has hydrated does nothing; click again until it opens.
+    await expect(async () => {
+      if ((await trigger.getAttribute("aria-expanded")) !== "true") await button.click();
+      await expect(trigger).toHaveAttribute("aria-expanded", "true", { timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
     const menu = page.getByRole("dialog", { name: "Menu" });
     await expect(menu).toBeVisible();
     expect(await menu.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents()).toEqual(nav);

@@ -90,7 +90,11 @@ for (const target of testTargets()) {
     describe("the cap on a member's running chat and autonomous runs", () => {
       const held: string[] = [];
 
-      /** Runs of the member that stay `running` for as long as the test needs (no execution behind them). */
+      /**
+       * Runs of the member that stay `running` for as long as the test needs: leased far ahead
+       * to an instance that is not this one, as live work elsewhere would be, so the recovery
+       * sweep does not take them over (and fail them) halfway through a test.
+       */
       async function hold(userId: string, workflows: string[]) {
         const rows = await suite.database.db
           .insert(schema.runs)
@@ -102,6 +106,8 @@ for (const target of testTargets()) {
               status: "running" as const,
               createdBy: userId,
               input: {},
+              leaseOwner: "another-instance",
+              leaseExpiresAt: new Date(Date.now() + 60 * 60_000),
             })),
           )
           .returning({ id: schema.runs.id });
