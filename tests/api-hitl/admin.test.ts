@@ -10,7 +10,7 @@ import * as driftRoute from "@/app/api/hitl/drift/route";
 import * as slaRoute from "@/app/api/hitl/sla-policies/[adapter]/route";
 import * as slaListRoute from "@/app/api/hitl/sla-policies/route";
 import { DEFAULT_ADAPTERS } from "@/lib/hitl";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { ACME_ADMIN, ADMIN, caseBody, type HitlClient, hitlClient, hitlSnapshot, MEMBER, REVIEWER } from "./support";
 
@@ -27,7 +27,7 @@ const ticketV2 = {
   additionalProperties: false,
 };
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL admin API on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const api: HitlClient = hitlClient();

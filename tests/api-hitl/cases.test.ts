@@ -11,7 +11,7 @@ import * as clarificationsRoute from "@/app/api/hitl/clarifications/route";
 import * as decisionsRoute from "@/app/api/hitl/decisions/route";
 import * as queueRoute from "@/app/api/hitl/queue/route";
 import { createApiKey } from "@/lib/tenancy";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase, userIdOf } from "../support/seeded";
 import {
@@ -34,7 +34,7 @@ interface Item {
   state: string;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL case API on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const api: HitlClient = hitlClient();

@@ -9,7 +9,7 @@ import * as supersedeRoute from "@/app/api/hitl/cases/[id]/supersede/route";
 import * as casesRoute from "@/app/api/hitl/cases/route";
 import * as decisionsRoute from "@/app/api/hitl/decisions/route";
 import * as queueRoute from "@/app/api/hitl/queue/route";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 import {
   ADMIN,
@@ -37,7 +37,7 @@ interface EventBody {
   actor: { kind: string; id: string; name: string; role: string; team: string | null };
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL design contract over REST on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const api: HitlClient = hitlClient();

@@ -9,7 +9,7 @@ import * as countsRoute from "@/app/api/hitl/queue/counts/route";
 import * as queueRoute from "@/app/api/hitl/queue/route";
 import * as slaRoute from "@/app/api/hitl/sla-policies/[adapter]/route";
 import * as statsRoute from "@/app/api/hitl/stats/route";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 import {
   ACME_ADMIN,
@@ -36,7 +36,7 @@ interface Item {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL list API on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const api: HitlClient = hitlClient();

@@ -7,7 +7,7 @@ import { drainTrace, evaluateAlerts, recordTrace, setAlertSetting } from "@/lib/
 import { ALERT_RULE_DEFAULTS, type AlertRule, type AuditAlert } from "@/lib/audit/contract";
 import { rowsOf, schema } from "@/lib/db";
 import { ACME_ADMIN, ADMIN, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 // Every fixture is placed relative to NOW, on both sides of each window's edges; the expected
@@ -63,7 +63,7 @@ function expectedFailureRate(minutes: number): number {
   return finished.filter((r) => r.status === "failed").length / finished.length;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`audit alerts on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const client = hitlClient();

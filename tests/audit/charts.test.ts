@@ -6,7 +6,7 @@ import { auditCharts, drainTrace, lastDays, recordTrace, runsPerDay, type TraceE
 import type { AuditCharts } from "@/lib/audit/contract";
 import { schema } from "@/lib/db";
 import { ACME_ADMIN, ADMIN, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { DAY_MS, dayOfIso, daysBetween, type FixtureCase, insertCase, median, stateOf } from "./chart-fixtures";
 
@@ -194,7 +194,7 @@ const NODE_EVENTS: { at: string; type: "node_start" | "node_complete" | "node_er
   { at: "2021-03-04T00:00:00.000Z", type: "node_error", node: "answer" },
 ];
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`audit charts on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const client = hitlClient();

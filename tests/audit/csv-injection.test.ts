@@ -9,7 +9,7 @@ import * as casesRoute from "@/app/api/hitl/cases/route";
 import { drainTrace, recordTrace, settleExports } from "@/lib/audit";
 import type { AuditExport, AuditExportKind } from "@/lib/audit/contract";
 import { ADMIN, caseBody, hitlClient, MEMBER, REVIEWER, rid } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
 // What a spreadsheet runs when it opens a CSV: a cell whose text starts with one of these.
@@ -24,7 +24,7 @@ const NODE = "=cmd|' /C calc'!A0";
 const ERROR = "\t=1+1";
 const REQUEST = "\r=2+2";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`audit exports opened in a spreadsheet on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const client = hitlClient();

@@ -7,10 +7,10 @@ import * as casesRoute from "@/app/api/hitl/cases/route";
 import type { AuditDecision } from "@/lib/audit/contract";
 import { rowsOf } from "@/lib/db";
 import { ACME_ADMIN, ADMIN, caseBody, hitlClient, lgvPayload, MEMBER, REVIEWER, rid } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the decisions audit on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const client = hitlClient();

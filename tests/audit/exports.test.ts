@@ -19,7 +19,7 @@ import {
 import type { AuditExport } from "@/lib/audit/contract";
 import { rowsOf, schema } from "@/lib/db";
 import { ACME_ADMIN, ADMIN, caseBody, hitlClient, lgvPayload, MEMBER, REVIEWER, rid } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 /** RFC 4180 read independently of the writer: quoted fields, doubled quotes, CRLF records. */
@@ -66,7 +66,7 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 const JUNE = Date.parse("2019-06-01T00:00:00Z");
 const DAY = 86_400_000;
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`audit exports on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const client = hitlClient();

@@ -9,7 +9,7 @@ import type { DataClassification, PhiAccessItem } from "@/lib/audit/contract";
 import { rowsOf, schema } from "@/lib/db";
 import { ACME_ADMIN, ADMIN, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
 import { postChat, principal } from "../chat/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 // Fixture events are dated May 2019, before anything the seed or the chat turns create, so a
@@ -33,7 +33,7 @@ interface TraceRow {
   event_data: Record<string, unknown>;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`PHI access on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const client = hitlClient();

@@ -8,7 +8,7 @@ import type { AuditRunDetail, AuditRunItem, HierarchyNode } from "@/lib/audit/co
 import { rowsOf, schema } from "@/lib/db";
 import { ACME_ADMIN, ADMIN, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
 import { autonomousApi, DEMO_GOAL } from "../autonomous/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 // Fixture runs are dated in March 2021, before anything the seed or other tests create, so a
@@ -55,7 +55,7 @@ function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
   return nodes.flatMap((n) => [n, ...flatten(n.children)]);
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the audit read API on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const client = hitlClient();

@@ -18,7 +18,7 @@ import {
 import type { RemovedRange, RetentionRunView } from "@/lib/audit/contract";
 import { rowsOf, schema } from "@/lib/db";
 import { ACME_ADMIN, ACME_MEMBER, ADMIN, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 const DAY = 86_400_000;
@@ -91,7 +91,7 @@ interface ChainRow {
   hash: string;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`retention on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const db = () => suite.database.db;
@@ -396,7 +396,7 @@ for (const target of testTargets()) {
   });
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`erasure and the retention API on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const db = () => suite.database.db;

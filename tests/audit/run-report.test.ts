@@ -12,13 +12,13 @@ import {
 import { rowsOf, schema } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { ACME_ADMIN, ADMIN, MEMBER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 const TOKENS = [1200, 800, 300];
 const COSTS = [0.0123, 0.004567, 0.001];
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the run report on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
 

@@ -7,7 +7,7 @@ import { drainTrace, recordTrace, type TraceEvent } from "@/lib/audit";
 import type { AuditRunItem, AuditSessionItem } from "@/lib/audit/contract";
 import { rowsOf, schema } from "@/lib/db";
 import { ACME_ADMIN, ADMIN, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 // Fixture sessions end in 2018, before anything the seed creates, so a date range picks them.
@@ -74,7 +74,7 @@ function aggregate(rows: TraceRow[]): Map<string, Aggregate> {
   return out;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`session metrics on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const client = hitlClient();

@@ -6,14 +6,14 @@ import { schema } from "@/lib/db";
 import { executionSettled } from "@/lib/runs";
 import { rid } from "../api-hitl/support";
 import { postChat, principal } from "../chat/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { DEMO_GOAL, type RunBody } from "./support";
 
 // POST /api/chat with mode "autonomous": the message becomes an autonomous run's goal; the
 // stream shows its plan and stops at the first checkpoint; the answer lands in the chat.
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the chat's autonomous mode on ${target.name}`, () => {
     const suite = seededDatabase(target);
 

@@ -6,13 +6,13 @@ import { drainTrace } from "@/lib/audit";
 import { runCheckpointTimeoutSweep } from "@/lib/checkpoints";
 import { rowsOf } from "@/lib/db";
 import { hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { autonomousApi, DEMO_GOAL, type RunBody } from "./support";
 
 // What each decision does to the run: reject and modify at the plan, modify at the final
 // review, a timeout, and the system's approvals at the permissive level.
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`decisions on an autonomous run's checkpoints on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const client = hitlClient();

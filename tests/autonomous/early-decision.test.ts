@@ -3,7 +3,7 @@ import type { AutonomousPublicState } from "@/lib/agents/contract";
 import { checkpointRequestId, openCheckpointCases, resumeEarlyDecisions } from "@/lib/checkpoints";
 import { caseIdOfRequest, recordDecision } from "@/lib/hitl";
 import { installInterruptBridge, startRun } from "@/lib/runs";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { actorFor, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 import { DEMO_GOAL } from "./support";
@@ -12,7 +12,7 @@ import { DEMO_GOAL } from "./support";
 // decides in that moment cannot resume the run yet; once it settles, the run must pick the
 // decision up itself rather than wait for the resume sweep. (Lib calls only: a route handler
 // boots, and booting installs the product's bridge again.)
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`a checkpoint decided before its run settles on ${target.name}`, () => {
     const suite = seededDatabase(target);
 

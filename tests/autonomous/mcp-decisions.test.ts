@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/tenancy";
 import { hitlClient, MEMBER } from "../api-hitl/support";
 import { callTool, connectClient, decisionArgs } from "../mcp/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { autonomousApi, DEMO_GOAL } from "./support";
 
 // Deciding a run's checkpoints over MCP, as an external reviewing agent would: the queue lists
 // the checkpoint cases by their adapter, get_case shows the design's payload, and
 // record_decision (with modifications) continues the run.
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`an autonomous run decided over MCP on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const api = autonomousApi(hitlClient());

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as principlesRoute from "@/app/api/principles/route";
 import { rowsOf } from "@/lib/db";
 import { ACME_ADMIN, ADMIN, hitlClient, MEMBER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { autonomousApi, DEMO_GOAL } from "./support";
 
@@ -15,7 +15,7 @@ interface Principle {
 }
 
 // The tenant's principles: admins set them, drafts are validated against them.
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`constitutional principles on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const client = hitlClient();

@@ -6,11 +6,11 @@ import * as streamRoute from "@/app/api/runs/[id]/stream/route";
 import * as runsRoute from "@/app/api/runs/route";
 import { rowsOf } from "@/lib/db";
 import { ACME_ADMIN, ACME_MEMBER, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { autonomousApi, DEMO_GOAL } from "./support";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`steering and who may touch an autonomous run on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const client = hitlClient();

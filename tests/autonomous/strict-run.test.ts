@@ -2,11 +2,11 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db";
 import { hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { autonomousApi, DEMO_GOAL } from "./support";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`an autonomous run at the strict level on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const api = autonomousApi(hitlClient());

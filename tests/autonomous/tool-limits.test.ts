@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentToolRoute from "@/app/api/agents/[id]/tools/[tool]/route";
 import { rowsOf } from "@/lib/db";
 import { ADMIN, hitlClient, MEMBER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { type FallbackStub, startFallbackStub } from "../support/fallback-stub";
 import { seededDatabase } from "../support/seeded";
 import { autonomousApi, DEMO_GOAL, type RunBody } from "./support";
@@ -13,7 +13,7 @@ const ENV = ["VIGIL_WEB_SEARCH_URL", "VIGIL_FALLBACK_TIMEOUT_MS", "VIGIL_TOOLS_T
 // A tool that runs too long fails its step, with the reason in the run's record, and the run
 // goes on to its answer. (That the event loop keeps answering meanwhile is measured around the
 // tool alone, in lib/agents/autonomous/tools.test.ts: a whole run also does database work.)
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`tools that run too long, in an autonomous run on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const client = hitlClient();

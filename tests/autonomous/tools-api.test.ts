@@ -4,7 +4,7 @@ import * as agentToolsRoute from "@/app/api/agents/[id]/tools/route";
 import * as toolRoute from "@/app/api/tools/[name]/route";
 import * as toolsRoute from "@/app/api/tools/route";
 import { ACME_ADMIN, ADMIN, hitlClient, MEMBER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { autonomousApi, DEMO_GOAL } from "./support";
 
@@ -18,7 +18,7 @@ interface ToolItem {
 
 // The per-tenant tool registry: admins set a tool's risk or switch it off, and enable or
 // disable tools per agent; runs plan and gate with what they set.
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the tool registry on ${target.name}`, () => {
     seededDatabase(target);
     const client = hitlClient();

@@ -3,7 +3,7 @@ import * as runsRoute from "@/app/api/runs/route";
 import { schema } from "@/lib/db";
 import { getAgentBySlug, listAgents } from "@/lib/experts";
 import { findWorkflow } from "@/lib/runs";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { postChat, principal } from "./support";
@@ -14,7 +14,7 @@ import { postChat, principal } from "./support";
 
 const WAITING = ["forecaster"];
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`agents and their workflows on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
 

@@ -7,7 +7,7 @@ import { schema } from "@/lib/db";
 import { getCase, recordDecision } from "@/lib/hitl";
 import { searchKnowledge } from "@/lib/rag";
 import { executionSettled } from "@/lib/runs";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { assemble, chatCounts, citedIn, postChat, principal, textOf } from "./support";
@@ -26,7 +26,7 @@ const NODES = [
 
 type Principal = Awaited<ReturnType<typeof principal>>;
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`chat on ${target.name}`, () => {
     const suite = seededDatabase(target);
     let expert: Principal;

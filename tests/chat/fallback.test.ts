@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SourceItem } from "@/lib/chat";
 import { configuredSearchers, fallbackSearch, pubmedSearcher, webSearcher } from "@/lib/search";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { type FallbackStub, recording, startFallbackStub } from "../support/fallback-stub";
 import { seededDatabase } from "../support/seeded";
 import { citedIn, postChat, principal, textOf } from "./support";
@@ -137,7 +137,7 @@ describe("fallback searchers", () => {
   });
 });
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`chat fallback on ${target.name}`, () => {
     const suite = seededDatabase(target);
 

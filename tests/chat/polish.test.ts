@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as sessionsRoute from "@/app/api/chat/sessions/route";
 import { questionsFromOutlines, suggestedQuestions, titleFromMessage } from "@/lib/chat";
 import { schema } from "@/lib/db";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { principal } from "./support";
@@ -69,7 +69,7 @@ describe("suggested questions from an agent's knowledge", () => {
   });
 });
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`chat polish on ${target.name}`, () => {
     const suite = seededDatabase(target);
 

@@ -9,7 +9,7 @@ import * as myRequestsRoute from "@/app/api/me/requests/route";
 import type { AnswerReview, AnswerReviewContext } from "@/lib/chat/contract";
 import { getCase } from "@/lib/hitl";
 import { executionSettled } from "@/lib/runs";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { postChat, principal, textOf } from "./support";
@@ -58,7 +58,7 @@ async function openReviewStream(p: Principal, sessionId: string) {
   return { next, close: () => abort.abort() };
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the answer review loop on ${target.name}`, () => {
     const suite = seededDatabase(target);
     let asker: Principal;

@@ -6,7 +6,7 @@ import * as cancelRoute from "@/app/api/runs/[id]/cancel/route";
 import type { ChatMessageView } from "@/lib/chat/contract";
 import { schema } from "@/lib/db";
 import { executionSettled } from "@/lib/runs";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { principal } from "./support";
@@ -66,7 +66,7 @@ async function streamedTurn(auth: Record<string, string>, onFirstText?: (turn: T
 
 type TurnIds = { sessionId: string; runId: string };
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`answers stream and stop on ${target.name}`, () => {
     const suite = seededDatabase(target);
     let auth: Record<string, string>;

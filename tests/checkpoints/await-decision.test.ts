@@ -7,7 +7,7 @@ import { schema } from "@/lib/db";
 import { caseHistory, caseIdOfRequest, getCase, recordDecision } from "@/lib/hitl";
 import { installWorkflows, type RunActor, type RunnableGraph, startRun, type Workflow } from "@/lib/runs";
 import { actors, refusal, rid } from "../hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 
@@ -61,7 +61,7 @@ const twoStops: Workflow = {
 };
 installWorkflows([twoStops]);
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`awaitDecision and the checkpoint bridge on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const people = () => actors(suite.tenants);

@@ -4,13 +4,13 @@ import * as caseRoute from "@/app/api/hitl/cases/[id]/route";
 import * as resumeRoute from "@/app/api/runs/[id]/resume/route";
 import { ADMIN, hitlClient, MEMBER, REVIEWER, rid } from "../api-hitl/support";
 import { autonomousApi, DEMO_GOAL } from "../autonomous/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
 // The separation-of-duties policy is the tenant's: an admin changes who decides a checkpoint,
 // and the next decision follows the new rule (the defaults are in docs/security.md).
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the tenant's decider policy on ${target.name}`, () => {
     seededDatabase(target);
     const api = hitlClient();

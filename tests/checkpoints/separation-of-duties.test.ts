@@ -5,7 +5,7 @@ import { createApiKey } from "@/lib/tenancy";
 import { ADMIN, type HitlClient, hitlClient, MEMBER, REVIEWER, rid } from "../api-hitl/support";
 import { autonomousApi, DEMO_GOAL, type RunBody } from "../autonomous/support";
 import { callTool, connectClient, decisionArgs } from "../mcp/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 // Separation of duties (issue #29, finding 3): the run's owner must not approve what the tenant's
@@ -64,7 +64,7 @@ function helpers(api: HitlClient) {
   return { runs, resume, caseOf, decisionOf, next, expectRefusedUnchanged };
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`separation of duties on a run's checkpoints on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const api = hitlClient();

@@ -8,7 +8,7 @@ import { rowsOf, schema } from "@/lib/db";
 import { caseHistory, getCase } from "@/lib/hitl";
 import { installWorkflows, type RunnableGraph, startRun, type Workflow } from "@/lib/runs";
 import { actors } from "../hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { actorFor, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 
@@ -52,7 +52,7 @@ const oneStop: Workflow = {
 };
 installWorkflows([oneStop]);
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`checkpoint timeouts on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const owner = () => actorFor(suite.tenants, "member", actors(suite.tenants).member.userId);

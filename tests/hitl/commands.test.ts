@@ -14,11 +14,11 @@ import {
   submitCase,
   summarize,
 } from "@/lib/hitl";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { actors, lgvPayload, refusal, rid, submitLgv } from "./support";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL commands and queries on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const demo = () => actors(suite.tenants, "demo");

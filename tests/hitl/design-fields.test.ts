@@ -26,7 +26,7 @@ import {
   summarize,
   supersedeDecision,
 } from "@/lib/hitl";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { actors, lgvPayload, refusal, rid, submitLgv } from "./support";
 
@@ -36,7 +36,7 @@ const sha256OfCanonical = (value: unknown) =>
     .update(canonicalize(value) ?? "")
     .digest("hex");
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL design fields on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const demo = () => actors(suite.tenants, "demo");

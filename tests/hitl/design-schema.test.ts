@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db";
-import { type TestDatabase, testTargets } from "../support/databases";
+import { appTargets, type TestDatabase } from "../support/databases";
 
 // The migrated HITL tables against the HITL design (shared seed 002, sections "SQLite Schema
 // (proposed)" and "Database Constraints"). The design is copied below as data; every column, enum,
@@ -391,7 +391,7 @@ function withoutLeadingTenant<T>(
 // The tests
 // ---------------------------------------------------------------------------------------------
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL schema matches the HITL design on ${target.name}`, () => {
     let database: TestDatabase;
     let catalog: Catalog;

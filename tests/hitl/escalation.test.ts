@@ -11,7 +11,7 @@ import {
   runEscalationSweep,
   setSlaPolicy,
 } from "@/lib/hitl";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { actors, refusal, rid, submitLgv } from "./support";
 
@@ -32,7 +32,7 @@ describe("SLA time", () => {
   });
 });
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL escalation on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const demo = () => actors(suite.tenants, "demo");

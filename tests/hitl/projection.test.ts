@@ -10,11 +10,11 @@ import {
   registerDefaultAdapters,
   requestClarification,
 } from "@/lib/hitl";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { actors, rid, submitLgv } from "./support";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL projection on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const demo = () => actors(suite.tenants, "demo");

@@ -20,7 +20,7 @@ import {
   reviewQueueCounts,
   submitCase,
 } from "@/lib/hitl";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { actors, lgvPayload, refusal, rid, submitLgv } from "./support";
 
@@ -38,7 +38,7 @@ async function walk<T extends { id: string }>(
   throw new Error("pagination did not end");
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL queries on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const demo = () => actors(suite.tenants, "demo");

@@ -13,7 +13,7 @@ import {
   submitCase,
 } from "@/lib/hitl";
 import { hitlClient, MEMBER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { actors, lgvPayload, refusal, rid, submitLgv } from "./support";
 
@@ -27,7 +27,7 @@ const ticket = (properties: Record<string, unknown>, required: string[] = []) =>
   additionalProperties: false,
 });
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL schema registry on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const demo = () => actors(suite.tenants, "demo");

@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { checkpointRequestId } from "@/lib/checkpoints";
 import { caseIdOfRequest, recordDecision, resumeDecidedRuns } from "@/lib/hitl";
 import { getRun, startRun } from "@/lib/runs";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 import { actors, rid } from "./support";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`A case that belongs to a run, on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const demo = () => actors(suite.tenants, "demo");

@@ -15,7 +15,7 @@ import {
   supersedeDecision,
   TRANSITIONS,
 } from "@/lib/hitl";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { actors, refusal, rid, submitLgv } from "./support";
 
@@ -81,7 +81,7 @@ describe("the transition matrix as data", () => {
   });
 });
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`HITL transitions on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const reviewer = () => actors(suite.tenants).reviewer;

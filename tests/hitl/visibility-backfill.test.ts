@@ -5,7 +5,7 @@ import { checkpointRequestId } from "@/lib/checkpoints";
 import { rowsOf } from "@/lib/db";
 import { caseIdOfRequest, submitCase } from "@/lib/hitl";
 import { startRun } from "@/lib/runs";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { actorFor, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 import { actors, lgvPayload, rid, submitLgv } from "./support";
@@ -19,7 +19,7 @@ async function backfillStatements(): Promise<string[]> {
     .filter((s) => /^UPDATE/i.test(s));
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`private_to at submission and in migration 0033 on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const demo = () => actors(suite.tenants, "demo");

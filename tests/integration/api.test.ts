@@ -7,13 +7,13 @@ import * as healthRoute from "@/app/api/health/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as tenantRoute from "@/app/api/session/tenant/route";
 import { rowsOf, schema } from "@/lib/db";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 const PASSWORD = "vigil-demo";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`API on ${target.name}`, () => {
     const suite = seededDatabase(target);
 

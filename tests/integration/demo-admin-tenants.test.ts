@@ -12,7 +12,7 @@ import * as tenantRoute from "@/app/api/session/tenant/route";
 import { type Database, openDatabase, schema, setActiveDatabase } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
 import { boot } from "@/lib/server";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 
@@ -62,7 +62,7 @@ async function expectAdminOfBoth(tenants: { demo: string; acme: string }) {
   expect(await sessionOf(cookie)).toMatchObject({ tenantSlug: "demo", role: "admin" });
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the demo admin in two tenants, newly seeded, on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/access";
 import { createApiKey } from "@/lib/tenancy";
 import { rid } from "../hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { callTool, connectClient, type ToolAnswer } from "./support";
 
@@ -115,7 +115,7 @@ interface EventRecord {
   [field: string]: unknown;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the HITL design's MCP contract on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const principals = {} as Record<"member" | "reviewer" | "admin", string>;

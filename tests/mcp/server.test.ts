@@ -6,7 +6,7 @@ import { caseIdOfRequest, registerDefaultAdapters } from "@/lib/hitl";
 import { handleMcpRequest } from "@/lib/mcp";
 import { createApiKey } from "@/lib/tenancy";
 import { lgvPayload, rid } from "../hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { type SeededTenants, seededDatabase } from "../support/seeded";
 import { callTool, connectClient, DISPLAY, decisionArgs, lgvSubmission, MCP_URL, postRaw, routeFetch } from "./support";
@@ -34,7 +34,7 @@ const MUTATIONS = [
   "supersede_decision",
 ];
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`MCP server on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const keys = {} as Record<"member" | "reviewer" | "admin" | "acmeReviewer", { key: string; userId: string }>;

@@ -8,7 +8,7 @@ import { rowsOf } from "@/lib/db";
 import { KNOWLEDGE_CORPUS } from "@/lib/demo";
 import { MAX_UPLOAD_BYTES } from "@/lib/rag";
 import type { SearchHit } from "@/lib/rag/contract";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { minimalPdf } from "./pdf";
@@ -26,7 +26,7 @@ function form(fields: Record<string, string | File | string[]>): FormData {
 
 type Hit = SearchHit;
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`knowledge API on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const cookies: Record<string, string> = {};

@@ -4,7 +4,7 @@ import * as documentsRoute from "@/app/api/knowledge/documents/route";
 import * as sessionRoute from "@/app/api/session/route";
 import { documentOverview } from "@/lib/rag";
 import type { KnowledgeChunk } from "@/lib/rag/contract";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { minimalPdf } from "./pdf";
@@ -29,7 +29,7 @@ function form(fields: Record<string, string | File>): FormData {
   return data;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`document viewer API on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const cookies: Record<string, string> = {};

@@ -10,14 +10,14 @@ import {
   searchKnowledge,
   searchScopeOf,
 } from "@/lib/rag";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { minimalPdf } from "./pdf";
 import { countRows, ingestMarkdown, knowledgeCounts, newTenant, statisticsDrift } from "./support";
 
 const by = { createdBy: "test", embeddings: null };
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`knowledge ingestion on ${target.name}`, () => {
     const suite = seededDatabase(target);
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { KNOWLEDGE_CORPUS } from "@/lib/demo";
 import { principal } from "../chat/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import {
   askJudged,
   CONFIDENT,
@@ -33,7 +33,7 @@ describe("the judged question set", () => {
   });
 });
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`answers to judged questions on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const outcomes: JudgedOutcome[] = [];

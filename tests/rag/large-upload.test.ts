@@ -13,7 +13,7 @@ import { listDocuments } from "@/lib/rag";
 import type { IngestProgress, KnowledgeDocument } from "@/lib/rag/contract";
 import { boot } from "@/lib/server";
 import { kill9, killLeftovers, spawnScript } from "../operations/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase, seedTenants } from "../support/seeded";
 import { largeMarkdown } from "./large-document";
@@ -93,7 +93,7 @@ async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; sta
 
 afterEach(killLeftovers);
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`a large upload on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let admin: string;

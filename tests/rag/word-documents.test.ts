@@ -3,7 +3,7 @@ import * as documentsRoute from "@/app/api/knowledge/documents/route";
 import * as sessionRoute from "@/app/api/session/route";
 import { getDocument, ingestDocument, searchKnowledge } from "@/lib/rag";
 import { DOCX_MEDIA_TYPE, PDF_MAX_CHARACTERS } from "@/lib/rag/contract";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { wordDocument } from "./docx";
@@ -26,7 +26,7 @@ function upload(file: File, cookie: string) {
   return call(documentsRoute.POST, { method: "POST", rawBody: data, headers: { cookie } });
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`Word documents on ${target.name}`, () => {
     const suite = seededDatabase(target);
     let cookie = "";

@@ -8,7 +8,7 @@ import * as runsRoute from "@/app/api/runs/route";
 import type { ResearchPublicState } from "@/lib/agents/contract";
 import { executionSettled } from "@/lib/runs";
 import { ACME_MEMBER, hitlClient, MEMBER, REVIEWER, rid } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
 // A finished research run, through the routes: its owner's tenant streams and exports it (the
@@ -28,7 +28,7 @@ async function textOfPdf(pdf: Uint8Array): Promise<string> {
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`a research run's stream and export across tenants on ${target.name}`, () => {
     seededDatabase(target);
     const api = hitlClient();

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CONVERGENCE } from "@/lib/agents/contract";
 import { drainTrace } from "@/lib/audit";
 import { rowsOf } from "@/lib/db";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { type FallbackStub, startFallbackStub } from "../support/fallback-stub";
 import { allEvents } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
@@ -38,7 +38,7 @@ const STERILISATION = [
 ];
 const QUESTION = "How is steam sterilisation of surgical instruments validated and monitored?";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`a research run's life on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let tenant: ResearchTenant;

@@ -10,7 +10,7 @@ import { rowsOf } from "@/lib/db";
 import { ingestDocument } from "@/lib/rag";
 import { executionSettled } from "@/lib/runs";
 import { hitlClient, MEMBER, REVIEWER, rid } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { blocksOf, type ModelCall, type ScriptedModel, sentenceOf, startScriptedModel } from "./scripted-model";
 
@@ -169,7 +169,7 @@ const useScript = (overrides: Phases = {}) => {
   };
 };
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`deep research with a scripted model on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const api = hitlClient();

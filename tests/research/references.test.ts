@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { followResearchReferences } from "@/lib/agents";
 import { rowsOf } from "@/lib/db";
 import { ingestDocument } from "@/lib/rag";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
 // Documents that cite each other by title and by section: following never loops and stops at
 // the depth limit (2).
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`research reference following on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
 

@@ -3,14 +3,14 @@ import { describe, expect, it } from "vitest";
 import * as reportRoute from "@/app/api/runs/[id]/report/route";
 import { ACME_MEMBER, hitlClient, MEMBER } from "../api-hitl/support";
 import { autonomousApi, DEMO_GOAL } from "../autonomous/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
 // GET /api/runs/{id}/report refuses in the documented shape before it writes any file. A run
 // with a final report needs the deep-research workflow itself; the downloads' content is covered
 // by the export's unit tests and the research e2e spec.
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the research report download's refusals on ${target.name}`, () => {
     seededDatabase(target);
     const client = hitlClient();

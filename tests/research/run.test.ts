@@ -9,7 +9,7 @@ import { drainTrace } from "@/lib/audit";
 import { rowsOf } from "@/lib/db";
 import { executionSettled } from "@/lib/runs";
 import { ACME_MEMBER, hitlClient, MEMBER, REVIEWER, rid } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
 interface Body {
@@ -24,7 +24,7 @@ interface Body {
 const QUESTION =
   "How long does the FDA review of a 510(k) premarket notification take, and what is a predicate device?";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`deep-research runs on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const api = hitlClient();

@@ -13,7 +13,7 @@ import {
   xquadPresent,
   xquadTenant,
 } from "../../bench/support/research-runs";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 
 // XQuAD (../shared/ir/xquad, or VIGIL_IR_DIR): English paragraphs as one tenant's knowledge
 // base, the German translation as another's; research on the same sample of questions in each
@@ -25,7 +25,7 @@ import { testTargets } from "../support/databases";
 // verified, no unverifiable quote. The floors sit one question under.
 
 const SAMPLE = 10;
-const targets = testTargets();
+const targets = appTargets();
 const target = targets.find((t) => t.name === "postgres") ?? targets[0];
 
 describe(`research on XQuAD in English and German on ${target.name}`, () => {

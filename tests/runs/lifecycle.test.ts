@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { drainTrace } from "@/lib/audit";
 import { cancelRun, getRun, resumeRun, startRun } from "@/lib/runs";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { actorFor, allEvents, expectContiguous, settled, traceTypes, visibleText } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`run lifecycle on ${target.name}`, () => {
     const suite = seededDatabase(target);
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { drainTrace, verifyChain } from "@/lib/audit";
 import { rowsOf } from "@/lib/db";
 import { emit, installWorkflows, type RunnableGraph, startRun, type Workflow } from "@/lib/runs";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
 
@@ -51,7 +51,7 @@ const failingProbe: Workflow = {
 
 installWorkflows([traceProbe, failingProbe]);
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`node-reported trace events on ${target.name}`, () => {
     const suite = seededDatabase(target);
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as streamRoute from "@/app/api/runs/[id]/stream/route";
 import { runEventStream, startRun } from "@/lib/runs";
 import { createApiKey } from "@/lib/tenancy";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
@@ -55,7 +55,7 @@ async function assemble(chunks: UIMessageChunk[]): Promise<UIMessage> {
   return last;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`run streams on ${target.name}`, () => {
     const suite = seededDatabase(target);
 

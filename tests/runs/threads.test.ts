@@ -6,7 +6,7 @@ import * as runsRoute from "@/app/api/runs/route";
 import { type Database, rowsOf, schema } from "@/lib/db";
 import { cancelRun, getRun, type RunActor, resumeRun, startRun } from "@/lib/runs";
 import { createApiKey } from "@/lib/tenancy";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
@@ -38,7 +38,7 @@ async function runsOnThread(database: Database, threadId: string) {
     .where(eq(schema.runs.threadId, threadId));
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`threads of runs on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
 

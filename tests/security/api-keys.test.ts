@@ -13,13 +13,13 @@ import * as sessionRoute from "@/app/api/session/route";
 import { openDatabase, rowsOf, schema } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
 import type { ApiKeySummary, CreatedApiKey } from "@/lib/tenancy/contract";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 const run = promisify(execFile);
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`API keys on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as authRoute from "@/app/api/auth/[...all]/route";
 import * as sessionRoute from "@/app/api/session/route";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 
@@ -32,7 +32,7 @@ const ENDPOINTS: [keyof typeof HANDLERS, string, unknown?][] = [
   ["PATCH", "anything"],
 ];
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`better-auth's endpoints on ${target.name}`, () => {
     seededDatabase(target, { knowledge: false });
     let cookie = "";

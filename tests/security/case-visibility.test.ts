@@ -22,7 +22,7 @@ import { caseBody, hitlClient, MEMBER, REVIEWER, rid } from "../api-hitl/support
 import { autonomousApi, DEMO_GOAL } from "../autonomous/support";
 import { postChat } from "../chat/support";
 import { callTool, connectClient, lgvSubmission } from "../mcp/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { type Call, call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 
@@ -34,7 +34,7 @@ const QUESTION = "Which stratification factors suit a phase II oncology trial of
 
 type Headers = Record<string, string>;
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`a case carries its owner's visibility on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const client = hitlClient();

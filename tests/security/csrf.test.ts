@@ -12,7 +12,7 @@ import * as tenantRoute from "@/app/api/session/tenant/route";
 import { rowsOf } from "@/lib/db";
 import { caseBody, hitlSnapshot, rid } from "../api-hitl/support";
 import { connectClient } from "../mcp/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { type Call, call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 
@@ -41,7 +41,7 @@ async function handlerOf(file: string, method: string): Promise<Handler | undefi
 
 const CSRF_REJECTED = { status: "error", code: "CSRF_REJECTED", message: expect.any(String) };
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`cross-site request forgery on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const cookies: Record<string, string> = {};

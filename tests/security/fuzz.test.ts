@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/api/session/route";
 import { createApiKey } from "@/lib/tenancy";
 import { proxy } from "@/proxy";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 
@@ -272,7 +272,7 @@ function problemOf(res: { status: number; body: unknown }, endpoint: Endpoint, c
   return `${status} not in the error shape: ${JSON.stringify(body)}`;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`every API route refuses NUL bytes, lone surrogates, bad percent-encoding and deep JSON on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let endpoints: Endpoint[] = [];

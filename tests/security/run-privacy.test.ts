@@ -13,7 +13,7 @@ import { executionSettled } from "@/lib/runs";
 import { createApiKey } from "@/lib/tenancy";
 import { ADMIN, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
 import { postChat } from "../chat/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 
@@ -21,7 +21,7 @@ const QUESTION = "How does randomisation work in clinical trials?";
 
 type Headers = Record<string, string>;
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`a chat run is private to its member on ${target.name}`, () => {
     const suite = seededDatabase(target);
     const client = hitlClient();

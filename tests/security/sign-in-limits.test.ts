@@ -6,7 +6,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import { recordPeerAddresses } from "@/lib/auth";
 import { type Database, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { type Call, call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { startSupabaseStub } from "../support/supabase-stub";
@@ -53,7 +53,7 @@ function expectRefused(res: Call): number {
   return retryAfter;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`sign-in limits on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     const trusted = process.env.VIGIL_TRUSTED_PROXIES;

@@ -7,7 +7,7 @@ import * as runsRoute from "@/app/api/runs/route";
 import { schema } from "@/lib/db";
 import { executionSettled } from "@/lib/runs";
 import { chatCounts, postChat, principal } from "../chat/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 
@@ -50,7 +50,7 @@ async function sendTrickled(handler: unknown, path: string, headers: Record<stri
   return { res, cancelled: cancelled() };
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`slow clients and busy members on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let member: Awaited<ReturnType<typeof principal>>;

@@ -4,14 +4,14 @@ import * as streamRoute from "@/app/api/runs/[id]/stream/route";
 import * as runsRoute from "@/app/api/runs/route";
 import { executionSettled } from "@/lib/runs";
 import { createApiKey } from "@/lib/tenancy";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 
 /** Long enough for any stream that is going to end to have ended; a stream still open then never would. */
 const WATCHDOG_MS = 10_000;
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`a run's stream and its cursor on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let auth: Record<string, string>;

@@ -4,7 +4,7 @@ import * as healthRoute from "@/app/api/health/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as tenantRoute from "@/app/api/session/tenant/route";
 import { proxy } from "@/proxy";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 
@@ -14,7 +14,7 @@ const SIGN_IN = { email: "expert@demo.local", password: "vigil-demo" };
 
 const isSecure = (line: string) => /;\s*secure\s*(;|$)/i.test(line);
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`cookies and HSTS over HTTPS on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
 

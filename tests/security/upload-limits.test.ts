@@ -5,7 +5,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import { MAX_CHUNKS_PER_DOCUMENT, PDF_MAX_CHARACTERS, PDF_MAX_PAGES } from "@/lib/rag/contract";
 import { minimalPdf } from "../rag/pdf";
 import { knowledgeCounts } from "../rag/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 
@@ -61,7 +61,7 @@ function form(fields: [string, string | File][]): FormData {
   return data;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`knowledge uploads are bounded and refuse unstorable fields on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let admin: Record<string, string> = {};

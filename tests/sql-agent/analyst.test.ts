@@ -7,7 +7,7 @@ import { openWarehouse, setWarehouse } from "@/lib/datasources";
 import { seedDemoDataSources } from "@/lib/demo";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
@@ -18,7 +18,7 @@ import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 const sqlPart = (chunks: UIMessageChunk[]): SqlResultPart | undefined =>
   (chunks.find((c) => c.type === "data-sql") as { data: SqlResultPart } | undefined)?.data;
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the Data Analyst on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let warehouse: Awaited<ReturnType<typeof openWarehouse>>;

@@ -5,7 +5,7 @@ import { seedDemoDataSources } from "@/lib/demo";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { guardSql } from "@/lib/sql";
 import { postChat, principal, textOf } from "../chat/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 
@@ -66,7 +66,7 @@ const IN_VALUES = [
 const sqlPart = (chunks: UIMessageChunk[]): SqlResultPart | undefined =>
   (chunks.find((c) => c.type === "data-sql") as { data: SqlResultPart } | undefined)?.data;
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`hostile questions to the Data Analyst on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let warehouse: Awaited<ReturnType<typeof openWarehouse>>;

@@ -13,7 +13,7 @@ import { seedDemoDataSources } from "@/lib/demo";
 import { stopSweep, sweepStatuses } from "@/lib/process";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 
@@ -66,7 +66,7 @@ describe("the analyst's settings as read from the environment", () => {
   });
 });
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the analyst's settings on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let warehouse: Awaited<ReturnType<typeof openWarehouse>>;

@@ -12,7 +12,7 @@ import { schema } from "@/lib/db";
 import { seedDemoDataSources } from "@/lib/demo";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
@@ -54,7 +54,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the Data Analyst's source on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let warehouse: Awaited<ReturnType<typeof openWarehouse>>;

@@ -52,13 +52,30 @@ function serverTarget(serverUrl: string, run: TemplateRun | null): TestTarget {
   return { name: "postgres", open: () => openFrom("migrated"), openFrom };
 }
 
-/** PGlite always; the real PostgreSQL too when TEST_DATABASE_URL points at a server. */
+/**
+ * Every database: PGlite always, the real PostgreSQL too when TEST_DATABASE_URL points at a
+ * server. For suites whose subject is the database itself (row-level security, concurrency and
+ * locks, the outbox and the chain, checkpoint storage, leases and crashes, lanes, text search,
+ * data sources), where the two can differ.
+ */
 export function testTargets(): TestTarget[] {
   const run = templateRun();
   const targets: TestTarget[] = [pgliteTarget(run)];
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) targets.push(serverTarget(serverUrl, run));
   return targets;
+}
+
+/**
+ * One database, for suites whose subject is the application above the database (routes,
+ * workflows, reviews, reports): running them on both doubled the suite's time and tested the
+ * database no further. The server when there is one (it works on its own processes, beside the
+ * suite's), PGlite otherwise; `VIGIL_TEST_EVERY_DATABASE=1` runs them on every database too.
+ */
+export function appTargets(): TestTarget[] {
+  const targets = testTargets();
+  if (process.env.VIGIL_TEST_EVERY_DATABASE === "1") return targets;
+  return [targets.find((t) => t.name === "postgres") ?? targets[0]];
 }
 
 async function openFreshServerDatabase(serverUrl: string, template?: string): Promise<TestDatabase> {
