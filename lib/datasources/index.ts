@@ -29,4 +29,4 @@ export {
 } from "./registry";
 export { loadPsqlScript } from "./script-loader";
 export { statementCatalog } from "./source-schema";
-export { DATASETS, openWarehouse, setWarehouse, warehouseOptionsFromEnv } from "./warehouse";
+export { DATASETS, openWarehouse, SHIPPED_DATASETS_DIR, setWarehouse, warehouseOptionsFromEnv } from "./warehouse";

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { openEmbedded } from "@/lib/db";
@@ -11,10 +12,14 @@ import { protectNorthwindEmployees } from "./northwind-personal";
 import { loadPsqlScript, type ScriptLoadReport } from "./script-loader";
 
 // The embedded demo warehouse: the public sample databases in a second PGlite, separate from
-// Vigil's own, one schema per dataset. The files are read where they are shipped
-// (VIGIL_SQL_DATASETS_DIR, default ../shared/datasets/sql); they are never copied here.
+// Vigil's own, one schema per dataset. The scripts ship with the app, gzip-compressed, in
+// demo-data/warehouse (with their licenses), so a clone anywhere has its warehouse;
+// VIGIL_SQL_DATASETS_DIR points at another folder of the same layout.
 
 export const WAREHOUSE_READER = "vigil_warehouse_reader";
+
+/** Where the app's own copy of the sample databases lives, relative to the app's folder. */
+export const SHIPPED_DATASETS_DIR = path.join("demo-data", "warehouse");
 
 export interface Dataset {
   schema: "northwind" | "chinook" | "pagila";
@@ -58,8 +63,7 @@ export function warehouseOptionsFromEnv(env = process.env): WarehouseOptions {
     dataDir: env.VIGIL_WAREHOUSE_DIR ?? warehouseDirBeside(env.VIGIL_DATA_DIR),
     // A folder outside the app, read at run time: not for the bundler to trace.
     datasetsDir: path.resolve(
-      /*turbopackIgnore: true*/ env.VIGIL_SQL_DATASETS_DIR ??
-        path.join(process.cwd(), "..", "shared", "datasets", "sql"),
+      /*turbopackIgnore: true*/ env.VIGIL_SQL_DATASETS_DIR ?? path.join(process.cwd(), SHIPPED_DATASETS_DIR),
     ),
     key: warehouseKey(env),
   };
@@ -119,14 +123,27 @@ async function prepareWarehouse(client: PGlite): Promise<void> {
     revoke all on vigil_warehouse.loaded_datasets from ${WAREHOUSE_READER};`);
 }
 
+/** The script as shipped (`x.sql.gz`) or as published (`x.sql`); null when neither is there. */
+function scriptPath(file: string): string | null {
+  if (existsSync(file)) return file;
+  return existsSync(`${file}.gz`) ? `${file}.gz` : null;
+}
+
+async function readScript(file: string): Promise<string> {
+  const bytes = await readFile(file);
+  return (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
+}
+
 async function ensureDataset(client: PGlite, dataset: Dataset, options: WarehouseOptions): Promise<DatasetStatus> {
-  const paths = dataset.files.map((f) => path.join(options.datasetsDir, f));
-  const missingFiles = paths.filter((p) => !existsSync(p));
+  const wanted = dataset.files.map((f) => path.join(options.datasetsDir, f));
+  const paths = wanted.map(scriptPath);
+  const missingFiles = wanted.filter((_, i) => paths[i] === null);
   if (missingFiles.length > 0) {
     console.warn(`[vigil] warehouse: ${dataset.schema} not loaded, missing ${missingFiles.join(", ")}`);
     return { schema: dataset.schema, state: "missing", missingFiles };
   }
-  const texts = await Promise.all(paths.map((p) => readFile(p, "utf8")));
+  // Hashed as text, compressed or not: a copy that only changed its compression loads nothing again.
+  const texts = await Promise.all(paths.map((p) => readScript(p as string)));
   const files = Object.fromEntries(
     dataset.files.map((f, i) => [f, createHash("sha256").update(texts[i]).digest("hex")]),
   );

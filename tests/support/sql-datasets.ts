@@ -2,10 +2,14 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import mysql from "mysql2/promise";
 import { expect } from "vitest";
-import { warehouseOptionsFromEnv } from "@/lib/datasources";
 
-/** The public SQL datasets, where the app itself reads them (VIGIL_SQL_DATASETS_DIR). */
-export const SQL_DATASETS_DIR = warehouseOptionsFromEnv().datasetsDir;
+/**
+ * The public SQL datasets, read in place beside the project (or from VIGIL_SQL_DATASETS_DIR):
+ * they hold the MySQL scripts too, which the app does not ship.
+ */
+export const SQL_DATASETS_DIR = path.resolve(
+  process.env.VIGIL_SQL_DATASETS_DIR ?? path.join(process.cwd(), "..", "shared", "datasets", "sql"),
+);
 
 /** A real MariaDB/MySQL (.ci/run starts one and sets TEST_MYSQL_URL). */
 export const MYSQL_URL = process.env.TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test";
