@@ -38,7 +38,11 @@ describe("the demo warehouse's data ships with the app", () => {
     process.chdir(app);
     let options: ReturnType<typeof warehouseOptionsFromEnv>;
     try {
-      options = warehouseOptionsFromEnv({ NODE_ENV: "test", VIGIL_DATA_DIR: "memory://", VIGIL_WAREHOUSE_KEY: "clone-test-key" });
+      options = warehouseOptionsFromEnv({
+        NODE_ENV: "test",
+        VIGIL_DATA_DIR: "memory://",
+        VIGIL_WAREHOUSE_KEY: "clone-test-key",
+      });
     } finally {
       process.chdir(cwd);
     }
