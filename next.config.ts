@@ -1,4 +1,16 @@
+import { networkInterfaces } from "node:os";
 import type { NextConfig } from "next";
+
+// `next dev` serves its scripts and live reload only to the origin it was opened at unless told
+// otherwise: opened at 127.0.0.1 or at the network address it prints, the page never became
+// interactive. This machine's own addresses are the dev server's, whichever one a person uses.
+const OWN_ADDRESSES = [
+  "localhost",
+  "127.0.0.1",
+  ...Object.values(networkInterfaces())
+    .flat()
+    .flatMap((i) => (i && !i.internal && i.family === "IPv4" ? [i.address] : [])),
+];
 
 // On every response. Pages also get a Content-Security-Policy with a per-request nonce, set in
 // proxy.ts; API responses are data, never a document to render, run or frame.
@@ -49,6 +61,7 @@ const config: NextConfig = {
     "zod",
   ],
   poweredByHeader: false,
+  allowedDevOrigins: OWN_ADDRESSES,
   // forbidden(): a page a role may not open answers 403 with its explanation inside the app shell.
   experimental: { authInterrupts: true },
   // `npm test` type-checks the whole project (tests included) as its own step; checking again

@@ -114,6 +114,33 @@ test("sign-in sends people only to a page of this site", async ({ page, baseURL 
   await expect(page).toHaveURL(`${baseURL}/runs?view=mine`);
 });
 
+test("the sign-in form posts its password in the body, and signs in with JavaScript off", async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const addresses: string[] = [];
+  page.on("request", (r) => addresses.push(r.url()));
+  try {
+    await page.goto("/sign-in?next=%2Fruns");
+    await expect(page.getByRole("form", { name: "Sign in" })).toHaveAttribute("method", "post");
+    await page.getByLabel("Email").fill("reviewer@demo.local");
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/sign-in\?error=INVALID_CREDENTIALS/);
+    await expect(page.getByRole("alert")).toHaveText("Email or password is not right.");
+
+    await page.getByLabel("Email").fill("reviewer@demo.local");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(`${baseURL}/runs`);
+    expect(addresses.filter((a) => a.includes(PASSWORD) || a.includes("not-the-password"))).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
+
 test("a page cannot load an image from a host nobody allowlisted", async ({ page }) => {
   const hits = await foreignSite(page);
   const violations = await recordViolations(page);

@@ -4,10 +4,19 @@ import { type FormEvent, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
 
 /** `returnTo` is a path on this site, checked by the server (an open redirect would let a link send people elsewhere). */
-export function SignInForm({ demoAccounts, returnTo }: { demoAccounts: string[]; returnTo: string }) {
+export function SignInForm({
+  demoAccounts,
+  returnTo,
+  initialError = null,
+}: {
+  demoAccounts: string[];
+  returnTo: string;
+  /** What went wrong when the form was posted without JavaScript (the server sent the person back). */
+  initialError?: string | null;
+}) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState(false);
 
   async function submit(event: FormEvent) {
@@ -27,7 +36,17 @@ export function SignInForm({ demoAccounts, returnTo }: { demoAccounts: string[];
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4" aria-label="Sign in">
+    // Posted as a multipart form when JavaScript has not run (yet): the password goes in the body,
+    // never in a URL, and the server answers with a redirect.
+    <form
+      onSubmit={submit}
+      method="post"
+      action="/api/session"
+      encType="multipart/form-data"
+      className="space-y-4"
+      aria-label="Sign in"
+    >
+      <input type="hidden" name="returnTo" value={returnTo} />
       <label className="block">
         <span className="text-sm font-medium">Email</span>
         <input

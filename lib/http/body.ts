@@ -43,6 +43,39 @@ export async function parseBody<S extends z.ZodType>(
   return parsed.data;
 }
 
+/**
+ * Reads a small multipart form of text fields (what an HTML form posts with JavaScript off) with
+ * the same size limit and deadline as JSON, and validates its fields as one object. File parts
+ * are refused: the forms that post here hold only text.
+ */
+export async function parseFormFields<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  limit = DEFAULT_BODY_LIMIT,
+): Promise<z.infer<S>> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw errors.tooLarge(limit);
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("multipart/form-data"))
+    throw errors.unsupportedMediaType("multipart/form-data");
+  const bytes = await readLimited(req, limit, bodyDeadlineMs());
+  let form: FormData;
+  try {
+    form = await new Response(Buffer.from(bytes), { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw errors.invalidField("body", "The body is not a readable multipart form.");
+  }
+  const fields: Record<string, string> = {};
+  for (const [key, value] of form.entries()) {
+    if (typeof value !== "string") throw errors.invalidField(key, "Only text fields are accepted here.");
+    fields[key] = value;
+  }
+  refuseUnstorable(fields);
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) throw errors.validation(parsed.error.issues);
+  return parsed.data;
+}
+
 async function readLimited(req: Request, limit: number, deadlineMs: number): Promise<Uint8Array> {
   if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();

@@ -1,6 +1,6 @@
 import "server-only";
 
-export { DEFAULT_BODY_LIMIT, parseBody, parseQuery } from "./body";
+export { DEFAULT_BODY_LIMIT, parseBody, parseFormFields, parseQuery } from "./body";
 export { answerImageSources, contentSecurityPolicy } from "./page-policy";
 export { errorResponse, json, route } from "./route";
 export { hardenForHttps } from "./transport-security";
