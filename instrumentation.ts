@@ -8,13 +8,8 @@ export async function register() {
   const { recordPeerAddresses } = await import("@/lib/auth");
   recordPeerAddresses();
   // A server deployment without its secrets stops here, in one sentence, not at first use.
-  const { assertServerSecrets } = await import("@/lib/secrets");
-  try {
-    assertServerSecrets();
-  } catch (error) {
-    console.error(`[vigil] ${(error as Error).message}`);
-    process.exit(1);
-  }
+  const { exitIfServerSecretsMissing } = await import("@/lib/secrets");
+  exitIfServerSecretsMissing();
   const { boot } = await import("@/lib/server");
   const { exitIfDatabaseUnusable } = await import("@/lib/db");
   const database = await boot().catch((error) => {

@@ -1,4 +1,4 @@
 import "server-only";
 
 export { keptSecret } from "./kept";
-export { assertServerSecrets } from "./required";
+export { assertServerSecrets, exitIfServerSecretsMissing } from "./required";

@@ -23,3 +23,17 @@ export function assertServerSecrets(env: Env = process.env): void {
     `Vigil needs ${missing.join(" and ")} set to start against DATABASE_URL (every instance must share ${missing.length > 1 ? "them" : "it"}; generate with: openssl rand -base64 32).`,
   );
 }
+
+/**
+ * At process start: a server deployment that lacks its secrets logs why and exits. Here and not
+ * in instrumentation.ts, which Next.js also compiles for the Edge runtime, where `process.exit`
+ * is reported as an error on every dev compile.
+ */
+export function exitIfServerSecretsMissing(env: Env = process.env): void {
+  try {
+    assertServerSecrets(env);
+  } catch (error) {
+    console.error(`[vigil] ${(error as Error).message}`);
+    process.exit(1);
+  }
+}

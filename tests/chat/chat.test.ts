@@ -437,6 +437,8 @@ for (const target of appTargets()) {
       expect(review).toMatchObject({ status: "pending" });
       const kase = await getCase({ tenantId: suite.tenants.demo }, review.caseId);
       expect(kase.adapter).toBe("final_review");
+      // Nothing waits on it (the answer is shown): never above normal, whatever its confidence.
+      expect(kase.priority).toBe("normal");
       // Checkpoint 5 of the contract: a review run (not the asker's) waits on the case.
       const reviewRun = kase.refs.find((r) => r.ref_type === "run")?.ref_value as string;
       expect(reviewRun).not.toBe(runId);

@@ -34,6 +34,9 @@ type AnswerReviewStateType = typeof AnswerReviewState.State;
 
 async function awaitReview(state: AnswerReviewStateType, config: LangGraphRunnableConfig) {
   const decision = await awaitDecision(config, "final_review", state.request, {
+    // The answer is already shown and nothing waits on this review: it is never more than normal
+    // priority, so cases that hold a run back stay above it in the inbox.
+    riskLevel: "medium",
     reasoning: state.reason,
     title: state.title,
     refs: [{ kind: "chat_session", id: state.sessionId }],

@@ -10,12 +10,14 @@ import { CHAT_TOOLS, hasChatTools } from "./execute-tools";
 /**
  * Whether an answer goes to a reviewer: a sourced answer to a question whose confidence is
  * below the threshold (`VIGIL_REVIEW_CONFIDENCE`, raised to 0.6 for agents with the `high`
- * safety level). An answer without sources makes no claim ("I found nothing…") and small talk
- * has nothing to check, so neither is sent.
+ * safety level). An answer that cites nothing makes no claim ("I found nothing…": a refusal,
+ * with or without passages retrieved) and small talk has nothing to check, so neither is sent:
+ * a reviewer's queue of correct refusals hid the cases that mattered.
  */
 export function reviewReason(state: AskExpertStateType): string | null {
   const { answer, agent, analysis } = state;
   if (!answer || !agent || analysis?.intent !== "question" || state.sources.length === 0) return null;
+  if (answer.citations.length === 0) return null;
   const general = reviewThreshold();
   const threshold = agent.safetyLevel === "high" ? Math.max(general, HIGH_SAFETY_THRESHOLD) : general;
   if (answer.confidence < threshold) {
