@@ -3,7 +3,8 @@ import { signIn } from "./support";
 
 test("an admin sets a tool's risk, an agent's tools and the principles", async ({ page }) => {
   await signIn(page, "admin@demo.local");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Agent settings" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Agent settings" }).click();
   await expect(page).toHaveURL(/\/settings\/agents$/);
   await expect(page.getByRole("heading", { level: 1, name: "Agent tools & principles" })).toBeVisible();
 

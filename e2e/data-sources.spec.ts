@@ -8,7 +8,8 @@ test("an admin tests the demo warehouse, adds a source, sees it unreachable and 
   // The first test of the warehouse loads the sample databases into it.
   test.setTimeout(240_000);
   await signIn(page, "admin@demo.local");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Data sources" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Data sources" }).click();
   await expect(page).toHaveURL(/\/settings\/data-sources$/);
   await expect(page.getByRole("heading", { level: 1, name: "Data sources" })).toBeVisible();
 

@@ -13,18 +13,7 @@ const ROLES = [
     email: "admin@demo.local",
     role: "admin",
     home: "/audit",
-    nav: [
-      "Experts",
-      "Runs",
-      "Research",
-      "My requests",
-      "Inbox",
-      "Audit",
-      "Knowledge",
-      "API keys",
-      "Agent settings",
-      "Data sources",
-    ],
+    nav: ["Experts", "Runs", "Research", "My requests", "Inbox", "Audit", "Knowledge", "Settings"],
   },
 ];
 
@@ -110,7 +99,8 @@ test("an expert card opens a new chat with that agent", async ({ page }) => {
 
 test("an admin creates an API key that works, then revokes it", async ({ page, playwright }) => {
   await signIn(page, "admin@demo.local");
-  await page.getByRole("link", { name: "API keys" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "API keys" }).click();
   await expect(page.getByText("No API keys yet")).toBeVisible();
   await page.getByLabel("Name").fill("e2e pipeline");
   await page.getByLabel("Role").selectOption("reviewer");

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, test } from "@playwright/test";
 import { navLabels, signIn } from "./support";
 
 test("a mistyped address shows a 404 inside the app, with the navigation still there", async ({ page }) => {
@@ -20,6 +20,40 @@ test("/settings opens its first section; the nav lists only pages that exist", a
   for (const href of await nav.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")))) {
     const response = await page.request.get(href as string);
     expect(response.status(), `${href} from the nav`).toBe(200);
+  }
+});
+
+test("every page of an admin's header is in view and clickable at 1366 px, the settings pages one click further", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signIn(page, "admin@demo.local");
+  const inView = async (link: Locator) => {
+    await expect(link).toBeInViewport({ ratio: 1 });
+    // Not clipped by the row's own scroll area: the link itself is what its centre shows.
+    expect(
+      await link.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return hit !== null && (hit === el || el.contains(hit));
+      }),
+    ).toBe(true);
+  };
+  const main = page.getByRole("navigation", { name: "Main" });
+  for (const link of await main.getByRole("link").all()) await inView(link);
+  await main.getByRole("link", { name: "Settings" }).click();
+  const settings = page.getByRole("navigation", { name: "Settings" });
+  for (const [label, path] of [
+    ["Agent settings", "/settings/agents"],
+    ["Data sources", "/settings/data-sources"],
+    ["API keys", "/settings/api-keys"],
+  ] as const) {
+    const link = settings.getByRole("link", { name: label });
+    await inView(link);
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(link).toHaveAttribute("aria-current", "page");
+    await expect(main.getByRole("link", { name: "Settings" })).toHaveAttribute("aria-current", "page");
   }
 });
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { type Role, roleAtLeast } from "@/lib/access";
 import { NavCountBadge } from "./NavCountBadge";
-import { NAV_ITEMS } from "./nav";
+import { headerItems, NAV_ITEMS } from "./nav";
 
 /**
  * The pages a role can reach, as the header's row or the phone menu's list. `onNavigate` lets
@@ -20,7 +20,8 @@ export function NavLinks({
   onNavigate?: () => void;
 }) {
   const pathname = usePathname();
-  const items = NAV_ITEMS.filter((item) => roleAtLeast(role, item.minRole));
+  const allowed = NAV_ITEMS.filter((item) => roleAtLeast(role, item.minRole));
+  const items = vertical ? allowed : headerItems(allowed);
   return (
     <nav
       aria-label="Main"
