@@ -56,6 +56,7 @@ export function numberSources(tiers: TieredContextEntry[]): {
       section: e.section,
       excerpt: e.extracted_info.slice(0, 500),
       tier: e.context_tier,
+      source_type: e.source_type,
       ...(e.url ? { url: e.url } : {}),
     });
   }
