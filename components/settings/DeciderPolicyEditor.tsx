@@ -14,7 +14,7 @@ import {
 import { buttonClass, ErrorText, inputClass } from "./shared";
 
 const TYPE_LABELS: Record<DeciderCheckpointType, string> = {
-  plan_approval: "1 · Plan",
+  plan_approval: "1 · Plan (goals and research plans)",
   tool_execution: "2 · Tool execution",
   subagent_spawn: "3 · Sub-agent",
   critical_decision: "4 · Critical decision",
@@ -28,7 +28,8 @@ const RULE_LABELS: Record<DeciderRule, string> = {
 type Rules = { safety_level: DeciderSafetyLevel; checkpoint_type: DeciderCheckpointType; decider: DeciderRule }[];
 
 /**
- * Separation of duties: for each safety level and checkpoint of an autonomous run, whether the
+ * Separation of duties: for each safety level and checkpoint of an autonomous run (and the plan
+ * of a research run, which has a level too), whether the
  * run's owner may decide it, or a reviewer who is not the owner must. Every door (inbox, run page,
  * MCP, the run's resume endpoint) follows it; decisions already recorded stand.
  */
@@ -115,6 +116,10 @@ export function DeciderPolicyEditor() {
       <p className="text-xs text-slate-600 dark:text-slate-400">
         Four eyes: the decider holds the reviewer role and is not the run's owner (nor a key the owner minted).
         Reviewers may always decide; a checkpoint the safety level does not ask about is approved by the system.
+      </p>
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Research plans (deep research) follow the Plan row at the run's safety level: the level chosen when the run
+        starts, else the research agent's default (high → strict, medium → balanced, low → permissive).
       </p>
       <div className="flex flex-wrap items-center gap-2">
         <button type="submit" className={buttonClass} disabled={changed.length === 0 || put.isPending}>
