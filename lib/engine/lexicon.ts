@@ -61,7 +61,7 @@ const OTHER_LANGUAGES: Record<string, string> = {
     ihre ihrer ihres ihrem ihren unser unsere euer eure man es ihm ihn ihnen mich mir dich dir uns euch
     dann denn wenn ob weil damit sowie sondern also etwa je
     einige einigen einiger manche mancher alle allen aller jede jeder jedes jedem jeden kein keine keinen keiner
-    lautet lautete lauten heißt hieß nennt nannte genannt gibt gab`,
+    lautet lautete lauten heißt heißen hieß nennt nannte genannt gibt gab`,
   fr: `au aux avec ce ces cette dans de des du elle en est et il ils je la le les leur lui mais me même mes ne nous
     on ou où par pas pour qu que quel quelle qui sa sans se ses son sont sur ta te tu un une vos votre vous`,
   es: `al como con cuál cuando de del el ella en es esta este hay la las le lo los más me mi no nos o para pero
