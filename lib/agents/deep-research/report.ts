@@ -130,7 +130,7 @@ export function synthesizeOffline(input: {
   return { answer: lines.join("\n").trim(), claims, sources, framing };
 }
 
-function sentencesOf(info: string): string[] {
+export function sentencesOf(info: string): string[] {
   // extracted_info joins whole sentences of the chunk (at most two offline); each stands alone as
   // a claim. The engine's splitter cuts it where the chunk was cut (not after "z.B.", "John C." or
   // "8. Februar"). A model's finding may be longer: its first two sentences are the claims.
