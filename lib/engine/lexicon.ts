@@ -56,10 +56,10 @@ const OTHER_LANGUAGES: Record<string, string> = {
     welches welchem welchen viel viele vieler vielen wieviel wieviele
     hatte hatten habe haben hast hätte hätten bist sein seid waren wäre wären werden wurde wurden würde würden
     worden geworden kannst können konnte konnten könnte könnten muss müssen musste mussten soll sollen sollte
-    sollten darf dürfen durfte will wollen wollte wollten mag möchte
+    sollten darf dürfen durfte wollen wollte wollten möchte
     dies diese dieser dieses diesem diesen jene jener jenes jenem jenen sein seine seiner seines seinem seinen
-    ihre ihrer ihres ihrem ihren unser unsere euer eure man es ihm ihn ihnen mich mir dich dir uns euch
-    dann denn wenn ob weil damit sowie sondern also etwa je
+    ihre ihrer ihres ihrem ihren unser unsere euer eure ihm ihn ihnen mich mir dich dir euch
+    dann denn wenn ob weil damit sowie sondern etwa je
     einige einigen einiger manche mancher alle allen aller jede jeder jedes jedem jeden kein keine keinen keiner
     lautet lautete lauten heißt heißen hieß nennt nannte genannt gibt gab`,
   fr: `au aux avec ce ces cette dans de des du elle en est et il ils je la le les leur lui mais me même mes ne nous
