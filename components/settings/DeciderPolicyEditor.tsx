@@ -14,7 +14,7 @@ import {
 import { buttonClass, ErrorText, inputClass } from "./shared";
 
 const TYPE_LABELS: Record<DeciderCheckpointType, string> = {
-  plan_approval: "1 · Plan (goals and research plans)",
+  plan_approval: "1 · Plan",
   tool_execution: "2 · Tool execution",
   subagent_spawn: "3 · Sub-agent",
   critical_decision: "4 · Critical decision",
@@ -91,6 +91,9 @@ export function DeciderPolicyEditor() {
               <tr key={type} className="border-t border-slate-200 dark:border-slate-800">
                 <th scope="row" className="py-2 pr-3 font-normal whitespace-nowrap">
                   {TYPE_LABELS[type]}
+                  {type === "plan_approval" ? (
+                    <span className="block text-xs text-slate-500 dark:text-slate-400">goals and research plans</span>
+                  ) : null}
                 </th>
                 {DECIDER_SAFETY_LEVELS.map((level) => (
                   <td key={level} className="py-1 pr-2">
