@@ -2,21 +2,11 @@
 
 import { useCallback, useId, useState } from "react";
 import { AnswerMarkdown, type CitationTarget } from "@/components/chat/AnswerMarkdown";
+import { safeHref } from "@/components/ui/links";
 import type { AnswerReviewContext, SourceItem } from "@/lib/chat/contract";
 import { ago, formatTime } from "./format";
 
 const SNIPPET_CHARS = 280;
-
-/** Only web addresses become links (a source's url comes from search results). */
-export function safeHref(url: string | undefined): string | null {
-  if (!url) return null;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : null;
-  } catch {
-    return null;
-  }
-}
 
 function where(source: SourceItem): string {
   return [source.section, source.page != null ? `page ${source.page}` : null].filter(Boolean).join(" · ");

@@ -1,6 +1,7 @@
 "use client";
 
 import { highlightPassage } from "@/components/chat/citations";
+import { safeHref } from "@/components/ui/links";
 import type { ReportSource } from "./api";
 import { passagePlace, TIER_LABELS } from "./format";
 
@@ -52,6 +53,7 @@ export function SourcesPanel({
                 </span>
                 <span className="ml-1 text-xs text-slate-500 dark:text-slate-400">({TIER_LABELS[source.tier]})</span>
               </button>
+              <WebAddress source={source} />
               {isOpen ? (
                 <div className="mt-1 space-y-1" data-testid="source-passage">
                   <p
@@ -83,5 +85,37 @@ export function SourcesPanel({
           );
         })}
     </ol>
+  );
+}
+
+/**
+ * A fallback search result (`web_search`) opens at its address, in a new tab that cannot reach
+ * back into this page (noopener noreferrer). Only http(s) addresses become links; another
+ * address is shown as text, so the reader still sees where the passage came from.
+ */
+function WebAddress({ source }: { source: ReportSource }) {
+  const web = source.source_type === "web_search" || (source.source_type === undefined && source.url);
+  if (!web || !source.url) return null;
+  const href = safeHref(source.url);
+  if (!href) {
+    return (
+      <p className="mt-1 text-xs text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400" data-testid="source-url">
+        {source.url} (not a web address; not opened)
+      </p>
+    );
+  }
+  return (
+    <p className="mt-1 text-xs [overflow-wrap:anywhere]">
+      <a
+        href={href}
+        target="_blank"
+        rel="noopener noreferrer"
+        className="text-brand-600 underline dark:text-brand-100"
+        data-testid="source-url"
+      >
+        {new URL(href).host}
+        <span className="sr-only"> (web source, opens in a new tab)</span>
+      </a>
+    </p>
   );
 }

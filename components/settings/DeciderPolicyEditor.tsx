@@ -28,7 +28,8 @@ const RULE_LABELS: Record<DeciderRule, string> = {
 type Rules = { safety_level: DeciderSafetyLevel; checkpoint_type: DeciderCheckpointType; decider: DeciderRule }[];
 
 /**
- * Separation of duties: for each safety level and checkpoint of an autonomous run, whether the
+ * Separation of duties: for each safety level and checkpoint of an autonomous run (and the plan
+ * of a research run, which has a level too), whether the
  * run's owner may decide it, or a reviewer who is not the owner must. Every door (inbox, run page,
  * MCP, the run's resume endpoint) follows it; decisions already recorded stand.
  */
@@ -90,6 +91,9 @@ export function DeciderPolicyEditor() {
               <tr key={type} className="border-t border-slate-200 dark:border-slate-800">
                 <th scope="row" className="py-2 pr-3 font-normal whitespace-nowrap">
                   {TYPE_LABELS[type]}
+                  {type === "plan_approval" ? (
+                    <span className="block text-xs text-slate-500 dark:text-slate-400">goals and research plans</span>
+                  ) : null}
                 </th>
                 {DECIDER_SAFETY_LEVELS.map((level) => (
                   <td key={level} className="py-1 pr-2">
@@ -115,6 +119,10 @@ export function DeciderPolicyEditor() {
       <p className="text-xs text-slate-600 dark:text-slate-400">
         Four eyes: the decider holds the reviewer role and is not the run's owner (nor a key the owner minted).
         Reviewers may always decide; a checkpoint the safety level does not ask about is approved by the system.
+      </p>
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Research plans (deep research) follow the Plan row at the run's safety level: the level chosen when the run
+        starts, else the research agent's default (high → strict, medium → balanced, low → permissive).
       </p>
       <div className="flex flex-wrap items-center gap-2">
         <button type="submit" className={buttonClass} disabled={changed.length === 0 || put.isPending}>

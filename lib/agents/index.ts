@@ -13,6 +13,7 @@ export const WORKFLOWS: readonly Workflow[] = [demoEcho, askExpert, answerReview
 export { listPrinciples, PrinciplesBody, setPrinciples } from "./autonomous/principles";
 export { listSteering, sendSteering } from "./autonomous/steering";
 export { listAgentTools, listTools, setAgentTool, setTool, ToolSettings } from "./autonomous/tool-settings";
+export { offlineFindingOf } from "./deep-research/picking";
 export { reportMarkdown } from "./deep-research/report-markdown";
 export { reportPdf } from "./deep-research/report-pdf";
 export { followReferences as followResearchReferences } from "./deep-research/retrieval";

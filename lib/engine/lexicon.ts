@@ -46,9 +46,22 @@ mean means meaning need overview practice quickly show still summarise summarize
 understand want way ways wonder work works`;
 
 const OTHER_LANGUAGES: Record<string, string> = {
+  // German function words, and the question words and auxiliaries a question is framed with
+  // ("Wer", "Wie viele", "wurde", "lautet"), as the English list holds "who", "many", "was".
   de: `aber als am an auch auf aus bei bin bis das dass dem den der des die doch du ein eine einem einen einer er es
     für hat ich ihr im in ist ja kann mit nach nicht noch nur oder sich sie sind so über um und uns von vor war was
-    welche wie wir wird zu zum zur`,
+    welche wie wir wird zu zum zur
+    beim vom ins ans durch gegen ohne unter zwischen während wegen seit ab
+    wer wen wem wessen wann warum wieso weshalb wo woher wohin womit wofür wodurch wozu worauf worin wovon welcher
+    welches welchem welchen viel viele vieler vielen wieviel wieviele
+    hatte hatten habe haben hast hätte hätten bist sein seid waren wäre wären werden wurde wurden würde würden
+    worden geworden kannst können konnte konnten könnte könnten muss müssen musste mussten soll sollen sollte
+    sollten darf dürfen durfte wollen wollte wollten möchte
+    dies diese dieser dieses diesem diesen jene jener jenes jenem jenen sein seine seiner seines seinem seinen
+    ihre ihrer ihres ihrem ihren unser unsere euer eure ihm ihn ihnen mich mir dich dir euch
+    dann denn wenn ob weil damit sowie sondern etwa je
+    einige einigen einiger manche mancher alle allen aller jede jeder jedes jedem jeden kein keine keinen keiner
+    lautet lautete lauten heißt heißen hieß nennt nannte genannt gibt gab`,
   fr: `au aux avec ce ces cette dans de des du elle en est et il ils je la le les leur lui mais me même mes ne nous
     on ou où par pas pour qu que quel quelle qui sa sans se ses son sont sur ta te tu un une vos votre vous`,
   es: `al como con cuál cuando de del el ella en es esta este hay la las le lo los más me mi no nos o para pero

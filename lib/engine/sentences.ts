@@ -18,10 +18,15 @@ export interface Sentence {
 // A period after these does not end a sentence, whatever follows.
 const ABBREVIATIONS = new Set(
   `al approx art c ca cf co corp dept dr e.g eg esp est fig figs i.e ie inc incl jr ltd mr mrs ms mt no nos p pp
-  para paras prof ref refs resp sec secs sr st vol vols vs jan feb mar apr jun jul aug sep sept oct nov dec min max`
+  para paras prof ref refs resp sec secs sr st vol vols vs jan feb mar apr jun jul aug sep sept oct nov dec min max
+  abs abb bzw ca d.h dt evtl ggf hl inkl jh jhd jhs mio mrd nr s sog str tsd u.a usw vgl z.b z.t zzt`
     .split(/\s+/)
     .filter(Boolean),
 );
+
+// What follows a German ordinal ("8. Februar", "19. Jahrhundert", "2. Weltkrieg", "3. Platz").
+const ORDINAL_NEXT =
+  /^(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|Jahrhunderts?|Jahrtausends?|Weltkriegs?|Platz|Mal|Auflage|Klasse|Stock)\b/u;
 
 const LIST_MARKER = /^(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+/i;
 const HEADING = /^#{1,6}\s/;
@@ -119,6 +124,9 @@ function endsSentence(segment: string, at: number, mark: string, after: number):
   if (ABBREVIATIONS.has(bare)) return false;
   // Dotted acronyms (U.S., e.u.) and single initials (J. Smith).
   if (/^(?:\p{L}\.)+\p{L}$/u.test(bare) || /^\p{Lu}$/u.test(word)) return false;
+  // German ordinals: "am 8. Februar 2007", "im 19. Jahrhundert" — a day or ordinal number before
+  // a month or a counted noun is no sentence end.
+  if (/^\d{1,2}$/.test(bare) && ORDINAL_NEXT.test(segment.slice(after).trimStart())) return false;
   return true;
 }
 

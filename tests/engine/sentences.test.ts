@@ -28,6 +28,19 @@ describe("splitSentences", () => {
     ]);
   });
 
+  it("does not split at German abbreviations or ordinals before a month or a counted noun", () => {
+    const input =
+      "Am 8. Februar 2007 gab BSkyB die Absicht bekannt. Die Gebühren betragen 30 Mio. GBP im Jahr, d.h. mehr als z.B. im 19. Jahrhundert. " +
+      "Die Übersetzung von John C. Messenger folgte. Das Spiel endete 23-16. Danach kam Nr. 5 an die Reihe.";
+    expect(texts(input)).toEqual([
+      "Am 8. Februar 2007 gab BSkyB die Absicht bekannt.",
+      "Die Gebühren betragen 30 Mio. GBP im Jahr, d.h. mehr als z.B. im 19. Jahrhundert.",
+      "Die Übersetzung von John C. Messenger folgte.",
+      "Das Spiel endete 23-16.",
+      "Danach kam Nr. 5 an die Reihe.",
+    ]);
+  });
+
   it("keeps closing quotes and brackets with their sentence and does not split before lower case", () => {
     expect(texts('He said "stop." Then left. (It ended.) next is lower case. Really?! Yes…  Done')).toEqual([
       'He said "stop."',

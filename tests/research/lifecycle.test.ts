@@ -152,6 +152,10 @@ for (const target of appTargets()) {
       if (!report) throw new Error("no report");
       const source = report.sources.find((x) => x.url === "https://example.org/who-steam-sterilisation");
       expect(source?.tier).toBe(3);
+      // The sources panel opens it by its type and address; the tenant's documents are typed as found.
+      expect(source?.source_type).toBe("web_search");
+      expect(report.sources.filter((x) => !x.url).every((x) => x.source_type !== "web_search")).toBe(true);
+      expect(report.sources[0].source_type).toBe("vector_search");
       // Its claim is checked against the snippet as fetched, and the tenant's documents still lead.
       const claim = report.claims.find((c) => c.sources.includes(source?.n ?? -1));
       expect(claim?.verified).toBe(true);

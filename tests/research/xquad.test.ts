@@ -20,9 +20,11 @@ import { appTargets } from "../support/databases";
 // language, clarification skipped. A report must be in its question's language, hold the answer
 // span, and the claim that holds it must cite the paragraph. The full measurement (all 612
 // questions a language) is bench:research.
-// Measured on this sample (10 a language, spread over the articles): English recall 0.9,
-// paragraph cited 0.9; German recall 0.8, cited 0.8; every report in its language, every claim
-// verified, no unverifiable quote. The floors sit one question under.
+// Measured on this sample (10 a language, spread over the articles): English recall 1.0,
+// paragraph cited 1.0; German recall 1.0, cited 1.0 (before German sentence picking was fixed:
+// English 0.9/0.9, German 0.8/0.8); every report in its language, every claim verified, no
+// unverifiable quote. The floors sit one question under, and German may not fall more than one
+// question behind English. The larger samples are bench:research and bench/research-misses.ts.
 
 const SAMPLE = 10;
 const targets = appTargets();
@@ -80,14 +82,15 @@ describe(`research on XQuAD in English and German on ${target.name}`, () => {
         expect(s.unverifiable, language).toBe(0);
         expect(s.quotes, language).toBeGreaterThan(0);
       }
-      expect(summary.en.recall).toBeGreaterThanOrEqual(0.8);
-      expect(summary.en.cited).toBeGreaterThanOrEqual(0.8);
-      expect(summary.de.recall).toBeGreaterThanOrEqual(0.7);
-      expect(summary.de.cited).toBeGreaterThanOrEqual(0.7);
+      expect(summary.en.recall).toBeGreaterThanOrEqual(0.9);
+      expect(summary.en.cited).toBeGreaterThanOrEqual(0.9);
+      expect(summary.de.recall).toBeGreaterThanOrEqual(0.9);
+      expect(summary.de.cited).toBeGreaterThanOrEqual(0.9);
+      expect(summary.de.recall).toBeGreaterThanOrEqual(summary.en.recall - 1 / SAMPLE);
     } finally {
       await drainTrace();
       setActiveDatabase(undefined);
       await database.close();
     }
-  }, 180_000);
+  }, 600_000);
 });

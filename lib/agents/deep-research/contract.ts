@@ -36,6 +36,12 @@ export interface ResearchInput {
   useFallbackSearch?: boolean;
   /** Vigil: `hitl_max_iterations` for this run (1–10; default 5). */
   maxIterations?: number;
+  /**
+   * Vigil: the run's safety level (default: the agent's — high → strict, medium → balanced,
+   * low → permissive). The tenant's decider policy row `<level>.plan_approval` says who approves
+   * the research plan.
+   */
+  safetyLevel?: "strict" | "balanced" | "permissive";
 }
 
 /** The design's QueryAnalysis. */
@@ -242,6 +248,11 @@ export interface ReportSource {
   tier: 1 | 2 | 3;
   /** Vigil: the web address of a fallback search result; absent for the tenant's own documents. */
   url?: string | null;
+  /**
+   * How the passage was found (the tiered context entry's `source_type`); `web_search` is a
+   * fallback search result, opened at its `url`. Absent in reports written before it was kept.
+   */
+  source_type?: TieredContextEntry["source_type"];
 }
 
 /** A claim of the report and its evidence: claim → quote → chunk → document and page. */

@@ -12,14 +12,14 @@ export function rankSentences(
   text: string,
   terms: readonly string[],
   section: string | null = null,
-  answerForm: readonly string[] = [],
+  answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
 ): { text: string; score: number }[] {
   const sentences = splitSentences(text).filter((s) => s.kind !== "heading" && s.text.length >= 20);
   const headings = splitSentences(text).filter((s) => s.kind === "heading");
   const n = sentences.length;
   const idf = new Map(
-    terms.map((t) => [t, Math.log(1 + n / (1 + sentences.filter((s) => containsTerm(s.text, t, language)).length))]),
+    terms.map((t) => [t, Math.log(1 + n / (1 + sentences.filter((s) => matchShare(s.text, t, language) > 0).length))]),
   );
   return sentences
     .map((s, i) => {
@@ -32,12 +32,13 @@ export function rankSentences(
       ].join(" ");
       let score = 0;
       for (const t of terms) {
-        if (containsTerm(s.text, t, language)) score += idf.get(t) ?? 0;
+        const share = matchShare(s.text, t, language);
+        if (share > 0) score += share * (idf.get(t) ?? 0);
         else if (heading && containsTerm(heading, t, language)) score += 0.5 * (idf.get(t) ?? 0);
       }
-      // A sentence in the form the question asks for ("how long" → days) answers it: it counts
-      // as much as all the subject terms together could.
-      if (answerForm.some((t) => containsTerm(s.text, t, language)))
+      // A sentence in the form the question asks for ("how long" → days, "when" → a year) answers
+      // it: it counts as much as all the subject terms together could.
+      if (answerForm.some((t) => (typeof t === "string" ? containsTerm(s.text, t, language) : t.test(s.text))))
         score += [...idf.values()].reduce((a, b) => a + b, 0) / 2;
       return { text: s.text, score, i };
     })
@@ -46,16 +47,38 @@ export function rankSentences(
     .map(({ text: t, score }) => ({ text: t, score }));
 }
 
-/** `extracted_info`: the passage's two sentences most relevant to the task, best first. */
+/**
+ * How much of a term a sentence holds: 1 for the term itself; for a hyphenated compound the share
+ * of its parts ("NASA-Standort" half in "the NASA centre", "BSkyB-Sportportfolio" half in
+ * "BSkyB-Portfolio"), as compounds are written joined in one text and apart in another.
+ */
+function matchShare(text: string, term: string, language: ResearchLanguage): number {
+  if (containsTerm(text, term, language)) return 1;
+  const parts = term.split("-").filter((p) => p.length >= 2);
+  if (parts.length < 2) return 0;
+  return parts.filter((p) => containsTerm(text, p, language)).length / parts.length;
+}
+
+/**
+ * A runner-up sentence scoring at least this share of the best one is kept with it: the scorer
+ * counts words, and between two sentences this close it cannot tell which one answers.
+ */
+export const RUNNER_UP = 0.7;
+
+/**
+ * `extracted_info`: the passage's sentence most relevant to the task, and the runner-up when it
+ * scores close to it (see RUNNER_UP), best first.
+ */
 export function extractInfo(
   text: string,
   terms: readonly string[],
   section: string | null = null,
-  answerForm: readonly string[] = [],
+  answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
 ): string {
-  const best = rankSentences(text, terms, section, answerForm, language).slice(0, 2);
-  return best.map((s) => s.text).join(" ");
+  const [best, next] = rankSentences(text, terms, section, answerForm, language);
+  if (!best) return "";
+  return next && next.score >= RUNNER_UP * best.score ? `${best.text} ${next.text}` : best.text;
 }
 
 /**
@@ -66,7 +89,7 @@ export function quoteOf(
   text: string,
   terms: readonly string[],
   section: string | null = null,
-  answerForm: readonly string[] = [],
+  answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
 ): string | null {
   const best = rankSentences(text, terms, section, answerForm, language)[0];

@@ -1,3 +1,4 @@
+import { splitSentences } from "@/lib/engine";
 import {
   QUALITY_DIMENSIONS,
   type QualityAssessment,
@@ -55,6 +56,7 @@ export function numberSources(tiers: TieredContextEntry[]): {
       section: e.section,
       excerpt: e.extracted_info.slice(0, 500),
       tier: e.context_tier,
+      source_type: e.source_type,
       ...(e.url ? { url: e.url } : {}),
     });
   }
@@ -104,11 +106,12 @@ export function synthesizeOffline(input: {
     }
     for (const e of entries) {
       used.add(e.chunk_id);
-      const sentence = firstSentence(e.extracted_info);
-      if (!sentence) continue;
       const n = numberOf.get(e.chunk_id) as number;
-      lines.push(`- ${sentence} [${n}]`);
-      claims.push({ text: sentence, sources: [n], quote: sentence, verified: false, problems: [] });
+      // Each sentence of the finding (the best, and a runner-up close to it) is a claim of its own.
+      for (const sentence of sentencesOf(e.extracted_info)) {
+        lines.push(`- ${sentence} [${n}]`);
+        claims.push({ text: sentence, sources: [n], quote: sentence, verified: false, problems: [] });
+      }
     }
     lines.push("");
   }
@@ -127,10 +130,14 @@ export function synthesizeOffline(input: {
   return { answer: lines.join("\n").trim(), claims, sources, framing };
 }
 
-function firstSentence(info: string): string {
-  // extracted_info joins whole sentences of the chunk; the first stands alone as a claim.
-  const m = info.match(/^.+?[.!?](?=\s+[A-ZÄÖÜ0-9"„(]|$)/s);
-  return (m ? m[0] : info).trim();
+export function sentencesOf(info: string): string[] {
+  // extracted_info joins whole sentences of the chunk (at most two offline); each stands alone as
+  // a claim. The engine's splitter cuts it where the chunk was cut (not after "z.B.", "John C." or
+  // "8. Februar"). A model's finding may be longer: its first two sentences are the claims.
+  return splitSentences(info)
+    .map((s) => s.text.trim())
+    .filter(Boolean)
+    .slice(0, 2);
 }
 
 const NUMBER = /\d+(?:[.,]\d+)*/g;

@@ -1,5 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
 import { z } from "zod";
+import { DECIDER_SAFETY_LEVELS, type DeciderSafetyLevel } from "@/lib/checkpoints/contract";
 import {
   type ConversationTurn,
   type EngineFallback,
@@ -30,6 +31,7 @@ export const ResearchInputSchema = z
     skipClarification: z.boolean().optional(),
     useFallbackSearch: z.boolean().optional(),
     maxIterations: z.number().int().min(1).max(10).optional(),
+    safetyLevel: z.enum(DECIDER_SAFETY_LEVELS).optional(),
   })
   .strict();
 
@@ -49,6 +51,12 @@ export const ResearchState = Annotation.Root({
   skipClarification: replace<boolean>(() => false),
   useFallbackSearch: replace<boolean>(() => false),
   maxIterations: replace<number | undefined>(() => undefined),
+  /**
+   * The run's safety level (the input's, else the agent's default): the separation-of-duties
+   * policy decides who approves the research plan by it (`<level>.plan_approval`). Null in runs
+   * started before research had one: their plan is the owner's or a reviewer's, as it was.
+   */
+  safetyLevel: replace<DeciderSafetyLevel | null>(() => null),
   agent: replace<{
     id: string;
     slug: string;

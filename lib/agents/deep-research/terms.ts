@@ -113,22 +113,31 @@ export function uniqueTerms(terms: readonly string[], language: ResearchLanguage
   });
 }
 
-// What a kind of question asks for, in the words a passage answers it with: "how long" is
-// answered in days and months, "how much" in amounts. General to the question's form, in both
-// languages research writes in; used to pick sentences, never to measure coverage.
-const QUESTION_FORMS: { form: RegExp; terms: string[] }[] = [
+// What a kind of question asks for, in the form a passage answers it: "how long" is answered in
+// days and months, "how many" with a count, "when" with a year or a date. General to the
+// question's form, in both languages research writes in; used to pick sentences, never to
+// measure coverage. A form is words (matched as terms are) or a pattern over the sentence.
+const NUMBER_WORDS =
+  "zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwanzig|hundert|tausend|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|million|billion|Millionen?|Milliarden?";
+const COUNT = new RegExp(`\\d|\\b(?:${NUMBER_WORDS})\\b`, "iu");
+const MONTHS =
+  "Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|January|February|March|June|July|October|December";
+const DATE = new RegExp(`\\b(?:1\\d{3}|20\\d{2})(?:er|s)?\\b|\\b(?:${MONTHS})\\b|Jahrhundert|century`, "u");
+
+const QUESTION_FORMS: { form: RegExp; answer: (string | RegExp)[] }[] = [
   {
     form: /\b(how long|wie lange?|dauer|duration|timeline|frist)/i,
-    terms: ["days", "weeks", "months", "years", "Tage", "Wochen", "Monate", "Jahre"],
+    answer: ["days", "weeks", "months", "years", "Tage", "Wochen", "Monate", "Jahre"],
   },
   {
-    form: /\b(how much|how many|wie viele?|cost|kosten|fee|gebühr)/i,
-    terms: ["USD", "EUR", "$", "€", "fee", "Gebühr", "percent", "Prozent"],
+    form: /\b(how much|cost|kosten|fee|gebühr)/i,
+    answer: ["USD", "EUR", "$", "€", "fee", "Gebühr", "percent", "Prozent", COUNT],
   },
-  { form: /\b(when|wann|deadline)\b/i, terms: ["within", "before", "after", "innerhalb", "vor", "nach"] },
+  { form: /\b(how many|wie viele?|wieviele?|number of|anzahl|percentage|prozentsatz|wie hoch)\b/i, answer: [COUNT] },
+  { form: /^\s*(when|wann)\b|\b(what|which|in welchem) (year|jahr)|\bdeadline\b/i, answer: [DATE] },
 ];
 
-/** The answer words the question's form asks for (empty for a question of no such form). */
-export function answerFormTerms(question: string): string[] {
-  return QUESTION_FORMS.filter((f) => f.form.test(question)).flatMap((f) => f.terms);
+/** The answer forms the question's form asks for (empty for a question of no such form). */
+export function answerFormTerms(question: string): (string | RegExp)[] {
+  return QUESTION_FORMS.filter((f) => f.form.test(question)).flatMap((f) => f.answer);
 }

@@ -1,6 +1,7 @@
 import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit, runContextOf } from "@/lib/runs";
 import { findRunAgent } from "../../autonomous/nodes/setup";
+import { safetyLevelOf } from "../../autonomous/safety";
 import { sealAnchor } from "../anchor";
 import { converged, queriesFor, questionsFor, terminationAfter } from "../clarify";
 import {
@@ -23,28 +24,32 @@ const step = (config: LangGraphRunnableConfig, message: string) => emit(config, 
 /** The run's expert, loaded once. */
 export async function agentOf(state: ResearchStateType, config: LangGraphRunnableConfig) {
   if (state.agent) return state.agent;
-  const a = await findRunAgent(runContextOf(config), state.agentId);
-  return {
-    id: a.id,
-    slug: a.slug,
-    name: a.name,
-    knowledgeDomains: a.knowledgeDomains,
-    model: a.model,
-    temperature: a.temperature,
-  };
+  return agentOfRow(await findRunAgent(runContextOf(config), state.agentId));
 }
+
+const agentOfRow = (a: Awaited<ReturnType<typeof findRunAgent>>) => ({
+  id: a.id,
+  slug: a.slug,
+  name: a.name,
+  knowledgeDomains: a.knowledgeDomains,
+  model: a.model,
+  temperature: a.temperature,
+});
 
 /**
  * The run's first node loads the expert and fixes the engine for the whole run: the model's
  * name when one is configured, else "offline".
  */
 export async function startOf(state: ResearchStateType, config: LangGraphRunnableConfig) {
-  const agent = await agentOf(state, config);
-  if (state.agent) return { agent };
+  if (state.agent) return { agent: state.agent };
+  const row = await findRunAgent(runContextOf(config), state.agentId);
+  const agent = agentOfRow(row);
   const { engine, fallback } = engineAtStart(agent);
   step(config, engine === "offline" ? "Engine: offline (no model configured)" : `Engine: ${engine}`);
   if (fallback) step(config, fellBack(fallback));
-  return { agent, engine, ...(fallback ? { engine_fallbacks: [fallback] } : {}) };
+  // The level fixed at the start, as an autonomous run's: who approves the plan follows it.
+  const safetyLevel = state.safetyLevel ?? safetyLevelOf(row.defaultSafetyLevel as "low" | "medium" | "high");
+  return { agent, engine, safetyLevel, ...(fallback ? { engine_fallbacks: [fallback] } : {}) };
 }
 
 /** hitl_init: detect the language, read the question's concepts and entities, open the conversation. */

@@ -89,6 +89,9 @@ export async function hitlApproveTodo(state: ResearchStateType, config: LangGrap
   const decision = await awaitDecision(config, "plan_approval", request, {
     reasoning: `Research plan for: ${state.query.slice(0, 500)}`,
     title: `Research plan: ${state.query.slice(0, 200)}`,
+    // The checkpoint carries the run's level: the tenant's `<level>.plan_approval` rule decides
+    // who may approve, at every door (resume, the case decision route, MCP, the inbox).
+    ...(state.safetyLevel ? { safetyLevel: state.safetyLevel } : {}),
   });
   const who = decision.decided_by ? { id: decision.decided_by.id, name: decision.decided_by.name ?? null } : null;
   const feedback = (decision.action === "reject" ? (decision.reason ?? decision.notes) : decision.notes) ?? null;
