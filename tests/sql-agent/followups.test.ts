@@ -31,7 +31,8 @@ for (const target of testTargets()) {
       });
       setWarehouse(warehouse);
       await seedDemoDataSources(suite.database);
-    }, 120_000);
+      // Opening the in-memory warehouse takes long on a loaded machine.
+    }, 300_000);
     afterAll(async () => {
       setWarehouse(undefined);
       await warehouse?.close();
