@@ -7,7 +7,16 @@ import type { ChatMessage } from "@/lib/chat/contract";
 import { AnswerMarkdown, type CitationTarget } from "./AnswerMarkdown";
 import { LongMessage } from "./LongMessage";
 import { MessageTime, messageTimeOf, useNow } from "./MessageTime";
-import { answerText, currentStep, reasoningText, type Step, sourcesOf, sqlResultOf, toolsOf } from "./message-parts";
+import {
+  answerText,
+  currentStep,
+  reasoningText,
+  rephrasingsOf,
+  type Step,
+  sourcesOf,
+  sqlResultOf,
+  toolsOf,
+} from "./message-parts";
 import { ReviewBadge, ReviewNote } from "./ReviewNote";
 import { reviewOf } from "./reviews";
 import { SqlFollowups } from "./SqlFollowups";
@@ -125,6 +134,7 @@ function AssistantMessage({
   const reasoning = reasoningText(message);
   const sources = sourcesOf(message);
   const sql = sqlResultOf(message);
+  const rephrasings = rephrasingsOf(message);
   const meta = message.metadata ?? {};
   const step = liveStep ?? currentStep(message);
   const thinking = streaming && (!text || step?.status === "running");
@@ -215,6 +225,15 @@ function AssistantMessage({
         {/* Only under the latest answer: an older one's suggestions belong to a moment that has passed. */}
         {sql && isLast && !streaming && onAsk && (
           <SqlFollowups followups={sql.followups ?? []} disabled={!canRetry} onAsk={onAsk} />
+        )}
+        {/* A declined data question: phrasings the analyst answers, one press each. */}
+        {!sql && rephrasings.length > 0 && isLast && !streaming && onAsk && (
+          <SqlFollowups
+            followups={rephrasings}
+            disabled={!canRetry}
+            onAsk={onAsk}
+            label="Questions the analyst can answer"
+          />
         )}
       </div>
     </li>

@@ -8,16 +8,18 @@ export function SqlFollowups({
   followups,
   disabled,
   onAsk,
+  label = "Follow-up questions",
 }: {
   followups: string[];
   disabled: boolean;
   onAsk: (question: string) => void;
+  label?: string;
 }) {
   const questions = [...new Set(followups.map((q) => q.trim()).filter(Boolean))];
   if (questions.length === 0) return null;
   return (
     <fieldset disabled={disabled} className="flex flex-wrap gap-2">
-      <legend className="sr-only">Follow-up questions</legend>
+      <legend className="sr-only">{label}</legend>
       {questions.map((question) => (
         <button
           key={question}

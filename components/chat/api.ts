@@ -67,6 +67,9 @@ export function toChatMessage(m: ChatMessageView): ChatMessage {
     parts.push({ type: "data-sources", data: { items: m.sources } });
   }
   if (m.role === "assistant" && m.metadata.sql) parts.push({ type: "data-sql", data: m.metadata.sql });
+  if (m.role === "assistant" && m.metadata.rephrasings) {
+    parts.push({ type: "data-rephrasings", data: m.metadata.rephrasings });
+  }
   parts.push({ type: "text", text: m.content, state: "done" });
   return {
     id: m.id,

@@ -42,6 +42,16 @@ export function sqlResultOf(message: ChatMessage): SqlResultPart | null {
   return result;
 }
 
+/** A declined SQL question's phrasings the analyst answers (the `data-rephrasings` part). */
+export function rephrasingsOf(message: ChatMessage): string[] {
+  for (const part of message.parts) {
+    if (part.type !== "data-rephrasings") continue;
+    const data = part.data as { phrasings?: unknown } | undefined;
+    if (data && Array.isArray(data.phrasings)) return data.phrasings.filter((p): p is string => typeof p === "string");
+  }
+  return [];
+}
+
 export function webSourcesOf(message: ChatMessage): WebSource[] {
   const out: WebSource[] = [];
   for (const part of message.parts) {

@@ -4,7 +4,14 @@
 
 import type { UIMessage } from "ai";
 import { z } from "zod";
-import type { DataParts, ReviewState, RunMetadata, SourceItem, SqlResultPart } from "@/lib/runs/contract";
+import type {
+  DataParts,
+  RephrasingsPart,
+  ReviewState,
+  RunMetadata,
+  SourceItem,
+  SqlResultPart,
+} from "@/lib/runs/contract";
 
 export type { ReviewState, SourceItem };
 
@@ -88,6 +95,8 @@ export interface ChatMessageMetadata {
   stopped?: boolean;
   /** The SQL analyst's query and result, shown again when the conversation is reopened. */
   sql?: SqlResultPart;
+  /** The SQL analyst's decline: the words it could not place and questions it answers instead. */
+  rephrasings?: RephrasingsPart;
 }
 
 export interface ChatMessageView {

@@ -42,7 +42,8 @@ export type DataPartName =
   | "agent"
   | "interrupt"
   | "sources"
-  | "sql";
+  | "sql"
+  | "rephrasings";
 
 export type SourcePayload =
   | { kind: "document"; sourceId: string; title: string; mediaType: string; filename?: string }
@@ -90,7 +91,19 @@ export type DataParts = {
   sources: { items: SourceItem[] };
   /** The SQL analyst's query and its result (the design's `data-sql`). */
   sql: SqlResultPart;
+  /** A declined data question: the words the analyst could not place, and phrasings it answers. */
+  rephrasings: RephrasingsPart;
 };
+
+/**
+ * The SQL analyst's decline, as data: the words of the question nothing in the source matched,
+ * and questions it can answer instead (each was planned before it was offered), which the chat
+ * shows as buttons that send the phrasing as the next message.
+ */
+export interface RephrasingsPart {
+  unplaced: string[];
+  phrasings: string[];
+}
 
 /** A cell of a SQL result as it crosses to the client: dates and big numbers arrive as text. */
 export type SqlCell = string | number | boolean | null;

@@ -28,6 +28,36 @@ export function toResultPart(source: AnalystSource, sql: string, plan: PlannedSq
   };
 }
 
+const numeric = (v: unknown) =>
+  typeof v === "number" || (typeof v === "string" && /^-?\d+(?:\.\d+)?$/.test(v)) || typeof v === "bigint";
+
+/**
+ * Labels and the figure of a result whose plan did not name them (the model path): the last
+ * column is the figure when it is a number in every row and some column before it is not.
+ */
+export function withLabels(plan: PlannedSql, found: QueryResult): PlannedSql {
+  const last = found.columns.length - 1;
+  if (last < 1 || found.rows.length === 0) return plan;
+  const isNumber = (i: number) => found.rows.every((r) => r[i] === null || numeric(r[i]));
+  if (!isNumber(last)) return plan;
+  const labels = found.columns.slice(0, last).filter((_, i) => !isNumber(i));
+  return labels.length ? { ...plan, labelColumns: labels, valueColumn: found.columns[last] } : plan;
+}
+
+/** The answer's sentence when no offline intent read the question (the model path). */
+export function resultSentence(result: SqlResultPart): string {
+  const n = result.rows.length;
+  if (n === 0) return "The query returned no rows.";
+  const more = result.truncated ? ` The source's row limit stopped the query at ${n} rows.` : "";
+  if (n === 1 && result.columns.length === 1) return `The result is ${shown(result.rows[0][0])}.`;
+  const valueAt = result.valueColumn ? result.columns.indexOf(result.valueColumn) : -1;
+  const listed = result.rows
+    .slice(0, 5)
+    .map((row) => (valueAt >= 0 ? `${labelOf(result, row)} (${shown(row[valueAt])})` : row.map(shown).join(", ")))
+    .join("; ");
+  return `${n} row${n === 1 ? "" : "s"}: ${listed}${n > 5 ? "; …" : ""}.${more}`;
+}
+
 const number = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 const shown = (value: SqlCell) =>
   value === null

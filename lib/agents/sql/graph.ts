@@ -23,7 +23,9 @@ const afterCorrect = (s: SqlAnalystStateType) => (s.final_answer ? "finalize" : 
 const afterExecute = (s: SqlAnalystStateType) => {
   if (s.final_answer) return "finalize";
   if (s.last_sql_error) return "correct_sql";
-  if (s.result && s.result.rows.length === 0 && s.retries === 0) return "regenerate";
+  // Only the offline planner reads text filters more loosely the second time; the model would
+  // be asked the same question again.
+  if (s.result && s.result.rows.length === 0 && s.retries === 0 && !s.model_sql) return "regenerate";
   return "finalize";
 };
 
@@ -120,12 +122,15 @@ export const sqlAnalyst: Workflow = {
       correction_history: v.correction_history ?? [],
       validation_errors: v.validation_errors ?? [],
       result: v.result ?? null,
+      engine: v.engine ?? null,
+      interpretation: v.model_sql?.interpretation ?? v.plan?.interpretation ?? null,
+      rephrasings: v.rephrasings ?? null,
       final_answer: v.final_answer ?? null,
       messageId: v.messageId ?? null,
     };
   },
   finishMetadata(values) {
     const v = (values ?? {}) as Partial<SqlAnalystStateType>;
-    return { sessionId: v.session?.sessionId ?? null, engine: "offline", next_step: v.next_step ?? null };
+    return { sessionId: v.session?.sessionId ?? null, engine: v.engine ?? "offline", next_step: v.next_step ?? null };
   },
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { intentOf } from "./intent";
+import { followUpQuestion, intentOf } from "./intent";
 
 describe("the offline engine's reading of a data question", () => {
   it("reads a count per a dimension in a year", () => {
@@ -127,5 +127,36 @@ describe("the offline engine's reading of a data question", () => {
       shape: "list",
       subject: "restaurants",
     });
+  });
+});
+
+describe("followUpQuestion", () => {
+  const prior = (q: string) => intentOf(q) as NonNullable<ReturnType<typeof intentOf>>;
+  it("puts a bare year, a value or an aggregate into the previous question", () => {
+    const freight = "What is the total freight per shipper in 1997?";
+    expect(followUpQuestion("What about 1996?", freight, prior(freight))).toBe(
+      "What is the total freight per shipper in 1996?",
+    );
+    expect(followUpQuestion("and in 1998", freight, prior(freight))).toBe(
+      "What is the total freight per shipper in 1998?",
+    );
+    expect(followUpQuestion("what about the average?", freight, prior(freight))).toBe(
+      "What is the average freight per shipper in 1997?",
+    );
+    const noYear = "How many orders did each shipper deliver?";
+    expect(followUpQuestion("how about 1996?", noYear, prior(noYear))).toBe(
+      "How many orders did each shipper deliver in 1996?",
+    );
+    const germans = "List customers whose country is Germany";
+    expect(followUpQuestion("and only Brazil?", germans, prior(germans))).toBe(
+      "List customers whose country is Brazil?",
+    );
+  });
+  it("leaves a question of its own, or a change with no place in the previous one, alone", () => {
+    const germans = "List customers whose country is Germany";
+    expect(followUpQuestion("And how many orders are there?", germans, prior(germans))).toBeNull();
+    expect(followUpQuestion("How many orders are there?", germans, prior(germans))).toBeNull();
+    const tracks = "How many tracks are there?";
+    expect(followUpQuestion("what about Jazz?", tracks, prior(tracks))).toBeNull();
   });
 });

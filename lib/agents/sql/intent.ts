@@ -279,3 +279,41 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
   }
   return null;
 }
+
+const AGGREGATE_WORD = /\b(?:total|sum|average|avg|mean|maximum|max|minimum|min|highest|lowest)\b/i;
+
+/**
+ * An elliptical follow-up ("What about 1996?", "and only Brazil", "what about the average?")
+ * read as the previous question with the changed part put in: a year replaces the year (or is
+ * added), an aggregate word replaces the aggregate, anything else replaces the value of the
+ * previous question's last filter. Null when the message is not such a follow-up or the change
+ * has no place in the previous question; the message is then read on its own.
+ */
+export function followUpQuestion(message: string, previousQuestion: string, previous: QuestionIntent): string | null {
+  const m =
+    /^\s*(?:and|what about|how about)\s+(?:(?:only|just)\s+)?(?:(?:in|for|during)\s+(?:the\s+year\s+)?)?(.+?)\s*[?.!]*\s*$/i.exec(
+      message,
+    );
+  if (!m) return null;
+  const change = m[1].trim().replace(/^the\s+/i, "");
+  const stem = previousQuestion.trim().replace(/[?.!\s]+$/, "");
+  const year = /^((?:19|20)\d{2})$/.exec(change);
+  if (year) {
+    if (previous.year !== null && new RegExp(`\\b${previous.year}\\b`).test(stem)) {
+      return `${stem.replace(new RegExp(`\\b${previous.year}\\b`), year[1])}?`;
+    }
+    return `${stem} in ${year[1]}?`;
+  }
+  if (/^(?:total|sum|average|avg|mean|maximum|max|minimum|min|highest|lowest)$/i.test(change)) {
+    return AGGREGATE_WORD.test(stem) && previous.measure
+      ? `${stem.replace(AGGREGATE_WORD, change.toLowerCase())}?`
+      : null;
+  }
+  const last = previous.conditions.at(-1);
+  // A value is a few words; a longer remainder is a question of its own ("and how many …").
+  if (change.split(/\s+/).length > 3 || /^(?:how|what|which|who|list|show)\b/i.test(change)) return null;
+  if (last && /^[\p{L}\p{N}][\p{L}\p{N} .'-]*$/u.test(change) && stem.includes(last.value)) {
+    return `${stem.replace(last.value, change)}?`;
+  }
+  return null;
+}

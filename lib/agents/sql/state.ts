@@ -1,5 +1,5 @@
 import { Annotation } from "@langchain/langgraph";
-import type { SqlResultPart } from "@/lib/runs/contract";
+import type { RephrasingsPart as Rephrasings, SqlResultPart } from "@/lib/runs/contract";
 import { chatTurnChannels } from "../ask-expert/state";
 import type { QuestionIntent } from "./intent";
 import type { PlannedSql } from "./planner";
@@ -16,6 +16,14 @@ export interface CorrectionStep {
   error: string;
   sql: string;
   corrected: string | null;
+}
+
+/** What the model said of the statement it wrote. */
+export interface ModelSql {
+  columns: string[];
+  interpretation: string;
+  /** The generation prompt's schema context, for the correction step. */
+  context: string;
 }
 
 /** A column validation did not find, and the one it suggests in its place. */
@@ -44,6 +52,10 @@ export const SqlAnalystState = Annotation.Root({
   ...chatTurnChannels(MEMORY_CAP),
   /** The last question's reading: a follow-up such as "and in 1998?" changes it. */
   lastIntent: Annotation<QuestionIntent | null>(),
+  /** The last answered question as it was read (a follow-up's change already put in). */
+  lastQuestion: Annotation<string | null>(),
+  /** This turn's question as it is read: the message, or a follow-up spelled out in full. */
+  asked: Annotation<string | null>(),
   next_step: Annotation<AnalystRoute | null>(),
   intent: Annotation<QuestionIntent | null>(),
   source: Annotation<AnalystSource | null>(),
@@ -63,6 +75,17 @@ export const SqlAnalystState = Annotation.Root({
   /** Set when the statement checked clean and may run. */
   validated: Annotation<boolean>(),
   result: Annotation<SqlResultPart | null>(),
+  /**
+   * The model path's statement as the model described it (what its result's columns are, how it
+   * read the question, and the prompt context correction reuses); null on the offline path.
+   */
+  model_sql: Annotation<ModelSql | null>(),
+  /** Who wrote the SQL: "offline" (the planner) or the model's id. */
+  engine: Annotation<string | null>(),
+  /** Said with the answer when the model could not be reached and the offline planner answered. */
+  engine_note: Annotation<string | null>(),
+  /** A declined question's rephrasings the source answers (the `data-rephrasings` part). */
+  rephrasings: Annotation<Rephrasings | null>(),
   final_answer: Annotation<string | null>(),
   messageId: Annotation<string | null>(),
 });

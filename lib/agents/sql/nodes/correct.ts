@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit, runContextOf } from "@/lib/runs";
 import { validateSql } from "@/lib/sql";
+import { analystModel, askAnalystModel, correctionPrompt, GeneratedSql } from "../model";
 import { sourceSchema } from "../source";
 import type { SqlAnalystStateType } from "../state";
 import { columnFixes } from "./check";
@@ -15,6 +16,7 @@ export const SQL_CORRECTION_MAX_ATTEMPTS = 3;
  * final answer that says what went wrong, in words and without the database's own text.
  */
 export async function correctSql(state: SqlAnalystStateType, config: LangGraphRunnableConfig) {
+  if (state.model_sql) return correctWithModel(state, config);
   const attempt = state.sql_correction_attempts + 1;
   const sql = state.sql ?? "";
   let error = state.last_sql_error ?? "unknown error";
@@ -63,4 +65,74 @@ export async function correctSql(state: SqlAnalystStateType, config: LangGraphRu
 function readable(error: string): string {
   const first = error.split("\n")[0] ?? "";
   return first.startsWith("execution:") ? "The database could not run the query." : `What was wrong: ${first}`;
+}
+
+/**
+ * The correction agent on the model path: the model gets the statement, what the guard,
+ * validation, the database or the result-shape check said of it, the earlier failed attempts and
+ * the same schema context, and writes a corrected SELECT (typed output), which goes back through
+ * the guard and validation. Bounded by SQL_CORRECTION_MAX_ATTEMPTS (and the turn's
+ * SQL_AGENT_MAX_ITERATIONS); a model that cannot correct it ends the turn with a decline.
+ */
+async function correctWithModel(state: SqlAnalystStateType, config: LangGraphRunnableConfig) {
+  const attempt = state.sql_correction_attempts + 1;
+  const sql = state.sql ?? "";
+  const error = state.last_sql_error ?? "unknown error";
+  const modelSql = state.model_sql as NonNullable<SqlAnalystStateType["model_sql"]>;
+  const done = (corrected: string | null, final_answer?: string) => ({
+    sql_correction_attempts: attempt,
+    correction_history: [...state.correction_history, { attempt, error, sql, corrected }],
+    ...(final_answer ? { final_answer } : {}),
+  });
+  if (attempt > SQL_CORRECTION_MAX_ATTEMPTS) {
+    return done(
+      null,
+      `The SQL for this question did not pass its checks, and ${SQL_CORRECTION_MAX_ATTEMPTS} corrections did not repair it, so nothing was run that I could trust. ${readable(error)}`,
+    );
+  }
+  const engine = analystModel(state.agent);
+  if (!engine)
+    return done(
+      null,
+      `The SQL for this question did not pass its checks, and no model is configured to correct it. ${readable(error)}`,
+    );
+  emit(config, { kind: "step", message: `Correcting the SQL (attempt ${attempt} of ${SQL_CORRECTION_MAX_ATTEMPTS})` });
+  const earlier = state.correction_history.map((h) => `${h.sql.replace(/\s+/g, " ")} — ${h.error.split("\n")[0]}`);
+  const asked = await askAnalystModel(
+    engine,
+    config,
+    "correct",
+    correctionPrompt(modelSql.context, sql, readableForModel(error), earlier),
+    GeneratedSql,
+  );
+  emit(config, {
+    kind: "trace",
+    eventType: "tool_result",
+    payload: { tool: "sql_correction", attempt, corrected: asked.ok && !!asked.output.sql },
+  });
+  if (!asked.ok) {
+    return done(
+      null,
+      `The SQL for this question did not pass its checks, and the model's correction ${asked.kind === "unreachable" ? "could not be obtained" : "could not be used"} (${asked.reason}). ${readable(error)}`,
+    );
+  }
+  const out = asked.output;
+  const corrected = out.sql?.trim() || null;
+  if (!corrected || out.columns.length === 0) {
+    return done(
+      null,
+      `The SQL for this question did not pass its checks, and the model could not correct it${out.reason ? `: ${out.reason}` : ""}. ${readable(error)}`,
+    );
+  }
+  const interpretation = out.interpretation.trim().replace(/[.\s]+$/, "") || modelSql.interpretation;
+  return {
+    ...done(corrected),
+    sql: corrected,
+    model_sql: { ...modelSql, columns: out.columns, interpretation },
+  };
+}
+
+/** The model may see what the guard and validation said, but not the database's own error text beyond its first line. */
+function readableForModel(error: string): string {
+  return error.split("\n")[0]?.slice(0, 500) ?? error;
 }

@@ -1,7 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { querySource } from "@/lib/datasources";
 import { emit, runContextOf } from "@/lib/runs";
-import { toResultPart } from "../answer";
+import { toResultPart, withLabels } from "../answer";
+import { shapeProblem } from "../model";
 import type { SqlAnalystStateType } from "../state";
 import { guardForSource } from "./check";
 
@@ -33,6 +34,16 @@ export async function executeSql(state: SqlAnalystStateType, config: LangGraphRu
       durationMs: Date.now() - started,
       payload: { tool: "sql_query", source: source.id, sql, rows: found.rows.length, truncated: found.truncated },
     });
+    // The model path: a result without the columns the model said it returns answers another
+    // question than the one it described, so it goes to correction instead of to the user.
+    if (state.model_sql) {
+      const problem = shapeProblem(state.model_sql.columns, found.columns);
+      if (problem) {
+        emit(config, { kind: "step", message: "The result does not have the columns the SQL was written for" });
+        return { result: null, last_sql_error: `result shape: ${problem}` };
+      }
+      return { result: toResultPart(source, sql, withLabels(plan, found), found), last_sql_error: null };
+    }
     return { result: toResultPart(source, sql, plan, found), last_sql_error: null };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit } from "@/lib/runs";
-import { answerSentence, followupsOf } from "../answer";
+import { answerSentence, followupsOf, resultSentence } from "../answer";
 import type { SqlAnalystStateType } from "../state";
 
 /**
@@ -12,13 +12,22 @@ export async function finalize(state: SqlAnalystStateType, config: LangGraphRunn
   if (state.next_step === "sql") {
     emit(config, { kind: "data", name: "tool", id: "sql_agent", data: { tool: "sql_agent", status: "end" } });
   }
+  if (state.result && state.model_sql) {
+    const interpretation = state.model_sql.interpretation;
+    const result = { ...state.result, followups: [], interpretation };
+    emit(config, { kind: "data", name: "sql", id: "sql", data: result });
+    const text = `${interpretation}. ${resultSentence(result)}`;
+    emit(config, { kind: "text", delta: text });
+    return { result, final_answer: text };
+  }
   if (state.result && state.intent) {
     const interpretation = state.plan?.interpretation ?? null;
     const result = { ...state.result, followups: followupsOf(state.intent), interpretation };
     emit(config, { kind: "data", name: "sql", id: "sql", data: result });
     // How the question was read comes first, so a misreading shows before the figure does.
     const sentence = answerSentence(state.intent, result);
-    const text = interpretation ? `${interpretation}. ${sentence}` : sentence;
+    const read = interpretation ? `${interpretation}. ${sentence}` : sentence;
+    const text = state.engine_note ? `${state.engine_note} ${read}` : read;
     emit(config, { kind: "text", delta: text });
     return { result, final_answer: text };
   }

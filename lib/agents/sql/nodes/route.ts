@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { loadChatAgent, loadChatSession } from "@/lib/chat";
 import { emit, runContextOf } from "@/lib/runs";
-import { intentOf } from "../intent";
+import { followUpQuestion, intentOf } from "../intent";
 import { routeQuestion } from "../routing";
 import { sourceVocabulary } from "../source";
 import type { AnalystRoute, SqlAnalystStateType } from "../state";
@@ -19,15 +19,23 @@ export async function route(state: SqlAnalystStateType, config: LangGraphRunnabl
   const run = runContextOf(config);
   const session = await loadChatSession(run, run);
   const agent = await loadChatAgent(run, session.agentId);
-  const intent = intentOf(state.message, state.lastIntent ?? null);
+  // "What about 1996?" after a 1997 answer is the previous question with 1996 put in.
+  const spelled =
+    state.lastIntent && state.lastQuestion
+      ? followUpQuestion(state.message, state.lastQuestion, state.lastIntent)
+      : null;
+  const asked = spelled ?? state.message;
+  const intent = (spelled ? intentOf(spelled) : null) ?? intentOf(state.message, state.lastIntent ?? null);
+  if (spelled) emit(config, { kind: "step", message: `Reading the follow-up as "${spelled}"` });
   const vocabulary = await sourceVocabulary(run, session.dataSourceId ?? null, VOCABULARY_WAIT_MS).catch(() => null);
-  const next: AnalystRoute = routeQuestion(state.message, { hasIntent: intent !== null, vocabulary });
+  const next: AnalystRoute = routeQuestion(asked, { hasIntent: intent !== null, vocabulary });
   emit(config, { kind: "data", name: "route", id: "route", data: { route: next } });
   return {
     session,
     agent,
     next_step: next,
     intent,
+    asked,
     source: null,
     plan: null,
     tables: [],
@@ -41,6 +49,10 @@ export async function route(state: SqlAnalystStateType, config: LangGraphRunnabl
     column_fixes: [],
     validated: false,
     result: null,
+    model_sql: null,
+    engine: null,
+    engine_note: null,
+    rephrasings: null,
     final_answer: null,
     messageId: null,
   };

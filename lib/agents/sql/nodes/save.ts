@@ -19,7 +19,12 @@ export async function saveAnswer(state: SqlAnalystStateType, config: LangGraphRu
     content: text,
     sources: [],
     citations: [],
-    metadata: { engine: "offline", ...(state.result ? { sql: state.result } : {}) },
+    metadata: {
+      engine: state.model_sql && state.engine ? "model" : "offline",
+      ...(state.model_sql && state.engine ? { model: state.engine } : {}),
+      ...(state.result ? { sql: state.result } : {}),
+      ...(state.rephrasings ? { rephrasings: state.rephrasings } : {}),
+    },
   });
   await touchSession(scope, session.sessionId, titleFromMessage(state.message));
   return {
