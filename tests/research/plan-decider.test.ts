@@ -5,7 +5,7 @@ import * as resumeRoute from "@/app/api/runs/[id]/resume/route";
 import * as runsRoute from "@/app/api/runs/route";
 import { ADMIN, hitlClient, MEMBER, REVIEWER, rid } from "../api-hitl/support";
 import { autonomousApi } from "../autonomous/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
 // A research plan is a plan_approval checkpoint of a run with a safety level (the input's, else
@@ -13,7 +13,7 @@ import { seededDatabase } from "../support/seeded";
 // says who approves it, at every door, by the one rule. The demo Research Analyst's default is
 // "medium", so its runs are balanced.
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`who approves a research plan, by the tenant's policy, on ${target.name}`, () => {
     seededDatabase(target);
     const api = hitlClient();

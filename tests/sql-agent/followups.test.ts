@@ -6,7 +6,7 @@ import { openWarehouse, setWarehouse } from "@/lib/datasources";
 import { seedDemoDataSources } from "@/lib/demo";
 import type { RephrasingsPart, SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
@@ -19,7 +19,7 @@ const sqlPart = (chunks: UIMessageChunk[]): SqlResultPart | undefined =>
 const rephrasingsPart = (chunks: UIMessageChunk[]): RephrasingsPart | undefined =>
   (chunks.find((c) => c.type === "data-rephrasings") as { data: RephrasingsPart } | undefined)?.data;
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the Data Analyst's follow-ups and rephrasings on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let warehouse: Awaited<ReturnType<typeof openWarehouse>>;

@@ -6,7 +6,7 @@ import { seedDemoDataSources } from "@/lib/demo";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
 import { type ModelCall, type ScriptedModel, startScriptedModel } from "../research/scripted-model";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
@@ -65,7 +65,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`the Data Analyst with a scripted model on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
     let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
