@@ -18,8 +18,10 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const VALIDATION_CONTENT_TYPES = ["plan", "response", "decision", "tool_output"] as const;
 export const CLAIM_TYPES = ["fact", "recommendation", "analysis", "decision"] as const;
 export type ClaimType = (typeof CLAIM_TYPES)[number];
-export const EVIDENCE_LEVELS = ["1A", "1B", "2A", "2B", "3", "4", "5"] as const;
-export type EvidenceLevel = (typeof EVIDENCE_LEVELS)[number];
+// A document's grade is the knowledge base's; the run's evidence reads it.
+import { EVIDENCE_LEVELS, type EvidenceLevel } from "@/lib/rag/contract";
+
+export { EVIDENCE_LEVELS, type EvidenceLevel };
 
 /** The design's tool categories, plus `calculation` and `agent` (asking another expert). */
 export const TOOL_CATEGORIES = ["rag", "web_search", "code_execution", "database", "calculation", "agent"] as const;
@@ -128,7 +130,10 @@ export interface EvidenceClaim {
     title: string;
     quote: string;
     relevance: number;
-    evidenceLevel: EvidenceLevel;
+    /** The document's grade; null while unrated (weighs as level 5). */
+    evidenceLevel: EvidenceLevel | null;
+    /** How retrieval ranked the passage: `hybrid` (BM25 + vectors) or `lexical` (BM25 alone). */
+    searchMethod: "lexical" | "hybrid";
     secondary: { documentId: string; title: string }[];
   }[];
   confidence: number;

@@ -237,7 +237,7 @@ export async function saveEvidence(scope: RunRecordScope, query: string, claims:
       secondarySourceCount: source.secondary.length,
       evidenceLevel: source.evidenceLevel,
       evidenceConfidence: claim.confidence,
-      searchMethod: "lexical",
+      searchMethod: source.searchMethod,
       queryText: query.slice(0, 1000),
     })),
   );

@@ -2,7 +2,7 @@ import type { DataTouched } from "@/lib/audit/contract";
 import type { TenantScope } from "@/lib/db";
 import { searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { configuredSearchers, fallbackSearch } from "@/lib/search";
-import type { DataAccessScope, Severity, ToolCategory } from "../contract";
+import type { DataAccessScope, EvidenceLevel, Severity, ToolCategory } from "../contract";
 import { CalculatorError, calculate } from "./calculator";
 import { ToolTimeoutError, toolTimeoutSeconds, withToolTimeout } from "./tool-timeout";
 
@@ -14,6 +14,10 @@ export interface FoundPassage {
   text: string;
   score: number;
   url?: string;
+  /** The passage's document's evidence level (null: unrated; absent: not a knowledge-base passage). */
+  evidenceLevel?: EvidenceLevel | null;
+  /** How the knowledge base ranked it, as retrieval actually ran (the design's search_method). */
+  searchMethod?: "lexical" | "hybrid";
 }
 
 export interface ToolOutcome {
@@ -78,6 +82,8 @@ export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
         title: hit.title,
         text: hit.text,
         score: hit.score,
+        evidenceLevel: hit.evidenceLevel,
+        searchMethod: found.retrieval,
       }));
       return {
         observation:
