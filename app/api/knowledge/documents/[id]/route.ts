@@ -25,8 +25,11 @@ export const PATCH = route<Context>(async (req, context) => {
   const session = await requireRole(req, "admin");
   const id = await documentId(context);
   const input = await parseBody(req, DocumentPatch);
-  return json({ status: "success", document: await classifyDocument(session, id, {
+  return json({
+    status: "success",
+    document: await classifyDocument(session, id, {
       dataClassification: input.data_classification,
       evidenceLevel: input.evidence_level,
-    }) });
+    }),
+  });
 });
