@@ -57,7 +57,7 @@ for (const target of testTargets()) {
       expect((after.body.items as ToolItem[]).find((t) => t.name === "calculator")?.risk_level).toBe("low");
     });
 
-    it("a tool the admin rates high risk is asked about at the balanced level; a tool taken from an agent is not planned", async () => {
+    it("a tool the admin rates high risk is asked about at the permissive level, a low-risk one is not; a tool taken from an agent is not planned", async () => {
       const set = await client.put(
         ADMIN,
         toolRoute.PUT,
@@ -86,7 +86,7 @@ for (const target of testTargets()) {
           .sort(),
       ).toEqual(["calculator", "knowledge_search"]);
 
-      const runId = await api.start(MEMBER, { goal: DEMO_GOAL, agentId: "fda-regulatory", safetyLevel: "balanced" });
+      const runId = await api.start(MEMBER, { goal: DEMO_GOAL, agentId: "fda-regulatory", safetyLevel: "permissive" });
       const asked: { type: string; tool?: unknown }[] = [];
       let body = await api.stopped(MEMBER, runId);
       while (body.status === "interrupted") {
