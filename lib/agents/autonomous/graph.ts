@@ -9,6 +9,7 @@ import { afterGateSpawn, delegate, gateSpawn } from "./nodes/delegate";
 import { approvePlan, plan } from "./nodes/plan";
 import { ownSessionIn, runAgentIn, setup } from "./nodes/setup";
 import { afterThink, think } from "./nodes/think";
+import { runConfigOf } from "./run-summary";
 import { AutonomousState, type AutonomousStateType } from "./state";
 
 /** A node that also records its own name once it has run (the state's nodesExecuted). */
@@ -68,6 +69,7 @@ export function publicStateOf(values: unknown): AutonomousPublicState {
     goal: v.goal ?? "",
     agent: v.agent ? { id: v.agent.id, slug: v.agent.slug, name: v.agent.name } : null,
     safetyLevel: v.safetyLevel ?? "balanced",
+    config: runConfigOf(v),
     engine: v.engine ?? null,
     candidates: v.candidates ?? [],
     chosenCandidate: v.chosenCandidate ?? null,

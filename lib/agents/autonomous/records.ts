@@ -25,6 +25,7 @@ export async function loadToolRegistry(scope: TenantScope): Promise<ToolRegistry
     dataAccessScope: r.dataAccessScope as ToolRegistryRow["dataAccessScope"],
     externalApi: r.externalApi,
     enabled: r.enabled,
+    timeoutSeconds: r.timeoutSeconds ?? null,
   }));
 }
 

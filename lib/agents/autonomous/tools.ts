@@ -34,6 +34,8 @@ export interface ToolContext {
   /** Only these domains, without the product guide every agent otherwise also searches (a worker's one domain). */
   exactDomains?: boolean;
   signal?: AbortSignal;
+  /** The tenant's time limit for this tool (its registry row); the deployment's otherwise. */
+  timeoutSeconds?: number | null;
 }
 
 /** A tool as the tenant's registry sees it: what it touches decides its risk. */
@@ -48,6 +50,8 @@ export interface ToolSpec {
   /** Set by the tenant's registry; otherwise derived (riskOfTool). */
   risk_level?: Severity;
   enabled: boolean;
+  /** The tenant's per-tool time limit; absent or null: the deployment's (toolTimeoutSeconds). */
+  timeout_seconds?: number | null;
 }
 
 interface BuiltInTool extends ToolSpec {
@@ -202,6 +206,7 @@ export interface ToolRegistryRow {
   dataAccessScope: DataAccessScope;
   externalApi: boolean;
   enabled: boolean;
+  timeoutSeconds?: number | null;
 }
 
 /** The tools a tenant's agents can use here: the built-ins this deployment can run, as its registry sets them. */
@@ -217,6 +222,7 @@ export function tenantTools(rows: readonly ToolRegistryRow[]): ToolSpec[] {
       data_access_scope: row.dataAccessScope,
       external_api: row.externalApi,
       enabled: row.enabled,
+      timeout_seconds: row.timeoutSeconds ?? null,
     };
   });
 }
@@ -241,8 +247,9 @@ export function agentTools(
 }
 
 /**
- * Runs a tool by name within its time limit (toolTimeoutSeconds); the caller has checked that
- * the agent may use it. A call over its limit rejects with a ToolTimeoutError.
+ * Runs a tool by name within its time limit (the tenant's for this tool, else toolTimeoutSeconds);
+ * the caller has checked that the agent may use it. A call over its limit rejects with a
+ * ToolTimeoutError.
  */
 export async function runTool(
   name: string,
@@ -252,7 +259,7 @@ export async function runTool(
   const tool = BUILT_IN_TOOLS.find((t) => t.name === name);
   const run = tool?.run;
   if (!run) throw new Error(`The tool ${name} cannot be run directly.`);
-  return withToolTimeout(name, toolTimeoutSeconds(name), context.signal, (signal) =>
+  return withToolTimeout(name, context.timeoutSeconds ?? toolTimeoutSeconds(name), context.signal, (signal) =>
     run(params, { ...context, signal }),
   );
 }

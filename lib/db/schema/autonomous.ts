@@ -234,10 +234,7 @@ export const toolRegistry = pgTable(
     check("tool_registry_category_check", sql`${t.category} in (${inList(TOOL_CATEGORIES)})`),
     check("tool_registry_risk_check", sql`${t.riskLevel} in (${inList(SEVERITIES)})`),
     check("tool_registry_scope_check", sql`${t.dataAccessScope} in (${inList(DATA_ACCESS_SCOPES)})`),
-    check(
-      "tool_registry_timeout_check",
-      sql`${t.timeoutSeconds} is null or ${t.timeoutSeconds} between 1 and 3600`,
-    ),
+    check("tool_registry_timeout_check", sql`${t.timeoutSeconds} is null or ${t.timeoutSeconds} between 1 and 3600`),
   ],
 );
 
