@@ -113,8 +113,9 @@ export function EvidenceClaims({ claims }: { claims: AuditClaim[] }) {
           <ul className="mt-1 space-y-1 text-xs text-slate-600 dark:text-slate-400">
             {claim.sources.map((s) => (
               <li key={s.sourceIndex}>
-                [{s.citationNumber}] <span className="font-medium">{s.title}</span> · level {s.evidenceLevel} ·
-                confidence {percent(s.confidence)} · relevance {percent(s.relevance)} · {s.searchMethod}
+                [{s.citationNumber}] <span className="font-medium">{s.title}</span> · level{" "}
+                {s.evidenceLevel ?? "unrated"} · confidence {percent(s.confidence)} · relevance {percent(s.relevance)} ·{" "}
+                {s.searchMethod}
                 {s.secondarySourceCount > 0 && ` · +${s.secondarySourceCount} more`}
                 <blockquote className="mt-0.5 border-l-2 border-slate-200 pl-2 italic [overflow-wrap:anywhere] dark:border-slate-700">
                   {s.snippet}

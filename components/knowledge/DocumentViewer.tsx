@@ -21,6 +21,7 @@ import { ChunkList, pageRange } from "./ChunkList";
 import { ClassificationBadge, ClassificationControl } from "./Classification";
 import { DomainChip } from "./DocumentList";
 import { DocumentOutline } from "./DocumentOutline";
+import { EvidenceLevelControl, evidenceLevelLabel } from "./EvidenceLevel";
 
 /**
  * One document as the experts read it: what it is, its outline, and its chunks in order, grouped
@@ -92,6 +93,10 @@ export function DocumentViewer({
           <dt className="text-slate-500 dark:text-slate-400">Sensitivity</dt>
           <dd>
             {canManage ? <ClassificationControl doc={doc} /> : <ClassificationBadge value={doc.dataClassification} />}
+          </dd>
+          <dt className="text-slate-500 dark:text-slate-400">Evidence level</dt>
+          <dd data-testid="document-evidence-level">
+            {canManage ? <EvidenceLevelControl doc={doc} /> : evidenceLevelLabel(doc.evidenceLevel)}
           </dd>
           <dt className="text-slate-500 dark:text-slate-400">Size</dt>
           <dd data-testid="document-size">

@@ -7,6 +7,7 @@ import {
   checkDomain,
   type DataClassification,
   DOCUMENTS_KEY,
+  type EvidenceLevel,
   fileProblem,
   formatBytes,
   type IngestProgress,
@@ -18,6 +19,7 @@ import {
   uploadDocument,
 } from "./api";
 import { ClassificationOptions, selectClass } from "./Classification";
+import { EvidenceLevelOptions } from "./EvidenceLevel";
 
 const inputClass =
   "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
@@ -60,6 +62,7 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
   const [dragging, setDragging] = useState(false);
   const [title, setTitle] = useState("");
   const [classification, setClassification] = useState<DataClassification>("public");
+  const [evidenceLevel, setEvidenceLevel] = useState<EvidenceLevel | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [added, setAdded] = useState<string[]>([]);
   const [newDomain, setNewDomain] = useState("");
@@ -153,7 +156,7 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
     }
     setPhase({ kind: "sending", fraction: 0 });
     const handle = uploadDocument(
-      { file, domains: selected, title, dataClassification: classification },
+      { file, domains: selected, title, dataClassification: classification, evidenceLevel },
       (fraction) => setPhase(fraction >= 1 ? { kind: "indexing", progress: null } : { kind: "sending", fraction }),
       (progress) => setPhase({ kind: "indexing", progress }),
     );
@@ -331,6 +334,23 @@ export function UploadForm({ domains: known }: { domains: string[] }) {
         </select>
         <span className="text-xs text-slate-500 dark:text-slate-400">
           Every answer that reads a PHI document is recorded in the audit&apos;s PHI access view.
+        </span>
+      </label>
+
+      <label className="flex max-w-xl flex-col gap-1 text-sm">
+        Evidence level (optional)
+        <select
+          className={selectClass}
+          value={evidenceLevel ?? ""}
+          onChange={(e) => setEvidenceLevel((e.target.value || null) as EvidenceLevel | null)}
+          disabled={busy}
+          data-testid="upload-evidence-level"
+        >
+          <EvidenceLevelOptions />
+        </select>
+        <span className="text-xs text-slate-500 dark:text-slate-400">
+          1A is the strongest, 5 the weakest. An unrated document counts as the weakest in an autonomous run&apos;s
+          evidence confidence until someone grades it.
         </span>
       </label>
 

@@ -15,6 +15,8 @@ import {
   type DataClassification,
   DOCX_MEDIA_TYPE,
   DOMAIN_PATTERN,
+  EVIDENCE_LEVELS,
+  type EvidenceLevel,
   GUIDE_DOMAIN,
   MAX_DOMAINS_PER_DOCUMENT,
   MAX_UPLOAD_BYTES,
@@ -30,12 +32,20 @@ export type {
   DocumentOverview,
   DocumentPage,
   DocumentSection,
+  EvidenceLevel,
   IngestProgress,
   KnowledgeChunk,
   KnowledgeDocument,
   SearchHit,
 };
-export { DATA_CLASSIFICATIONS, DOMAIN_PATTERN, GUIDE_DOMAIN, MAX_DOMAINS_PER_DOCUMENT, MAX_UPLOAD_BYTES };
+export {
+  DATA_CLASSIFICATIONS,
+  DOMAIN_PATTERN,
+  EVIDENCE_LEVELS,
+  GUIDE_DOMAIN,
+  MAX_DOMAINS_PER_DOCUMENT,
+  MAX_UPLOAD_BYTES,
+};
 
 /** How the knowledge pages name a document's sensitivity. */
 export const CLASSIFICATION_LABELS: Record<DataClassification, string> = {
@@ -175,6 +185,8 @@ export interface UploadInput {
   domains: string[];
   title?: string;
   dataClassification?: DataClassification;
+  /** The document's evidence level; unrated when absent. */
+  evidenceLevel?: EvidenceLevel | null;
 }
 
 export interface UploadHandle {
@@ -228,6 +240,7 @@ export function uploadDocument(
   for (const domain of input.domains) form.append("domains", domain);
   if (input.title?.trim()) form.append("title", input.title.trim());
   if (input.dataClassification) form.append("data_classification", input.dataClassification);
+  if (input.evidenceLevel) form.append("evidence_level", input.evidenceLevel);
 
   const xhr = new XMLHttpRequest();
   const promise = new Promise<UploadResult>((resolve, reject) => {
@@ -323,6 +336,15 @@ export function knownDomains(documents: KnowledgeDocument[], agents: AgentCard[]
   for (const d of documents) for (const domain of d.domains) all.add(domain);
   for (const a of agents) for (const domain of a.knowledgeDomains ?? []) all.add(domain);
   return [...all].filter((d) => DOMAIN_PATTERN.test(d)).sort();
+}
+
+/** An admin grades a document's evidence (null: unrated); runs from then on weigh its passages by it. */
+export function gradeDocument(id: string, evidenceLevel: EvidenceLevel | null) {
+  return knowledgeFetch<{ document: KnowledgeDocument }>(`/api/knowledge/documents/${id}`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ evidence_level: evidenceLevel }),
+  });
 }
 
 /** An admin sets how sensitive a document is; retrievals from then on are traced with it. */

@@ -37,7 +37,7 @@ export function EvidenceList({ evidence }: { evidence: EvidenceClaim[] }) {
                 </blockquote>
                 <p className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-500 dark:text-slate-400">
                   <span>Relevance {percent(source.relevance)}</span>
-                  <span>Evidence level {source.evidenceLevel}</span>
+                  <span>Evidence level {source.evidenceLevel ?? "unrated"}</span>
                   {source.secondary.length > 0 && (
                     <span>Also in: {source.secondary.map((s) => s.title).join(", ")}</span>
                   )}

@@ -18,8 +18,11 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const VALIDATION_CONTENT_TYPES = ["plan", "response", "decision", "tool_output"] as const;
 export const CLAIM_TYPES = ["fact", "recommendation", "analysis", "decision"] as const;
 export type ClaimType = (typeof CLAIM_TYPES)[number];
-export const EVIDENCE_LEVELS = ["1A", "1B", "2A", "2B", "3", "4", "5"] as const;
-export type EvidenceLevel = (typeof EVIDENCE_LEVELS)[number];
+
+// A document's grade is the knowledge base's; the run's evidence reads it.
+import { EVIDENCE_LEVELS, type EvidenceLevel } from "@/lib/rag/contract";
+
+export { EVIDENCE_LEVELS, type EvidenceLevel };
 
 /** The design's tool categories, plus `calculation` and `agent` (asking another expert). */
 export const TOOL_CATEGORIES = ["rag", "web_search", "code_execution", "database", "calculation", "agent"] as const;
@@ -128,7 +131,10 @@ export interface EvidenceClaim {
     title: string;
     quote: string;
     relevance: number;
-    evidenceLevel: EvidenceLevel;
+    /** The document's grade; null while unrated (weighs as level 5). */
+    evidenceLevel: EvidenceLevel | null;
+    /** How retrieval ranked the passage: `hybrid` (BM25 + vectors) or `lexical` (BM25 alone). */
+    searchMethod: "lexical" | "hybrid";
     secondary: { documentId: string; title: string }[];
   }[];
   confidence: number;
@@ -156,10 +162,31 @@ export interface CheckpointHistoryEntry {
 }
 
 /** What GET /api/runs/{id} answers in `state` for an autonomous run. */
+/**
+ * The design's Mode 3 configuration of a run, under the design's names
+ * (create_mode3_initial_state): its HITL switches, limits and tool settings.
+ */
+export interface AutonomousRunConfig {
+  hitl_safety_level: SafetyLevel;
+  hitl_timeout_default_seconds: number;
+  hitl_auto_approve_low_risk: boolean;
+  autonomous_max_iterations: number;
+  max_sub_agent_depth: number;
+  parallel_agent_limit: number;
+  tools_require_approval: boolean;
+  /** True: the calculator, the one tool that evaluates input, runs on a limited worker thread. */
+  tools_sandbox_enabled: boolean;
+  tools_timeout_default_seconds: number;
+  /** Vigil's addition: each tool's own limit where the tenant set one. */
+  tools_timeout_seconds: Record<string, number>;
+}
+
 export interface AutonomousPublicState {
   goal: string;
   agent: { id: string; slug: string; name: string } | null;
   safetyLevel: SafetyLevel;
+  /** The design's configuration fields, under its names. */
+  config: AutonomousRunConfig;
   engine: string | null;
   candidates: PlanCandidate[];
   chosenCandidate: string | null;

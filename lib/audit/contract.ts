@@ -214,7 +214,8 @@ export interface AuditClaim {
     title: string;
     snippet: string;
     relevance: number;
-    evidenceLevel: string;
+    /** Null: the source document was unrated. */
+    evidenceLevel: string | null;
     confidence: number;
     searchMethod: string;
     secondarySourceCount: number;

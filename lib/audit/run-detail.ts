@@ -53,7 +53,7 @@ async function evidenceOf(tx: Tx, runId: string): Promise<AuditClaim[]> {
     primary_source_title: string;
     primary_source_snippet: string;
     primary_source_relevance_score: number | string;
-    evidence_level: string;
+    evidence_level: string | null;
     evidence_confidence: number | string;
     search_method: string;
     secondary_source_count: number;

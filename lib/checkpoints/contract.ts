@@ -49,6 +49,8 @@ export const PlanApprovalRequest = z
     tools_to_use: list(100),
     allow_modifications: z.boolean(),
     timeout_seconds: seconds,
+    /** Vigil's addition: where the duration and cost estimates come from (history, or a labelled default). */
+    estimate_basis: text(500).optional(),
     /** Vigil's addition: the Tree-of-Thoughts candidates the plan was chosen from, with their scores. */
     candidate_plans: z
       .array(

@@ -35,12 +35,21 @@ export async function runCheckpointTimeoutSweep(options: { limit?: number } = {}
         .from(c)
         .where(and(eq(c.checkpointId, checkpointId), eq(c.approvalStatus, "pending"))),
     );
-    if (!row || row.expiresAt.getTime() > Date.now() || row.metadata.timeout_escalated_at) continue;
+    if (!row) continue;
+    const escalated = typeof row.metadata.timeout_escalated_at === "string";
+    const secondDeadline = Date.parse(String(row.metadata.escalation_expires_at ?? ""));
+    if (escalated ? !(secondDeadline <= Date.now()) : row.expiresAt.getTime() > Date.now()) continue;
     const system: HitlActor = { tenantId, userId: "system", role: "system", name: "Vigil (checkpoint timeout)" };
-    const reason = `${TIMEOUT_REASON_PREFIX} no decision within ${row.timeoutSeconds} s; ${verb(row.onTimeout)} by policy.`;
-    const requestId = `checkpoint-timeout:${row.checkpointId}`;
+    const reason = escalated
+      ? `${TIMEOUT_REASON_PREFIX} escalated to ${ESCALATION_TARGET} and still undecided ${row.timeoutSeconds} s later; rejected by policy.`
+      : `${TIMEOUT_REASON_PREFIX} no decision within ${row.timeoutSeconds} s; ${verb(row.onTimeout)} by policy.`;
+    const requestId = `checkpoint-timeout:${row.checkpointId}${escalated ? ":escalated" : ""}`;
     try {
-      if (row.onTimeout === "escalate") {
+      if (escalated) {
+        // The second deadline passed: nothing is released that nobody decided, so it is rejected.
+        await recordDecision(system, row.caseId, { requestId, outcome: "rejected", notes: reason });
+        result.decided.push({ caseId: row.caseId, outcome: "rejected" });
+      } else if (row.onTimeout === "escalate") {
         await escalateCase(system, row.caseId, { requestId, target: ESCALATION_TARGET, notes: reason });
         await markEscalated(row, reason);
         result.escalated.push(row.caseId);
@@ -63,17 +72,20 @@ const verb = (onTimeout: string) =>
 
 /**
  * An escalated checkpoint still waits for a person (its status stays pending until one
- * decides), but is no longer due: it leaves the sweep,
- * and its escalation is traced in the same transaction (once, whichever sweeper gets here).
+ * decides), now with a second deadline as long as its first (`escalation_expires_at`): past it
+ * the sweep rejects it by policy (the run ends with that reason). The escalation is traced in
+ * the same transaction (once, whichever sweeper gets here).
  */
 async function markEscalated(row: CheckpointRow, reason: string): Promise<void> {
   const scope = { tenantId: row.tenantId };
   const marked = await withTenant(scope, async (tx) => {
-    const escalatedAt = new Date().toISOString();
+    const now = Date.now();
+    const escalatedAt = new Date(now).toISOString();
+    const escalationExpiresAt = new Date(now + row.timeoutSeconds * 1000).toISOString();
     const updated = await tx
       .update(c)
       .set({
-        metadata: sql`${c.metadata} || ${JSON.stringify({ timeout_escalated_at: escalatedAt, timeout_reason: reason })}::jsonb`,
+        metadata: sql`${c.metadata} || ${JSON.stringify({ timeout_escalated_at: escalatedAt, escalation_expires_at: escalationExpiresAt, timeout_reason: reason })}::jsonb`,
         updatedAt: new Date(),
       })
       .where(and(eq(c.id, row.id), eq(c.approvalStatus, "pending"), sql`not (${c.metadata} ? 'timeout_escalated_at')`))
@@ -87,7 +99,13 @@ async function markEscalated(row: CheckpointRow, reason: string): Promise<void> 
         userId: row.userId,
         actorId: "system",
         nodeName: row.nodeName,
-        eventData: { caseId: row.caseId, checkpointType: row.checkpointType, target: ESCALATION_TARGET, reason },
+        eventData: {
+          caseId: row.caseId,
+          checkpointType: row.checkpointType,
+          target: ESCALATION_TARGET,
+          reason,
+          escalationExpiresAt,
+        },
       },
     ]);
     return true;

@@ -33,6 +33,7 @@ interface HitRow {
   text: string;
   score: number | string;
   data_classification: SearchHit["dataClassification"];
+  evidence_level: SearchHit["evidenceLevel"];
 }
 
 export function toHit(row: HitRow): SearchHit {
@@ -46,6 +47,7 @@ export function toHit(row: HitRow): SearchHit {
     text: row.text,
     score: Number(row.score),
     dataClassification: row.data_classification,
+    evidenceLevel: row.evidence_level ?? null,
   };
 }
 
@@ -153,13 +155,13 @@ export function bm25Query(options: RankOptions): SQL {
       limit ${limit}
     )
     select r.chunk_id, c.document_id, d.title, d.external_id, c.section, c.page, c.text, r.score,
-      d.data_classification
+      d.data_classification, d.evidence_level
     from ranked r
     cross join lateral (
       select c.document_id, c.section, c.page, c.text from knowledge_chunks c where c.id = r.chunk_id limit 1
     ) c
     cross join lateral (
-      select d.title, d.external_id, d.data_classification from knowledge_documents d
+      select d.title, d.external_id, d.data_classification, d.evidence_level from knowledge_documents d
       where d.id = c.document_id limit 1
     ) d
     order by r.score desc, r.chunk_id`;

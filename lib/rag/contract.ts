@@ -16,6 +16,13 @@ export const DOCX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wo
 export const KNOWLEDGE_LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pt", "und"] as const;
 export type KnowledgeLanguage = (typeof KNOWLEDGE_LANGUAGES)[number];
 
+/**
+ * The Mode 3 design's evidence levels, strongest first (1A systematic reviews of randomised
+ * trials … 5 expert opinion). A document without one is "unrated" (null), never a silent grade.
+ */
+export const EVIDENCE_LEVELS = ["1A", "1B", "2A", "2B", "3", "4", "5"] as const;
+export type EvidenceLevel = (typeof EVIDENCE_LEVELS)[number];
+
 /** Uploads (files and JSON texts) larger than this are refused with 413. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 // The upload size bounds a text document, not a PDF: a 175 KB file that draws one form of text
@@ -52,6 +59,8 @@ export const DocumentJson = z.object({
   title: z.string().trim().min(1).max(300),
   /** How sensitive the document is (public unless said); retrieving a `phi` one marks the trace. */
   data_classification: z.enum(DATA_CLASSIFICATIONS).optional(),
+  /** The document's evidence level; unrated when absent. */
+  evidence_level: z.enum(EVIDENCE_LEVELS).optional(),
   text: z.string().min(1),
   format: z.enum(["markdown", "text", "html"]),
   domains: z.array(KnowledgeDomain).min(1).max(MAX_DOMAINS_PER_DOCUMENT),
@@ -74,6 +83,7 @@ export interface DocumentInput {
   /** A file name, used as the title when neither the caller nor the content names one. */
   fileName?: string;
   dataClassification?: DataClassification;
+  evidenceLevel?: EvidenceLevel | null;
 }
 
 export interface KnowledgeDocument {
@@ -90,6 +100,8 @@ export interface KnowledgeDocument {
   byteSize: number;
   chunkCount: number;
   dataClassification: DataClassification;
+  /** The design's evidence level, null while unrated. */
+  evidenceLevel: EvidenceLevel | null;
   createdBy: string;
   createdAt: string;
 }
@@ -128,6 +140,8 @@ export interface SearchHit {
   score: number;
   /** The passage's document's class: what a trace event that read it records. */
   dataClassification: DataClassification;
+  /** The passage's document's evidence level, null while unrated. */
+  evidenceLevel: EvidenceLevel | null;
 }
 
 export interface SearchResult {
@@ -171,10 +185,18 @@ export interface DocumentOverview {
   sections: DocumentSection[];
 }
 
-/** `PATCH /api/knowledge/documents/{id}`: an admin reclassifies a document. */
-export const DocumentPatch = z.strictObject({
-  data_classification: z.enum(DATA_CLASSIFICATIONS),
-});
+/**
+ * `PATCH /api/knowledge/documents/{id}`: an admin reclassifies a document or grades its
+ * evidence (null makes it unrated again); at least one of the two.
+ */
+export const DocumentPatch = z
+  .strictObject({
+    data_classification: z.enum(DATA_CLASSIFICATIONS).optional(),
+    evidence_level: z.enum(EVIDENCE_LEVELS).nullable().optional(),
+  })
+  .refine((p) => p.data_classification !== undefined || p.evidence_level !== undefined, {
+    message: "Give data_classification, evidence_level or both.",
+  });
 export type DocumentPatch = z.infer<typeof DocumentPatch>;
 
 export { DATA_CLASSIFICATIONS, type DataClassification };

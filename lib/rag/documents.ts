@@ -26,6 +26,7 @@ export function toDocument(row: typeof documents.$inferSelect): KnowledgeDocumen
     byteSize: row.byteSize,
     chunkCount: row.chunkCount,
     dataClassification: row.dataClassification,
+    evidenceLevel: row.evidenceLevel ?? null,
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),
   };
@@ -122,14 +123,24 @@ export async function deleteDocument(scope: TenantScope, id: string): Promise<Kn
   return deleted;
 }
 
-/** Sets how sensitive a document is; retrievals from then on record the new class. */
+/**
+ * Sets how sensitive a document is (retrievals from then on record the new class) and/or its
+ * evidence level (null: unrated again); runs from then on weigh its passages by it.
+ */
 export async function classifyDocument(
   scope: TenantScope,
   id: string,
-  dataClassification: KnowledgeDocument["dataClassification"],
+  change: {
+    dataClassification?: KnowledgeDocument["dataClassification"];
+    evidenceLevel?: KnowledgeDocument["evidenceLevel"];
+  },
 ): Promise<KnowledgeDocument> {
+  const set = {
+    ...(change.dataClassification !== undefined ? { dataClassification: change.dataClassification } : {}),
+    ...(change.evidenceLevel !== undefined ? { evidenceLevel: change.evidenceLevel } : {}),
+  };
   return withTenant(scope, async (tx) => {
-    const [row] = await tx.update(documents).set({ dataClassification }).where(eq(documents.id, id)).returning();
+    const [row] = await tx.update(documents).set(set).where(eq(documents.id, id)).returning();
     if (!row) throw notFound(id);
     return toDocument(row);
   });

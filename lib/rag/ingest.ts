@@ -104,6 +104,7 @@ export async function ingestDocument(
     externalId,
     createdBy: options.createdBy,
     dataClassification: input.dataClassification ?? "public",
+    evidenceLevel: input.evidenceLevel ?? null,
     language: input.language ?? languageOf(extracted),
     vectors,
   };

@@ -6,6 +6,8 @@ import {
   DOCX_MEDIA_TYPE,
   type DocumentInput,
   DocumentJson,
+  EVIDENCE_LEVELS,
+  type EvidenceLevel,
   KNOWLEDGE_LANGUAGES,
   type KnowledgeFormat,
   type KnowledgeLanguage,
@@ -113,6 +115,10 @@ async function readMultipart(req: Request): Promise<DocumentInput> {
   if (classification && !(DATA_CLASSIFICATIONS as readonly string[]).includes(classification)) {
     throw errors.invalidField("data_classification", `One of ${DATA_CLASSIFICATIONS.join(", ")}.`);
   }
+  const evidenceLevel = text("evidence_level");
+  if (evidenceLevel && !(EVIDENCE_LEVELS as readonly string[]).includes(evidenceLevel)) {
+    throw errors.invalidField("evidence_level", `One of ${EVIDENCE_LEVELS.join(", ")}; leave it out for unrated.`);
+  }
   const language = text("language");
   if (language && !(KNOWLEDGE_LANGUAGES as readonly string[]).includes(language)) {
     throw errors.invalidField("language", `One of ${KNOWLEDGE_LANGUAGES.join(", ")}; leave it out to detect it.`);
@@ -126,6 +132,7 @@ async function readMultipart(req: Request): Promise<DocumentInput> {
     externalId,
     fileName: name || undefined,
     dataClassification: classification as DataClassification | undefined,
+    evidenceLevel: (evidenceLevel as EvidenceLevel | undefined) ?? null,
   };
 }
 
@@ -162,6 +169,7 @@ export async function readDocumentUpload(req: Request): Promise<DocumentInput> {
       externalId: body.externalId,
       language: body.language,
       dataClassification: body.data_classification,
+      evidenceLevel: body.evidence_level ?? null,
     };
   }
   throw unsupported();

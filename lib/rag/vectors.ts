@@ -75,7 +75,7 @@ export async function rankByVector(
       limit ${limit}
     )
     select n.chunk_id, n.document_id, d.title, d.external_id, c.section, c.page, c.text, 1 - n.distance as score,
-      d.data_classification
+      d.data_classification, d.evidence_level
     from nearest n
     join knowledge_chunks c on c.id = n.chunk_id
     join knowledge_documents d on d.id = n.document_id

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
 import type { ChunkDraft } from "./chunking";
-import type { DataClassification, IngestResult, KnowledgeLanguage } from "./contract";
+import type { DataClassification, EvidenceLevel, IngestResult, KnowledgeLanguage } from "./contract";
 import { toDocument } from "./documents";
 import type { ExtractedDocument } from "./extract";
 import { indexDocument, lockStatistics, registerDomains } from "./indexing";
@@ -18,6 +18,8 @@ export interface PreparedDocument {
   externalId: string | null;
   createdBy: string;
   dataClassification: DataClassification;
+  /** The design's evidence level as the uploader graded it; null is unrated. */
+  evidenceLevel?: EvidenceLevel | null;
   /** The language the document is indexed in. */
   language: KnowledgeLanguage;
   /** Chunk vectors in chunk order, when they were computed. */
@@ -99,6 +101,7 @@ export async function insertDocumentRow(
       byteSize: extracted.byteSize,
       chunkCount: extracted.chunks.length,
       dataClassification: doc.dataClassification,
+      evidenceLevel: doc.evidenceLevel ?? null,
       createdBy: doc.createdBy,
     })
     .returning();

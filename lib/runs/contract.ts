@@ -135,7 +135,7 @@ export interface SqlResultPart {
  * retrieved passage plus `n`, the number the answer cites it by (`[n]`). Fallback search results
  * carry synthetic ids (`pubmed:<pmid>`, `web:<hash>`) and their `url`.
  */
-export interface SourceItem extends Omit<SearchHit, "dataClassification"> {
+export interface SourceItem extends Omit<SearchHit, "dataClassification" | "evidenceLevel"> {
   n: number;
   /** Absent on answers saved before documents had a class, and on an autonomous run's sources. */
   dataClassification?: SearchHit["dataClassification"];

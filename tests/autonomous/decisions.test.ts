@@ -137,21 +137,35 @@ for (const target of appTargets()) {
       expect(responses.map((r) => r.actor_id)).toEqual(["system"]);
     });
 
-    it("at the permissive level the system approves tools, delegation and the final answer, recorded as its decisions", async () => {
+    it("at the permissive level the system approves only the low-risk tools, recorded as its decisions; the answer is still asked", async () => {
       const runId = await api.start(MEMBER, { goal: DEMO_GOAL, agentId: "fda-regulatory", safetyLevel: "permissive" });
-      const asked: string[] = [];
+      const asked: { type: string; request: Record<string, unknown> }[] = [];
       let body = await api.stopped(MEMBER, runId);
       while (body.status === "interrupted") {
-        asked.push(api.waitingOn(body).type);
+        asked.push(api.waitingOn(body));
         await api.decide(api.waitingOn(body).caseId, "approved");
         body = await api.stopped(MEMBER, runId);
       }
       expect(body.status, body.error ?? "").toBe("completed");
-      expect(asked).toEqual(["plan_approval", "critical_decision"]);
+      // The demo goal's delegations are long, multi-part tasks: assessed high complexity, so
+      // medium risk, which a permissive run still asks about; the final answer is always asked.
+      expect(asked.map((a) => a.type)).toEqual([
+        "plan_approval",
+        "subagent_spawn",
+        "subagent_spawn",
+        "critical_decision",
+        "final_review",
+      ]);
+      for (const spawn of asked.filter((a) => a.type === "subagent_spawn")) {
+        expect(spawn.request.task_complexity).toBe("high");
+      }
       const system = body.state.checkpoints.filter((c) => c.decided_by === "system");
-      expect(system.map((c) => c.checkpoint_type).sort()).toEqual(
-        ["final_review", "subagent_spawn", "subagent_spawn", "tool_execution", "tool_execution"].sort(),
-      );
+      expect(system.map((c) => c.checkpoint_type)).toEqual(["tool_execution", "tool_execution"]);
+      const tools = (await rows("tool_executions", runId)).map((r) => [r.tool_name, r.risk_level]);
+      expect(tools.sort()).toEqual([
+        ["calculator", "low"],
+        ["knowledge_search", "low"],
+      ]);
       for (const entry of system) {
         expect(entry.approval_status).toBe("skipped");
         expect(entry.reason).toMatch(/^Auto-approved: the permissive safety level/);

@@ -44,7 +44,14 @@ for (const target of appTargets()) {
         decided.push(waiting.type);
         body = await api.stopped(MEMBER, runId);
       }
-      expect(decided).toEqual(["plan_approval", "critical_decision"]);
+      // Permissive asks about the plan, the (medium-risk) delegations, the decision and the answer.
+      expect(decided).toEqual([
+        "plan_approval",
+        "subagent_spawn",
+        "subagent_spawn",
+        "critical_decision",
+        "final_review",
+      ]);
       expect(body.status).toBe("completed");
       expect(body.state.decision?.chosen).toBe("option-2");
       expect(body.state.answer?.text).toContain("### Decision: request De Novo classification");

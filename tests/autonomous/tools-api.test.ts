@@ -57,7 +57,7 @@ for (const target of appTargets()) {
       expect((after.body.items as ToolItem[]).find((t) => t.name === "calculator")?.risk_level).toBe("low");
     });
 
-    it("a tool the admin rates high risk is asked about at the balanced level; a tool taken from an agent is not planned", async () => {
+    it("a tool the admin rates high risk is asked about at the permissive level, a low-risk one is not; a tool taken from an agent is not planned", async () => {
       const set = await client.put(
         ADMIN,
         toolRoute.PUT,
@@ -67,6 +67,24 @@ for (const target of appTargets()) {
       );
       expect(set.status, JSON.stringify(set.body)).toBe(200);
       expect(set.body.tool).toMatchObject({ name: "calculator", risk_level: "high", enabled: true });
+      // Its own time limit: kept by the next change of another field, and shown at checkpoint 2.
+      expect(set.body.tool).toMatchObject({ timeout_seconds: 60, timeout_set: false });
+      const timed = await client.put(
+        ADMIN,
+        toolRoute.PUT,
+        "/api/tools/calculator",
+        { timeout_seconds: 7 },
+        { name: "calculator" },
+      );
+      expect(timed.body.tool).toMatchObject({ risk_level: "high", timeout_seconds: 7, timeout_set: true });
+      const tooLong = await client.put(
+        ADMIN,
+        toolRoute.PUT,
+        "/api/tools/calculator",
+        { timeout_seconds: 0 },
+        { name: "calculator" },
+      );
+      expect(tooLong.status).toBe(400);
       const off = await client.put(
         ADMIN,
         agentToolRoute.PUT,
@@ -86,12 +104,13 @@ for (const target of appTargets()) {
           .sort(),
       ).toEqual(["calculator", "knowledge_search"]);
 
-      const runId = await api.start(MEMBER, { goal: DEMO_GOAL, agentId: "fda-regulatory", safetyLevel: "balanced" });
+      const runId = await api.start(MEMBER, { goal: DEMO_GOAL, agentId: "fda-regulatory", safetyLevel: "permissive" });
       const asked: { type: string; tool?: unknown }[] = [];
       let body = await api.stopped(MEMBER, runId);
       while (body.status === "interrupted") {
         const waiting = api.waitingOn(body);
         asked.push({ type: waiting.type, tool: waiting.request.tool_name });
+        if (waiting.request.tool_name === "calculator") expect(waiting.request.timeout_seconds).toBe(7);
         await api.decide(waiting.caseId, "approved");
         body = await api.stopped(MEMBER, runId);
       }

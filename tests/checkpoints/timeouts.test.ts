@@ -15,6 +15,7 @@ import { seededDatabase } from "../support/seeded";
 // One tool approval whose silence the input decides: rejected, approved or escalated.
 const OneStop = Annotation.Root({
   onTimeout: Annotation<"reject" | "approve" | "escalate">(),
+  timeoutSeconds: Annotation<number | undefined>(),
   decision: Annotation<CheckpointDecision | null>(),
 });
 
@@ -34,14 +35,17 @@ async function toolStop(state: typeof OneStop.State, config: LangGraphRunnableCo
       requires_sandbox: false,
       timeout_seconds: 60,
     },
-    { timeoutSeconds: 60, onTimeout: state.onTimeout },
+    { timeoutSeconds: state.timeoutSeconds ?? 60, onTimeout: state.onTimeout },
   );
   return { decision };
 }
 
 const oneStop: Workflow = {
   name: "one-stop",
-  input: z.object({ onTimeout: z.enum(["reject", "approve", "escalate"]) }),
+  input: z.object({
+    onTimeout: z.enum(["reject", "approve", "escalate"]),
+    timeoutSeconds: z.number().int().min(1).optional(),
+  }),
   build: (checkpointer) =>
     new StateGraph(OneStop)
       .addNode("tool_stop", toolStop)
@@ -141,6 +145,47 @@ for (const target of appTargets()) {
       expect((await settled(owner(), runId)).status).toBe("interrupted");
       const escalations = (await traceOf(runId)).filter((e) => e.event_type === "escalation");
       expect(escalations).toEqual([{ event_type: "escalation", actor_id: "system" }]);
+    });
+
+    it("an escalated checkpoint nobody decides by its second deadline is rejected by policy and the run ends", async () => {
+      // A one-second deadline, passed for real: first the escalation, then the second deadline.
+      const { runId } = await startRun(owner(), {
+        workflow: "one-stop",
+        input: { onTimeout: "escalate", timeoutSeconds: 1 },
+      });
+      expect((await settled(owner(), runId)).status).toBe("interrupted");
+      const [row] = await suite.database.db
+        .select()
+        .from(schema.hitlCheckpoints)
+        .where(eq(schema.hitlCheckpoints.runId, runId));
+      const pause = () => new Promise((r) => setTimeout(r, 1_100));
+      await pause();
+      expect((await runCheckpointTimeoutSweep()).escalated).toContain(row.caseId);
+      // Escalated just now: its second deadline is a second away, so the next sweep leaves it.
+      const early = await runCheckpointTimeoutSweep();
+      expect(early.decided.map((d) => d.caseId)).not.toContain(row.caseId);
+      const [escalated] = await suite.database.db
+        .select()
+        .from(schema.hitlCheckpoints)
+        .where(eq(schema.hitlCheckpoints.id, row.id));
+      expect(escalated.approvalStatus).toBe("pending");
+      expect(
+        Date.parse(String(escalated.metadata.escalation_expires_at)) -
+          Date.parse(String(escalated.metadata.timeout_escalated_at)),
+      ).toBe(1_000);
+      await pause();
+      expect((await runCheckpointTimeoutSweep()).decided).toContainEqual({ caseId: row.caseId, outcome: "rejected" });
+      const history = await caseHistory(actors(suite.tenants).reviewer, row.caseId);
+      const decisions = history.filter((e) => e.type === "decision_recorded");
+      expect(decisions).toHaveLength(1);
+      expect(decisions[0]).toMatchObject({ outcome: "rejected", actor: { id: "system" } });
+      expect(decisions[0].notes).toMatch(/escalated to admin and still undecided 1 s later; rejected by policy\./);
+      expect(await settled(owner(), runId)).toMatchObject({
+        status: "completed",
+        state: { decision: { action: "reject", timed_out: true } },
+      });
+      // Decided: later sweeps find nothing more to do with it.
+      expect((await runCheckpointTimeoutSweep()).decided.map((d) => d.caseId)).not.toContain(row.caseId);
     });
   });
 }

@@ -365,6 +365,7 @@ for (const target of appTargets()) {
           "chunkId",
           "dataClassification",
           "documentId",
+          "evidenceLevel",
           "externalId",
           "page",
           "score",
@@ -377,6 +378,8 @@ for (const target of appTargets()) {
         externalId: "fda-510k",
         title: "FDA 510(k) premarket notification",
         dataClassification: "public",
+        // Unrated until someone grades the document.
+        evidenceLevel: null,
       });
       expect(items.map((h) => h.score)).toEqual([...items.map((h) => h.score)].sort((a, b) => b - a));
       expect(res.body.retrieval).toBe("lexical");

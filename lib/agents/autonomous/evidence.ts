@@ -11,11 +11,15 @@ export interface NumberedSource {
   text: string;
   score: number;
   url?: string;
+  /** Null while the document is unrated; absent on sources recorded before documents were graded. */
+  evidenceLevel?: EvidenceLevel | null;
+  searchMethod?: "lexical" | "hybrid";
 }
 
-// The design's evidence-level weights (1A = 1.0 … 5 = 0.2). Documents carry no grading here, so
-// every source is level "3", the design's own default for an ungraded source.
-const LEVEL_WEIGHT: Record<EvidenceLevel, number> = {
+// The design's evidence-level weights (1A = 1.0 … 5 = 0.2). A document nobody graded is
+// "unrated" and weighs as the design's lowest level (5): an ungraded source never raises
+// confidence above what the weakest graded one would.
+export const LEVEL_WEIGHT: Record<EvidenceLevel, number> = {
   "1A": 1,
   "1B": 0.9,
   "2A": 0.8,
@@ -24,7 +28,27 @@ const LEVEL_WEIGHT: Record<EvidenceLevel, number> = {
   "4": 0.4,
   "5": 0.2,
 };
-const DEFAULT_LEVEL: EvidenceLevel = "3";
+export const UNRATED_WEIGHT = LEVEL_WEIGHT["5"];
+const weightOf = (level: EvidenceLevel | null) => (level ? LEVEL_WEIGHT[level] : UNRATED_WEIGHT);
+
+/**
+ * The design's evidence_quality of a set of sources: the strongest level among them, with how
+ * many are graded at all ("Level 1B (strongest of 4 sources: 1B ×1, 3 ×1; 2 unrated)").
+ */
+export function evidenceQualityOf(levels: (EvidenceLevel | null)[]): string {
+  if (levels.length === 0) return "No evidence: no source was found";
+  const rated = levels.filter((l): l is EvidenceLevel => l !== null);
+  const unrated = levels.length - rated.length;
+  const noun = levels.length === 1 ? "source" : "sources";
+  if (rated.length === 0) return `Unrated: none of the ${levels.length} ${noun} carries an evidence level`;
+  const order = Object.keys(LEVEL_WEIGHT) as EvidenceLevel[];
+  const counts = order.filter((l) => rated.includes(l)).map((l) => `${l} ×${rated.filter((r) => r === l).length}`);
+  const best = order.find((l) => rated.includes(l));
+  return `Level ${best} (strongest of ${levels.length} ${noun}: ${counts.join(", ")}${unrated ? `; ${unrated} unrated` : ""})`.slice(
+    0,
+    100,
+  );
+}
 
 /** Retrieval score → relevance 0…1 (BM25 mapped as answer confidence maps it; fused scores are already small). */
 export const relevanceOf = (score: number) =>
@@ -35,12 +59,12 @@ export const relevanceOf = (score: number) =>
  * 0.1 × corroboration (sources / 3, at most 1) + 0.1 × citation bonus (secondary / 10, at most 0.2).
  */
 export function evidenceConfidence(
-  primary: { relevance: number; evidenceLevel: EvidenceLevel }[],
+  primary: { relevance: number; evidenceLevel: EvidenceLevel | null }[],
   secondaryCount: number,
 ): number {
   if (primary.length === 0) return 0;
   const relevance = primary.reduce((a, p) => a + p.relevance, 0) / primary.length;
-  const level = primary.reduce((a, p) => a + LEVEL_WEIGHT[p.evidenceLevel], 0) / primary.length;
+  const level = primary.reduce((a, p) => a + weightOf(p.evidenceLevel), 0) / primary.length;
   const corroboration = Math.min(primary.length / 3, 1);
   const bonus = Math.min(secondaryCount / 10, 0.2);
   return Math.round((0.4 * relevance + 0.4 * level + 0.1 * corroboration + 0.1 * bonus) * 10_000) / 10_000;
@@ -97,7 +121,8 @@ export function evidenceOf(
         title: s.title,
         quote: quoteFor(claim, s.text),
         relevance: relevanceOf(s.score),
-        evidenceLevel: DEFAULT_LEVEL,
+        evidenceLevel: s.evidenceLevel ?? null,
+        searchMethod: s.searchMethod ?? "lexical",
         secondary: secondary.map((d) => ({ documentId: d.id, title: d.title })),
       };
     });

@@ -9,7 +9,19 @@ import { afterGateSpawn, delegate, gateSpawn } from "./nodes/delegate";
 import { approvePlan, plan } from "./nodes/plan";
 import { ownSessionIn, runAgentIn, setup } from "./nodes/setup";
 import { afterThink, think } from "./nodes/think";
+import { runConfigOf } from "./run-summary";
 import { AutonomousState, type AutonomousStateType } from "./state";
+
+/** A node that also records its own name once it has run (the state's nodesExecuted). */
+function named<A extends unknown[]>(
+  name: string,
+  node: (...args: A) => Promise<Partial<AutonomousStateType>> | Partial<AutonomousStateType>,
+) {
+  return async (...args: A): Promise<Partial<AutonomousStateType>> => ({
+    ...(await node(...args)),
+    nodesExecuted: [name],
+  });
+}
 
 /**
  * Mode 3, Manual Autonomous: plan (Tree-of-Thoughts) → checkpoint 1 → a ReAct loop over the
@@ -21,19 +33,19 @@ import { AutonomousState, type AutonomousStateType } from "./state";
  */
 export function buildAutonomous(checkpointer: BaseCheckpointSaver): RunnableGraph {
   return new StateGraph(AutonomousState)
-    .addNode("setup", paced(setup))
-    .addNode("plan", paced(plan))
-    .addNode("approve_plan", approvePlan)
-    .addNode("think", paced(think))
-    .addNode("gate_tool", gateTool)
-    .addNode("act", paced(act))
-    .addNode("gate_spawn", gateSpawn)
-    .addNode("delegate", paced(delegate))
-    .addNode("decide", decide)
-    .addNode("write_answer", paced(draft))
-    .addNode("validate", paced(validate))
-    .addNode("final_review", finalReview)
-    .addNode("finish", paced(finish))
+    .addNode("setup", paced(named("setup", setup)))
+    .addNode("plan", paced(named("plan", plan)))
+    .addNode("approve_plan", named("approve_plan", approvePlan))
+    .addNode("think", paced(named("think", think)))
+    .addNode("gate_tool", named("gate_tool", gateTool))
+    .addNode("act", paced(named("act", act)))
+    .addNode("gate_spawn", named("gate_spawn", gateSpawn))
+    .addNode("delegate", paced(named("delegate", delegate)))
+    .addNode("decide", named("decide", decide))
+    .addNode("write_answer", paced(named("write_answer", draft)))
+    .addNode("validate", paced(named("validate", validate)))
+    .addNode("final_review", named("final_review", finalReview))
+    .addNode("finish", paced(named("finish", finish)))
     .addEdge(START, "setup")
     .addEdge("setup", "plan")
     .addEdge("plan", "approve_plan")
@@ -57,6 +69,7 @@ export function publicStateOf(values: unknown): AutonomousPublicState {
     goal: v.goal ?? "",
     agent: v.agent ? { id: v.agent.id, slug: v.agent.slug, name: v.agent.name } : null,
     safetyLevel: v.safetyLevel ?? "balanced",
+    config: runConfigOf(v),
     engine: v.engine ?? null,
     candidates: v.candidates ?? [],
     chosenCandidate: v.chosenCandidate ?? null,

@@ -4,7 +4,6 @@ import { DEFAULT_PRINCIPLES, validateDraft } from "./constitution";
 import { evidenceConfidence, quoteFor } from "./evidence";
 import { weighOptions } from "./nodes/decide";
 import { candidatePlans, decisionOptionsIn, expressionIn, PLAN_SCORE_WEIGHTS, stepsForSteering } from "./planner";
-import { gateOf, safetyLevelOf } from "./safety";
 import { agentTools, riskOfTool, type ToolSpec, tenantTools } from "./tools";
 
 const expert = (slug: string, name: string, domain: string, description: string, knowledgeDomains: string[]) => ({
@@ -104,30 +103,6 @@ describe("planning an autonomous run", () => {
 });
 
 describe("safety levels and tool risk", () => {
-  it("asks at the checkpoints each level names and approves the rest as the system", () => {
-    const asks = (level: "strict" | "balanced" | "permissive") => [
-      gateOf(level, "plan_approval").ask,
-      gateOf(level, "tool_execution", "low").ask,
-      gateOf(level, "tool_execution", "medium").ask,
-      gateOf(level, "tool_execution", "high").ask,
-      gateOf(level, "subagent_spawn").ask,
-      gateOf(level, "critical_decision").ask,
-      gateOf(level, "final_review").ask,
-    ];
-    expect(asks("strict")).toEqual([true, true, true, true, true, true, true]);
-    expect(asks("balanced")).toEqual([true, false, true, true, false, true, true]);
-    expect(asks("permissive")).toEqual([true, false, false, true, false, true, false]);
-    const auto = gateOf("permissive", "tool_execution", "low");
-    expect(auto.ask ? null : auto.reason).toBe(
-      "Auto-approved: the permissive safety level does not ask a person about a low-risk tool.",
-    );
-    expect([safetyLevelOf("high"), safetyLevelOf("medium"), safetyLevelOf("low")]).toEqual([
-      "strict",
-      "balanced",
-      "permissive",
-    ]);
-  });
-
   it("derives risk from category, scope and external calls, unless the tenant sets it", () => {
     const base: ToolSpec = {
       name: "x",

@@ -25,6 +25,7 @@ export async function loadToolRegistry(scope: TenantScope): Promise<ToolRegistry
     dataAccessScope: r.dataAccessScope as ToolRegistryRow["dataAccessScope"],
     externalApi: r.externalApi,
     enabled: r.enabled,
+    timeoutSeconds: r.timeoutSeconds ?? null,
   }));
 }
 
@@ -237,7 +238,7 @@ export async function saveEvidence(scope: RunRecordScope, query: string, claims:
       secondarySourceCount: source.secondary.length,
       evidenceLevel: source.evidenceLevel,
       evidenceConfidence: claim.confidence,
-      searchMethod: "lexical",
+      searchMethod: source.searchMethod,
       queryText: query.slice(0, 1000),
     })),
   );

@@ -17,6 +17,11 @@ export interface SpecialistInput {
     model: string | null;
     temperature: number;
   };
+  /**
+   * The tools the reviewer authorised at checkpoint 3 (tools_authorized). A specialist searches
+   * with knowledge_search only; without it, it calls nothing and says so.
+   */
+  toolsAuthorized: string[];
   /** How many L4 workers it may run at once (parallel_agent_limit, less what the run spent). */
   workerLimit: number;
 }
@@ -137,6 +142,16 @@ const graph = new StateGraph(SpecialistState)
 
 /** Runs a specialist (L3) and its workers (L4) as a subgraph, and returns its cited findings. */
 export async function runSpecialist(input: SpecialistInput, signal?: AbortSignal): Promise<SpecialistResult> {
+  if (!input.toolsAuthorized.includes("knowledge_search")) {
+    return {
+      findings: `No search tool was authorised for this delegation, so ${input.expert.name} looked nothing up and has no findings.`,
+      passages: [],
+      citations: [],
+      confidence: 0,
+      workers: [],
+      usage: { tokens: 0, costUsd: 0 },
+    };
+  }
   const out = await graph.invoke({ ...input, domain: "" }, { signal });
   if (!out.result) throw new Error("The specialist returned nothing.");
   return out.result;

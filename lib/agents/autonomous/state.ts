@@ -76,6 +76,8 @@ export const AutonomousState = Annotation.Root({
     revisionApplied: boolean;
   }>(),
   checkpoints: append<CheckpointHistoryEntry>(),
+  /** The graph nodes that ran, in order, once per run of a node (checkpoint 5's nodes_executed). */
+  nodesExecuted: append<string>(),
   steering: replace<SteeringEntry[]>(() => []),
   steeringSeq: replace<number>(() => 0),
   evidence: replace<EvidenceClaim[]>(() => []),

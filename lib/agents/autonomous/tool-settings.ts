@@ -4,6 +4,7 @@ import { NotFoundError } from "@/lib/errors";
 import { DATA_ACCESS_SCOPES, SEVERITIES, TOOL_CATEGORIES } from "../contract";
 import { runAgentIn } from "./nodes/setup";
 import { loadAgentToolOverrides, loadToolRegistry } from "./records";
+import { toolTimeoutSeconds } from "./tool-timeout";
 import { agentTools, BUILT_IN_TOOLS, riskOfTool, type ToolSpec, tenantTools } from "./tools";
 
 /** A tool as the tools API shows it: what it touches, its risk as used, and whether it is on. */
@@ -15,6 +16,10 @@ export interface ToolView {
   data_access_scope: ToolSpec["data_access_scope"];
   external_api: boolean;
   enabled: boolean;
+  /** The call's time limit in seconds: the tenant's for this tool, else the deployment's. */
+  timeout_seconds: number;
+  /** Whether `timeout_seconds` is the tenant's own setting (false: the deployment's default). */
+  timeout_set: boolean;
 }
 
 const view = (tool: ToolSpec): ToolView => ({
@@ -25,6 +30,8 @@ const view = (tool: ToolSpec): ToolView => ({
   data_access_scope: tool.data_access_scope,
   external_api: tool.external_api,
   enabled: tool.enabled,
+  timeout_seconds: tool.timeout_seconds ?? toolTimeoutSeconds(tool.name),
+  timeout_set: tool.timeout_seconds != null,
 });
 
 /** `PUT /api/tools/{name}`: an admin's setting of a tool for the whole tenant (fields left out keep theirs). */
@@ -35,6 +42,8 @@ export const ToolSettings = z
     data_access_scope: z.enum(DATA_ACCESS_SCOPES).optional(),
     external_api: z.boolean().optional(),
     enabled: z.boolean().optional(),
+    /** This tool's time limit (1–3600 s); null goes back to the deployment's default. */
+    timeout_seconds: z.number().int().min(1).max(3600).nullable().optional(),
   })
   .strict();
 
@@ -59,6 +68,12 @@ export async function setTool(
     dataAccessScope: settings.data_access_scope ?? current.data_access_scope,
     externalApi: settings.external_api ?? current.external_api,
     enabled: settings.enabled ?? current.enabled,
+    timeoutSeconds:
+      settings.timeout_seconds !== undefined
+        ? settings.timeout_seconds
+        : current.timeout_set
+          ? current.timeout_seconds
+          : null,
     updatedBy: by,
     updatedAt: new Date(),
   };

@@ -31,6 +31,10 @@ function perTool(text: string | undefined): Map<string, number> {
   return found;
 }
 
+/** The deployment's default tool time limit (`VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS`, else 60). */
+export const defaultToolTimeoutSeconds = (env: Env = process.env): number =>
+  seconds(env.VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS) ?? TOOLS_TIMEOUT_DEFAULT_SECONDS;
+
 /**
  * A tool call's time limit in seconds: the operator's setting for that tool
  * (`VIGIL_TOOLS_TIMEOUT_SECONDS=literature_search=20,calculator=5`), else the deployment's

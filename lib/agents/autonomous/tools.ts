@@ -2,7 +2,7 @@ import type { DataTouched } from "@/lib/audit/contract";
 import type { TenantScope } from "@/lib/db";
 import { searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { configuredSearchers, fallbackSearch } from "@/lib/search";
-import type { DataAccessScope, Severity, ToolCategory } from "../contract";
+import type { DataAccessScope, EvidenceLevel, Severity, ToolCategory } from "../contract";
 import { CalculatorError, calculate } from "./calculator";
 import { ToolTimeoutError, toolTimeoutSeconds, withToolTimeout } from "./tool-timeout";
 
@@ -14,6 +14,10 @@ export interface FoundPassage {
   text: string;
   score: number;
   url?: string;
+  /** The passage's document's evidence level (null: unrated; absent: not a knowledge-base passage). */
+  evidenceLevel?: EvidenceLevel | null;
+  /** How the knowledge base ranked it, as retrieval actually ran (the design's search_method). */
+  searchMethod?: "lexical" | "hybrid";
 }
 
 export interface ToolOutcome {
@@ -30,6 +34,8 @@ export interface ToolContext {
   /** Only these domains, without the product guide every agent otherwise also searches (a worker's one domain). */
   exactDomains?: boolean;
   signal?: AbortSignal;
+  /** The tenant's time limit for this tool (its registry row); the deployment's otherwise. */
+  timeoutSeconds?: number | null;
 }
 
 /** A tool as the tenant's registry sees it: what it touches decides its risk. */
@@ -44,6 +50,8 @@ export interface ToolSpec {
   /** Set by the tenant's registry; otherwise derived (riskOfTool). */
   risk_level?: Severity;
   enabled: boolean;
+  /** The tenant's per-tool time limit; absent or null: the deployment's (toolTimeoutSeconds). */
+  timeout_seconds?: number | null;
 }
 
 interface BuiltInTool extends ToolSpec {
@@ -78,6 +86,8 @@ export const BUILT_IN_TOOLS: readonly BuiltInTool[] = [
         title: hit.title,
         text: hit.text,
         score: hit.score,
+        evidenceLevel: hit.evidenceLevel,
+        searchMethod: found.retrieval,
       }));
       return {
         observation:
@@ -196,6 +206,7 @@ export interface ToolRegistryRow {
   dataAccessScope: DataAccessScope;
   externalApi: boolean;
   enabled: boolean;
+  timeoutSeconds?: number | null;
 }
 
 /** The tools a tenant's agents can use here: the built-ins this deployment can run, as its registry sets them. */
@@ -211,6 +222,7 @@ export function tenantTools(rows: readonly ToolRegistryRow[]): ToolSpec[] {
       data_access_scope: row.dataAccessScope,
       external_api: row.externalApi,
       enabled: row.enabled,
+      timeout_seconds: row.timeoutSeconds ?? null,
     };
   });
 }
@@ -235,8 +247,9 @@ export function agentTools(
 }
 
 /**
- * Runs a tool by name within its time limit (toolTimeoutSeconds); the caller has checked that
- * the agent may use it. A call over its limit rejects with a ToolTimeoutError.
+ * Runs a tool by name within its time limit (the tenant's for this tool, else toolTimeoutSeconds);
+ * the caller has checked that the agent may use it. A call over its limit rejects with a
+ * ToolTimeoutError.
  */
 export async function runTool(
   name: string,
@@ -246,7 +259,7 @@ export async function runTool(
   const tool = BUILT_IN_TOOLS.find((t) => t.name === name);
   const run = tool?.run;
   if (!run) throw new Error(`The tool ${name} cannot be run directly.`);
-  return withToolTimeout(name, toolTimeoutSeconds(name), context.signal, (signal) =>
+  return withToolTimeout(name, context.timeoutSeconds ?? toolTimeoutSeconds(name), context.signal, (signal) =>
     run(params, { ...context, signal }),
   );
 }

@@ -154,7 +154,8 @@ export const evidenceChains = pgTable(
     }).notNull(),
     secondarySourceIds: uuid("secondary_source_ids").array().notNull().default(sql`'{}'::uuid[]`),
     secondarySourceCount: integer("secondary_source_count").notNull().default(0),
-    evidenceLevel: text("evidence_level").notNull(),
+    /** Null when the source document is unrated (the design's column is nullable too). */
+    evidenceLevel: text("evidence_level"),
     evidenceConfidence: numeric("evidence_confidence", { precision: 5, scale: 4, mode: "number" }).notNull(),
     entityMentions: text("entity_mentions").array().notNull().default(sql`'{}'::text[]`),
     relationshipTypes: text("relationship_types").array().notNull().default(sql`'{}'::text[]`),
@@ -167,7 +168,10 @@ export const evidenceChains = pgTable(
     uniqueIndex("evidence_chains_claim_uq").on(t.tenantId, t.runId, t.claimIndex, t.sourceIndex),
     index("evidence_chains_primary_idx").on(t.tenantId, t.primarySourceId),
     check("evidence_chains_claim_type_check", sql`${t.claimType} in (${inList(CLAIM_TYPES)})`),
-    check("evidence_chains_level_check", sql`${t.evidenceLevel} in (${inList(EVIDENCE_LEVELS)})`),
+    check(
+      "evidence_chains_level_check",
+      sql`${t.evidenceLevel} is null or ${t.evidenceLevel} in (${inList(EVIDENCE_LEVELS)})`,
+    ),
     check(
       "evidence_chains_search_check",
       sql`${t.searchMethod} in ('hybrid', 'entity', 'relationship', 'semantic', 'lexical')`,
@@ -220,6 +224,8 @@ export const toolRegistry = pgTable(
     dataAccessScope: text("data_access_scope").notNull(),
     externalApi: boolean("external_api").notNull(),
     enabled: boolean("enabled").notNull().default(true),
+    /** This tool's call time limit; null keeps the deployment's (tools_timeout_default_seconds). */
+    timeoutSeconds: integer("timeout_seconds"),
     updatedBy: text("updated_by"),
     updatedAt: updatedAt(),
   },
@@ -228,6 +234,7 @@ export const toolRegistry = pgTable(
     check("tool_registry_category_check", sql`${t.category} in (${inList(TOOL_CATEGORIES)})`),
     check("tool_registry_risk_check", sql`${t.riskLevel} in (${inList(SEVERITIES)})`),
     check("tool_registry_scope_check", sql`${t.dataAccessScope} in (${inList(DATA_ACCESS_SCOPES)})`),
+    check("tool_registry_timeout_check", sql`${t.timeoutSeconds} is null or ${t.timeoutSeconds} between 1 and 3600`),
   ],
 );
 

@@ -8,7 +8,7 @@ import { createdAt, tenantRef } from "./tenancy";
 // `knowledge_embeddings`, created by a custom migration only where pgvector exists.
 
 import type { DataClassification } from "../../audit/contract";
-import type { KnowledgeFormat, KnowledgeLanguage } from "../../rag/contract";
+import type { EvidenceLevel, KnowledgeFormat, KnowledgeLanguage } from "../../rag/contract";
 
 export const knowledgeDocuments = pgTable(
   "knowledge_documents",
@@ -36,6 +36,11 @@ export const knowledgeDocuments = pgTable(
      * the trace event that read it, through the trace writer's `classify` hook.
      */
     dataClassification: text("data_classification").$type<DataClassification>().notNull().default("public"),
+    /**
+     * The Mode 3 design's evidence level of the document (1A strongest … 5 weakest), as an editor
+     * graded it; null is "unrated" — never a silent grade. Evidence confidence reads it.
+     */
+    evidenceLevel: text("evidence_level").$type<EvidenceLevel>(),
     createdBy: text("created_by").notNull(),
     createdAt: createdAt(),
   },
@@ -51,6 +56,10 @@ export const knowledgeDocuments = pgTable(
     check(
       "knowledge_documents_language_check",
       sql`${t.language} in ('en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'und')`,
+    ),
+    check(
+      "knowledge_documents_evidence_level_check",
+      sql`${t.evidenceLevel} is null or ${t.evidenceLevel} in ('1A', '1B', '2A', '2B', '3', '4', '5')`,
     ),
     check("knowledge_documents_domains_check", sql`cardinality(${t.domains}) between 1 and 16`),
   ],

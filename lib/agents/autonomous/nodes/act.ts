@@ -6,6 +6,7 @@ import { emitAgent, emitTodo, historyEntry, reasonOf, withStep } from "../progre
 import { saveHierarchyNode, saveToolExecution } from "../records";
 import { gateOf } from "../safety";
 import type { AutonomousStateType, AutonomousUpdate } from "../state";
+import { toolTimeoutSeconds } from "../tool-timeout";
 import { retryWouldRepeat, runTool } from "../tools";
 
 const TOOL_ATTEMPTS = 2;
@@ -38,7 +39,8 @@ export async function gateTool(state: AutonomousStateType, config: LangGraphRunn
     reasoning: current.thought,
     expected_output: tool.expected_output,
     requires_sandbox: tool.requires_sandbox,
-    timeout_seconds: state.timeoutSeconds,
+    // The design's field is the tool's own time limit, not the checkpoint's wait.
+    timeout_seconds: tool.timeout_seconds ?? toolTimeoutSeconds(tool.name),
   };
   const gate = gateOf(state.safetyLevel ?? "balanced", "tool_execution", tool.risk);
   if (!gate.ask) {
@@ -161,6 +163,7 @@ export async function act(state: AutonomousStateType, config: LangGraphRunnableC
         scope: run,
         knowledgeDomains: agent.knowledgeDomains,
         signal: config.signal,
+        timeoutSeconds: tool.timeout_seconds ?? null,
       });
     } catch (error) {
       if (config.signal?.aborted) throw error;

@@ -9,6 +9,7 @@ import { validateDraft } from "../constitution";
 import { evidenceOf } from "../evidence";
 import { emitAgent, emitTodo, historyEntry, reasonOf } from "../progress";
 import { documentTitles, loadPrinciples, saveEvidence, saveHierarchyNode, saveValidation, stableId } from "../records";
+import { answerEvidenceLevelOf, nodesExecutedOf } from "../run-summary";
 import { gateOf } from "../safety";
 import type { AutonomousStateType, AutonomousUpdate } from "../state";
 
@@ -154,10 +155,10 @@ export async function finalReview(
     agents_involved: [...new Set(state.hierarchy.map((n) => n.agentName))],
     total_duration_seconds: Math.max(0, Math.round((Date.now() - (state.startedAt ?? Date.now())) / 1000)),
     total_cost_usd: state.usage.costUsd,
-    nodes_executed: state.todo.filter((s) => s.status === "done").map((s) => s.id),
+    nodes_executed: nodesExecutedOf(state),
     tools_used: [...new Set(state.hierarchy.flatMap((n) => n.toolsUsed))],
     sub_agents_spawned: state.hierarchy.filter((n) => n.depth > 1).length,
-    evidence_level: "3",
+    evidence_level: answerEvidenceLevelOf(state, cited),
     constitutional_compliance: Boolean(last && (last.isValid || last.revisionApplied)),
     quality_checks_passed: last ? (last.isValid ? 1 : 0) + (last.revisionApplied ? 1 : 0) : 0,
     quality_checks_failed: last?.violations.length ?? 0,

@@ -1,6 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { awaitDecision } from "@/lib/checkpoints";
 import { keywordsOf, stem } from "@/lib/engine";
+import { SEVERITIES, type Severity } from "../../contract";
+import { evidenceQualityOf } from "../evidence";
 import { decisionOptionsIn } from "../planner";
 import { emitTodo, historyEntry, reasonOf, withStep } from "../progress";
 import type { AutonomousStateType, AutonomousUpdate } from "../state";
@@ -15,6 +17,38 @@ const DECISION_TYPES: [RegExp, string][] = [
   [/clinical|trial|protocol|endpoint/i, "clinical_protocol"],
   [/safety|pharmacovigilance|adverse/i, "safety_alert"],
 ];
+
+// A decision's own risk by its type: safety and clinical decisions reach patients directly.
+const TYPE_RISK: Record<string, Severity> = {
+  safety_alert: "high",
+  clinical_protocol: "high",
+  regulatory_strategy: "medium",
+  strategy: "low",
+};
+
+/**
+ * The design's impact_level from the decision's risk (its type) and scope (who it affects): a
+ * decision that reaches three or more stakeholder groups is one level higher.
+ */
+export function impactOf(decisionType: string, stakeholders: string[]): { level: Severity; why: string } {
+  const base = TYPE_RISK[decisionType] ?? "medium";
+  const wide = stakeholders.length >= 3;
+  const level = SEVERITIES[Math.min(SEVERITIES.length - 1, SEVERITIES.indexOf(base) + (wide ? 1 : 0))];
+  return {
+    level,
+    why: `${decisionType} decisions are ${base} risk; ${stakeholders.length} stakeholder ${stakeholders.length === 1 ? "group" : "groups"}${wide ? " widen it" : ""} → ${level} impact`,
+  };
+}
+
+/** Who a run's decision affects: the domains of every expert who worked on it, and the requester. */
+function stakeholdersOf(state: AutonomousStateType): string[] {
+  const domainOf = new Map(state.experts.map((e) => [e.id, e.domain]));
+  const delegated = state.hierarchy
+    .filter((n) => n.agentLevel === "l3_specialist")
+    .map((n) => domainOf.get(n.agentId))
+    .filter((d): d is string => Boolean(d));
+  return [...new Set([state.agent?.domain, ...delegated].filter((d): d is string => Boolean(d))), "the requester"];
+}
 
 /**
  * Options weighed against the evidence: each option's support is how many of its words the
@@ -58,16 +92,19 @@ export async function decide(state: AutonomousStateType, config: LangGraphRunnab
   const weighed = weighOptions(options, evidence);
   const domain = `${state.agent?.domain ?? ""} ${state.goal}`;
   const recommendedLabel = options.find((o) => o.id === weighed.recommended)?.label ?? "";
+  const decisionType = DECISION_TYPES.find(([re]) => re.test(domain))?.[1] ?? "strategy";
+  const stakeholders = stakeholdersOf(state);
+  const impact = impactOf(decisionType, stakeholders);
   const request = {
-    decision_type: DECISION_TYPES.find(([re]) => re.test(domain))?.[1] ?? "strategy",
+    decision_type: decisionType,
     decision_description: state.goal.slice(0, 4000),
     decision_rationale:
-      `The evidence gathered supports "${recommendedLabel}" best (${options.map((o, i) => `${o.label}: ${Math.round(weighed.support[i] * 100)}% of its terms found`).join("; ")}).`.slice(
+      `The evidence gathered supports "${recommendedLabel}" best (${options.map((o, i) => `${o.label}: ${Math.round(weighed.support[i] * 100)}% of its terms found`).join("; ")}). Impact: ${impact.why}.`.slice(
         0,
         4000,
       ),
-    impact_level: "high" as const,
-    affected_stakeholders: [state.agent?.domain ?? "the requester", "the requester"],
+    impact_level: impact.level,
+    affected_stakeholders: stakeholders,
     decision_options: options.map((o, i) => ({
       ...o,
       description: `Supported by ${Math.round(weighed.support[i] * 100)}% of its terms in the evidence`,
@@ -75,10 +112,11 @@ export async function decide(state: AutonomousStateType, config: LangGraphRunnab
     recommended_option: weighed.recommended,
     recommendation_confidence: weighed.confidence,
     evidence_sources: state.sources.slice(0, 50).map((s) => `[${s.n}] ${s.title}`.slice(0, 1000)),
-    evidence_quality: "Level 3 (sources carry no evidence grading)",
+    evidence_quality: evidenceQualityOf(state.sources.map((s) => s.evidenceLevel ?? null)),
   };
   const decision = await awaitDecision(config, "critical_decision", request, {
     reasoning: current.thought,
+    riskLevel: impact.level,
     timeoutSeconds: state.timeoutSeconds,
     safetyLevel: state.safetyLevel ?? "balanced",
   });

@@ -2,6 +2,8 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { approveBySystem, awaitDecision } from "@/lib/checkpoints";
 import { emit, runContextOf } from "@/lib/runs";
 import { AUTONOMOUS_LIMITS, type HierarchyNode } from "../../contract";
+import { assessDelegation } from "../delegation";
+import { estimateSpecialist } from "../estimates";
 import { emitAgent, emitTodo, historyEntry, reasonOf, withStep } from "../progress";
 import { saveHierarchyNode, stableId } from "../records";
 import { gateOf } from "../safety";
@@ -11,15 +13,28 @@ import { addSources } from "./act";
 import { findRunAgent } from "./setup";
 import { spawnsOf } from "./think";
 
+/**
+ * The tools the delegation may use: as checkpoint 3 authorised them (a reviewer's edit included,
+ * kept within the run's own tools), else as assessed. Read by the specialist, which calls no other.
+ */
+const authorisedOf = (state: AutonomousStateType, assessed: string[]): string[] => {
+  const edited = state.current?.params?.tools_authorized;
+  if (!Array.isArray(edited)) return assessed;
+  const own = new Set(state.tools.map((t) => t.name));
+  return edited.filter((t): t is string => typeof t === "string" && own.has(t));
+};
+
 const taskOf = (state: AutonomousStateType) =>
   String(
     state.current?.params?.task ?? state.todo.find((s) => s.id === state.current?.stepId)?.description ?? state.goal,
   ).slice(0, 2000);
 
 /**
- * Checkpoint 3, before a step is delegated to another expert (asked at the strict level; the
- * system approves it otherwise). An edit may change the task and the tools authorised; a
- * rejection runs the step without the sub-agent: the run's own expert searches instead.
+ * Checkpoint 3, before a step is delegated to another expert. Its complexity, coordination,
+ * tools and risk are assessed from the task (delegation.ts), its duration from the tenant's
+ * finished specialists; the safety level decides whether a person is asked. An edit may change
+ * the task and narrow the tools authorised (the specialist then calls no other); a rejection
+ * runs the step without the sub-agent: the run's own expert searches instead.
  */
 export async function gateSpawn(
   state: AutonomousStateType,
@@ -30,48 +45,72 @@ export async function gateSpawn(
   const expert = state.experts.find((e) => e.slug === step?.agent);
   const root = state.hierarchy[0];
   if (!current || !step || !expert || !root) throw new Error("think chose no expert");
+  const task = taskOf(state);
+  const budget = AUTONOMOUS_LIMITS.max_sub_agents_per_run - spawnsOf(state) - 1;
+  const assessed = assessDelegation(
+    task,
+    expert,
+    state.tools,
+    Math.max(1, Math.min(AUTONOMOUS_LIMITS.parallel_agent_limit, budget)),
+  );
+  const estimate = await estimateSpecialist(runContextOf(config));
   const request = {
     agent_id: expert.id,
     agent_name: expert.name,
     agent_level: "l3_specialist" as const,
     agent_capabilities: [expert.domain, ...expert.knowledgeDomains.map((d) => `knowledge: ${d}`)],
-    task_description: taskOf(state),
-    task_complexity: "medium" as const,
-    estimated_duration_seconds: 10,
+    task_description: task,
+    task_complexity: assessed.task_complexity,
+    estimated_duration_seconds: estimate.seconds,
     parent_agent_id: root.agentId,
-    coordination_mode: "parallel" as const,
-    tools_authorized: ["knowledge_search"],
+    coordination_mode: assessed.coordination_mode,
+    tools_authorized: assessed.tools_authorized,
     data_access_scope: "read_only",
     max_execution_time_seconds: 300,
   };
-  const gate = gateOf(state.safetyLevel ?? "balanced", "subagent_spawn");
+  const gate = gateOf(state.safetyLevel ?? "balanced", "subagent_spawn", assessed.risk);
   if (!gate.ask) {
     const { caseId } = await approveBySystem(config, "subagent_spawn", request, {
       key: `spawn:${current.stepId}:${current.iteration}`,
       reason: gate.reason,
-      riskLevel: "medium",
+      riskLevel: assessed.risk,
     });
     return {
-      current: { ...current, caseId },
+      current: { ...current, params: { ...current.params, tools_authorized: assessed.tools_authorized }, caseId },
       checkpoints: [historyEntry(3, "subagent_spawn", { system: true, caseId, reason: gate.reason })],
     };
   }
   const decision = await awaitDecision(config, "subagent_spawn", request, {
-    reasoning: current.thought,
+    reasoning: `${current.thought} Assessed: ${assessed.reasons.join("; ")}. Duration: ${estimate.basis}`,
+    riskLevel: assessed.risk,
     timeoutSeconds: state.timeoutSeconds,
     safetyLevel: state.safetyLevel ?? "balanced",
   });
   const entry = historyEntry(3, "subagent_spawn", decision);
   if (decision.action === "edit") {
-    const task =
+    const edited =
       typeof decision.edit.task_description === "string" ? decision.edit.task_description : request.task_description;
+    const tools = Array.isArray(decision.edit.tools_authorized)
+      ? (decision.edit.tools_authorized as string[])
+      : request.tools_authorized;
     return {
-      current: { ...current, params: { ...current.params, task }, caseId: decision.caseId ?? null },
+      current: {
+        ...current,
+        params: { ...current.params, task: edited, tools_authorized: tools },
+        caseId: decision.caseId ?? null,
+      },
       checkpoints: [entry],
     };
   }
   if (decision.action !== "reject")
-    return { current: { ...current, caseId: decision.caseId ?? null }, checkpoints: [entry] };
+    return {
+      current: {
+        ...current,
+        params: { ...current.params, tools_authorized: request.tools_authorized },
+        caseId: decision.caseId ?? null,
+      },
+      checkpoints: [entry],
+    };
   // Rejected: the step runs without the sub-agent, by the run's own expert (through checkpoint 2).
   const reason = reasonOf(decision) ?? "no reason given";
   const query = request.task_description.slice(0, 500);
@@ -111,6 +150,7 @@ export async function delegate(state: AutonomousStateType, config: LangGraphRunn
   const run = runContextOf(config);
   const expert = await findRunAgent(run, step.agent);
   const task = taskOf(state);
+  const toolsAuthorized = authorisedOf(state, ["knowledge_search"]);
   const siblings = state.hierarchy.filter((n) => n.parentId === root.id).length;
   const specialist: HierarchyNode = {
     id: stableId(run.runId, step.id, String(current.iteration), "l3"),
@@ -122,7 +162,7 @@ export async function delegate(state: AutonomousStateType, config: LangGraphRunn
     taskStatus: "running",
     depth: 2,
     siblingOrder: siblings,
-    toolsUsed: ["knowledge_search"],
+    toolsUsed: toolsAuthorized,
     tokensUsed: 0,
     costUsd: 0,
   };
@@ -131,7 +171,12 @@ export async function delegate(state: AutonomousStateType, config: LangGraphRunn
   emit(config, {
     kind: "trace",
     eventType: "subagent_spawn",
-    payload: { agent: expert.slug, level: "l3_specialist", task: task.slice(0, 300) },
+    payload: {
+      agent: expert.slug,
+      level: "l3_specialist",
+      task: task.slice(0, 300),
+      tools_authorized: toolsAuthorized,
+    },
   });
 
   const budget = AUTONOMOUS_LIMITS.max_sub_agents_per_run - spawnsOf(state) - 1;
@@ -143,7 +188,10 @@ export async function delegate(state: AutonomousStateType, config: LangGraphRunn
   let result: Awaited<ReturnType<typeof runSpecialist>> | null = null;
   let failure: string | null = null;
   try {
-    result = workerLimit > 0 ? await runSpecialist({ scope: run, task, expert, workerLimit }, config.signal) : null;
+    result =
+      workerLimit > 0
+        ? await runSpecialist({ scope: run, task, expert, workerLimit, toolsAuthorized }, config.signal)
+        : null;
     if (!result) failure = "the run has no sub-agents left to spend";
   } catch (error) {
     if (config.signal?.aborted) throw error;

@@ -1,7 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { awaitDecision, simplePlanApproval } from "@/lib/checkpoints";
 import type { PlanStep } from "@/lib/checkpoints/contract";
-import { emit } from "@/lib/runs";
+import { emit, runContextOf } from "@/lib/runs";
+import { estimatePlan } from "../estimates";
 import { candidatePlans, stepFromPlanStep, todoOf } from "../planner";
 import { emitTodo, historyEntry, reasonOf } from "../progress";
 import type { AutonomousStateType, WorkStep } from "../state";
@@ -45,12 +46,14 @@ const planStepOf = (step: WorkStep): PlanStep => ({
 export async function approvePlan(state: AutonomousStateType, config: LangGraphRunnableConfig) {
   const tools = state.tools;
   const steps = state.todo;
+  const estimate = await estimatePlan(runContextOf(config), steps.length);
   const request = {
     ...simplePlanApproval(steps.map(planStepOf), {
-      durationSeconds: steps.length * 5,
-      costUsd: state.usage.costUsd,
+      durationSeconds: estimate.durationSeconds,
+      costUsd: estimate.costUsd,
       timeoutSeconds: state.timeoutSeconds,
     }),
+    estimate_basis: estimate.basis,
     high_risk_steps: steps.filter((s) => s.risk_level && riskAtLeast(s.risk_level, "high")).map((s) => s.id),
     external_api_calls: [
       ...new Set(steps.filter((s) => tools.find((t) => t.name === s.tool)?.external_api).map((s) => s.tool as string)),

@@ -17,10 +17,19 @@ export const DELETE = route<Context>(async (req, context) => {
   return json({ status: "success", document: await deleteDocument(session, await documentId(context)) });
 });
 
-/** An admin changes how sensitive a document is (`data_classification`); members may not. */
+/**
+ * An admin changes how sensitive a document is (`data_classification`) or grades its evidence
+ * (`evidence_level`, null for unrated); members may not.
+ */
 export const PATCH = route<Context>(async (req, context) => {
   const session = await requireRole(req, "admin");
   const id = await documentId(context);
   const input = await parseBody(req, DocumentPatch);
-  return json({ status: "success", document: await classifyDocument(session, id, input.data_classification) });
+  return json({
+    status: "success",
+    document: await classifyDocument(session, id, {
+      dataClassification: input.data_classification,
+      evidenceLevel: input.evidence_level,
+    }),
+  });
 });
