@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as documentRoute from "@/app/api/knowledge/documents/[id]/route";
 import { ADMIN, hitlClient, MEMBER } from "../api-hitl/support";
-import { testTargets } from "../support/databases";
+import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { autonomousApi, DEMO_GOAL, type RunBody } from "./support";
 
@@ -9,7 +9,7 @@ import { autonomousApi, DEMO_GOAL, type RunBody } from "./support";
 // the documents cited, the plan's estimates from the tenant's history, node names, and a
 // reviewer's narrowing of tools_authorized.
 
-for (const target of testTargets()) {
+for (const target of appTargets()) {
   describe(`computed checkpoint fields on ${target.name}`, () => {
     seededDatabase(target);
     const client = hitlClient();
