@@ -1,8 +1,9 @@
 import { confidenceOf } from "./confidence";
 import { coverageOf } from "./coverage";
 import { candidatesOf } from "./extractive";
+import { goalDocumentsOf, titleFrequencies, titleWeight } from "./goal-documents";
 import { subjectKeywordsOf } from "./goal-terms";
-import { stem } from "./lexicon";
+import { contentTerms, stem } from "./lexicon";
 import type { Passage, RetrievalKind } from "./types";
 
 /**
@@ -76,10 +77,22 @@ interface SectionAnswer {
   note?: string;
 }
 
-function answerSection(step: DeliverableStep, passages: Passage[], used: Set<string>): SectionAnswer {
-  const own = passages.filter((p) => step.found.includes(p.n));
-  if (own.length === 0) {
+function answerSection(
+  step: DeliverableStep,
+  passages: Passage[],
+  used: Set<string>,
+  allowed: Set<string>,
+): SectionAnswer {
+  const found = passages.filter((p) => step.found.includes(p.n));
+  if (found.length === 0) {
     return { claims: [], reason: step.failure ?? "the step found no passage in the knowledge base" };
+  }
+  // Only the goal's documents are quoted (goal-documents.ts): a neighbouring document the
+  // step's narrower search also found is not what the goal is about.
+  const own = found.filter((p) => allowed.has(p.documentId));
+  if (own.length === 0) {
+    const titles = [...new Set(found.map((p) => p.title))].slice(0, 3).join("; ");
+    return { claims: [], reason: null, note: `what it found (${titles}) is about something other than the goal` };
   }
   const terms = stemsOf(subjectKeywordsOf(step.question));
   if (terms.length === 0)
@@ -87,14 +100,18 @@ function answerSection(step: DeliverableStep, passages: Passage[], used: Set<str
   const byDocument = new Map<string, Passage[]>();
   for (const p of own) byDocument.set(p.documentId, [...(byDocument.get(p.documentId) ?? []), p]);
   const candidates = candidatesOf(own, terms).filter((c) => c.score > 0 && !used.has(normalise(c.text)));
+  const df = titleFrequencies(passages);
+  const titleOf = new Map(own.map((p) => [p.documentId, new Set(contentTerms(p.title))]));
+  // The document whose title names the sub-question comes first; then the best sentence.
   const ranked = [...byDocument.entries()]
     .map(([documentId, docPassages]) => ({
       documentId,
+      named: titleWeight(terms, titleOf.get(documentId) ?? new Set(), df),
       coverage: coverageOf(terms, docPassages, own).share,
       sentences: candidates.filter((c) => c.documentId === documentId).sort((x, y) => y.score - x.score),
     }))
-    .filter((d) => d.sentences.length > 0 && d.coverage >= SECTION_MIN_COVERAGE)
-    .sort((x, y) => y.sentences[0].score - x.sentences[0].score);
+    .filter((d) => d.sentences.length > 0 && (d.named > 0 || d.coverage >= SECTION_MIN_COVERAGE))
+    .sort((x, y) => y.named - x.named || y.sentences[0].score - x.sentences[0].score);
   const best = ranked[0];
   if (!best && candidatesOf(own, terms).some((c) => c.score > 0)) {
     return { claims: [], reason: null, note: "what it found is already quoted above" };
@@ -107,15 +124,22 @@ function answerSection(step: DeliverableStep, passages: Passage[], used: Set<str
     };
   }
   const top = best.sentences[0].score;
+  // Another document is quoted when its title names a term of the sub-question the documents
+  // already quoted do not ("randomisation and blinding"), or when it covers every term nearly
+  // as well as the best one.
+  const named = new Set([...(titleOf.get(best.documentId) ?? [])].filter((t) => terms.includes(t)));
+  const others: typeof ranked = [];
+  for (const d of ranked.slice(1)) {
+    if (others.length >= OTHER_DOCUMENTS) break;
+    const adds = [...(titleOf.get(d.documentId) ?? [])].filter((t) => terms.includes(t) && !named.has(t));
+    const close = d.coverage >= SECOND_DOCUMENT_COVERAGE - 1e-9 && d.sentences[0].score >= SECOND_DOCUMENT_CUTOFF * top;
+    if (adds.length === 0 && !close) continue;
+    for (const t of adds) named.add(t);
+    others.push(d);
+  }
   const quoted = [
     ...best.sentences.filter((c) => c.score >= SENTENCE_CUTOFF * top).slice(0, SENTENCES_FROM_BEST),
-    ...ranked
-      .slice(1)
-      .filter(
-        (d) => d.coverage >= SECOND_DOCUMENT_COVERAGE - 1e-9 && d.sentences[0].score >= SECOND_DOCUMENT_CUTOFF * top,
-      )
-      .slice(0, OTHER_DOCUMENTS)
-      .map((d) => d.sentences[0]),
+    ...others.map((d) => d.sentences[0]),
   ];
   const claims: DeliverableClaim[] = [];
   for (const sentence of quoted) {
@@ -137,15 +161,46 @@ function evidenceFor(label: string, passages: Passage[]): { text: string; n: num
 
 const cite = (c: { text: string; n: number }) => `${c.text} [${c.n}]`;
 
+/**
+ * The deliverable's opening section: each of the goal's documents (most relevant first) in its
+ * sentence that best answers the goal as a whole, so every document the goal is about is heard
+ * before the plan's narrower sub-questions are.
+ */
+function overviewOf(goal: string, documents: string[], passages: Passage[], used: Set<string>): DeliverableClaim[] {
+  const terms = stemsOf(subjectKeywordsOf(goal));
+  if (terms.length === 0) return [];
+  const claims: DeliverableClaim[] = [];
+  for (const documentId of documents.slice(0, OVERVIEW_DOCUMENTS)) {
+    const own = passages.filter((p) => p.documentId === documentId);
+    const best = candidatesOf(own, terms)
+      .filter((c) => c.score > 0 && !used.has(normalise(c.text)))
+      .sort((a, b) => b.score - a.score)[0];
+    if (!best) continue;
+    used.add(normalise(best.text));
+    claims.push({ section: OVERVIEW, text: best.text, n: best.n });
+  }
+  return claims;
+}
+
+const OVERVIEW = "What the goal's main sources say";
+const OVERVIEW_DOCUMENTS = 4;
+
 export function composeDeliverable(input: DeliverableInput): Deliverable {
   const used = new Set<string>();
   const claims: DeliverableClaim[] = [];
   const unsupported: Deliverable["unsupported"] = [];
   const lines: string[] = [];
+  const goalDocuments = goalDocumentsOf(input.goal, input.passages);
+  const allowed = new Set(goalDocuments.documents);
+  const overview = overviewOf(input.goal, goalDocuments.documents, input.passages, used);
+  if (overview.length > 0) {
+    lines.push(`### ${OVERVIEW}`, ...overview.map(cite));
+    claims.push(...overview);
+  }
   let number = 0;
   for (const step of input.steps) {
     number += 1;
-    const answer = answerSection(step, input.passages, used);
+    const answer = answerSection(step, input.passages, used, allowed);
     lines.push(`### ${number}. ${step.title}`);
     if (step.expert && answer.claims.length > 0) lines.push(`- Reported by ${step.expert}.`);
     if (answer.claims.length > 0) {
@@ -171,8 +226,9 @@ export function composeDeliverable(input: DeliverableInput): Deliverable {
     // An option's evidence comes from the documents the sections quote, when they speak to it.
     const quotedDocs = new Set(input.passages.filter((p) => claims.some((c) => c.n === p.n)).map((p) => p.documentId));
     const fromQuoted = input.passages.filter((p) => quotedDocs.has(p.documentId));
+    const fromGoal = input.passages.filter((p) => allowed.has(p.documentId));
     for (const option of options) {
-      const evidence = evidenceFor(option.label, fromQuoted) ?? evidenceFor(option.label, input.passages);
+      const evidence = evidenceFor(option.label, fromQuoted) ?? evidenceFor(option.label, fromGoal);
       const mark = option.label === chosenLabel ? " (chosen)" : "";
       if (evidence && !used.has(normalise(evidence.text))) {
         used.add(normalise(evidence.text));

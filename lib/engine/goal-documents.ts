@@ -1,0 +1,87 @@
+import { coverageOf } from "./coverage";
+import { facetsOf, subjectKeywordsOf } from "./goal-terms";
+import { contentTerms, stem } from "./lexicon";
+import type { Passage } from "./types";
+
+/**
+ * Which of a run's documents a deliverable may cite. A plan step's search returns the five
+ * passages nearest its sub-question, and a narrow sub-question ("how long review takes") is
+ * near to neighbouring documents (the NDA's review clock beside the PMA's): quoting them cites
+ * a document the goal is not about. A document is about what its title names, so the goal's
+ * documents are those whose titles name the goal's parts:
+ *
+ *   for each part of the goal (facetsOf), the documents are taken greedily: the one whose title
+ *   names the most of the part's terms, each term weighted 1 / (the number of the run's titles
+ *   naming it), then the next one for the terms still unnamed, as long as it weighs at least
+ *   NEXT_DOCUMENT_SHARE of the first. A title word that many titles share ("application",
+ *   "trials") weighs little, so it does not bring in a document on its own.
+ *
+ * When no title names any part of the goal ("a regulatory strategy for a class II device"),
+ * the goal's documents are those whose retrieved passages cover the goal's terms nearly as well
+ * as the best one does (TEXT_COVERAGE_SHARE).
+ */
+export const NEXT_DOCUMENT_SHARE = 0.5;
+export const TEXT_COVERAGE_SHARE = 0.75;
+
+const stemsOf = (words: string[]) => [...new Set(words.map((w) => stem(w.toLowerCase())))];
+
+export interface GoalDocuments {
+  /** The documents a deliverable may cite, most relevant first. */
+  documents: string[];
+  /** How they were told: by their titles, or (no title named the goal) by their text. */
+  by: "title" | "text" | "none";
+}
+
+/** Title terms of each document of the run. */
+function titlesOf(passages: Passage[]): Map<string, Set<string>> {
+  const titles = new Map<string, Set<string>>();
+  for (const p of passages) if (!titles.has(p.documentId)) titles.set(p.documentId, new Set(contentTerms(p.title)));
+  return titles;
+}
+
+/** The weight of the terms a title names: each 1 / how many of the run's titles name it. */
+export function titleWeight(terms: string[], title: Set<string>, documentFrequency: Map<string, number>): number {
+  return terms.filter((t) => title.has(t)).reduce((sum, t) => sum + 1 / (documentFrequency.get(t) ?? 1), 0);
+}
+
+export function titleFrequencies(passages: Passage[]): Map<string, number> {
+  const df = new Map<string, number>();
+  for (const title of titlesOf(passages).values()) for (const t of title) df.set(t, (df.get(t) ?? 0) + 1);
+  return df;
+}
+
+export function goalDocumentsOf(goal: string, passages: Passage[]): GoalDocuments {
+  const titles = titlesOf(passages);
+  const df = titleFrequencies(passages);
+  const chosen: string[] = [];
+  for (const facet of facetsOf(goal, 8)) {
+    let remaining = stemsOf(facet);
+    let first = 0;
+    for (;;) {
+      const best = [...titles.entries()]
+        .filter(([id]) => !chosen.includes(id))
+        .map(([id, title]) => ({ id, title, weight: titleWeight(remaining, title, df) }))
+        .sort((a, b) => b.weight - a.weight)[0];
+      if (!best || best.weight <= 0 || (first > 0 && best.weight < NEXT_DOCUMENT_SHARE * first)) break;
+      first ||= best.weight;
+      chosen.push(best.id);
+      remaining = remaining.filter((t) => !best.title.has(t));
+    }
+  }
+  if (chosen.length > 0) return { documents: chosen, by: "title" };
+
+  const terms = stemsOf(subjectKeywordsOf(goal));
+  const shares = [...titles.keys()]
+    .map((id) => ({
+      id,
+      share: coverageOf(
+        terms,
+        passages.filter((p) => p.documentId === id),
+        passages,
+      ).share,
+    }))
+    .sort((a, b) => b.share - a.share);
+  const top = shares[0]?.share ?? 0;
+  if (top <= 0) return { documents: [], by: "none" };
+  return { documents: shares.filter((s) => s.share >= TEXT_COVERAGE_SHARE * top).map((s) => s.id), by: "text" };
+}
