@@ -10,10 +10,10 @@ import type { Passage } from "./types";
  * a document the goal is not about. A document is about what its title names, so the goal's
  * documents are those whose titles name the goal's parts:
  *
- *   for each part of the goal (facetsOf), the documents are taken greedily: the one whose title
- *   names the most of the part's terms, each term weighted 1 / (the number of the run's titles
- *   naming it), then the next one for the terms still unnamed, as long as it weighs at least
- *   NEXT_DOCUMENT_SHARE of the first. A title word that many titles share ("application",
+ *   for each part of the goal (facetsOf), the document whose title names the most of the part's
+ *   terms, each term weighted 1 / (the number of the run's titles naming it), and every other
+ *   one that weighs at least NEXT_DOCUMENT_SHARE of it and whose passages cover the part's terms
+ *   at least NEXT_DOCUMENT_TEXT as well. A title word that many titles share ("application",
  *   "trials") weighs little, so it does not bring in a document on its own.
  *
  * When no title names any part of the goal ("a regulatory strategy for a class II device"),
@@ -22,6 +22,9 @@ import type { Passage } from "./types";
  */
 export const NEXT_DOCUMENT_SHARE = 0.5;
 export const TEXT_COVERAGE_SHARE = 0.75;
+/** A further document of a part must cover its words this share as well as the first one. */
+export const NEXT_DOCUMENT_TEXT = 0.75;
+
 
 const stemsOf = (words: string[]) => [...new Set(words.map((w) => stem(w.toLowerCase())))];
 
@@ -54,18 +57,27 @@ export function goalDocumentsOf(goal: string, passages: Passage[]): GoalDocument
   const titles = titlesOf(passages);
   const df = titleFrequencies(passages);
   const chosen: string[] = [];
+  const textShare = (id: string, terms: string[]) =>
+    coverageOf(
+      terms,
+      passages.filter((p) => p.documentId === id),
+      passages,
+    ).share;
   for (const facet of facetsOf(goal, 8)) {
-    let remaining = stemsOf(facet);
-    let first = 0;
-    for (;;) {
-      const best = [...titles.entries()]
-        .filter(([id]) => !chosen.includes(id))
-        .map(([id, title]) => ({ id, title, weight: titleWeight(remaining, title, df) }))
-        .sort((a, b) => b.weight - a.weight)[0];
-      if (!best || best.weight <= 0 || (first > 0 && best.weight < NEXT_DOCUMENT_SHARE * first)) break;
-      first ||= best.weight;
-      chosen.push(best.id);
-      remaining = remaining.filter((t) => !best.title.has(t));
+    const terms = stemsOf(facet);
+    const named = [...titles.entries()]
+      .map(([id, title]) => ({ id, weight: titleWeight(terms, title, df), share: textShare(id, terms) }))
+      .filter((d) => d.weight > 0)
+      .sort((a, b) => b.weight - a.weight || b.share - a.share);
+    const first = named[0];
+    if (!first) continue;
+    // A further document's title names the part nearly as well as the first one does, and its
+    // passages speak to the part nearly as fully: "application" alone names the NDA, but the
+    // part is the PMA's "premarket approval application", which the NDA's text does not cover.
+    for (const d of named) {
+      if (d !== first && (d.weight < NEXT_DOCUMENT_SHARE * first.weight || d.share < NEXT_DOCUMENT_TEXT * first.share))
+        continue;
+      if (!chosen.includes(d.id)) chosen.push(d.id);
     }
   }
   if (chosen.length > 0) return { documents: chosen, by: "title" };

@@ -24,6 +24,7 @@ const TASK_WORDS = new Set(
     "provide",
     "give",
     "outline",
+    "compare",
     "summarise",
     "summarize",
     "summary",
@@ -79,8 +80,13 @@ export function facetsOf(goal: string, max = 4): string[][] {
   }
   if (facets.length > 1 && facets[0].length === 1) facets.splice(0, 2, [...facets[0], ...facets[1]]);
   const seen = new Set<string>();
-  return facets
-    .map((f) => f.filter((w) => !seen.has(stem(w.toLowerCase())) && seen.add(stem(w.toLowerCase()))))
-    .filter((f) => f.length > 0)
-    .slice(0, max);
+  const distinct: string[][] = [];
+  for (const f of facets) {
+    const words = f.filter((w) => !seen.has(stem(w.toLowerCase())) && seen.add(stem(w.toLowerCase())));
+    // A part left with one word once the words of earlier parts are gone ("a serious risk"
+    // after "risk management plans") qualifies the part before it.
+    if (words.length === 1 && distinct.length > 0) distinct[distinct.length - 1].push(...words);
+    else if (words.length > 0) distinct.push(words);
+  }
+  return distinct.slice(0, max);
 }
