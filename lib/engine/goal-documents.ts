@@ -20,7 +20,7 @@ import type { Passage } from "./types";
  * the goal's documents are those whose retrieved passages cover the goal's terms nearly as well
  * as the best one does (TEXT_COVERAGE_SHARE).
  */
-export const NEXT_DOCUMENT_SHARE = 0.5;
+export const NEXT_DOCUMENT_SHARE = 0.75;
 export const TEXT_COVERAGE_SHARE = 0.75;
 /** A further document of a part must cover its words this share as well as the first one. */
 export const NEXT_DOCUMENT_TEXT = 0.75;
@@ -41,6 +41,9 @@ function titlesOf(passages: Passage[]): Map<string, Set<string>> {
   for (const p of passages) if (!titles.has(p.documentId)) titles.set(p.documentId, new Set(contentTerms(p.title)));
   return titles;
 }
+
+/** A title's name without the abbreviation in brackets: "New Drug Application (NDA)" is its first three words. */
+const nameOf = (title: string) => new Set(contentTerms(title.replace(/\([^)]*\)/g, " ")));
 
 /** The weight of the terms a title names: each 1 / how many of the run's titles name it. */
 export function titleWeight(terms: string[], title: Set<string>, documentFrequency: Map<string, number>): number {
@@ -79,6 +82,14 @@ export function goalDocumentsOf(goal: string, passages: Passage[]): GoalDocument
         continue;
       if (!chosen.includes(d.id)) chosen.push(d.id);
     }
+  }
+  // A document the goal names in full ("... to a new drug application") is one of its documents,
+  // however many other titles share those words.
+  const goalTerms = new Set(stemsOf(subjectKeywordsOf(goal)));
+  const named = new Map<string, Set<string>>();
+  for (const p of passages) if (!named.has(p.documentId)) named.set(p.documentId, nameOf(p.title));
+  for (const [id, name] of named) {
+    if (name.size > 0 && [...name].every((t) => goalTerms.has(t)) && !chosen.includes(id)) chosen.push(id);
   }
   if (chosen.length > 0) return { documents: chosen, by: "title" };
 

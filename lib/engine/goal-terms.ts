@@ -12,6 +12,9 @@ import { keywordsOf } from "./query-analysis";
 const SOURCING =
   /\b(?:citing|cite|quoting|using|from|based on|drawing on|with (?:citations|references) (?:to|from))\s+(?:the\s+|our\s+|your\s+)?(?:knowledge[- ]base|sources|documents|evidence)\b/gi;
 
+/** Names of a kind of deliverable whose first word would otherwise pass for a subject ("a design note"). */
+const DELIVERABLE_KINDS = /\b(?:design|briefing|position|concept|discussion|white)\s+(?:note|memo|paper)s?\b/gi;
+
 /** Verbs and adjectives of the deliverable itself. */
 const TASK_WORDS = new Set(
   [
@@ -49,7 +52,7 @@ const TASK_WORDS = new Set(
 
 /** The goal without the phrases that only say where the answer should come from. */
 export function subjectTextOf(goal: string): string {
-  return goal.replace(SOURCING, " ").replace(/\s{2,}/g, " ");
+  return goal.replace(SOURCING, " ").replace(DELIVERABLE_KINDS, " ").replace(/\s{2,}/g, " ");
 }
 
 /** The words a goal is about, as written (once each), without the deliverable's own words. */
