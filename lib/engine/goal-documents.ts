@@ -25,7 +25,6 @@ export const TEXT_COVERAGE_SHARE = 0.75;
 /** A further document of a part must cover its words this share as well as the first one. */
 export const NEXT_DOCUMENT_TEXT = 0.75;
 
-
 const stemsOf = (words: string[]) => [...new Set(words.map((w) => stem(w.toLowerCase())))];
 
 export interface GoalDocuments {

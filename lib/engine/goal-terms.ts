@@ -52,7 +52,10 @@ const TASK_WORDS = new Set(
 
 /** The goal without the phrases that only say where the answer should come from. */
 export function subjectTextOf(goal: string): string {
-  return goal.replace(SOURCING, " ").replace(DELIVERABLE_KINDS, " ").replace(/\s{2,}/g, " ");
+  return goal
+    .replace(SOURCING, " ")
+    .replace(DELIVERABLE_KINDS, " ")
+    .replace(/\s{2,}/g, " ");
 }
 
 /** The words a goal is about, as written (once each), without the deliverable's own words. */
