@@ -104,6 +104,8 @@ export interface PlanCandidate {
   score: number;
   /** The score's parts, each 0…1 (coverage, tool fit, brevity, risk). */
   scores: Record<string, number>;
+  /** What the scores rest on, in words. */
+  rationale?: string;
 }
 
 export interface HierarchyNode {

@@ -59,11 +59,14 @@ export const PlanApprovalRequest = z
           strategy: text(500),
           score: z.number().min(0).max(1),
           scores: z.record(z.string(), z.number()),
+          rationale: text(2000).optional(),
           steps: z.array(z.object({ id: text(100), description: text(2000) }).passthrough()).max(100),
         }),
       )
       .max(10)
       .optional(),
+    /** Vigil's addition: why the chosen candidate won, criterion by criterion. */
+    selection_reason: text(4000).optional(),
   })
   .strict();
 
@@ -142,6 +145,10 @@ export const FinalReviewRequest = z
     quality_checks_failed: z.number().int().min(0),
     allow_edits: z.boolean(),
     save_to_history: z.boolean(),
+    /** Vigil's addition: the cited claims the answer makes, after the constitutional revision. */
+    supported_claims: z.number().int().min(0).optional(),
+    /** Vigil's addition: the parts of the goal the knowledge base could not support, with why. */
+    unsupported_parts: list(100, text(2000)).optional(),
   })
   .strict();
 

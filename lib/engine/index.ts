@@ -4,6 +4,8 @@ import "server-only";
 export { CitationGuard, checkCitations, citedNumbers } from "./citations";
 export { BM25_SCALE, confidenceOf, RRF_K } from "./confidence";
 export { createEngine, createEngineWithSelection } from "./create-engine";
+export { composeDeliverable, type DeliverableStep } from "./deliverable";
+export { facetsOf, subjectKeywordsOf } from "./goal-terms";
 export { stem } from "./lexicon";
 export { createLlmEngine } from "./llm-engine";
 export { composeOfflineAnswer, createOfflineEngine } from "./offline-engine";

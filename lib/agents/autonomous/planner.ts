@@ -1,4 +1,4 @@
-import { keywordsOf, stem } from "@/lib/engine";
+import { facetsOf, keywordsOf, stem, subjectKeywordsOf } from "@/lib/engine";
 import type { PlanCandidate, Severity, StepKind, TodoItem } from "../contract";
 
 /** An expert the plan may delegate to: another agent of the tenant's catalog. */
@@ -142,48 +142,97 @@ const decideStep = (): DraftStep => ({
 });
 const synthesizeStep = (): DraftStep => ({ description: "Write the cited answer", kind: "synthesize" });
 
-/** Tree-of-Thoughts: three candidate plans for the goal, each scored and with its steps; the best first. */
+interface DraftPlan {
+  id: string;
+  strategy: string;
+  steps: DraftStep[];
+}
+
+/**
+ * The goal's parts, each a sub-question a search can answer: its clauses (facetsOf), or, for a
+ * goal of one part with several subject words, that part halved (the head words, the rest), so
+ * a decomposed plan still asks two narrower questions rather than repeating the broad one.
+ */
+export function subQuestionsOf(goal: string): string[] {
+  const facets = facetsOf(goal);
+  if (facets.length > 1) return facets.map((f) => f.join(" "));
+  const words = facets[0] ?? subjectKeywordsOf(goal);
+  if (words.length < 4) return words.length ? [words.join(" ")] : [];
+  const half = Math.ceil(words.length / 2);
+  return [words.slice(0, half).join(" "), words.slice(half).join(" ")];
+}
+
+const signatureOf = (steps: DraftStep[]) =>
+  steps.map((s) => `${s.kind}:${s.tool ?? ""}:${s.agent ?? ""}:${JSON.stringify(s.params ?? {})}`).join("|");
+
+/**
+ * Tree-of-Thoughts: candidate plans that differ in how they decompose the goal (one broad
+ * search, a search per part of the goal), which tools they use and which experts of the
+ * catalog they consult; each scored on explicit criteria, the best first. Plans with the same
+ * steps are one plan: at most three distinct candidates.
+ */
 export function candidatePlans(input: PlanningInput): { candidate: PlanCandidate; steps: PlannedStep[] }[] {
   const { goal } = input;
   const can = (tool: string) => input.tools.some((t) => t.name === tool);
   const experts = can("ask_expert") ? relevantExperts(goal, input.experts) : [];
   const expression = can("calculator") ? expressionIn(goal) : null;
-  const decision = decisionOptionsIn(goal) !== null;
+  const options = decisionOptionsIn(goal);
+  const decision = options !== null;
   const tail = [...(decision ? [decideStep()] : []), synthesizeStep()];
   const calc = expression ? [calcStep(expression)] : [];
-  const literature = input.tools.some((t) => t.name === "literature_search")
+  const subject = subjectKeywordsOf(goal).slice(0, 12).join(" ");
+  const parts = subQuestionsOf(goal);
+  const partSearches = (parts.length ? parts : [subject]).map((q) => searchStep(q, q));
+  const literature = can("literature_search")
     ? [
         {
           description: "Search the literature for recent evidence",
           kind: "tool" as const,
           tool: "literature_search",
-          params: { query: keywordsOf(goal).slice(0, 8).join(" ") },
+          params: { query: subject || keywordsOf(goal).slice(0, 8).join(" ") },
         },
       ]
     : [];
-  const drafts: { id: string; strategy: string; steps: DraftStep[] }[] = [
+  const broad = searchStep(subject || goal, subject || undefined);
+  const pool: DraftPlan[] = [
     {
       id: "thorough",
-      strategy: "Consult the knowledge base and every expert the goal touches, then decide",
-      steps: [searchStep(goal), ...literature, ...experts.map((e) => delegateStep(e, goal)), ...calc, ...tail],
+      strategy: "A search per part of the goal, the literature and every expert the goal touches, then decide",
+      steps: [...partSearches, ...literature, ...experts.map((e) => delegateStep(e, goal)), ...calc, ...tail],
     },
     {
       id: "focused",
-      strategy: "Answer from the agent's own knowledge, without delegating",
-      steps: [searchStep(goal), ...calc, ...tail],
+      strategy: "One broad search of the agent's own knowledge, without delegating",
+      steps: [broad, ...calc, ...tail],
     },
     {
       id: "delegated",
-      strategy: "Hand the goal to the closest expert and review what comes back",
-      steps: [...(experts[0] ? [delegateStep(experts[0], goal)] : [searchStep(goal)]), ...tail],
+      strategy: "Hand the goal to the closest expert and check it against one broad search",
+      steps: [...(experts[0] ? [delegateStep(experts[0], goal)] : []), broad, ...tail],
+    },
+    {
+      id: "decomposed",
+      strategy: "A search per part of the goal, from the agent's own knowledge only",
+      steps: [...partSearches, ...calc, ...tail],
     },
   ];
-  const perspectives = 1 + experts.length + (expression ? 1 : 0) + (decision ? 1 : 0);
-  const candidates = drafts.map((draft) => {
+  const seen = new Set<string>();
+  const drafts = pool.filter((d) => {
+    const key = signatureOf(d.steps);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const perspectives =
+    Math.max(parts.length, 1) + experts.length + literature.length + (expression ? 1 : 0) + (decision ? 1 : 0);
+  const scored = drafts.map((draft) => {
     const steps = numbered(draft.steps, draft.id);
+    const searches = steps.filter((s) => s.tool === "knowledge_search").length;
+    const delegated = new Set(steps.filter((s) => s.kind === "delegate").map((s) => s.agent)).size;
     const consulted =
-      (steps.some((s) => s.tool === "knowledge_search") ? 1 : 0) +
-      new Set(steps.filter((s) => s.kind === "delegate").map((s) => s.agent)).size +
+      Math.min(searches, Math.max(parts.length, 1)) +
+      delegated +
+      (steps.some((s) => s.tool === "literature_search") ? 1 : 0) +
       (steps.some((s) => s.tool === "calculator") ? 1 : 0) +
       (steps.some((s) => s.kind === "decide") ? 1 : 0);
     const toolSteps = steps.filter((s) => s.tool);
@@ -192,13 +241,14 @@ export function candidatePlans(input: PlanningInput): { candidate: PlanCandidate
     const scores = {
       coverage: Math.min(consulted / perspectives, 1),
       tool_fit: toolSteps.length === 0 ? 1 : usable / toolSteps.length,
-      brevity: Math.max(0, 1 - Math.max(0, steps.length - 3) / 10),
+      brevity: Math.max(0, 1 - Math.max(0, steps.length - 2) / 10),
       safety: risks.length === 0 ? 1 : 1 - risks.reduce((a, b) => a + b, 0) / risks.length,
     };
     const score = (Object.keys(PLAN_SCORE_WEIGHTS) as (keyof typeof PLAN_SCORE_WEIGHTS)[]).reduce(
       (sum, key) => sum + PLAN_SCORE_WEIGHTS[key] * scores[key],
       0,
     );
+    const rationale = `Consults ${consulted} of the goal's ${perspectives} parts and perspectives in ${steps.length} steps (${searches} searches, ${delegated} experts); ${usable} of ${toolSteps.length} tool steps usable; mean tool risk ${risks.length ? round(risks.reduce((a, b) => a + b, 0) / risks.length) : 0}.`;
     const candidate: PlanCandidate = {
       id: draft.id,
       strategy: draft.strategy,
@@ -210,11 +260,27 @@ export function candidatePlans(input: PlanningInput): { candidate: PlanCandidate
       })),
       score: round(score),
       scores: Object.fromEntries(Object.entries(scores).map(([k, v]) => [k, round(v)])),
+      rationale,
     };
     return { candidate, steps };
   });
-  // Equal scores keep the drafts' order (thorough before focused before delegated).
-  return candidates.sort((a, b) => b.candidate.score - a.candidate.score);
+  // Equal scores keep the pool's order (thorough, focused, delegated, decomposed).
+  return scored.sort((a, b) => b.candidate.score - a.candidate.score).slice(0, 3);
+}
+
+/** Why the first candidate was chosen over the others, criterion by criterion. */
+export function choiceReasonOf(candidates: PlanCandidate[]): string {
+  const [best, ...rest] = candidates;
+  if (!best) return "No candidate plan.";
+  const weights = Object.entries(PLAN_SCORE_WEIGHTS)
+    .map(([k, w]) => `${k} ×${w}`)
+    .join(", ");
+  const against = rest.map((c) => {
+    const better = Object.keys(PLAN_SCORE_WEIGHTS).filter((k) => (best.scores[k] ?? 0) > (c.scores[k] ?? 0));
+    const worse = Object.keys(PLAN_SCORE_WEIGHTS).filter((k) => (best.scores[k] ?? 0) < (c.scores[k] ?? 0));
+    return `over "${c.id}" (${c.score}): better on ${better.join(", ") || "nothing"}${worse.length ? `, worse on ${worse.join(", ")}` : ""}`;
+  });
+  return `Chose "${best.id}" with the highest weighted score ${best.score} (${weights}); ${against.join("; ") || "the only candidate"}.`;
 }
 
 function numbered(steps: DraftStep[], prefix: string): PlannedStep[] {

@@ -3,7 +3,14 @@ import { claimsOf, withoutClaims } from "./claims";
 import { DEFAULT_PRINCIPLES, validateDraft } from "./constitution";
 import { evidenceConfidence, quoteFor } from "./evidence";
 import { weighOptions } from "./nodes/decide";
-import { candidatePlans, decisionOptionsIn, expressionIn, PLAN_SCORE_WEIGHTS, stepsForSteering } from "./planner";
+import {
+  candidatePlans,
+  choiceReasonOf,
+  decisionOptionsIn,
+  expressionIn,
+  PLAN_SCORE_WEIGHTS,
+  stepsForSteering,
+} from "./planner";
 import { agentTools, riskOfTool, type ToolSpec, tenantTools } from "./tools";
 
 const expert = (slug: string, name: string, domain: string, description: string, knowledgeDomains: string[]) => ({
@@ -65,16 +72,26 @@ describe("planning an autonomous run", () => {
   it("scores three candidate plans with explicit weights and keeps the best first", () => {
     expect(Object.values(PLAN_SCORE_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1);
     const plans = candidatePlans({ goal: GOAL, agent: regulatory, experts: [safety, heor], tools });
-    expect(plans.map((p) => p.candidate.id)).toEqual(["thorough", "focused", "delegated"]);
-    const [best, focused] = plans;
+    expect(plans.map((p) => p.candidate.id)).toEqual(["thorough", "decomposed", "focused"]);
+    // The candidates differ in their steps and in their scores, and say what the score rests on.
+    expect(
+      new Set(plans.map((p) => JSON.stringify(p.candidate.steps.map((s) => [s.description, s.tool, s.agent])))).size,
+    ).toBe(3);
+    expect(new Set(plans.map((p) => p.candidate.score)).size).toBe(3);
+    for (const { candidate } of plans) expect(candidate.rationale).toMatch(/Consults \d+ of the goal's \d+ parts/);
+    expect(choiceReasonOf(plans.map((p) => p.candidate))).toMatch(/^Chose "thorough" with the highest weighted score/);
+    const [best, , focused] = plans;
     expect(best.candidate.scores.coverage).toBe(1);
     expect(focused.candidate.scores.coverage).toBeLessThan(1);
     for (const { candidate } of plans) {
       const expected = Object.entries(PLAN_SCORE_WEIGHTS).reduce((sum, [k, w]) => sum + w * candidate.scores[k], 0);
       expect(candidate.score).toBeCloseTo(expected, 2);
     }
-    expect(best.steps.map((s) => [s.kind, s.tool, s.agent])).toEqual([
-      ["tool", "knowledge_search", undefined],
+    // A search per part of the goal, then the experts, the calculation, the decision and the answer.
+    const kinds = best.steps.map((s) => [s.kind, s.tool, s.agent]);
+    const searches = kinds.filter(([, tool]) => tool === "knowledge_search").length;
+    expect(searches).toBeGreaterThanOrEqual(2);
+    expect(kinds.slice(searches)).toEqual([
       ["delegate", "ask_expert", "pharmacovigilance"],
       ["delegate", "ask_expert", "health-economist"],
       ["tool", "calculator", undefined],

@@ -68,7 +68,14 @@ export const AutonomousState = Annotation.Root({
     chosen: string | null;
     chosenBy: string | null;
   } | null>(() => null),
-  draft: replace<{ text: string; confidence: number; engine: string; model: string } | null>(() => null),
+  draft: replace<{
+    text: string;
+    confidence: number;
+    engine: string;
+    model: string;
+    /** The parts of the goal the sources could not support, with why (the offline deliverable's). */
+    unsupported?: string[];
+  } | null>(() => null),
   validations: append<{
     isValid: boolean;
     severity: Severity | null;

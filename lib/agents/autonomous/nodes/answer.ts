@@ -1,7 +1,16 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { saveAssistantMessage } from "@/lib/chat";
 import { approveBySystem, awaitDecision } from "@/lib/checkpoints";
-import { checkCitations, citedNumbers, createEngineWithSelection, keywordsOf, type Passage, stem } from "@/lib/engine";
+import {
+  checkCitations,
+  citedNumbers,
+  composeDeliverable,
+  createEngineWithSelection,
+  type DeliverableStep,
+  keywordsOf,
+  type Passage,
+  stem,
+} from "@/lib/engine";
 import { DomainError } from "@/lib/errors";
 import { emit, type RunContext, runContextOf } from "@/lib/runs";
 import { claimsOf } from "../claims";
@@ -37,6 +46,25 @@ function bestSourceFor(label: string, state: AutonomousStateType): number | null
   return best?.n ?? null;
 }
 
+/** The plan's information-gathering steps as the deliverable's sections: what each asked and found, or why it found nothing. */
+export function deliverableStepsOf(state: AutonomousStateType): DeliverableStep[] {
+  return state.todo
+    .filter((s) => s.kind === "delegate" || (s.kind === "tool" && s.tool !== "calculator"))
+    .map((s) => {
+      const observation = s.react.at(-1)?.observation ?? "";
+      const expert = s.kind === "delegate" ? state.experts.find((e) => e.slug === s.agent) : undefined;
+      const question = String(s.params?.query ?? s.params?.task ?? s.description);
+      return {
+        id: s.id,
+        title: expert ? `What ${expert.name} (${expert.domain}) found` : `What the sources say on ${question}`,
+        question: expert ? state.goal : question,
+        found: s.status === "done" ? citedNumbers(observation) : [],
+        ...(expert ? { expert: expert.name } : {}),
+        failure: s.status === "done" ? null : (s.note ?? `the step was ${s.status}`),
+      };
+    });
+}
+
 /** Writes the answer from every source the run collected, the decision first when one was made. */
 export async function draft(state: AutonomousStateType, config: LangGraphRunnableConfig): Promise<AutonomousUpdate> {
   const agent = state.agent;
@@ -44,6 +72,7 @@ export async function draft(state: AutonomousStateType, config: LangGraphRunnabl
   const { engine } = createEngineWithSelection({ agent: { model: agent.model, temperature: agent.temperature } });
   emit(config, { kind: "step", message: `${agent.name} is writing the answer` });
   const started = Date.now();
+  if (engine.name === "offline") return offlineDeliverable(state, config, started);
   const result = await engine.answer({
     question: state.goal,
     agent: { name: agent.name, domain: agent.domain, systemPrompt: agent.systemPrompt },
@@ -107,6 +136,71 @@ export async function draft(state: AutonomousStateType, config: LangGraphRunnabl
   };
 }
 
+/**
+ * The offline engine's answer to a goal: a section per plan step, each answering the step's
+ * sub-question from what the step found, the decision with its options and evidence, and what
+ * could not be supported (lib/engine composeDeliverable).
+ */
+function offlineDeliverable(
+  state: AutonomousStateType,
+  config: LangGraphRunnableConfig,
+  started: number,
+): AutonomousUpdate {
+  const chosen = state.decision?.chosen ?? null;
+  const calculations = state.todo
+    .filter((step) => step.tool === "calculator" && step.status === "done")
+    .flatMap((step) => step.react.map((r) => r.observation).filter((o): o is string => Boolean(o)));
+  const deliverable = composeDeliverable({
+    goal: state.goal,
+    steps: deliverableStepsOf(state),
+    passages: passagesOf(state),
+    decision:
+      state.decision && chosen
+        ? {
+            options: state.decision.options,
+            chosen,
+            byReviewer: state.decision.chosen !== state.decision.recommended,
+          }
+        : null,
+    calculations,
+  });
+  emit(config, {
+    kind: "trace",
+    eventType: "llm_call",
+    durationMs: Date.now() - started,
+    payload: {
+      purpose: "answer",
+      engine: "offline",
+      model: "extractive",
+      passages: state.sources.length,
+      citations: deliverable.citations,
+      claims: deliverable.claims.length,
+      unsupported: deliverable.unsupported.length,
+      costUsd: 0,
+    },
+  });
+  const todo = state.todo.map((s) =>
+    s.kind === "synthesize" && s.status !== "skipped" ? { ...s, status: "done" as const } : s,
+  );
+  emitTodo(config, todo);
+  return {
+    todo,
+    current: null,
+    draft: {
+      text: deliverable.text,
+      confidence: deliverable.confidence,
+      engine: "offline",
+      model: "extractive",
+      unsupported: deliverable.unsupported.map((u) => `${u.part}: ${u.reason}`),
+    },
+    engine: "offline",
+  };
+}
+
+/** The answer's claims that cite a source the run has. */
+export const supportedClaimsOf = (text: string, known: number[]) =>
+  claimsOf(text).filter((c) => c.kind !== "heading" && c.citations.some((n) => known.includes(n))).length;
+
 /** Constitutional validation of the draft against the tenant's principles; a required revision is applied. */
 export async function validate(state: AutonomousStateType, config: LangGraphRunnableConfig): Promise<AutonomousUpdate> {
   const run = runContextOf(config);
@@ -129,11 +223,32 @@ export async function validate(state: AutonomousStateType, config: LangGraphRunn
       principles: result.principlesChecked,
     },
   });
+  const known = state.sources.map((s) => s.n);
+  const revised = applied ? (result.suggestedRevision as string) : text;
+  // A revision that leaves no cited claim leaves no answer: the run says so, and why, instead of
+  // handing the reviewer a caveat as if it were one.
+  const emptied = state.draft !== null && supportedClaimsOf(revised, known) === 0;
+  const unsupported = [
+    ...(state.draft?.unsupported ?? []),
+    ...(emptied && supportedClaimsOf(text, known) > 0
+      ? [`the constitutional revision removed every cited claim (${result.violations.join("; ")})`]
+      : []),
+  ];
+  const finalText = emptied
+    ? [
+        "### No supported answer",
+        "- The run could not produce an answer its sources support; nothing below is a finding.",
+        ...unsupported.map((u) => `- ${u}`),
+        ...(unsupported.length === 0 ? ["- No step found a passage that speaks to the goal."] : []),
+      ].join("\n\n")
+    : revised;
   return {
     validations: [
       { isValid: result.isValid, severity: result.severity, violations: result.violations, revisionApplied: applied },
     ],
-    ...(applied && state.draft ? { draft: { ...state.draft, text: result.suggestedRevision as string } } : {}),
+    ...(state.draft && (applied || emptied)
+      ? { draft: { ...state.draft, text: finalText, unsupported, ...(emptied ? { confidence: 0 } : {}) } }
+      : {}),
   };
 }
 
@@ -164,6 +279,11 @@ export async function finalReview(
     quality_checks_failed: last?.violations.length ?? 0,
     allow_edits: true,
     save_to_history: Boolean(state.sessionId),
+    supported_claims: supportedClaimsOf(
+      draftText,
+      state.sources.map((s) => s.n),
+    ),
+    unsupported_parts: (state.draft?.unsupported ?? []).slice(0, 100).map((u) => u.slice(0, 2000)),
   };
   const gate = gateOf(state.safetyLevel ?? "balanced", "final_review");
   const known = state.sources.map((s) => s.n);

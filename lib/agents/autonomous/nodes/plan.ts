@@ -3,7 +3,7 @@ import { awaitDecision, simplePlanApproval } from "@/lib/checkpoints";
 import type { PlanStep } from "@/lib/checkpoints/contract";
 import { emit, runContextOf } from "@/lib/runs";
 import { estimatePlan } from "../estimates";
-import { candidatePlans, stepFromPlanStep, todoOf } from "../planner";
+import { candidatePlans, choiceReasonOf, stepFromPlanStep, todoOf } from "../planner";
 import { emitTodo, historyEntry, reasonOf } from "../progress";
 import type { AutonomousStateType, WorkStep } from "../state";
 import { riskAtLeast } from "../tools";
@@ -67,6 +67,7 @@ export async function approvePlan(state: AutonomousStateType, config: LangGraphR
     sub_agents_to_spawn: [...new Set(steps.filter((s) => s.agent).map((s) => s.agent as string))],
     tools_to_use: [...new Set(steps.filter((s) => s.tool && s.tool !== "ask_expert").map((s) => s.tool as string))],
     candidate_plans: state.candidates,
+    selection_reason: choiceReasonOf(state.candidates),
   };
   const decision = await awaitDecision(config, "plan_approval", request, {
     reasoning: `Plan for: ${state.goal.slice(0, 500)}`,
