@@ -20,7 +20,7 @@ export function SettingsNav() {
               <Link
                 href={item.href}
                 aria-current={active ? "page" : undefined}
-                className={`-mb-px block border-b-2 px-3 py-2 text-sm whitespace-nowrap ${
+                className={`block border-b-2 px-3 py-2 text-sm whitespace-nowrap ${
                   active
                     ? "border-brand-600 font-medium text-brand-700 dark:text-brand-100"
                     : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"
