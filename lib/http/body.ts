@@ -26,11 +26,7 @@ export async function parseBody<S extends z.ZodType>(
   schema: S,
   limit = DEFAULT_BODY_LIMIT,
 ): Promise<z.infer<S>> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limit) throw errors.tooLarge(limit);
-  const contentType = req.headers.get("content-type") ?? "";
-  if (contentType && !contentType.toLowerCase().includes("json")) throw errors.unsupportedMediaType("application/json");
-  const bytes = await readLimited(req, limit, bodyDeadlineMs());
+  const { bytes } = await readBody(req, limit, "application/json", (type) => !type || type.includes("json"));
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
@@ -53,12 +49,9 @@ export async function parseFormFields<S extends z.ZodType>(
   schema: S,
   limit = DEFAULT_BODY_LIMIT,
 ): Promise<z.infer<S>> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limit) throw errors.tooLarge(limit);
-  const contentType = req.headers.get("content-type") ?? "";
-  if (!contentType.toLowerCase().startsWith("multipart/form-data"))
-    throw errors.unsupportedMediaType("multipart/form-data");
-  const bytes = await readLimited(req, limit, bodyDeadlineMs());
+  const { bytes, contentType } = await readBody(req, limit, "multipart/form-data", (type) =>
+    type.startsWith("multipart/form-data"),
+  );
   let form: FormData;
   try {
     form = await new Response(Buffer.from(bytes), { headers: { "content-type": contentType } }).formData();
@@ -74,6 +67,23 @@ export async function parseFormFields<S extends z.ZodType>(
   const parsed = schema.safeParse(fields);
   if (!parsed.success) throw errors.validation(parsed.error.issues);
   return parsed.data;
+}
+
+/**
+ * The whole body within the limit and the deadline, once its declared length and its type
+ * (`accepts`, given the lower-cased Content-Type, "" for none) pass, in that order.
+ */
+async function readBody(
+  req: Request,
+  limit: number,
+  expected: string,
+  accepts: (type: string) => boolean,
+): Promise<{ bytes: Uint8Array; contentType: string }> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw errors.tooLarge(limit);
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!accepts(contentType.toLowerCase())) throw errors.unsupportedMediaType(expected);
+  return { bytes: await readLimited(req, limit, bodyDeadlineMs()), contentType };
 }
 
 async function readLimited(req: Request, limit: number, deadlineMs: number): Promise<Uint8Array> {

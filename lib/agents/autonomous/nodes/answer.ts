@@ -118,10 +118,7 @@ export async function draft(state: AutonomousStateType, config: LangGraphRunnabl
       costUsd: result.costUsd,
     },
   });
-  const todo = state.todo.map((s) =>
-    s.kind === "synthesize" && s.status !== "skipped" ? { ...s, status: "done" as const } : s,
-  );
-  emitTodo(config, todo);
+  const todo = synthesisDone(state, config);
   return {
     todo,
     current: null,
@@ -179,10 +176,7 @@ function offlineDeliverable(
       costUsd: 0,
     },
   });
-  const todo = state.todo.map((s) =>
-    s.kind === "synthesize" && s.status !== "skipped" ? { ...s, status: "done" as const } : s,
-  );
-  emitTodo(config, todo);
+  const todo = synthesisDone(state, config);
   return {
     todo,
     current: null,
@@ -397,4 +391,13 @@ async function saveToChat(state: AutonomousStateType, run: RunContext, rejected:
     // The chat was deleted while the run worked: the run's own record keeps the answer.
     if (!(error instanceof DomainError && error.code === "CHAT_SESSION_GONE")) throw error;
   }
+}
+
+/** The to-do list with its synthesis step done, shown to the watcher. */
+function synthesisDone(state: AutonomousStateType, config: LangGraphRunnableConfig) {
+  const todo = state.todo.map((s) =>
+    s.kind === "synthesize" && s.status !== "skipped" ? { ...s, status: "done" as const } : s,
+  );
+  emitTodo(config, todo);
+  return todo;
 }
