@@ -113,7 +113,16 @@ async function execute(
       return;
     }
     // Nodes' own output reaches the task log directly (emit); the stream says when tasks start and end.
-    const stream = await graph.stream(input.value, { ...config, streamMode: ["tasks"], signal: abort.signal });
+    // Each step's checkpoint is saved before the next step starts ("sync"): with LangGraph's
+    // default ("async") a step's writes, and the node_complete recorded with them, could commit
+    // while the checkpoint they belong to was still being saved, and a crash in that window
+    // resumed from the step before and ran a finished node again.
+    const stream = await graph.stream(input.value, {
+      ...config,
+      streamMode: ["tasks"],
+      signal: abort.signal,
+      durability: "sync",
+    });
     // The interrupts the graph stopped at, as its tasks report them: the path to a person's
     // case does not wait to read the checkpoint back.
     const stopped: PendingInterrupt[] = [];

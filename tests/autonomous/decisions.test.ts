@@ -159,13 +159,16 @@ for (const target of appTargets()) {
       for (const spawn of asked.filter((a) => a.type === "subagent_spawn")) {
         expect(spawn.request.task_complexity).toBe("high");
       }
+      // Every tool call of the plan (a search per part of the goal, the calculator) is low risk
+      // and was the system's to approve; nothing else was.
       const system = body.state.checkpoints.filter((c) => c.decided_by === "system");
-      expect(system.map((c) => c.checkpoint_type)).toEqual(["tool_execution", "tool_execution"]);
+      expect(system.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(system.map((c) => c.checkpoint_type))).toEqual(new Set(["tool_execution"]));
       const tools = (await rows("tool_executions", runId)).map((r) => [r.tool_name, r.risk_level]);
-      expect(tools.sort()).toEqual([
-        ["calculator", "low"],
-        ["knowledge_search", "low"],
-      ]);
+      expect(tools).toHaveLength(system.length);
+      expect(new Set(tools.map(([name, risk]) => `${name}:${risk}`))).toEqual(
+        new Set(["calculator:low", "knowledge_search:low"]),
+      );
       for (const entry of system) {
         expect(entry.approval_status).toBe("skipped");
         expect(entry.reason).toMatch(/^Auto-approved: the permissive safety level/);

@@ -40,7 +40,9 @@ async function crashAndFinish(
 }
 
 for (const target of crashLocations()) {
-  describe(`a server on ${target.name} killed with SIGKILL`, () => {
+  // Each test starts, kills and restarts worker processes that compile the app and open the
+  // database: on a busy two-core machine the embedded database's took close to the default minute.
+  describe(`a server on ${target.name} killed with SIGKILL`, { timeout: 180_000 }, () => {
     const name = target.name;
     let location: Location;
     beforeAll(async () => {

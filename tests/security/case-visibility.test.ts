@@ -30,7 +30,8 @@ import { seededDatabase } from "../support/seeded";
 // to the member's colleagues. Member A is the demo expert (a session); member B is another
 // principal of the same tenant and role (a member API key, over REST and MCP).
 
-const QUESTION = "Which stratification factors suit a phase II oncology trial of ours?";
+// Answered with citations (a refusal makes no claim and goes to no review).
+const QUESTION = "How does randomisation work in clinical trials?";
 
 type Headers = Record<string, string>;
 

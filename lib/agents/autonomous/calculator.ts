@@ -50,6 +50,10 @@ function startWorker(): Promise<Worker> {
   });
   // A calculator thread never keeps the process alive on its own.
   thread.unref();
+  // A thread being stopped (a calculation past its time) can still run out of memory before it
+  // ends; with the calculation's own listeners gone, that error would be an uncaught exception
+  // that takes the server down. The calculation it belonged to has already been answered.
+  thread.on("error", () => undefined);
   return new Promise((resolve, reject) => {
     const settle = (error: Error | null) => {
       clearTimeout(timer);
