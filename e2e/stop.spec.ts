@@ -8,7 +8,9 @@ import { PASSWORD } from "./support";
 const PORT = 3261;
 const BASE = `http://127.0.0.1:${PORT}`;
 const AGENT = "FDA Regulatory Specialist";
-const PACE_MS = 700;
+// Long enough that Stop, pressed once the first sentence shows, lands before a short answer's
+// second sentence (a two-sentence answer at 700 ms had finished first).
+const PACE_MS = 2_500;
 
 reviewingServer(PORT, ".data/e2e-stop", { VIGIL_OFFLINE_PACE_MS: String(PACE_MS) });
 
