@@ -38,7 +38,7 @@ async function phonePage(browser: Browser, page: Page): Promise<Page> {
 async function planOf(page: Page, runId: string): Promise<{ kind: string; tool?: string }[]> {
   const res = await page.request.get(`/api/runs/${runId}`);
   expect(res.status()).toBe(200);
-  return ((await res.json()) as { state: { todo: { kind: string; tool?: string }[] } }).state.todo;
+  return ((await res.json()) as { run: { state: { todo: { kind: string; tool?: string }[] } } }).run.state.todo;
 }
 
 async function nextStop(page: Page, card: Locator, after: string | null): Promise<string | null> {
