@@ -1,15 +1,13 @@
 import type { UIMessageChunk } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/api/chat/sessions/[id]/route";
 import type { ChatMessageView } from "@/lib/chat/contract";
-import { openWarehouse, setWarehouse } from "@/lib/datasources";
-import { seedDemoDataSources } from "@/lib/demo";
 import type { RephrasingsPart, SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
 import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
-import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+import { suiteWarehouse } from "../support/sql-datasets";
 
 // The offline analyst over a conversation: an elliptical follow-up ("What about 1996?") is the
 // previous question with the changed part, and a declined question offers phrasings it answers.
@@ -22,22 +20,7 @@ const rephrasingsPart = (chunks: UIMessageChunk[]): RephrasingsPart | undefined 
 for (const target of appTargets()) {
   describe(`the Data Analyst's follow-ups and rephrasings on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
-    let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
-    beforeAll(async () => {
-      warehouse = await openWarehouse({
-        dataDir: "memory://",
-        datasetsDir: SQL_DATASETS_DIR,
-        key: "followup-test-key",
-      });
-      setWarehouse(warehouse);
-      await seedDemoDataSources(suite.database);
-      // Opening the in-memory warehouse takes long on a loaded machine.
-    }, 300_000);
-    afterAll(async () => {
-      setWarehouse(undefined);
-      await warehouse?.close();
-    });
-    const direct = async (sql: string) => (await warehouse.client.query<unknown[]>(sql, [], { rowMode: "array" })).rows;
+    const { direct } = suiteWarehouse(suite, "followup-test-key");
     const freight = (year: number) =>
       direct(`select s.company_name, sum(o.freight) from northwind.orders o
         join northwind.shippers s on s.shipper_id = o.ship_via

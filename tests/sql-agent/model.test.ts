@@ -1,15 +1,13 @@
 import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as runRoute from "@/app/api/runs/[id]/route";
-import { openWarehouse, setWarehouse } from "@/lib/datasources";
-import { seedDemoDataSources } from "@/lib/demo";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
 import { type ModelCall, type ScriptedModel, startScriptedModel } from "../research/scripted-model";
 import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
-import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+import { suiteWarehouse } from "../support/sql-datasets";
 
 // The Data Analyst with a model configured: an OpenAI-compatible endpoint whose answers are
 // scripted per analyst step (select, generate, correct). The workflow, the engine seam, the AI
@@ -68,18 +66,7 @@ afterAll(async () => {
 for (const target of appTargets()) {
   describe(`the Data Analyst with a scripted model on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
-    let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
-    beforeAll(async () => {
-      warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "model-test-key" });
-      setWarehouse(warehouse);
-      await seedDemoDataSources(suite.database);
-      // Opening the in-memory warehouse takes long on a loaded machine.
-    }, 300_000);
-    afterAll(async () => {
-      setWarehouse(undefined);
-      await warehouse?.close();
-    });
-    const direct = async (sql: string) => (await warehouse.client.query<unknown[]>(sql, [], { rowMode: "array" })).rows;
+    const { direct } = suiteWarehouse(suite, "model-test-key");
     const rockCount = async () =>
       Number(
         (

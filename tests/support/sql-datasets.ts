@@ -1,7 +1,10 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import mysql from "mysql2/promise";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import { openWarehouse, setWarehouse } from "@/lib/datasources";
+import type { Database } from "@/lib/db";
+import { seedDemoDataSources } from "@/lib/demo";
 
 /**
  * The public SQL datasets, read in place beside the project (or from VIGIL_SQL_DATASETS_DIR):
@@ -33,4 +36,33 @@ export async function loadChinookMysql(admin: mysql.Connection, database: string
     .replace("USE `Chinook`;", `USE \`${database}\`;`);
   expect(script).toContain(`USE \`${database}\`;`);
   await admin.query(script);
+}
+
+/**
+ * The demo warehouse, in memory, for one describe block: opened before its tests (after the
+ * suite's database, which gets the demo data sources), made the app's warehouse, closed after.
+ * `direct` reads it as the warehouse's owner, for the answers the tests compare with.
+ */
+export function suiteWarehouse(suite: { database: Database }, key: string) {
+  let warehouse: Awaited<ReturnType<typeof openWarehouse>> | undefined;
+  beforeAll(async () => {
+    warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key });
+    setWarehouse(warehouse);
+    await seedDemoDataSources(suite.database);
+    // Opening the in-memory warehouse takes long on a loaded machine.
+  }, 300_000);
+  afterAll(async () => {
+    setWarehouse(undefined);
+    await warehouse?.close();
+  });
+  const opened = () => {
+    if (!warehouse) throw new Error("the warehouse opens in beforeAll");
+    return warehouse;
+  };
+  return {
+    get warehouse() {
+      return opened();
+    },
+    direct: async (sql: string) => (await opened().client.query<unknown[]>(sql, [], { rowMode: "array" })).rows,
+  };
 }
