@@ -41,13 +41,31 @@ for (const target of appTargets()) {
       expect(duplicate.status).toBe(400);
       expect((await put(ADMIN, { principles: [{ id: "x", description: "a", severity: "grave" }] })).status).toBe(400);
       expect((await put(ADMIN, { principles: [], extra: 1 })).status).toBe(400);
+      // A principle nothing checks cannot be saved as enforced: the error names the field to fill.
+      const unchecked = await put(ADMIN, {
+        principles: [{ id: "house_style", description: "Write in the house style.", severity: "low" }],
+      });
+      expect(unchecked.status).toBe(400);
+      expect(JSON.stringify(unchecked.body)).toMatch(/check/);
+      expect(JSON.stringify(unchecked.body)).toMatch(/save it disabled/);
+      const badPattern = await put(ADMIN, {
+        principles: [
+          {
+            id: "refs",
+            description: "x",
+            severity: "low",
+            check: { kind: "pattern", pattern: "(a)\\1", mode: "forbid" },
+          },
+        ],
+      });
+      expect(badPattern.status).toBe(400);
       expect((await client.get(MEMBER, principlesRoute.GET, "/api/principles")).body.defaults).toBe(true);
 
       const set = await put(ADMIN, {
         principles: [
           { id: "cite_sources", description: "Cite everything.", severity: "high", enabled: false },
           { id: "disclose_uncertainty", description: "Say when evidence is weak.", severity: "medium" },
-          { id: "house_style", description: "Write in the house style.", severity: "low" },
+          { id: "house_style", description: "Write in the house style.", severity: "low", enabled: false },
         ],
       });
       expect(set.status, JSON.stringify(set.body)).toBe(200);
@@ -65,11 +83,62 @@ for (const target of appTargets()) {
       expect(body.status).toBe("completed");
       const [row] = rowsOf<{ principles_checked: string[] }>(
         await suite.database.db.execute(
-          sql`select principles_checked from constitutional_validations where run_id = ${runId}`,
+          sql`select principles_checked from constitutional_validations where run_id = ${runId} and content_type = 'response'`,
         ),
       );
       // Disabled principles are not applied; one the validator cannot check is not claimed as checked.
       expect(row.principles_checked).toEqual(["disclose_uncertainty"]);
+    });
+
+    it("keeps a competitor's name out of the plan, the decision and the answer", async () => {
+      const competitor = "Dexcom";
+      const set = await put(ADMIN, {
+        principles: [
+          { id: "cite_sources", description: "Cite everything.", severity: "high" },
+          {
+            id: "no_competitor_names",
+            description: `Never mention ${competitor} by name.`,
+            severity: "high",
+            check: { kind: "forbidden_phrases", phrases: [competitor] },
+          },
+        ],
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      expect((set.body.items as Principle[]).find((p) => p.id === "no_competitor_names")).toMatchObject({
+        checked: true,
+      });
+      const goal = `${DEMO_GOAL.replace("our new glucose monitor", `our new glucose monitor, which competes with ${competitor}'s`)}`;
+      expect(goal).toContain(competitor);
+      const runId = await api.start(MEMBER, { goal, agentId: "fda-regulatory", safetyLevel: "strict" });
+      const seen: Record<string, string> = {};
+      let body = await api.stopped(MEMBER, runId);
+      while (body.status === "interrupted") {
+        const waiting = api.waitingOn(body);
+        seen[waiting.type] = JSON.stringify(waiting.request);
+        await api.decide(waiting.caseId, "approved");
+        body = await api.stopped(MEMBER, runId);
+      }
+      expect(body.status, body.error ?? "").toBe("completed");
+      // The run stopped where the principle matters, and said nothing of the competitor there.
+      expect(Object.keys(seen)).toEqual(expect.arrayContaining(["plan_approval", "critical_decision", "final_review"]));
+      // What the design validates (plan, decision, response) says nothing of the competitor; a tool's
+      // arguments and a specialist's task carry the requester's goal as they wrote it.
+      for (const type of ["plan_approval", "critical_decision", "final_review"])
+        expect(seen[type], type).not.toMatch(new RegExp(competitor, "i"));
+      const answer = JSON.parse(seen.final_review).response_text as string;
+      expect(answer).toMatch(/\[\d+\]/);
+      // It was there to withhold: the plan and the decision each failed the principle and were revised.
+      const rows = rowsOf<{ content_type: string; principles_failed: string[]; revision_applied: boolean }>(
+        await suite.database.db.execute(
+          sql`select content_type, principles_failed, revision_applied from constitutional_validations where run_id = ${runId}`,
+        ),
+      );
+      for (const content of ["plan", "decision"]) {
+        const row = rows.find((r) => r.content_type === content);
+        expect(row, content).toMatchObject({ revision_applied: true });
+        expect(row?.principles_failed, content).toContain("no_competitor_names");
+      }
+      expect(rows.map((r) => r.content_type)).toContain("response");
     });
   });
 }

@@ -56,7 +56,13 @@ for (const target of appTargets()) {
         );
       expect(await count("sub_agent_hierarchy")).toBe(state.hierarchy.length);
       expect(await count("evidence_chains")).toBeGreaterThan(0);
-      expect(await count("constitutional_validations")).toBe(1);
+      // The plan, the critical decision and the answer are each validated once.
+      const validated = rowsOf<{ content_type: string }>(
+        await db.execute(
+          sql`select content_type from constitutional_validations where run_id = ${runId} order by content_type`,
+        ),
+      ).map((r) => r.content_type);
+      expect(validated).toEqual(["decision", "plan", "response"]);
       expect(await count("tool_executions")).toBeGreaterThan(0);
       void REVIEWER;
     });

@@ -1,5 +1,6 @@
 import type { Severity } from "../contract";
 import { claimsOf, withoutClaims } from "./claims";
+import { type ContentType, checkApplies, type PrincipleCheck, runCheck } from "./principle-checks";
 import { riskAtLeast } from "./tools";
 
 /** One of a tenant's principles (lib/db constitutional_principles, or the defaults below). */
@@ -7,6 +8,8 @@ export interface Principle {
   id: string;
   description: string;
   severity: Severity;
+  /** How it is checked; absent (or builtin) for the four principles below, whose checks are built in. */
+  check?: PrincipleCheck | null;
 }
 
 /** What every tenant's drafts are held to unless it sets its own principles. */
@@ -43,27 +46,63 @@ export interface ValidationResult {
 const ABSOLUTE =
   /\b(guarantee[sd]?|always safe|completely safe|100\s?% (?:safe|effective)|no risk|risk-free|never fails|proven cure)\b/gi;
 const PRESCRIPTION = /\byou should (?:take|start|stop|increase|decrease)\b|\btake \d+\s?(?:mg|ml|g)\b/i;
-const CHECKABLE = new Set(DEFAULT_PRINCIPLES.map((p) => p.id));
+/** The principles whose checks are built in, by id. */
+export const BUILTIN_PRINCIPLES: ReadonlySet<string> = new Set(DEFAULT_PRINCIPLES.map((p) => p.id));
+/** Built-in principles that read citations and confidence, which only an answer has. */
+const RESPONSE_ONLY = new Set(["cite_sources", "disclose_uncertainty"]);
+
+/** Whether the validator can check this principle at all (a tenant's principle needs a check of its own). */
+export const isCheckable = (p: Pick<Principle, "id" | "check">) =>
+  p.check ? p.check.kind !== "builtin" || BUILTIN_PRINCIPLES.has(p.id) : BUILTIN_PRINCIPLES.has(p.id);
+
+const appliesTo = (p: Principle, content: ContentType) =>
+  isCheckable(p) &&
+  (p.check && p.check.kind !== "builtin"
+    ? checkApplies(p.check, content)
+    : content === "response" || !RESPONSE_ONLY.has(p.id));
 /** Shorter sentences ("In short:") are not claims that need a source. */
 const CLAIM_MIN_WORDS = 6;
 const CAVEAT = "The evidence behind this answer is limited; treat it as a starting point for expert review.";
 const WEAK_EVIDENCE = 0.5;
 
 /**
- * Checks a draft against the principles and writes the revision they require: uncited factual
- * sentences and individual prescriptions are removed, absolute claims softened, and a caveat
- * added when confidence is weak. Deterministic, so the same draft always gets the same verdict.
+ * Checks a draft (an answer, a plan or a decision) against the principles and writes the
+ * revision they require: uncited factual sentences and individual prescriptions are removed,
+ * absolute claims softened, a caveat added when confidence is weak, and each tenant principle's
+ * own check applied. Deterministic, so the same draft always gets the same verdict.
  */
 export function validateDraft(
   draft: string,
   principles: readonly Principle[],
-  context: { confidence: number; knownCitations: number[] },
+  context: { confidence: number; knownCitations: number[]; content?: ContentType },
 ): ValidationResult {
+  const content = context.content ?? "response";
   const known = new Set(context.knownCitations);
   const claims = claimsOf(draft);
   const failed = new Map<string, string>();
+  const applicable = principles.filter((p) => appliesTo(p, content));
+  // Disclaimers the tenant requires are not claims that need a source of their own.
+  const exempt = new Set([
+    CAVEAT,
+    ...applicable.flatMap((p) =>
+      p.check?.kind === "required_disclaimer" ? claimsOf(p.check.text).map((c) => c.text) : [],
+    ),
+  ]);
   let revised = draft;
-  for (const principle of principles) {
+  for (const principle of applicable) {
+    if (principle.check && principle.check.kind !== "builtin") {
+      const outcome = runCheck(principle.check, revised, {
+        content,
+        knownCitations: known,
+        claimMinWords: CLAIM_MIN_WORDS,
+        exempt,
+      });
+      if (outcome.failure) {
+        failed.set(principle.id, outcome.failure);
+        revised = outcome.revised;
+      }
+      continue;
+    }
     switch (principle.id) {
       case "cite_sources": {
         const uncited = claims.filter(
@@ -71,7 +110,7 @@ export function validateDraft(
             c.kind === "sentence" &&
             c.text.split(/\s+/).length >= CLAIM_MIN_WORDS &&
             !c.citations.some((n) => known.has(n)) &&
-            c.text !== CAVEAT,
+            !exempt.has(c.text),
         );
         if (uncited.length > 0) {
           failed.set(principle.id, `${uncited.length} sentence(s) without a source`);
@@ -108,9 +147,9 @@ export function validateDraft(
     }
   }
   // A tenant's own principle that this validator has no check for is not reported as passed.
-  const checked = principles.filter((p) => CHECKABLE.has(p.id)).map((p) => p.id);
+  const checked = applicable.map((p) => p.id);
   const failedIds = [...failed.keys()];
-  const severity = principles
+  const severity = applicable
     .filter((p) => failed.has(p.id))
     .map((p) => p.severity)
     .reduce<Severity | null>((a, b) => (a === null || riskAtLeast(b, a) ? b : a), null);
@@ -130,4 +169,23 @@ export function validateDraft(
     principlesPassed: checked.filter((id) => !failed.has(id)),
     principlesFailed: failedIds,
   };
+}
+
+/**
+ * Validates several short texts of one plan or decision as one piece of content, and revises
+ * each on its own (so a step stays a step): the record is the whole; the revisions apply per text.
+ */
+export function validateTexts(
+  texts: readonly string[],
+  principles: readonly Principle[],
+  content: Exclude<ContentType, "response">,
+): { result: ValidationResult; revised: string[] } {
+  const context = { confidence: 1, knownCitations: [], content };
+  const result = validateDraft(texts.join("\n"), principles, context);
+  if (!result.requiresRevision) return { result, revised: [...texts] };
+  const revised = texts.map((t) => {
+    const one = validateDraft(t, principles, context);
+    return one.requiresRevision && one.suggestedRevision !== null ? one.suggestedRevision : t;
+  });
+  return { result, revised };
 }

@@ -2,7 +2,8 @@ import { asc } from "drizzle-orm";
 import { z } from "zod";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import { SEVERITIES } from "../contract";
-import { DEFAULT_PRINCIPLES } from "./constitution";
+import { BUILTIN_PRINCIPLES, DEFAULT_PRINCIPLES, isCheckable } from "./constitution";
+import { PrincipleCheck } from "./principle-checks";
 
 /** `PUT /api/principles`: the tenant's whole set, replacing the last (an empty list restores the defaults). */
 export const PrinciplesBody = z
@@ -15,40 +16,70 @@ export const PrinciplesBody = z
             description: z.string().trim().min(1).max(1000),
             severity: z.enum(SEVERITIES),
             enabled: z.boolean().default(true),
+            /** How it is checked; the built-in principles' ids need none. */
+            check: PrincipleCheck.nullish(),
           })
-          .strict(),
+          .strict()
+          // Saved as enabled, a principle nothing checks would read as enforced while it is not.
+          .refine((p) => !p.enabled || isCheckable(p), {
+            path: ["check"],
+            message:
+              "Give this principle a check (forbidden phrases, a required disclaimer, must cite, a pattern or a maximum length), or save it disabled.",
+          })
+          .refine((p) => p.check?.kind !== "builtin" || BUILTIN_PRINCIPLES.has(p.id), {
+            path: ["check"],
+            message: "Only the built-in principles have a built-in check.",
+          }),
       )
       .max(50)
       .refine((list) => new Set(list.map((p) => p.id)).size === list.length, "Each principle id once."),
   })
   .strict();
 
+/** A stored check, read back; a row written before checks existed has none. */
+export function storedCheck(value: unknown): PrincipleCheck | null {
+  const parsed = PrincipleCheck.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 export interface PrincipleView {
   id: string;
   description: string;
   severity: string;
   enabled: boolean;
-  /** Whether the validator has a check for it; a principle without one is kept but not enforced. */
+  check: PrincipleCheck | null;
+  /** Whether the validator has a check for it; a principle without one is kept (disabled) but not enforced. */
   checked: boolean;
 }
-
-const CHECKED = new Set(DEFAULT_PRINCIPLES.map((p) => p.id));
 
 /** The principles drafts are validated against: the tenant's own, or the defaults while it has none. */
 export async function listPrinciples(scope: TenantScope): Promise<{ items: PrincipleView[]; defaults: boolean }> {
   const p = schema.constitutionalPrinciples;
   const rows = await withTenant(scope, (tx) => tx.select().from(p).orderBy(asc(p.principleId)));
   if (rows.length === 0) {
-    return { items: DEFAULT_PRINCIPLES.map((d) => ({ ...d, enabled: true, checked: true })), defaults: true };
+    return {
+      items: DEFAULT_PRINCIPLES.map((d) => ({
+        ...d,
+        check: { kind: "builtin" as const },
+        enabled: true,
+        checked: true,
+      })),
+      defaults: true,
+    };
   }
   return {
-    items: rows.map((r) => ({
-      id: r.principleId,
-      description: r.description,
-      severity: r.severity,
-      enabled: r.enabled,
-      checked: CHECKED.has(r.principleId),
-    })),
+    items: rows.map((r) => {
+      const check =
+        storedCheck(r.check) ?? (BUILTIN_PRINCIPLES.has(r.principleId) ? { kind: "builtin" as const } : null);
+      return {
+        id: r.principleId,
+        description: r.description,
+        severity: r.severity,
+        enabled: r.enabled,
+        check,
+        checked: isCheckable({ id: r.principleId, check }),
+      };
+    }),
     defaults: false,
   };
 }
@@ -65,6 +96,7 @@ export async function setPrinciples(scope: TenantScope, body: z.infer<typeof Pri
           description: x.description,
           severity: x.severity,
           enabled: x.enabled,
+          check: x.check ?? null,
         })),
       );
     }

@@ -4,6 +4,7 @@ import { rowsOf, schema, type TenantScope, withTenant } from "@/lib/db";
 import type { RunContext } from "@/lib/runs";
 import type { EvidenceClaim, HierarchyNode, TaskStatus } from "../contract";
 import { DEFAULT_PRINCIPLES, type Principle, type ValidationResult } from "./constitution";
+import { storedCheck } from "./principles";
 import type { ToolRegistryRow } from "./tools";
 
 /** A stable id for something a run makes (a spawn, a validation): a node that runs again makes the same one. */
@@ -43,7 +44,12 @@ export async function loadPrinciples(scope: TenantScope): Promise<Principle[]> {
   if (rows.length === 0) return [...DEFAULT_PRINCIPLES];
   return rows
     .filter((r) => r.enabled)
-    .map((r) => ({ id: r.principleId, description: r.description, severity: r.severity as Principle["severity"] }));
+    .map((r) => ({
+      id: r.principleId,
+      description: r.description,
+      severity: r.severity as Principle["severity"],
+      check: storedCheck(r.check),
+    }));
 }
 
 /** Writes a hierarchy node, or moves it on (status, tools, usage): the same node written again changes nothing else. */

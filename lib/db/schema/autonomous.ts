@@ -267,6 +267,8 @@ export const constitutionalPrinciples = pgTable(
     severity: text("severity").notNull(),
     enabled: boolean("enabled").notNull().default(true),
     weight: real("weight").notNull().default(1),
+    /** How the validator checks it (lib/agents/autonomous/principle-checks.ts); null for a built-in principle. */
+    check: jsonb("check").$type<Record<string, unknown>>(),
     updatedAt: updatedAt(),
   },
   (t) => [

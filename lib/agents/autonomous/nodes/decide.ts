@@ -4,6 +4,7 @@ import { keywordsOf, stem } from "@/lib/engine";
 import { SEVERITIES, type Severity } from "../../contract";
 import { evidenceQualityOf } from "../evidence";
 import { decisionOptionsIn } from "../planner";
+import { reviewAgainstPrinciples } from "../principle-review";
 import { emitTodo, historyEntry, reasonOf, withStep } from "../progress";
 import type { AutonomousStateType, AutonomousUpdate } from "../state";
 
@@ -95,18 +96,24 @@ export async function decide(state: AutonomousStateType, config: LangGraphRunnab
   const decisionType = DECISION_TYPES.find(([re]) => re.test(domain))?.[1] ?? "strategy";
   const stakeholders = stakeholdersOf(state);
   const impact = impactOf(decisionType, stakeholders);
+  // The tenant's principles hold for what the decision says: its description, rationale and options.
+  const [description, rationale, ...labels] = await reviewAgainstPrinciples(config, "decision", [
+    state.goal.slice(0, 4000),
+    `The evidence gathered supports "${recommendedLabel}" best (${options.map((o, i) => `${o.label}: ${Math.round(weighed.support[i] * 100)}% of its terms found`).join("; ")}). Impact: ${impact.why}.`.slice(
+      0,
+      4000,
+    ),
+    ...options.map((o) => o.label),
+  ]);
   const request = {
     decision_type: decisionType,
-    decision_description: state.goal.slice(0, 4000),
-    decision_rationale:
-      `The evidence gathered supports "${recommendedLabel}" best (${options.map((o, i) => `${o.label}: ${Math.round(weighed.support[i] * 100)}% of its terms found`).join("; ")}). Impact: ${impact.why}.`.slice(
-        0,
-        4000,
-      ),
+    decision_description: description,
+    decision_rationale: rationale,
     impact_level: impact.level,
     affected_stakeholders: stakeholders,
     decision_options: options.map((o, i) => ({
       ...o,
+      label: labels[i],
       description: `Supported by ${Math.round(weighed.support[i] * 100)}% of its terms in the evidence`,
     })),
     recommended_option: weighed.recommended,

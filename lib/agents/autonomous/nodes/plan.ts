@@ -4,6 +4,7 @@ import type { PlanStep } from "@/lib/checkpoints/contract";
 import { emit, runContextOf } from "@/lib/runs";
 import { estimatePlan } from "../estimates";
 import { candidatePlans, choiceReasonOf, stepFromPlanStep, todoOf } from "../planner";
+import { reviewAgainstPrinciples } from "../principle-review";
 import { emitTodo, historyEntry, reasonOf } from "../progress";
 import type { AutonomousStateType, WorkStep } from "../state";
 import { riskAtLeast } from "../tools";
@@ -19,10 +20,20 @@ export async function plan(state: AutonomousStateType, config: LangGraphRunnable
     tools: state.tools.map((t) => ({ name: t.name, risk: t.risk })),
   });
   const best = candidates[0];
-  const todo = best.steps.map((step) => ({
+  const planned = best.steps.map((step) => ({
     ...todoOf(step),
     ...(step.tool ? { risk_level: state.tools.find((t) => t.name === step.tool)?.risk ?? "medium" } : {}),
   }));
+  // The tenant's principles hold for what the plan says, in the chosen plan and in every candidate.
+  const shown = [
+    ...planned.map((s) => s.description),
+    ...candidates.flatMap((c) => c.candidate.steps.map((s) => s.description)),
+  ];
+  const revised = await reviewAgainstPrinciples(config, "plan", shown);
+  let at = 0;
+  const next = () => revised[at++];
+  const todo = planned.map((s) => ({ ...s, description: next() }));
+  for (const c of candidates) c.candidate.steps = c.candidate.steps.map((s) => ({ ...s, description: next() }));
   emit(config, {
     kind: "step",
     message: `Planned ${todo.length} steps: "${best.candidate.strategy}" scored ${best.candidate.score} of ${candidates.length} candidates`,

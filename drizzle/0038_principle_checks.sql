@@ -1,0 +1,1 @@
+ALTER TABLE "constitutional_principles" ADD COLUMN "check" jsonb;
