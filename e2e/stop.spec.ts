@@ -80,3 +80,28 @@ test("Stop ends the answer on the server: the partial answer stays, marked stopp
   const reviews = await apiAt(BASE, cookie, `/api/chat/sessions/${sessionId}/reviews`);
   expect(reviews.body.items).toEqual([]);
 });
+
+test("Stop before the first words leaves a stopped answer, after a reload too, and no answer appears later", async ({
+  page,
+}) => {
+  await signIn(page, "expert@demo.local");
+  await page.goto(`${BASE}/chat/new?agent=fda-regulatory`);
+  await ask(page, "What does FDA expect in a De Novo request?");
+  // Stop as soon as the answer is being written, before its first sentence (one every 2.5 s).
+  await expect(page.getByRole("button", { name: "Stop the answer" })).toBeVisible();
+  await page.getByRole("button", { name: "Stop the answer" }).click();
+  await expect(page.getByTestId("stopped")).toHaveText("You stopped this answer before it began.");
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  const sessionId = page.url().split("/").at(-1) as string;
+
+  // Long enough for the whole answer to have been written had the server not stopped it.
+  await page.waitForTimeout(4 * PACE_MS);
+  await page.reload();
+  await expect(page.getByTestId("user-message")).toHaveText("What does FDA expect in a De Novo request?");
+  await expect(page.getByTestId("stopped")).toHaveText("You stopped this answer before it began.");
+  const cookie = await signInAt(BASE, "expert@demo.local");
+  const session = await apiAt(BASE, cookie, `/api/chat/sessions/${sessionId}`);
+  const messages = session.body.messages as { role: string; content: string; metadata: Record<string, unknown> }[];
+  expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  expect(messages[1]).toMatchObject({ content: "", metadata: { stopped: true } });
+});

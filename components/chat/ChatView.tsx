@@ -10,7 +10,7 @@ import { EmptyState } from "@/components/ui/EmptyState";
 import type { ChatAgentRef, ChatMessage } from "@/lib/chat/contract";
 import { AgentHeader } from "./AgentHeader";
 import type { CitationTarget } from "./AnswerMarkdown";
-import { cancelRun, fetchSession, SESSIONS_KEY, sessionKey, toChatMessage } from "./api";
+import { cancelRun, fetchSession, SESSIONS_KEY, sessionKey, shownTextChars, toChatMessage } from "./api";
 import { SessionsButton } from "./ChatLayout";
 import { Composer } from "./Composer";
 import { type Conversation, type ConversationEvents, createConversation } from "./conversation";
@@ -167,11 +167,20 @@ function ConversationView({
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
 
-  // The server keeps what had arrived as a stopped answer; the page shows the same at once.
+  // The server keeps what was on screen as a stopped answer; the page shows the same at once.
+  // A Stop that reaches the server after the answer finished stops nothing: the page then shows
+  // the finished answer the server kept, so a reload shows no different answer.
   const stopAnswer = useCallback(() => {
     const runId = conversation.runId;
-    if (runId) cancelRun(runId);
-    void stop().then(() => setMessages((current) => markStopped(current)));
+    const shown = shownTextChars(conversation.chat.messages);
+    const stopped = stop().then(() => setMessages((current) => markStopped(current)));
+    if (!runId) return;
+    void cancelRun(runId, shown).then(async (outcome) => {
+      const sessionId = conversation.sessionId;
+      if (outcome !== "already-finished" || !sessionId) return;
+      const [detail] = await Promise.all([fetchSession(sessionId).catch(() => null), stopped]);
+      if (detail) setMessages(detail.messages.map(toChatMessage));
+    });
   }, [stop, setMessages, conversation]);
 
   // Esc stops the answer wherever the focus is.

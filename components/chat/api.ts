@@ -34,12 +34,35 @@ export function deleteSession(id: string): Promise<unknown> {
   return apiFetch(`/api/chat/sessions/${encodeURIComponent(id)}`, { method: "DELETE" });
 }
 
-/** Best effort: a stopped answer should not keep running on the server. */
-export function cancelRun(runId: string): void {
-  void fetch(`/api/runs/${encodeURIComponent(runId)}/cancel`, {
-    method: "POST",
-    credentials: "same-origin",
-  }).catch(() => undefined);
+/** How a Stop ended on the server: the run cancelled, or it had finished before Stop arrived. */
+export type CancelOutcome = "cancelled" | "already-finished" | "unknown";
+
+/**
+ * Cancels the run that writes an answer, saying how much of its text the person had on screen
+ * (the server keeps no more than that). Best effort: a lost connection reads as "unknown".
+ */
+export async function cancelRun(runId: string, shownChars: number): Promise<CancelOutcome> {
+  try {
+    const res = await fetch(`/api/runs/${encodeURIComponent(runId)}/cancel`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ shown: { textChars: shownChars } }),
+    });
+    if (res.ok) return "cancelled";
+    if (res.status === 409) return "already-finished";
+  } catch {
+    // the server may still cancel it; the page keeps what it shows
+  }
+  return "unknown";
+}
+
+/** The length of the answer text on screen: the last assistant message's last text part. */
+export function shownTextChars(messages: readonly ChatMessage[]): number {
+  const last = messages.at(-1);
+  if (last?.role !== "assistant") return 0;
+  const text = last.parts.filter((p) => p.type === "text").at(-1);
+  return text && "text" in text ? text.text.length : 0;
 }
 
 /**

@@ -86,7 +86,8 @@ export function createConversation(
       }
       if (stopped?.aborted) {
         own.abort();
-        if (runId) cancelRun(runId);
+        // Nothing of the answer was on screen yet.
+        if (runId) void cancelRun(runId, 0);
         throw new DOMException("The answer was stopped.", "AbortError");
       }
       stopped?.addEventListener("abort", () => own.abort(), { once: true });

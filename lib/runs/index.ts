@@ -33,6 +33,7 @@ export { listRuns } from "./list";
 export { paced } from "./pace";
 export { recoverStaleRuns, startRecoveryLoop } from "./recovery";
 export {
+  type CancelShown,
   findWorkflow,
   installedWorkflowNames,
   installWorkflows,

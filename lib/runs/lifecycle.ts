@@ -7,7 +7,7 @@ import { runConfig } from "./context";
 import type { PendingInterrupt, RunStatus } from "./contract";
 import { abortExecution, contextOf, executeInBackground } from "./executor";
 import { instanceId } from "./instance";
-import { findWorkflow, graphOf } from "./registry";
+import { type CancelShown, findWorkflow, graphOf } from "./registry";
 import { getRunRow, insertRunIn, markCancelled, type RunRow, storeResume } from "./store";
 import { canSeeRun } from "./visibility";
 
@@ -97,8 +97,12 @@ export async function resumeRun(
   return { runId, status: "running" };
 }
 
-export async function cancelRun(actor: RunActor, runId: string): Promise<{ runId: string; status: RunStatus }> {
-  await markCancelled(actor, runId, (row) => canSeeRun(actor, row), actor.userId);
+export async function cancelRun(
+  actor: RunActor,
+  runId: string,
+  shown?: CancelShown,
+): Promise<{ runId: string; status: RunStatus }> {
+  await markCancelled(actor, runId, (row) => canSeeRun(actor, row), actor.userId, shown);
   abortExecution(runId);
   return { runId, status: "cancelled" };
 }

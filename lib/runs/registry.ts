@@ -48,14 +48,21 @@ export interface Workflow {
   background?: boolean;
   /**
    * Keeps what a run had shown before it was cancelled (a chat's partial answer), in the
-   * transaction that cancels it; `log` is the run's event log up to the cancel.
+   * transaction that cancels it; `log` is the run's event log up to the cancel, `shown` what the
+   * person who stopped it had on screen (it may have arrived later than the log's end).
    */
   cancelled?(
     tx: Tx,
     scope: TenantScope,
     run: { id: string; threadId: string },
     log: readonly RunEvent[],
+    shown?: CancelShown,
   ): Promise<void>;
+}
+
+/** What a canceller had on screen: the length of the text they were reading (in UTF-16 units). */
+export interface CancelShown {
+  textChars: number;
 }
 
 interface Catalog {

@@ -6,7 +6,7 @@ import { DomainError, NotFoundError } from "@/lib/errors";
 import type { PendingInterrupt, RunEventBody, RunStatus } from "./contract";
 import { announce, appendEventsIn, logIn } from "./event-log";
 import { leaseMs } from "./instance";
-import { findWorkflow } from "./registry";
+import { type CancelShown, findWorkflow } from "./registry";
 
 export type RunRow = typeof schema.runs.$inferSelect;
 const r = schema.runs;
@@ -244,6 +244,7 @@ export async function markCancelled(
   runId: string,
   mayAct: (run: RunRow) => boolean,
   actorId: string,
+  shown?: CancelShown,
 ): Promise<RunRow> {
   const result = await withTenant(scope, async (tx) => {
     const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("update");
@@ -266,7 +267,7 @@ export async function markCancelled(
       .where(eq(r.id, runId))
       .returning();
     const keep = findWorkflow(run.workflow)?.cancelled;
-    if (keep) await keep(tx, scope, { id: run.id, threadId: run.threadId }, await logIn(tx, runId));
+    if (keep) await keep(tx, scope, { id: run.id, threadId: run.threadId }, await logIn(tx, runId), shown);
     const appended: RunEventBody[] = [{ type: "status", payload: { status: "cancelled" } }];
     const last = await appendEventsIn(tx, scope, runId, appended, {
       trace: [{ eventType: "run_cancelled", runId, sessionId: run.threadId, userId: run.createdBy, actorId }],

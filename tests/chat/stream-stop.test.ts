@@ -166,6 +166,40 @@ for (const target of appTargets()) {
       expect(await cases()).toBe(before);
     });
 
+    it("keeps no more of a stopped answer than its asker had on screen, and refuses a bad count whole", async () => {
+      process.env.VIGIL_OFFLINE_PACE_MS = String(PACE_MS);
+      const SHOWN = 12;
+      let refused: { status: number; body: Record<string, unknown> } | null = null;
+      let statusAfterRefusal: string | undefined;
+      const turn = await streamedTurn(auth, async ({ runId }) => {
+        const cancel = (body: unknown) =>
+          call(cancelRoute.POST, {
+            method: "POST",
+            path: `/api/runs/${runId}/cancel`,
+            headers: auth,
+            params: { id: runId },
+            body,
+          });
+        refused = await cancel({ shown: { textChars: -1 } });
+        statusAfterRefusal = await runStatus(runId);
+        expect((await cancel({ shown: { textChars: SHOWN } })).status).toBe(200);
+      });
+      expect(refused).toMatchObject({ status: 400, body: { status: "error" } });
+      expect(statusAfterRefusal).toBe("running");
+      await executionSettled(turn.runId);
+      expect(await runStatus(turn.runId)).toBe("cancelled");
+      const session = await call(sessionRoute.GET, {
+        path: `/api/chat/sessions/${turn.sessionId}`,
+        headers: auth,
+        params: { id: turn.sessionId },
+      });
+      const [, stopped] = session.body.messages as ChatMessageView[];
+      expect(stopped.metadata.stopped).toBe(true);
+      // The stream had sent more than the asker had on screen; only what they had is kept.
+      expect(turn.text.trim().length).toBeGreaterThan(SHOWN);
+      expect(stopped.content).toBe(turn.text.slice(0, SHOWN).trim());
+    });
+
     it("stopping an answer that already finished is refused and changes nothing", async () => {
       const turn = await streamedTurn(auth);
       await executionSettled(turn.runId);
