@@ -87,7 +87,7 @@ test("Stop before the first words leaves a stopped answer, after a reload too, a
   await signIn(page, "expert@demo.local");
   await page.goto(`${BASE}/chat/new?agent=fda-regulatory`);
   await ask(page, "What does FDA expect in a De Novo request?");
-  // Stop as soon as the answer is being written, before its first sentence (one every 2.5 s).
+  // Stop as soon as the answer is being written: the engine pauses 2.5 s before its first words.
   await expect(page.getByRole("button", { name: "Stop the answer" })).toBeVisible();
   await page.getByRole("button", { name: "Stop the answer" }).click();
   await expect(page.getByTestId("stopped")).toHaveText("You stopped this answer before it began.");

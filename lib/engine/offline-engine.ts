@@ -17,7 +17,7 @@ export interface OfflineEngineOptions {
   chunkWords?: number;
   /** A pause between chunks, for demos; none by default. */
   chunkDelayMs?: number;
-  /** A pause after each sentence, for demos (`VIGIL_OFFLINE_PACE_MS`); none by default. */
+  /** A pause before the answer's first words and after each sentence, for demos (`VIGIL_OFFLINE_PACE_MS`); none by default. */
   sentenceDelayMs?: number;
 }
 
@@ -178,7 +178,8 @@ function thinking(lines: string[]): string {
 
 /**
  * Streams text a few words at a time, and gives the event loop a turn after each sentence (with
- * `sentenceDelayMs`, a pause): the run sends the first sentence while later ones are written.
+ * `sentenceDelayMs`, a pause, and one before the answer's first words): the run sends the first
+ * sentence while later ones are written.
  */
 async function* chunked(
   text: string,
@@ -187,10 +188,17 @@ async function* chunked(
   signal?: AbortSignal,
 ): AsyncGenerator<string> {
   const pieces = text.match(/\s*\S+|\s+$/g) ?? [];
-  // The reasoning block (hidden from readers) is not paced, only the answer's sentences.
+  // The reasoning block (hidden from readers) is not paced, only the answer's sentences: a
+  // pause before its first words (as a writer takes one) and after each sentence.
   let answering = !text.startsWith("<thinking>");
+  let begun = false;
   for (let i = 0; i < pieces.length; i += words) {
     if (signal?.aborted) return;
+    if (answering && !begun) {
+      begun = true;
+      if (pace.sentenceDelayMs > 0) await sleep(pace.sentenceDelayMs);
+      if (signal?.aborted) return;
+    }
     if (pace.chunkDelayMs > 0) await sleep(pace.chunkDelayMs);
     const chunk = pieces.slice(i, i + words).join("");
     yield chunk;
