@@ -62,6 +62,38 @@ for (const target of appTargets()) {
       expect(sqlPart(brazil.chunks)?.rows.map((r) => r[0])).toEqual(brazilExpected.map((r) => r[0]));
     }, 120_000);
 
+    it('reads "What about Jazz?" after a Rock count as the same count for Jazz, and declines a change the data does not hold', async () => {
+      const member = await principal(suite.tenants.demo);
+      const count = async (genre: string) =>
+        Number(
+          (
+            await direct(`select count(*) from chinook.track t join chinook.genre g on g.genre_id = t.genre_id
+              where g.name = '${genre}'`)
+          )[0][0],
+        );
+      const rock = await postChat(member.auth, {
+        agentId: "data-analyst",
+        message: "How many tracks are there in the Rock genre?",
+      });
+      expect(sqlPart(rock.chunks)?.rows.flat().map(Number), textOf(rock.chunks)).toEqual([await count("Rock")]);
+      const sessionId = rock.headers.get("x-vigil-session-id") as string;
+
+      const jazz = await postChat(member.auth, { agentId: "data-analyst", sessionId, message: "What about Jazz?" });
+      const jazzCount = await count("Jazz");
+      expect(jazzCount).not.toBe(await count("Rock"));
+      expect(sqlPart(jazz.chunks)?.rows.flat().map(Number), textOf(jazz.chunks)).toEqual([jazzCount]);
+      expect(textOf(jazz.chunks)).toContain(jazzCount.toLocaleString("en-US"));
+
+      // Not a value of any column: no figure, and the answer names the word it could not place.
+      const unknown = await postChat(member.auth, {
+        agentId: "data-analyst",
+        sessionId,
+        message: "What about Zydecopolka?",
+      });
+      expect(sqlPart(unknown.chunks), textOf(unknown.chunks)).toBeUndefined();
+      expect(textOf(unknown.chunks)).toMatch(/zydecopolka/i);
+    }, 120_000);
+
     it("offers rephrasings on a decline as data, and every one it offers is answered", async () => {
       const member = await principal(suite.tenants.demo);
       const turn = await postChat(member.auth, {

@@ -140,6 +140,13 @@ describe("followUpQuestion", () => {
     expect(followUpQuestion("and in 1998", freight, prior(freight))).toBe(
       "What is the total freight per shipper in 1998?",
     );
+    const rock = "How many tracks are there in the Rock genre?";
+    // A value the data held in the previous question (found by the planner, not by its words).
+    expect(followUpQuestion("What about Jazz?", rock, prior(rock), ["Rock"])).toBe(
+      "How many tracks are there in the Jazz genre?",
+    );
+    expect(followUpQuestion("What about Jazz?", rock, prior(rock), [])).toBeNull();
+    expect(followUpQuestion("what about how many albums there are?", rock, prior(rock), ["Rock"])).toBeNull();
     expect(followUpQuestion("what about the average?", freight, prior(freight))).toBe(
       "What is the average freight per shipper in 1997?",
     );

@@ -286,10 +286,18 @@ const AGGREGATE_WORD = /\b(?:total|sum|average|avg|mean|maximum|max|minimum|min|
  * An elliptical follow-up ("What about 1996?", "and only Brazil", "what about the average?")
  * read as the previous question with the changed part put in: a year replaces the year (or is
  * added), an aggregate word replaces the aggregate, anything else replaces the value of the
- * previous question's last filter. Null when the message is not such a follow-up or the change
- * has no place in the previous question; the message is then read on its own.
+ * previous question's last filter — one its words named, or one the data held (`values`, as the
+ * previous question wrote them: "What about Jazz?" after "… in the Rock genre?"). Null when the
+ * message is not such a follow-up or the change has no place in the previous question; the
+ * message is then read on its own. The question it spells is planned like any other: a change
+ * that is no value in the data is declined there, naming it.
  */
-export function followUpQuestion(message: string, previousQuestion: string, previous: QuestionIntent): string | null {
+export function followUpQuestion(
+  message: string,
+  previousQuestion: string,
+  previous: QuestionIntent,
+  values: readonly string[] = [],
+): string | null {
   const m =
     /^\s*(?:and|what about|how about)\s+(?:(?:only|just)\s+)?(?:(?:in|for|during)\s+(?:the\s+year\s+)?)?(.+?)\s*[?.!]*\s*$/i.exec(
       message,
@@ -312,8 +320,9 @@ export function followUpQuestion(message: string, previousQuestion: string, prev
   const last = previous.conditions.at(-1);
   // A value is a few words; a longer remainder is a question of its own ("and how many …").
   if (change.split(/\s+/).length > 3 || /^(?:how|what|which|who|list|show)\b/i.test(change)) return null;
-  if (last && /^[\p{L}\p{N}][\p{L}\p{N} .'-]*$/u.test(change) && stem.includes(last.value)) {
-    return `${stem.replace(last.value, change)}?`;
-  }
+  if (!/^[\p{L}\p{N}][\p{L}\p{N} .'-]*$/u.test(change)) return null;
+  if (last && stem.includes(last.value)) return `${stem.replace(last.value, change)}?`;
+  const value = values.at(-1);
+  if (value && stem.includes(value)) return `${stem.replace(value, change)}?`;
   return null;
 }

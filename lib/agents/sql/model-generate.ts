@@ -76,6 +76,8 @@ export async function generateWithModel(
     labelColumns: [],
     valueColumn: null,
     readings: selection.output.terms.map((t) => `"${t.term}" → ${t.meaning}`),
+    // The model reads a follow-up with the conversation itself; no value is marked for replacing.
+    valueMentions: [],
     interpretation,
   };
   return { kind: "sql", plan, model_sql: { columns: out.columns, interpretation, context } };

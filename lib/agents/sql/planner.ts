@@ -42,6 +42,11 @@ export interface PlannedSql {
   valueColumn: string | null;
   /** How the words were read, for the trace and the answer. */
   readings: string[];
+  /**
+   * The question's words that became filters on values in the data, as the question wrote them
+   * ("Rock"): what a follow-up such as "What about Jazz?" replaces.
+   */
+  valueMentions: string[];
   /** The plan in words ("Counting tracks whose genre name is Rock"), so a misreading shows at a glance. */
   interpretation: string;
 }
@@ -219,6 +224,8 @@ interface Draft {
   /** Business terms of the question the schema's registry resolved: tables to join, filters to apply. */
   terms: { filters: (DomainFilter & { key: string })[]; logic: "and" | "or"; tables: string[]; matched: string }[];
   readings: string[];
+  /** Words of the question read as values in the data, as written. */
+  valueMentions: string[];
   /** The question's words nothing in this draft accounts for: a draft with any is not answered. */
   unplaced: string[];
 }
@@ -232,6 +239,7 @@ function draftIn(
   allWords: string[],
 ): Draft | string {
   const readings: string[] = [];
+  const valueMentions: string[] = [];
   let score = 0;
   let subject: string | null = null;
   let measure: ColumnChoice | null = null;
@@ -363,8 +371,9 @@ function draftIn(
   if (unplaced.length && ctx.values) {
     const found = valueConditions(ctx, subject, near, question, new Set(unplaced));
     if (typeof found !== "string") {
-      for (const { choice, value, words } of found) {
+      for (const { choice, value, words, text } of found) {
         conditions.push({ choice, value });
+        valueMentions.push(text);
         score += choice.score;
         readings.push(`"${value}" → ${choice.table.name}.${choice.column} (a value in the data)`);
         for (const w of [...words, ...wordsOf(choice.table.name), ...wordsOf(choice.column)]) covered.add(w);
@@ -372,7 +381,7 @@ function draftIn(
       unplaced = unaccountedWords(question, intent, covered);
     } else if (found) return found;
   }
-  return { schema, score, subject, group, measure, conditions, date, terms, readings, unplaced };
+  return { schema, score, subject, group, measure, conditions, date, terms, readings, valueMentions, unplaced };
 }
 
 /** The words of every table, column, value and term a draft uses. */
@@ -422,10 +431,10 @@ function valueConditions(
   near: readonly string[],
   question: string,
   wanted: ReadonlySet<string>,
-): { choice: ColumnChoice; value: string; words: string[] }[] | string {
+): { choice: ColumnChoice; value: string; words: string[]; text: string }[] | string {
   const index = ctx.values as ValueIndex;
   const questionWords = new Set(wordsOf(question));
-  const out: { choice: ColumnChoice; value: string; words: string[] }[] = [];
+  const out: { choice: ColumnChoice; value: string; words: string[]; text: string }[] = [];
   for (const mention of findValueMentions(question, index, wanted)) {
     const around = new Set([mention.before, mention.after].flatMap((w) => (w ? wordsOf(w) : [])));
     const scored = mention.hits
@@ -451,6 +460,7 @@ function valueConditions(
       choice: { key: best.hit.table, table: ctx.graph.tables[best.hit.table], column: best.hit.column, score: 2 },
       value: best.hit.value,
       words: mention.words,
+      text: mention.text,
     });
   }
   return out;
@@ -638,6 +648,7 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
     schema: d.schema,
     tables: [...joins.tables],
     readings: d.readings,
+    valueMentions: d.valueMentions,
     interpretation: interpretationOf(ctx, intent, d),
   };
 

@@ -54,6 +54,8 @@ export const SqlAnalystState = Annotation.Root({
   lastIntent: Annotation<QuestionIntent | null>(),
   /** The last answered question as it was read (a follow-up's change already put in). */
   lastQuestion: Annotation<string | null>(),
+  /** The last answered question's words that were values in the data, as written ("Rock"). */
+  lastValues: Annotation<string[] | null>(),
   /** This turn's question as it is read: the message, or a follow-up spelled out in full. */
   asked: Annotation<string | null>(),
   next_step: Annotation<AnalystRoute | null>(),

@@ -63,6 +63,7 @@ export async function generateSql(state: SqlAnalystStateType, config: LangGraphR
         sql: generated.plan.sql,
         lastIntent: state.intent ?? state.lastIntent,
         lastQuestion: question,
+        lastValues: generated.plan.valueMentions,
       };
     }
     if (generated.kind === "declined") return { source, engine: model.model, final_answer: generated.answer };
@@ -113,6 +114,7 @@ export async function generateSql(state: SqlAnalystStateType, config: LangGraphR
     sql: planned.plan.sql,
     lastIntent: state.intent,
     lastQuestion: question,
+    lastValues: planned.plan.valueMentions,
   };
 }
 

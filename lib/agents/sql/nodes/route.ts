@@ -22,7 +22,7 @@ export async function route(state: SqlAnalystStateType, config: LangGraphRunnabl
   // "What about 1996?" after a 1997 answer is the previous question with 1996 put in.
   const spelled =
     state.lastIntent && state.lastQuestion
-      ? followUpQuestion(state.message, state.lastQuestion, state.lastIntent)
+      ? followUpQuestion(state.message, state.lastQuestion, state.lastIntent, state.lastValues ?? [])
       : null;
   const asked = spelled ?? state.message;
   const intent = (spelled ? intentOf(spelled) : null) ?? intentOf(state.message, state.lastIntent ?? null);
