@@ -94,6 +94,21 @@ for (const target of appTargets()) {
       expect(textOf(unknown.chunks)).toMatch(/zydecopolka/i);
     }, 120_000);
 
+    it("reads a near spelling of a value as that value, and says so", async () => {
+      const member = await principal(suite.tenants.demo);
+      const turn = await postChat(member.auth, {
+        agentId: "data-analyst",
+        message: "How many customers are in Germny?",
+      });
+      const germany = Number(
+        (await direct("select count(*) from northwind.customers where country = 'Germany'"))[0][0],
+      );
+      expect(germany).toBeGreaterThan(0);
+      expect(sqlPart(turn.chunks)?.rows.flat().map(Number), textOf(turn.chunks)).toEqual([germany]);
+      // The answer says how it read the word.
+      expect(sqlPart(turn.chunks)?.interpretation ?? "").toMatch(/Germany/);
+    }, 120_000);
+
     it("offers rephrasings on a decline as data, and every one it offers is answered", async () => {
       const member = await principal(suite.tenants.demo);
       const turn = await postChat(member.auth, {

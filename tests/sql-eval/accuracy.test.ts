@@ -26,9 +26,11 @@ import { runSqlEval, runWarehouseSet } from "./support/run";
  * for: sql-eval 2 correct, 57 declined, 31 wrong of 90; warehouse 10 correct, 25 declined, 33
  * wrong of 68. Since: sql-eval 4 correct, 86 declined, 0 wrong; warehouse 34 correct, 34
  * declined, 0 wrong; with elliptical follow-ups read ("What about 1996?"), warehouse 35 correct,
- * 33 declined, 0 wrong. Correct answers may not fall below the floor; wrong ones may not pass 3 %.
+ * 33 declined, 0 wrong; with a value the data held changed by a follow-up ("What about Jazz?")
+ * and near spellings of values, warehouse 36 correct, 32 declined, 0 wrong (sql-eval unchanged).
+ * Correct answers may not fall below the floor; wrong ones may not pass 3 %.
  */
-const FLOOR = { sqlEval: 4, warehouse: 35 };
+const FLOOR = { sqlEval: 4, warehouse: 36 };
 /** The bar: a wrong answer is worse than a refusal. */
 const MAX_WRONG_SHARE = 0.03;
 const CONCURRENCY = 3;

@@ -371,11 +371,15 @@ function draftIn(
   if (unplaced.length && ctx.values) {
     const found = valueConditions(ctx, subject, near, question, new Set(unplaced));
     if (typeof found !== "string") {
-      for (const { choice, value, words, text } of found) {
+      for (const { choice, value, words, text, near } of found) {
         conditions.push({ choice, value });
         valueMentions.push(text);
         score += choice.score;
-        readings.push(`"${value}" → ${choice.table.name}.${choice.column} (a value in the data)`);
+        readings.push(
+          near
+            ? `"${text}" read as "${value}" → ${choice.table.name}.${choice.column} (the nearest value in the data)`
+            : `"${value}" → ${choice.table.name}.${choice.column} (a value in the data)`,
+        );
         for (const w of [...words, ...wordsOf(choice.table.name), ...wordsOf(choice.column)]) covered.add(w);
       }
       unplaced = unaccountedWords(question, intent, covered);
@@ -431,10 +435,10 @@ function valueConditions(
   near: readonly string[],
   question: string,
   wanted: ReadonlySet<string>,
-): { choice: ColumnChoice; value: string; words: string[]; text: string }[] | string {
+): { choice: ColumnChoice; value: string; words: string[]; text: string; near: boolean }[] | string {
   const index = ctx.values as ValueIndex;
   const questionWords = new Set(wordsOf(question));
-  const out: { choice: ColumnChoice; value: string; words: string[]; text: string }[] = [];
+  const out: { choice: ColumnChoice; value: string; words: string[]; text: string; near: boolean }[] = [];
   for (const mention of findValueMentions(question, index, wanted)) {
     const around = new Set([mention.before, mention.after].flatMap((w) => (w ? wordsOf(w) : [])));
     const scored = mention.hits
@@ -461,6 +465,7 @@ function valueConditions(
       value: best.hit.value,
       words: mention.words,
       text: mention.text,
+      near: mention.near === true,
     });
   }
   return out;

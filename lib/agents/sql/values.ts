@@ -1,3 +1,4 @@
+import { distance } from "fastest-levenshtein";
 import { wordsOf } from "./words";
 
 // The values in the data: a question names "Rock", "Italian", "LAX" or "Jane Peacock" without
@@ -21,6 +22,8 @@ export interface ValueIndex {
   readonly byValue: ReadonlyMap<string, readonly ValueHit[]>;
   /** How many words the longest indexed value has: the longest window worth looking up. */
   readonly maxWords: number;
+  /** Normalised values by first letter and word count, for near spellings ("Brasil" → "brazil"). */
+  readonly byShape: ReadonlyMap<string, readonly string[]>;
   /** Columns sampled, for the trace. */
   readonly columns: number;
 }
@@ -52,7 +55,44 @@ export function buildValueIndex(
       maxWords = Math.max(maxWords, key.split(" ").length);
     }
   }
-  return { byValue, maxWords: Math.min(maxWords, 6), columns: samples.length };
+  const byShape = new Map<string, string[]>();
+  for (const key of byValue.keys()) {
+    const shape = shapeOf(key);
+    const keys = byShape.get(shape) ?? [];
+    keys.push(key);
+    byShape.set(shape, keys);
+  }
+  return { byValue, maxWords: Math.min(maxWords, 6), columns: samples.length, byShape };
+}
+
+/** Near spellings share their first letter and their number of words. */
+const shapeOf = (key: string) => `${key[0]}:${key.split(" ").length}`;
+
+/** Edits allowed between a mention and a value: none below 5 letters, one up to 7, two from 8. */
+const editsAllowed = (key: string) => (key.length < 5 ? 0 : key.length < 8 ? 1 : 2);
+
+/**
+ * The one indexed value spelled nearly as `text` (within `editsAllowed`), or null when none is,
+ * or when two values are equally near: a guess between two values would be an answer to a
+ * question nobody asked.
+ */
+export function nearestValue(text: string, index: ValueIndex): string | null {
+  const key = normaliseValue(text);
+  const allowed = editsAllowed(key);
+  if (allowed === 0 || /\d/.test(key)) return null;
+  let best: string | null = null;
+  let bestDistance = allowed + 1;
+  let tied = false;
+  for (const candidate of index.byShape.get(shapeOf(key)) ?? []) {
+    if (Math.abs(candidate.length - key.length) > allowed) continue;
+    const d = distance(key, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+      tied = false;
+    } else if (d === bestDistance) tied = true;
+  }
+  return best && !tied ? best : null;
 }
 
 /** A run of the question's words that is a value in the data. */
@@ -66,12 +106,15 @@ export interface ValueMention {
   before: string | null;
   /** The word just after it ("Rock" genre). */
   after: string | null;
+  /** Set when the question spelled the value nearly, not exactly ("Brasil" for Brazil). */
+  near?: boolean;
 }
 
 /**
  * The mentions of indexed values in `question`, longest first and never overlapping, among
  * runs that contain at least one of `wanted` (words nothing else accounts for): a value is only
- * looked for where the question says something the schema's names do not.
+ * looked for where the question says something the schema's names do not. Exact spellings come
+ * first; words still unplaced then try a near spelling of one value.
  */
 export function findValueMentions(question: string, index: ValueIndex, wanted: ReadonlySet<string>): ValueMention[] {
   const tokens = question.split(/[^\p{L}\p{N}'&.-]+/u).filter((t) => t.length > 0);
@@ -93,6 +136,27 @@ export function findValueMentions(question: string, index: ValueIndex, wanted: R
         hits,
         before: start > 0 ? clean[start - 1].toLowerCase() : null,
         after: start + size < clean.length ? clean[start + size].toLowerCase() : null,
+      });
+    }
+  }
+  for (let size = Math.min(index.maxWords, clean.length); size >= 1; size--) {
+    for (let start = 0; start + size <= clean.length; start++) {
+      if (used.slice(start, start + size).some(Boolean)) continue;
+      const text = clean.slice(start, start + size).join(" ");
+      const words = wordsOf(text);
+      // Every word of a near window must be unplaced: a known word is not a misspelt value.
+      if (words.length === 0 || !words.every((w) => wanted.has(w))) continue;
+      const near = nearestValue(text, index);
+      const hits = near ? index.byValue.get(near) : undefined;
+      if (!hits?.length) continue;
+      for (let i = start; i < start + size; i++) used[i] = true;
+      mentions.push({
+        text,
+        words,
+        hits,
+        before: start > 0 ? clean[start - 1].toLowerCase() : null,
+        after: start + size < clean.length ? clean[start + size].toLowerCase() : null,
+        near: true,
       });
     }
   }
