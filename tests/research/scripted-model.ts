@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 // each answer from the request's own prompt. Nothing in the product is swapped out.
 
 export interface ModelCall {
-  /** The research phase, from the system prompt's "Research step: <phase>." */
+  /** The phase, from the system prompt's "Research step: <phase>." (or "Run step: <phase>."). */
   phase: string;
   system: string;
   prompt: string;
@@ -43,7 +43,7 @@ export async function startScriptedModel(modelId: string): Promise<ScriptedModel
         .filter((m) => m.role === "user")
         .map((m) => m.content)
         .join("\n");
-      const call = { phase: /^Research step: (\w+)\./.exec(system)?.[1] ?? "unknown", system, prompt };
+      const call = { phase: /^(?:Research|Run) step: (\w+)\./.exec(system)?.[1] ?? "unknown", system, prompt };
       model.calls.push(call);
       let content: string;
       try {

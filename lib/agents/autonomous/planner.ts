@@ -142,7 +142,7 @@ const decideStep = (): DraftStep => ({
 });
 const synthesizeStep = (): DraftStep => ({ description: "Write the cited answer", kind: "synthesize" });
 
-interface DraftPlan {
+export interface DraftPlan {
   id: string;
   strategy: string;
   steps: DraftStep[];
@@ -172,16 +172,27 @@ const signatureOf = (steps: DraftStep[]) =>
  * steps are one plan: at most three distinct candidates.
  */
 export function candidatePlans(input: PlanningInput): { candidate: PlanCandidate; steps: PlannedStep[] }[] {
+  return scorePlans(input, offlineDrafts(input));
+}
+
+/** What the goal asks for, as the plans are built and scored from it. */
+function goalParts(input: PlanningInput) {
   const { goal } = input;
   const can = (tool: string) => input.tools.some((t) => t.name === tool);
   const experts = can("ask_expert") ? relevantExperts(goal, input.experts) : [];
   const expression = can("calculator") ? expressionIn(goal) : null;
-  const options = decisionOptionsIn(goal);
-  const decision = options !== null;
+  const decision = decisionOptionsIn(goal) !== null;
+  const parts = subQuestionsOf(goal);
+  return { can, experts, expression, decision, parts };
+}
+
+/** The offline engine's candidate pool: four ways to decompose the goal, from its own words. */
+function offlineDrafts(input: PlanningInput): DraftPlan[] {
+  const { goal } = input;
+  const { can, experts, expression, decision, parts } = goalParts(input);
   const tail = [...(decision ? [decideStep()] : []), synthesizeStep()];
   const calc = expression ? [calcStep(expression)] : [];
   const subject = subjectKeywordsOf(goal).slice(0, 12).join(" ");
-  const parts = subQuestionsOf(goal);
   const partSearches = (parts.length ? parts : [subject]).map((q) => searchStep(q, q));
   const literature = can("literature_search")
     ? [
@@ -216,6 +227,19 @@ export function candidatePlans(input: PlanningInput): { candidate: PlanCandidate
       steps: [...partSearches, ...calc, ...tail],
     },
   ];
+  return pool;
+}
+
+/**
+ * Tree-of-Thoughts scoring, the same whoever proposed the candidates: plans with the same steps
+ * are one plan; each is scored on explicit criteria; the best three, best first.
+ */
+export function scorePlans(
+  input: PlanningInput,
+  pool: readonly DraftPlan[],
+): { candidate: PlanCandidate; steps: PlannedStep[] }[] {
+  const { experts, expression, decision, parts } = goalParts(input);
+  const literature = input.tools.some((t) => t.name === "literature_search") ? [1] : [];
   const seen = new Set<string>();
   const drafts = pool.filter((d) => {
     const key = signatureOf(d.steps);
@@ -353,4 +377,61 @@ export function todoOf(
   origin: TodoItem["origin"] = "plan",
 ): TodoItem & { params?: Record<string, unknown> } {
   return { ...step, status: "pending", origin, react: [] };
+}
+
+/** A candidate plan as a model proposes it (model-planning.ts), before it is checked. */
+export interface ProposedPlan {
+  strategy: string;
+  steps: {
+    kind: "search" | "tool" | "delegate" | "decide" | "synthesize";
+    description: string;
+    tool?: string;
+    expert?: string;
+    query?: string;
+  }[];
+}
+
+/**
+ * A model's candidate plans made into plans this run can carry out: a search needs a query, a
+ * tool must be one the agent may use (the calculator only with the goal's own expression), an
+ * expert must be in the catalog; what fails is dropped, never guessed. Each plan ends in the
+ * decision (when the goal asks one) and the answer.
+ */
+export function draftsFromProposals(input: PlanningInput, proposals: readonly ProposedPlan[]): DraftPlan[] {
+  const { can, expression, decision } = goalParts(input);
+  const expertNamed = (name: string) => {
+    const key = name.trim().toLowerCase();
+    return input.experts.find((e) => [e.id, e.slug, e.name].some((n) => n.toLowerCase() === key)) ?? null;
+  };
+  return proposals.map((proposal, i) => {
+    const steps: DraftStep[] = [];
+    for (const step of proposal.steps) {
+      if (step.kind === "search" && can("knowledge_search")) {
+        const query = (step.query ?? step.description).trim();
+        if (query) steps.push(searchStep(query, query));
+      } else if (step.kind === "delegate" && can("ask_expert") && step.expert) {
+        const expert = expertNamed(step.expert);
+        if (expert) steps.push(delegateStep(expert, input.goal));
+      } else if (step.kind === "tool" && step.tool && can(step.tool)) {
+        if (step.tool === "calculator") {
+          if (expression) steps.push(calcStep(expression));
+        } else if (step.tool === "knowledge_search") {
+          const query = (step.query ?? step.description).trim();
+          if (query) steps.push(searchStep(query, query));
+        } else if (step.tool !== "ask_expert") {
+          steps.push({
+            description: step.description.slice(0, 300),
+            kind: "tool",
+            tool: step.tool,
+            params: { query: (step.query ?? step.description).slice(0, 300) },
+          });
+        }
+      }
+    }
+    return {
+      id: `proposed-${i + 1}`,
+      strategy: proposal.strategy.slice(0, 300),
+      steps: [...steps, ...(decision ? [decideStep()] : []), synthesizeStep()],
+    };
+  });
 }

@@ -3,6 +3,7 @@ import { awaitDecision } from "@/lib/checkpoints";
 import { keywordsOf, stem } from "@/lib/engine";
 import { SEVERITIES, type Severity } from "../../contract";
 import { evidenceQualityOf } from "../evidence";
+import { runModelOf, type Weighing, weighedByModel } from "../model-planning";
 import { decisionOptionsIn } from "../planner";
 import { reviewAgainstPrinciples } from "../principle-review";
 import { emitTodo, historyEntry, reasonOf, withStep } from "../progress";
@@ -74,6 +75,15 @@ export function weighOptions(options: { id: string; label: string }[], evidence:
   return { recommended: options[best.i].id, confidence: Math.round(confidence * 100) / 100, support };
 }
 
+/** The model's weighing in the offline weighing's shape: its support per option, confidence from the margin. */
+export function modelWeighing(options: { id: string }[], byModel: Weighing) {
+  const support = options.map((o) => byModel.options.find((w) => w.id === o.id)?.support ?? 0);
+  const best = support[options.findIndex((o) => o.id === byModel.recommended)] ?? 0;
+  const second = Math.max(0, ...support.filter((_, i) => options[i].id !== byModel.recommended));
+  const confidence = best === 0 ? 0.5 : Math.min(0.95, 0.5 + (0.45 * Math.max(0, best - second)) / best);
+  return { recommended: byModel.recommended, confidence: Math.round(confidence * 100) / 100, support };
+}
+
 /**
  * Checkpoint 4, at every safety level, when a step yields a decision with options. Approving
  * takes the recommendation; an edit chooses another option (or words its own); a rejection ends
@@ -90,7 +100,16 @@ export async function decide(state: AutonomousStateType, config: LangGraphRunnab
     ...state.sources.map((s) => `${s.title} ${s.text}`),
     ...state.todo.flatMap((s) => s.react.map((r) => r.observation ?? "")),
   ].join(" ");
-  const weighed = weighOptions(options, evidence);
+  // With a model, it weighs the options against the passages; offline, the evidence's words do.
+  const model = state.agent ? runModelOf(state.agent) : null;
+  const byModel = model
+    ? await weighedByModel(config, model, {
+        goal: state.goal,
+        options,
+        evidence: state.sources.slice(0, 30).map((s) => `[${s.n}] ${s.title}: ${s.text.slice(0, 600)}`),
+      })
+    : null;
+  const weighed = byModel ? modelWeighing(options, byModel) : weighOptions(options, evidence);
   const domain = `${state.agent?.domain ?? ""} ${state.goal}`;
   const recommendedLabel = options.find((o) => o.id === weighed.recommended)?.label ?? "";
   const decisionType = DECISION_TYPES.find(([re]) => re.test(domain))?.[1] ?? "strategy";
@@ -114,7 +133,12 @@ export async function decide(state: AutonomousStateType, config: LangGraphRunnab
     decision_options: options.map((o, i) => ({
       ...o,
       label: labels[i],
-      description: `Supported by ${Math.round(weighed.support[i] * 100)}% of its terms in the evidence`,
+      description: byModel
+        ? `Support ${Math.round(weighed.support[i] * 100)}%: ${byModel.options.find((w) => w.id === o.id)?.reason ?? ""}`.slice(
+            0,
+            1000,
+          )
+        : `Supported by ${Math.round(weighed.support[i] * 100)}% of its terms in the evidence`,
     })),
     recommended_option: weighed.recommended,
     recommendation_confidence: weighed.confidence,

@@ -3,7 +3,8 @@ import { awaitDecision, simplePlanApproval } from "@/lib/checkpoints";
 import type { PlanStep } from "@/lib/checkpoints/contract";
 import { emit, runContextOf } from "@/lib/runs";
 import { estimatePlan } from "../estimates";
-import { candidatePlans, choiceReasonOf, stepFromPlanStep, todoOf } from "../planner";
+import { proposedPlans, runModelOf } from "../model-planning";
+import { candidatePlans, choiceReasonOf, scorePlans, stepFromPlanStep, todoOf } from "../planner";
 import { reviewAgainstPrinciples } from "../principle-review";
 import { emitTodo, historyEntry, reasonOf } from "../progress";
 import type { AutonomousStateType, WorkStep } from "../state";
@@ -13,12 +14,16 @@ import { riskAtLeast } from "../tools";
 export async function plan(state: AutonomousStateType, config: LangGraphRunnableConfig) {
   const agent = state.agent;
   if (!agent) throw new Error("setup did not run");
-  const candidates = candidatePlans({
+  const input = {
     goal: state.goal,
     agent,
     experts: state.experts,
     tools: state.tools.map((t) => ({ name: t.name, risk: t.risk })),
-  });
+  };
+  // With a model, it proposes the candidates; the scoring stays the explicit one either way.
+  const model = runModelOf(agent);
+  const proposed = model ? await proposedPlans(config, model, input) : null;
+  const candidates = proposed ? scorePlans(input, proposed) : candidatePlans(input);
   const best = candidates[0];
   const planned = best.steps.map((step) => ({
     ...todoOf(step),
