@@ -3,31 +3,8 @@ import { schema } from "@/lib/db";
 import { ACME_ADMIN, ACME_MEMBER, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
-import { GOAL_SET } from "./goal-set";
-import { autonomousApi, type RunBody } from "./support";
-
-/** A deliverable's quality against a goal's expected documents. */
-export function deliverableQuality(state: RunBody["state"], slugOf: Map<string, string>, expected: string[]) {
-  const text = state.answer?.text ?? "";
-  const known = new Map(state.sources.map((s) => [s.n, s]));
-  // A cited claim: a sentence or list item followed by markers that name the run's sources.
-  const claims = [...text.matchAll(/[^\n[\]]{20,}?((?:\s?\[\d+\])+)/g)].filter((m) =>
-    [...m[1].matchAll(/\[(\d+)\]/g)].some((x) => known.has(Number(x[1]))),
-  ).length;
-  const citedDocs = new Set(
-    [...text.matchAll(/\[(\d+)\]/g)]
-      .map((m) => known.get(Number(m[1]))?.documentId)
-      .filter((id): id is string => Boolean(id))
-      .map((id) => slugOf.get(id) ?? id),
-  );
-  const hits = [...citedDocs].filter((d) => expected.includes(d)).length;
-  return {
-    claims,
-    cited: [...citedDocs],
-    precision: citedDocs.size === 0 ? 0 : hits / citedDocs.size,
-    recall: expected.filter((d) => citedDocs.has(d)).length / expected.length,
-  };
-}
+import { deliverableQuality, GOAL_SET } from "./goal-set";
+import { autonomousApi } from "./support";
 
 /** Goals of the set whose deliverable meets the precision and recall thresholds, as measured. */
 const MEETING_EVERY_THRESHOLD = 31;

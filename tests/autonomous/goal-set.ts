@@ -1,3 +1,5 @@
+import type { AutonomousPublicState } from "@/lib/agents/contract";
+
 /**
  * Goals over the demo corpus, one set for every demo expert, each with the documents (by their
  * corpus slug) a good deliverable must draw on. Written from the documents' contents, not from
@@ -213,3 +215,30 @@ export const GOAL_SET: GoalCase[] = [
     expected: ["acme-premarket-cybersecurity"],
   },
 ];
+
+/** A deliverable's quality against a goal's expected documents. */
+export function deliverableQuality(
+  state: Pick<AutonomousPublicState, "answer" | "sources">,
+  slugOf: Map<string, string>,
+  expected: string[],
+) {
+  const text = state.answer?.text ?? "";
+  const known = new Map(state.sources.map((s) => [s.n, s]));
+  // A cited claim: a sentence or list item followed by markers that name the run's sources.
+  const claims = [...text.matchAll(/[^\n[\]]{20,}?((?:\s?\[\d+\])+)/g)].filter((m) =>
+    [...m[1].matchAll(/\[(\d+)\]/g)].some((x) => known.has(Number(x[1]))),
+  ).length;
+  const citedDocs = new Set(
+    [...text.matchAll(/\[(\d+)\]/g)]
+      .map((m) => known.get(Number(m[1]))?.documentId)
+      .filter((id): id is string => Boolean(id))
+      .map((id) => slugOf.get(id) ?? id),
+  );
+  const hits = [...citedDocs].filter((d) => expected.includes(d)).length;
+  return {
+    claims,
+    cited: [...citedDocs],
+    precision: citedDocs.size === 0 ? 0 : hits / citedDocs.size,
+    recall: expected.filter((d) => citedDocs.has(d)).length / expected.length,
+  };
+}
