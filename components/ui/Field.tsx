@@ -46,11 +46,20 @@ export function Field({
           {description}
         </p>
       )}
-      {error && (
-        <p id={errorId} className="text-xs text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      )}
+      <FieldError id={errorId} message={error} />
     </div>
+  );
+}
+
+/**
+ * A control's own error under it. Field places it; a control without a visible label (one cell
+ * of a table row, named by aria-label) uses it directly with `aria-describedby` set to `id`.
+ */
+export function FieldError({ id, message, className }: { id?: string; message?: string | null; className?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className={cn("mt-1 text-xs text-red-600 dark:text-red-400", className)}>
+      {message}
+    </p>
   );
 }

@@ -21,19 +21,28 @@ function issuesOf(details: unknown): Issue[] {
   );
 }
 
-/**
- * A field's name from an issue path: zod's dotted path (`connectionString`, `range.from`) or a
- * JSON pointer (`/site`, `/evidence/0/source`), whose first segment names the form's field.
- */
-export function fieldOfPath(path: string): string {
-  const trimmed = path.replace(/^\//, "");
-  return trimmed.split(/[./]/)[0] ?? "";
+/** An issue path as dots: zod's `principles.0.id` stays, a JSON pointer `/evidence/0/source` becomes `evidence.0.source`. */
+export function dottedPath(path: string): string {
+  return path.replace(/^\//, "").split("/").join(".");
 }
 
 /**
- * Maps an error from `apiFetch` onto a form's fields. `known` names the fields the form shows;
- * an issue on any other path (or an error without field details) stays in `general`, so no
- * message is lost. The first message of a field wins.
+ * The form field an issue belongs to: the longest of `known` that is the issue's path or a start
+ * of it (`evidence` holds `evidence.0.source`; `principles.0.id` is a row's own field).
+ */
+export function fieldOfPath(path: string, known: readonly string[]): string | null {
+  const dotted = dottedPath(path);
+  let best: string | null = null;
+  for (const field of known) {
+    if ((dotted === field || dotted.startsWith(`${field}.`)) && field.length > (best?.length ?? -1)) best = field;
+  }
+  return best;
+}
+
+/**
+ * Maps an error from `apiFetch` onto a form's fields. `known` names the fields the form shows
+ * (dotted paths for rows: `principles.0.id`); an issue on any other path (or an error without
+ * field details) stays in `general`, so no message is lost. The first message of a field wins.
  */
 export function fieldErrors(error: unknown, known: readonly string[]): FieldErrors {
   if (!error) return { fields: {}, general: null };
@@ -43,9 +52,9 @@ export function fieldErrors(error: unknown, known: readonly string[]): FieldErro
   const fields: Record<string, string> = {};
   const rest: string[] = [];
   for (const issue of issuesOf(error.details)) {
-    const field = fieldOfPath(issue.path);
-    if (known.includes(field)) fields[field] ??= issue.message;
-    else rest.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
+    const field = fieldOfPath(issue.path, known);
+    if (field !== null) fields[field] ??= issue.message;
+    else rest.push(issue.path ? `${dottedPath(issue.path)}: ${issue.message}` : issue.message);
   }
   if (Object.keys(fields).length === 0) return { fields, general: error.message };
   return { fields, general: rest.length > 0 ? rest.join(" ") : null };

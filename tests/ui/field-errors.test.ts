@@ -46,8 +46,19 @@ describe("fieldErrors", () => {
       { path: "/evidence", keyword: "minItems", message: "Evidence needs at least 2 items." },
     ]);
     expect(fieldErrors(error, ["evidence"]).fields).toEqual({ evidence: "Source must be text." });
-    expect(fieldOfPath("/site")).toBe("site");
-    expect(fieldOfPath("range.from")).toBe("range");
+    expect(fieldOfPath("/site", ["site"])).toBe("site");
+    expect(fieldOfPath("/site", ["sites"])).toBeNull();
+  });
+
+  it("places a row's issue under that row's field, the longest known path winning", () => {
+    const error = new ApiError(400, "VALIDATION_FAILED", "The request does not match the expected shape.", [
+      { path: "principles.1.id", message: "Use lower_snake_case." },
+      { path: "principles", message: "Ids must be unique." },
+    ]);
+    expect(fieldErrors(error, ["principles", "principles.0.id", "principles.1.id"]).fields).toEqual({
+      "principles.1.id": "Use lower_snake_case.",
+      principles: "Ids must be unique.",
+    });
   });
 
   it("shows an error without field details, or a network failure, as the general message", () => {
