@@ -3,6 +3,7 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import { Button } from "./Button";
 import { cn } from "./cn";
+import { Field } from "./Field";
 
 /** The filled-in fields of a filter form, by name; empty fields are left out. */
 export function formFilters<K extends string>(form: HTMLFormElement, keys: readonly K[]): Partial<Record<K, string>> {
@@ -96,10 +97,31 @@ export function FilterForm<K extends string>({
   );
 }
 
-/** One filter: a small label over its control. */
-export function filterLabelClass(className?: string): string {
-  return cn("block text-xs font-medium text-slate-600 dark:text-slate-400", className);
+/** What a filter form says when its start date is after its end, naming both fields as labelled. */
+export function rangeMessage(fromLabel: string, toLabel: string): string {
+  return `“${fromLabel}” is after “${toLabel}”: pick a start on or before the end.`;
 }
 
-/** The control inside a filter label. */
-export const filterControlClass = "mt-0.5 w-full px-2 py-1.5";
+/** One filter: a small label over its one control (give the control `filterControlClass`). */
+export function FilterField({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Field
+      label={label}
+      className={cn("gap-0.5", className)}
+      labelClassName="text-xs font-medium text-slate-600 dark:text-slate-400"
+    >
+      {children}
+    </Field>
+  );
+}
+
+/** The size of a control inside a FilterField. */
+export const filterControlClass = "w-full px-2 py-1.5";
