@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { Chip, RunStatusBadges } from "@/components/runs/Badges";
 import { formatUsd, formatWhen } from "@/components/runs/format";
+import { buttonVariants } from "@/components/ui/Button";
 import { FilterField, FilterForm, filterControlClass, rangeMessage } from "@/components/ui/FilterForm";
 import { Input } from "@/components/ui/Input";
 import { Select } from "@/components/ui/Select";
@@ -86,7 +87,7 @@ function SessionRow({ s }: { s: AuditSessionItem }) {
           type="button"
           aria-expanded={open}
           onClick={() => setOpen((v) => !v)}
-          className="mt-2 rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          className={buttonVariants({ variant: "outline", size: "xs", className: "mt-2 font-normal" })}
         >
           {open ? "Hide its runs" : `Show its ${s.runCount === 1 ? "run" : `${s.runCount} runs`}`}
         </button>
