@@ -9,11 +9,7 @@ import { AUDIT_TABS } from "./audit-tabs";
 export function AuditTabs() {
   const pathname = usePathname();
   return (
-    <ScrollTabs
-      label="Audit"
-      activeKey={pathname}
-      className="mb-6 border-b border-slate-200 print:hidden dark:border-slate-800"
-    >
+    <ScrollTabs label="Audit" activeKey={pathname} className="mb-6 print:hidden">
       {AUDIT_TABS.map((tab) => {
         const active = pathname === tab.href || (tab.also?.test(pathname) ?? false);
         return (

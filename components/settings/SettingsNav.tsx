@@ -9,11 +9,7 @@ import { ScrollTabs, tabClass } from "@/components/ui/ScrollTabs";
 export function SettingsNav() {
   const pathname = usePathname();
   return (
-    <ScrollTabs
-      label="Settings"
-      activeKey={pathname}
-      className="-mx-4 mb-6 border-b border-slate-200 px-4 dark:border-slate-800"
-    >
+    <ScrollTabs label="Settings" activeKey={pathname} className="-mx-4 mb-6 px-4">
       {SETTINGS_ITEMS.map((item) => {
         const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (

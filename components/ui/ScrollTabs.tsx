@@ -65,7 +65,16 @@ export function ScrollTabs({
         data-testid="scroll-tabs"
         className="overflow-x-auto [scrollbar-width:thin]"
       >
-        <ul className={cn("flex w-max min-w-full gap-1", listClassName)}>{children}</ul>
+        {/* The row's base line is drawn inside the list (an inset shadow), so the current tab's
+            underline covers it without reaching outside the scroller, which would clip it. */}
+        <ul
+          className={cn(
+            "flex w-max min-w-full gap-1 shadow-[inset_0_-1px_0_var(--color-slate-200)] dark:shadow-[inset_0_-1px_0_var(--color-slate-800)]",
+            listClassName,
+          )}
+        >
+          {children}
+        </ul>
       </div>
       <span
         aria-hidden
@@ -84,7 +93,7 @@ export function ScrollTabs({
 /** The look of one tab link in a ScrollTabs row. */
 export function tabClass(active: boolean): string {
   return cn(
-    "-mb-px block shrink-0 border-b-2 px-3 py-2 text-sm whitespace-nowrap",
+    "block shrink-0 border-b-2 px-3 py-2 text-sm whitespace-nowrap",
     active
       ? "border-brand-600 font-medium text-brand-700 dark:text-brand-100"
       : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white",
