@@ -5,6 +5,8 @@ import { type FormEvent, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { Chip } from "@/components/runs/Badges";
 import { formatWhen } from "@/components/runs/format";
+import { Button } from "@/components/ui/Button";
+import { Input } from "@/components/ui/Input";
 import {
   ALERT_WINDOW_MAX_MINUTES,
   type AuditAlert,
@@ -16,8 +18,6 @@ import {
   thresholdToInput,
 } from "./alerts-api";
 
-const field =
-  "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
 const label = "block text-xs font-medium text-slate-600 dark:text-slate-400";
 
 const STATE_CHIP = {
@@ -107,7 +107,7 @@ function RuleCard({ alert }: { alert: AuditAlert }) {
           <label htmlFor={`${id}-threshold`} className={label}>
             Threshold ({THRESHOLD_UNIT_LABEL[alert.unit]})
           </label>
-          <input
+          <Input
             id={`${id}-threshold`}
             name="threshold"
             type="number"
@@ -116,14 +116,14 @@ function RuleCard({ alert }: { alert: AuditAlert }) {
             max={alert.unit === "ratio" ? 100 : undefined}
             step={alert.unit === "count" ? 1 : "any"}
             defaultValue={thresholdToInput(alert.unit, alert.threshold)}
-            className={field}
+            className="w-full px-2 py-1.5"
           />
         </div>
         <div>
           <label htmlFor={`${id}-window`} className={label}>
             Window (minutes)
           </label>
-          <input
+          <Input
             id={`${id}-window`}
             name="window_minutes"
             type="number"
@@ -132,20 +132,16 @@ function RuleCard({ alert }: { alert: AuditAlert }) {
             max={ALERT_WINDOW_MAX_MINUTES}
             step={1}
             defaultValue={alert.windowMinutes}
-            className={field}
+            className="w-full px-2 py-1.5"
           />
         </div>
         <label className="flex items-center gap-2 py-1.5 text-sm">
           <input name="enabled" type="checkbox" defaultChecked={alert.enabled} className="h-4 w-4" />
           Enabled
         </label>
-        <button
-          type="submit"
-          disabled={busy}
-          className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
-        >
+        <Button type="submit" disabled={busy} size="sm">
           {busy ? "Saving…" : "Save"}
-        </button>
+        </Button>
       </form>
       {error && (
         <p role="alert" className="mt-2 text-sm text-red-600">

@@ -5,7 +5,10 @@ import { Download } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Chip, type Tone } from "@/components/runs/Badges";
 import { formatWhen } from "@/components/runs/format";
+import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Input } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import {
   AUDIT_EXPORT_FORMATS,
   AUDIT_EXPORT_KINDS,
@@ -18,8 +21,6 @@ import {
   requestExport,
 } from "./exports-api";
 
-const field =
-  "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
 const label = "block text-xs font-medium text-slate-600 dark:text-slate-400";
 
 const KIND_LABELS: Record<AuditExportKind, string> = {
@@ -183,40 +184,36 @@ export function AuditExports() {
       >
         <label className={label}>
           What
-          <select name="kind" className={field} defaultValue="trace">
+          <Select name="kind" className="w-full px-2 py-1.5" defaultValue="trace">
             {AUDIT_EXPORT_KINDS.map((k) => (
               <option key={k} value={k}>
                 {KIND_LABELS[k]}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <label className={label}>
           Format
-          <select name="format" className={field} defaultValue="csv">
+          <Select name="format" className="w-full px-2 py-1.5" defaultValue="csv">
             {AUDIT_EXPORT_FORMATS.map((f) => (
               <option key={f} value={f}>
                 {f.toUpperCase()}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <label className={label}>
           From
-          <input type="date" name="from" className={field} />
+          <Input type="date" name="from" className="w-full px-2 py-1.5" />
         </label>
         <label className={label}>
           Until
-          <input type="date" name="to" className={field} />
+          <Input type="date" name="to" className="w-full px-2 py-1.5" />
         </label>
         <div className="col-span-2 flex items-end sm:col-span-1">
-          <button
-            type="submit"
-            disabled={request.isPending}
-            className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
-          >
+          <Button type="submit" disabled={request.isPending} size="sm">
             {request.isPending ? "Requesting…" : "Export"}
-          </button>
+          </Button>
         </div>
         <p className="col-span-2 text-xs text-slate-500 sm:col-span-5 dark:text-slate-400">
           Values are exported exactly as recorded, so the file matches its SHA-256. A spreadsheet may read a CSV value

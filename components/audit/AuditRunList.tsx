@@ -3,10 +3,14 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { AlertTriangle, ShieldAlert } from "lucide-react";
 import Link from "next/link";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Chip } from "@/components/runs/Badges";
 import { formatTokens, formatUsd, formatWhen, RUN_STATUS_LABELS } from "@/components/runs/format";
+import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { FilterField, FilterForm, filterControlClass, rangeMessage } from "@/components/ui/FilterForm";
+import { Input } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import {
   AUDIT_RUN_STATUSES,
   type AuditFilterOptions,
@@ -22,9 +26,6 @@ const STATUS_TONES = {
   failed: "red",
   cancelled: "grey",
 } as const;
-
-const field =
-  "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 function RunRow({ item }: { item: AuditRunItem }) {
   return (
@@ -70,97 +71,67 @@ function RunRow({ item }: { item: AuditRunItem }) {
 }
 
 /** The filters as a form: applied together on submit, so a half-typed date never queries. */
-function FilterForm({ options, onApply }: { options: AuditFilterOptions; onApply: (filters: AuditFilters) => void }) {
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const filters: AuditFilters = {};
-    for (const key of ["agent", "user", "status", "from", "to", "has_violations", "has_phi"] as const) {
-      const value = data.get(key);
-      if (typeof value === "string" && value) filters[key] = value;
-    }
-    onApply(filters);
-  }
-  const label = "block text-xs font-medium text-slate-600 dark:text-slate-400";
+function RunFilters({ options, onApply }: { options: AuditFilterOptions; onApply: (filters: AuditFilters) => void }) {
   return (
-    <form
-      onSubmit={submit}
-      onReset={() => onApply({})}
-      aria-label="Filter runs"
-      className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-4 dark:border-slate-800"
+    <FilterForm
+      label="Filter runs"
+      keys={["agent", "user", "status", "from", "to", "has_violations", "has_phi"] as const}
+      onFilters={onApply}
+      ranges={[{ from: "from", to: "to", message: rangeMessage("From", "To") }]}
+      className="sm:grid-cols-4"
+      actionsClassName="col-span-1"
     >
-      <label className={label}>
-        Agent
-        <select name="agent" className={field} defaultValue="">
+      <FilterField label="Agent">
+        <Select name="agent" className={filterControlClass} defaultValue="">
           <option value="">Any agent</option>
           {options.agents.map((a) => (
             <option key={a.id} value={a.id}>
               {a.name}
             </option>
           ))}
-        </select>
-      </label>
-      <label className={label}>
-        User
-        <select name="user" className={field} defaultValue="">
+        </Select>
+      </FilterField>
+      <FilterField label="User">
+        <Select name="user" className={filterControlClass} defaultValue="">
           <option value="">Anyone</option>
           {options.people.map((p) => (
             <option key={p.id} value={p.id}>
               {p.name} ({p.role})
             </option>
           ))}
-        </select>
-      </label>
-      <label className={label}>
-        Status
-        <select name="status" className={field} defaultValue="">
+        </Select>
+      </FilterField>
+      <FilterField label="Status">
+        <Select name="status" className={filterControlClass} defaultValue="">
           <option value="">Any status</option>
           {AUDIT_RUN_STATUSES.map((s) => (
             <option key={s} value={s}>
               {RUN_STATUS_LABELS[s]}
             </option>
           ))}
-        </select>
-      </label>
-      <label className={label}>
-        Violations
-        <select name="has_violations" className={field} defaultValue="">
+        </Select>
+      </FilterField>
+      <FilterField label="Violations">
+        <Select name="has_violations" className={filterControlClass} defaultValue="">
           <option value="">Either</option>
           <option value="true">With violations</option>
           <option value="false">Without</option>
-        </select>
-      </label>
-      <label className={label}>
-        From
-        <input type="date" name="from" className={field} />
-      </label>
-      <label className={label}>
-        To
-        <input type="date" name="to" className={field} />
-      </label>
-      <label className={label}>
-        PHI access
-        <select name="has_phi" className={field} defaultValue="">
+        </Select>
+      </FilterField>
+      <FilterField label="From">
+        <Input type="date" name="from" className={filterControlClass} />
+      </FilterField>
+      <FilterField label="To">
+        <Input type="date" name="to" className={filterControlClass} />
+      </FilterField>
+      <FilterField label="PHI access">
+        <Select name="has_phi" className={filterControlClass} defaultValue="">
           <option value="">Either</option>
           <option value="true">Accessed PHI</option>
           <option value="false">No PHI</option>
-        </select>
-      </label>
-      <div className="flex items-end gap-2">
-        <button
-          type="submit"
-          className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
-        >
-          Apply
-        </button>
-        <button
-          type="reset"
-          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-        >
-          Clear
-        </button>
-      </div>
-    </form>
+        </Select>
+      </FilterField>
+    </FilterForm>
   );
 }
 
@@ -195,14 +166,9 @@ export function AuditRunList({ options }: { options: AuditFilterOptions }) {
             ))}
           </ul>
           {hasNextPage && (
-            <button
-              type="button"
-              onClick={() => void fetchNextPage()}
-              disabled={isFetchingNextPage}
-              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
-            >
+            <Button variant="outline" size="sm" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
               {isFetchingNextPage ? "Loading…" : "Load more"}
-            </button>
+            </Button>
           )}
         </div>
       );
@@ -212,7 +178,7 @@ export function AuditRunList({ options }: { options: AuditFilterOptions }) {
       <h2 id="audit-runs-heading" className="mb-3 text-lg font-semibold">
         Sessions and runs
       </h2>
-      <FilterForm options={options} onApply={setFilters} />
+      <RunFilters options={options} onApply={setFilters} />
       {body}
     </section>
   );

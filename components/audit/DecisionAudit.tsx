@@ -2,15 +2,14 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Chip } from "@/components/runs/Badges";
 import { formatElapsed, formatWhen } from "@/components/runs/format";
+import { FilterField, FilterForm, filterControlClass, rangeMessage } from "@/components/ui/FilterForm";
+import { Input } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import { type AuditDecision, type AuditFilterOptions, type DecisionFilters, fetchAuditDecisions } from "./api";
-import { formFilters, PagedList } from "./PagedList";
-
-const field =
-  "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
-const label = "block text-xs font-medium text-slate-600 dark:text-slate-400";
+import { PagedList } from "./PagedList";
 
 function DecisionRow({ d }: { d: AuditDecision }) {
   return (
@@ -54,11 +53,6 @@ export function DecisionAudit({ people }: { people: AuditFilterOptions["people"]
     getNextPageParam: (last) => last.next_cursor,
   });
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setFilters(formFilters(event.currentTarget, ["operator", "from", "to"] as const));
-  }
-
   const body = (
     <PagedList
       query={query}
@@ -78,46 +72,30 @@ export function DecisionAudit({ people }: { people: AuditFilterOptions["people"]
 
   return (
     <section aria-label="Decisions">
-      <form
-        onSubmit={submit}
-        onReset={() => setFilters({})}
-        aria-label="Filter decisions"
-        className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-4 dark:border-slate-800"
+      <FilterForm
+        label="Filter decisions"
+        keys={["operator", "from", "to"] as const}
+        onFilters={setFilters}
+        ranges={[{ from: "from", to: "to", message: rangeMessage("Decided from", "Decided until") }]}
+        className="sm:grid-cols-4"
       >
-        <label className={`${label} col-span-2 sm:col-span-1`}>
-          Operator
-          <select name="operator" className={field} defaultValue="">
+        <FilterField label="Operator" className="col-span-2 sm:col-span-1">
+          <Select name="operator" className={filterControlClass} defaultValue="">
             <option value="">Anyone</option>
             {people.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name} ({p.role})
               </option>
             ))}
-          </select>
-        </label>
-        <label className={label}>
-          Decided from
-          <input type="date" name="from" className={field} />
-        </label>
-        <label className={label}>
-          Decided until
-          <input type="date" name="to" className={field} />
-        </label>
-        <div className="col-span-2 flex items-end gap-2 sm:col-span-1">
-          <button
-            type="submit"
-            className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
-          >
-            Apply
-          </button>
-          <button
-            type="reset"
-            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
-            Clear
-          </button>
-        </div>
-      </form>
+          </Select>
+        </FilterField>
+        <FilterField label="Decided from">
+          <Input type="date" name="from" className={filterControlClass} />
+        </FilterField>
+        <FilterField label="Decided until">
+          <Input type="date" name="to" className={filterControlClass} />
+        </FilterField>
+      </FilterForm>
       {body}
     </section>
   );

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { formatWhen } from "@/components/runs/format";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
+import { Select } from "@/components/ui/Select";
 import { type ErasureView, eraseUser } from "./retention-api";
 
 /**
@@ -60,18 +61,14 @@ export function ErasureForm({
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <label className="block min-w-0 flex-1 text-sm">
           <span className="font-medium">Person</span>
-          <select
-            value={subject}
-            onChange={(e) => setSubject(e.target.value)}
-            className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
-          >
+          <Select value={subject} onChange={(e) => setSubject(e.target.value)} className="mt-1 w-full">
             <option value="">Choose a person…</option>
             {people.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name} ({p.role})
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <ConfirmButton
           label="Erase content"

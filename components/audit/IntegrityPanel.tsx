@@ -4,6 +4,7 @@ import { RefreshCw, ShieldAlert, ShieldCheck, ShieldQuestion } from "lucide-reac
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { formatWhen } from "@/components/runs/format";
+import { buttonVariants } from "@/components/ui/Button";
 import { type IntegrityStatus, verifyNow } from "./api";
 
 const REASONS = {
@@ -96,7 +97,7 @@ export function IntegrityPanel({ status }: { status: IntegrityStatus }) {
           type="button"
           onClick={() => void verify()}
           disabled={busy}
-          className="inline-flex shrink-0 items-center justify-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
+          className={buttonVariants({ variant: "outline", size: "sm", className: "font-normal" })}
         >
           <RefreshCw aria-hidden className={`h-4 w-4 ${busy ? "animate-spin" : ""}`} />
           {busy ? "Verifying…" : "Verify now"}

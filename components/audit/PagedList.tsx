@@ -2,18 +2,8 @@
 
 import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
-
-/** The filled-in fields of a filter form, by name; empty fields are left out. */
-export function formFilters<K extends string>(form: HTMLFormElement, keys: readonly K[]): Partial<Record<K, string>> {
-  const data = new FormData(form);
-  const next: Partial<Record<K, string>> = {};
-  for (const key of keys) {
-    const value = data.get(key);
-    if (typeof value === "string" && value) next[key] = value;
-  }
-  return next;
-}
 
 /**
  * A cursor-paged audit list: loading, error and empty states, the items, and "Load more".
@@ -49,14 +39,9 @@ export function PagedList<T>({
         {items.map(render)}
       </ul>
       {hasNextPage && (
-        <button
-          type="button"
-          onClick={() => void fetchNextPage()}
-          disabled={isFetchingNextPage}
-          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
-        >
+        <Button variant="outline" size="sm" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
           {isFetchingNextPage ? "Loading…" : words.more}
-        </button>
+        </Button>
       )}
     </div>
   );

@@ -2,17 +2,17 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Chip } from "@/components/runs/Badges";
 import { formatWhen } from "@/components/runs/format";
+import { FilterField, FilterForm, filterControlClass, rangeMessage } from "@/components/ui/FilterForm";
+import { Input } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import type { AuditFilterOptions } from "./api";
 import { ClassificationChip } from "./ClassificationChip";
-import { formFilters, PagedList } from "./PagedList";
+import { PagedList } from "./PagedList";
 import { fetchPhiAccess, type PhiAccessItem, type PhiFilters } from "./phi-api";
 
-const field =
-  "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
-const label = "block text-xs font-medium text-slate-600 dark:text-slate-400";
 const link = "text-brand-700 underline dark:text-brand-100";
 
 function PhiRow({ item }: { item: PhiAccessItem }) {
@@ -81,11 +81,6 @@ export function PhiAccessList({ options }: { options: AuditFilterOptions }) {
     getNextPageParam: (last) => last.next_cursor,
   });
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setFilters(formFilters(event.currentTarget, ["user", "agent", "from", "to"] as const));
-  }
-
   const body = (
     <PagedList
       query={query}
@@ -105,57 +100,40 @@ export function PhiAccessList({ options }: { options: AuditFilterOptions }) {
 
   return (
     <section aria-label="PHI access">
-      <form
-        onSubmit={submit}
-        onReset={() => setFilters({})}
-        aria-label="Filter PHI accesses"
-        className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-5 dark:border-slate-800"
+      <FilterForm
+        label="Filter PHI accesses"
+        keys={["user", "agent", "from", "to"] as const}
+        onFilters={setFilters}
+        ranges={[{ from: "from", to: "to", message: rangeMessage("From", "Until") }]}
+        className="sm:grid-cols-5"
       >
-        <label className={`${label} col-span-2 sm:col-span-1`}>
-          Person
-          <select name="user" className={field} defaultValue="">
+        <FilterField label="Person" className="col-span-2 sm:col-span-1">
+          <Select name="user" className={filterControlClass} defaultValue="">
             <option value="">Anyone</option>
             {options.people.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name} ({p.role})
               </option>
             ))}
-          </select>
-        </label>
-        <label className={`${label} col-span-2 sm:col-span-1`}>
-          Agent
-          <select name="agent" className={field} defaultValue="">
+          </Select>
+        </FilterField>
+        <FilterField label="Agent" className="col-span-2 sm:col-span-1">
+          <Select name="agent" className={filterControlClass} defaultValue="">
             <option value="">Any agent</option>
             {options.agents.map((a) => (
               <option key={a.id} value={a.slug}>
                 {a.name}
               </option>
             ))}
-          </select>
-        </label>
-        <label className={label}>
-          From
-          <input type="date" name="from" className={field} />
-        </label>
-        <label className={label}>
-          Until
-          <input type="date" name="to" className={field} />
-        </label>
-        <div className="col-span-2 flex items-end gap-2 sm:col-span-1">
-          <button
-            type="submit"
-            className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
-          >
-            Apply
-          </button>
-          <button
-            type="reset"
-            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
-            Clear
-          </button>
-        </div>
-      </form>
+          </Select>
+        </FilterField>
+        <FilterField label="From">
+          <Input type="date" name="from" className={filterControlClass} />
+        </FilterField>
+        <FilterField label="Until">
+          <Input type="date" name="to" className={filterControlClass} />
+        </FilterField>
+      </FilterForm>
       {body}
     </section>
   );

@@ -3,10 +3,10 @@
 import { Printer, RefreshCw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { buttonVariants } from "@/components/ui/Button";
 import { verifyNow } from "./api";
 
-const button =
-  "inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800";
+const button = buttonVariants({ variant: "outline", size: "sm", className: "font-normal" });
 
 /** Prints the report (the browser's dialog saves it as PDF); not part of the printed page itself. */
 export function PrintButton() {

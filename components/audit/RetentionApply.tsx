@@ -4,11 +4,11 @@ import { Eye, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { formatWhen } from "@/components/runs/format";
+import { buttonVariants } from "@/components/ui/Button";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { applyRetentionNow, describeRemoved, previewRetention, type RetentionPreview } from "./retention-api";
 
-const outlineButton =
-  "inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800";
+const outlineButton = buttonVariants({ variant: "outline", size: "sm", className: "font-normal" });
 
 /** "Apply now", with a dry run first that shows what the policy would remove at this moment. */
 export function RetentionApply() {

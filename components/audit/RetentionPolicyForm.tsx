@@ -4,6 +4,10 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { formatWhen } from "@/components/runs/format";
 import { ApiError } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
+import { Field } from "@/components/ui/Field";
+import { fieldErrors } from "@/components/ui/field-errors";
+import { Input } from "@/components/ui/Input";
 import {
   RETENTION_DAYS_MAX,
   RETENTION_DAYS_MIN,
@@ -61,14 +65,15 @@ const SCHEDULE_LABEL = "Schedule (cron, UTC)";
 const labelOf = (path: string) =>
   FIELDS.find((f) => f.name === path)?.label ?? (path === "cleanup_cron_schedule" ? SCHEDULE_LABEL : path);
 
-const inputClass =
-  "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
+const FIELD_NAMES = [...FIELDS.map((f) => f.name), "cleanup_cron_schedule"];
 
 /** The tenant's retention policy, editable, with the design's defaults beside each period. */
 export function RetentionPolicyForm({ policy }: { policy: RetentionPolicy }) {
   const router = useRouter();
   const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
+  const [error, setError] = useState<{ message: string; details: string[]; fields: Record<string, string> } | null>(
+    null,
+  );
   const [saved, setSaved] = useState(false);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
@@ -91,7 +96,9 @@ export function RetentionPolicyForm({ policy }: { policy: RetentionPolicy }) {
         err instanceof ApiError && Array.isArray(err.details)
           ? (err.details as { path: string; message: string }[]).map((d) => `${labelOf(d.path)}: ${d.message}`)
           : [];
-      setError({ message: err instanceof Error ? err.message : "The policy was not saved.", details });
+      // Each refusal also sits under its field; the summary above the button names them all.
+      const { fields, general } = fieldErrors(err, FIELD_NAMES);
+      setError({ message: general ?? "The policy was not saved:", details, fields });
     } finally {
       setSaving(false);
     }
@@ -114,12 +121,16 @@ export function RetentionPolicyForm({ policy }: { policy: RetentionPolicy }) {
       </p>
       <div className="grid gap-4 sm:grid-cols-2">
         {FIELDS.map((f) => (
-          <div key={f.name} className="text-sm">
-            <label htmlFor={`retention-${f.name}`} className="font-medium">
-              {f.label}
-            </label>
-            <input
-              id={`retention-${f.name}`}
+          <Field
+            key={f.name}
+            id={`retention-${f.name}`}
+            label={f.label}
+            labelClassName="font-medium"
+            className="text-sm"
+            description={`${f.hint} Default ${RETENTION_DEFAULTS[f.key] as number} days.`}
+            error={error?.fields[f.name]}
+          >
+            <Input
               name={f.name}
               type="number"
               inputMode="numeric"
@@ -128,31 +139,30 @@ export function RetentionPolicyForm({ policy }: { policy: RetentionPolicy }) {
               max={RETENTION_DAYS_MAX}
               step={1}
               defaultValue={policy[f.key] as number}
-              aria-describedby={`retention-${f.name}-hint`}
-              className={`mt-1 ${inputClass}`}
+              className="w-full"
             />
-            <p id={`retention-${f.name}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              {f.hint} Default {RETENTION_DEFAULTS[f.key] as number} days.
-            </p>
-          </div>
+          </Field>
         ))}
-        <div className="text-sm">
-          <label htmlFor="retention-cron" className="font-medium">
-            {SCHEDULE_LABEL}
-          </label>
-          <input
-            id="retention-cron"
+        <Field
+          id="retention-cron"
+          label={SCHEDULE_LABEL}
+          labelClassName="font-medium"
+          className="text-sm"
+          description={
+            <>
+              When the sweep applies the policy. Default <code>{RETENTION_DEFAULTS.cleanupCronSchedule}</code> (2 AM
+              daily).
+            </>
+          }
+          error={error?.fields.cleanup_cron_schedule}
+        >
+          <Input
             name="cleanup_cron_schedule"
             required
             defaultValue={policy.cleanupCronSchedule}
-            aria-describedby="retention-cron-hint"
-            className={`mt-1 font-mono ${inputClass}`}
+            className="w-full font-mono"
           />
-          <p id="retention-cron-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-            When the sweep applies the policy. Default <code>{RETENTION_DEFAULTS.cleanupCronSchedule}</code> (2 AM
-            daily).
-          </p>
-        </div>
+        </Field>
         <label className="flex items-start gap-2 text-sm sm:mt-6">
           <input name="cleanup_enabled" type="checkbox" defaultChecked={policy.cleanupEnabled} className="mt-1" />
           <span>
@@ -176,13 +186,9 @@ export function RetentionPolicyForm({ policy }: { policy: RetentionPolicy }) {
         </div>
       )}
       <div className="mt-4 flex items-center gap-3">
-        <button
-          type="submit"
-          disabled={saving}
-          className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
-        >
+        <Button type="submit" disabled={saving}>
           {saving ? "Saving…" : "Save policy"}
-        </button>
+        </Button>
         {saved && (
           <output className="text-sm text-emerald-700 dark:text-emerald-400" aria-live="polite">
             Policy saved.

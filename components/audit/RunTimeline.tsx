@@ -4,6 +4,7 @@ import { CheckCircle2, XCircle } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Chip } from "@/components/runs/Badges";
 import { formatTokens, formatUsd } from "@/components/runs/format";
+import { Select } from "@/components/ui/Select";
 import type { TimelineEvent, TraceEventType } from "./api";
 
 const time = (iso: string) =>
@@ -59,18 +60,14 @@ export function RunTimeline({ events, truncated }: { events: TimelineEvent[]; tr
     <div>
       <label className="mb-2 flex items-center gap-2 text-sm">
         <span className="text-slate-600 dark:text-slate-400">Event type</span>
-        <select
-          value={type}
-          onChange={(e) => setType(e.target.value as TraceEventType | "")}
-          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
-        >
+        <Select value={type} onChange={(e) => setType(e.target.value as TraceEventType | "")} className="px-2 py-1">
           <option value="">All ({events.length})</option>
           {types.map((t) => (
             <option key={t} value={t}>
               {t} ({events.filter((e) => e.eventType === t).length})
             </option>
           ))}
-        </select>
+        </Select>
       </label>
       <ol aria-label="Trace events">
         {shown.map((event) => (

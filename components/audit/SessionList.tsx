@@ -2,17 +2,18 @@
 
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Chip, RunStatusBadges } from "@/components/runs/Badges";
 import { formatUsd, formatWhen } from "@/components/runs/format";
+import { buttonVariants } from "@/components/ui/Button";
+import { FilterField, FilterForm, filterControlClass, rangeMessage } from "@/components/ui/FilterForm";
+import { Input } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import type { AuditFilterOptions } from "./api";
 import { ClassificationChip } from "./ClassificationChip";
-import { formFilters, PagedList } from "./PagedList";
+import { PagedList } from "./PagedList";
 import { type AuditSessionItem, fetchAuditSessions, fetchSessionRuns, type SessionFilters } from "./phi-api";
 
-const field =
-  "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
-const label = "block text-xs font-medium text-slate-600 dark:text-slate-400";
 const link = "text-brand-700 underline dark:text-brand-100";
 
 function SessionRuns({ sessionId }: { sessionId: string }) {
@@ -86,7 +87,7 @@ function SessionRow({ s }: { s: AuditSessionItem }) {
           type="button"
           aria-expanded={open}
           onClick={() => setOpen((v) => !v)}
-          className="mt-2 rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          className={buttonVariants({ variant: "outline", size: "xs", className: "mt-2 font-normal" })}
         >
           {open ? "Hide its runs" : `Show its ${s.runCount === 1 ? "run" : `${s.runCount} runs`}`}
         </button>
@@ -106,11 +107,6 @@ export function SessionList({ options }: { options: AuditFilterOptions }) {
     getNextPageParam: (last) => last.next_cursor,
   });
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setFilters(formFilters(event.currentTarget, ["agent", "from", "to", "has_phi", "has_errors"] as const));
-  }
-
   const body = (
     <PagedList
       query={query}
@@ -129,60 +125,43 @@ export function SessionList({ options }: { options: AuditFilterOptions }) {
   );
 
   const yesNo = (name: string, text: string) => (
-    <label className={label}>
-      {text}
-      <select name={name} className={field} defaultValue="">
+    <FilterField label={text}>
+      <Select name={name} className={filterControlClass} defaultValue="">
         <option value="">Either</option>
         <option value="true">Yes</option>
         <option value="false">No</option>
-      </select>
-    </label>
+      </Select>
+    </FilterField>
   );
 
   return (
     <section aria-label="Sessions">
-      <form
-        onSubmit={submit}
-        onReset={() => setFilters({})}
-        aria-label="Filter sessions"
-        className="mb-4 grid grid-cols-2 gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-6 dark:border-slate-800"
+      <FilterForm
+        label="Filter sessions"
+        keys={["agent", "from", "to", "has_phi", "has_errors"] as const}
+        onFilters={setFilters}
+        ranges={[{ from: "from", to: "to", message: rangeMessage("Active from", "Active until") }]}
+        className="sm:grid-cols-6"
       >
-        <label className={`${label} col-span-2 sm:col-span-1`}>
-          Agent
-          <select name="agent" className={field} defaultValue="">
+        <FilterField label="Agent" className="col-span-2 sm:col-span-1">
+          <Select name="agent" className={filterControlClass} defaultValue="">
             <option value="">Any agent</option>
             {options.agents.map((a) => (
               <option key={a.id} value={a.slug}>
                 {a.name}
               </option>
             ))}
-          </select>
-        </label>
-        <label className={label}>
-          Active from
-          <input type="date" name="from" className={field} />
-        </label>
-        <label className={label}>
-          Active until
-          <input type="date" name="to" className={field} />
-        </label>
+          </Select>
+        </FilterField>
+        <FilterField label="Active from">
+          <Input type="date" name="from" className={filterControlClass} />
+        </FilterField>
+        <FilterField label="Active until">
+          <Input type="date" name="to" className={filterControlClass} />
+        </FilterField>
         {yesNo("has_phi", "Touched PHI")}
         {yesNo("has_errors", "Had errors")}
-        <div className="col-span-2 flex items-end gap-2 sm:col-span-1">
-          <button
-            type="submit"
-            className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
-          >
-            Apply
-          </button>
-          <button
-            type="reset"
-            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
-            Clear
-          </button>
-        </div>
-      </form>
+      </FilterForm>
       {body}
     </section>
   );

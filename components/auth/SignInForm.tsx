@@ -2,6 +2,8 @@
 
 import { type FormEvent, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
+import { Input } from "@/components/ui/Input";
 
 /** `returnTo` is a path on this site, checked by the server (an open redirect would let a link send people elsewhere). */
 export function SignInForm({
@@ -49,26 +51,26 @@ export function SignInForm({
       <input type="hidden" name="returnTo" value={returnTo} />
       <label className="block">
         <span className="text-sm font-medium">Email</span>
-        <input
+        <Input
           type="email"
           name="email"
           autoComplete="username"
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
-          className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
+          className="mt-1 w-full text-base"
         />
       </label>
       <label className="block">
         <span className="text-sm font-medium">Password</span>
-        <input
+        <Input
           type="password"
           name="password"
           autoComplete="current-password"
           required
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
+          className="mt-1 w-full text-base"
         />
       </label>
       {error && (
@@ -79,13 +81,9 @@ export function SignInForm({
           {error}
         </p>
       )}
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded-md bg-brand-600 px-3 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
-      >
+      <Button type="submit" disabled={pending} className="px-3 text-base w-full">
         {pending ? "Signing in…" : "Sign in"}
-      </button>
+      </Button>
       {demoAccounts.length > 0 && (
         <div className="rounded-md border border-dashed border-slate-300 p-3 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-400">
           <p className="font-medium">Demo accounts (password vigil-demo)</p>

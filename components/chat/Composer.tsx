@@ -3,6 +3,7 @@
 import { Square } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { MAX_GOAL_CHARS, ModeSwitch, useAutonomousMode } from "@/components/runs/ModeSwitch";
+import { Button } from "@/components/ui/Button";
 import { MAX_MESSAGE_BYTES } from "@/lib/chat/contract";
 
 /** The server refuses questions over 8 KiB; say so before sending. */
@@ -96,24 +97,19 @@ export function Composer({
           className="max-h-[200px] min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-2 text-[15px] outline-none"
         />
         {busy ? (
-          <button
-            type="button"
-            onClick={onStop}
-            aria-label="Stop the answer"
-            className="rounded-lg border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
+          <Button onClick={onStop} aria-label="Stop the answer" variant="outline" className="px-3 rounded-lg">
             <Square aria-hidden className="mr-1 inline h-3 w-3 fill-current align-[-1px]" />
             Stop
-          </button>
+          </Button>
         ) : (
-          <button
+          <Button
             type="submit"
             aria-label={goal ? "Start autonomous run" : "Send message"}
             disabled={empty || tooLong || disabled || runMode.starting}
-            className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
+            className="rounded-lg disabled:cursor-not-allowed"
           >
             {goal ? (runMode.starting ? "Starting…" : "Start run") : "Send"}
-          </button>
+          </Button>
         )}
       </div>
       <p id="chat-composer-hint" className="mt-1 flex justify-between px-1 text-xs text-slate-500 dark:text-slate-400">

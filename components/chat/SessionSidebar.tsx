@@ -7,6 +7,8 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useDeferredValue, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { AgentIcon } from "@/components/ui/AgentIcon";
+import { Button } from "@/components/ui/Button";
+import { Input } from "@/components/ui/Input";
 import { type ChatSessionListItem, SESSION_SEARCH_MAX_CHARS } from "@/lib/chat/contract";
 import { deleteSession, fetchSessions, renameSession, SESSIONS_KEY, sessionSearchKey } from "./api";
 import { useNow } from "./MessageTime";
@@ -55,9 +57,9 @@ function SessionRow({ session, active, now }: { session: ChatSessionListItem; ac
           <label htmlFor={`rename-${session.id}`} className="sr-only">
             Conversation title
           </label>
-          <input
+          <Input
             id={`rename-${session.id}`}
-            // biome-ignore lint/a11y/noAutofocus: the person just asked to rename this title
+            // Focus moves into the title: the person just asked to rename it.
             autoFocus
             value={title}
             maxLength={200}
@@ -69,15 +71,11 @@ function SessionRow({ session, active, now }: { session: ChatSessionListItem; ac
                 setMode("view");
               }
             }}
-            className="min-w-0 flex-1 rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
+            className="min-w-0 flex-1 rounded px-2 py-1"
           />
-          <button
-            type="submit"
-            disabled={rename.isPending}
-            className="rounded px-2 text-xs text-brand-600 hover:underline"
-          >
+          <Button type="submit" variant="link" size="xs" disabled={rename.isPending}>
             Save
-          </button>
+          </Button>
         </form>
       </li>
     );
@@ -115,21 +113,17 @@ function SessionRow({ session, active, now }: { session: ChatSessionListItem; ac
           className="absolute inset-0 m-0 flex items-center justify-end gap-1 rounded-md border-0 bg-red-50 px-2 text-xs dark:bg-red-950"
         >
           <span className="mr-auto text-red-800 dark:text-red-200">Delete this conversation?</span>
-          <button
-            type="button"
-            onClick={() => remove.mutate()}
-            disabled={remove.isPending}
-            className="rounded bg-red-600 px-2 py-1 font-medium text-white hover:bg-red-700"
-          >
+          <Button variant="destructive" size="xs" onClick={() => remove.mutate()} disabled={remove.isPending}>
             Delete
-          </button>
-          <button
-            type="button"
+          </Button>
+          <Button
+            variant="ghost"
+            size="xs"
+            className="font-normal hover:bg-red-100 dark:hover:bg-red-900"
             onClick={() => setMode("view")}
-            className="rounded px-2 py-1 hover:bg-red-100 dark:hover:bg-red-900"
           >
             Cancel
-          </button>
+          </Button>
         </fieldset>
       ) : (
         <span className="absolute top-1.5 right-1 flex opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 pointer-coarse:opacity-100">
@@ -181,7 +175,7 @@ function SessionSearch({ value, onChange }: { value: string; onChange: (value: s
         aria-hidden
         className="pointer-events-none absolute top-1/2 left-3 h-3.5 w-3.5 -translate-y-1/2 text-slate-400"
       />
-      <input
+      <Input
         id={id}
         type="search"
         value={value}
@@ -194,7 +188,7 @@ function SessionSearch({ value, onChange }: { value: string; onChange: (value: s
             onChange("");
           }
         }}
-        className="w-full rounded-md border border-slate-300 bg-white py-1.5 pr-7 pl-7 text-sm [&::-webkit-search-cancel-button]:hidden dark:border-slate-700 dark:bg-slate-900"
+        className="w-full py-1.5 pr-7 pl-7 [&::-webkit-search-cancel-button]:hidden"
       />
       {value && (
         <button
@@ -289,14 +283,15 @@ export function SessionSidebar() {
           </div>
         )}
         {hasNextPage && (
-          <button
-            type="button"
+          <Button
+            variant="ghost"
+            size="xs"
+            className="mt-2 w-full font-normal text-slate-500 dark:text-slate-400"
             onClick={() => void fetchNextPage()}
             disabled={isFetchingNextPage}
-            className="mt-2 w-full rounded px-2 py-1 text-xs text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800"
           >
             {isFetchingNextPage ? "Loading…" : "Older conversations"}
-          </button>
+          </Button>
         )}
       </div>
     </nav>

@@ -6,6 +6,7 @@ import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { AgentIcon } from "@/components/ui/AgentIcon";
 import { apiFetch } from "@/components/ui/api";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Input } from "@/components/ui/Input";
 import type { AgentCard } from "@/lib/experts/contract";
 
 interface AgentList {
@@ -38,14 +39,14 @@ export function ExpertGrid() {
   return (
     <div>
       <div className="mb-6 flex items-center gap-3">
-        <input
+        <Input
           ref={search}
           type="search"
           placeholder="Search experts by name or domain  ( / )"
           aria-label="Search experts"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
-          className="w-full max-w-md rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
+          className="w-full max-w-md text-base"
         />
         {isFetching && <span className="text-xs text-slate-500">Searching…</span>}
       </div>

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { toast } from "sonner";
+import { Select } from "@/components/ui/Select";
 import {
   CLASSIFICATION_LABELS,
   classifyDocument,
@@ -29,9 +30,6 @@ export function ClassificationBadge({ value }: { value: DataClassification }) {
     </span>
   );
 }
-
-export const selectClass =
-  "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 /** The options of a sensitivity select. */
 export function ClassificationOptions() {
@@ -70,16 +68,16 @@ export function ClassificationControl({ doc }: { doc: KnowledgeDocument }) {
       <label htmlFor={id} className="sr-only">
         Sensitivity
       </label>
-      <select
+      <Select
         id={id}
         data-testid="document-classification-select"
-        className={selectClass}
+        className="px-2 py-1.5"
         value={value}
         disabled={saving}
         onChange={(e) => void change(e.target.value as DataClassification)}
       >
         <ClassificationOptions />
-      </select>
+      </Select>
       {saving && <span className="text-xs text-slate-500">Saving…</span>}
     </div>
   );

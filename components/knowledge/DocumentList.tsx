@@ -3,8 +3,18 @@
 import { type InfiniteData, type UseInfiniteQueryResult, useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useDeferredValue, useState } from "react";
+import { Button } from "@/components/ui/Button";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
+import {
+  DataTable,
+  DataTableBody,
+  DataTableCell,
+  DataTableHead,
+  DataTableHeader,
+  DataTableRow,
+} from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Input } from "@/components/ui/Input";
 import {
   addedBy,
   DOCUMENTS_KEY,
@@ -62,13 +72,13 @@ export function DocumentList({
         <h2 id="documents-heading" className="text-lg font-medium">
           Documents
         </h2>
-        <input
+        <Input
           type="search"
           aria-label="Filter documents by title"
           placeholder="Filter by title"
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
-          className="ml-auto w-full max-w-xs rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
+          className="ml-auto w-full max-w-xs py-1.5"
         />
       </div>
 
@@ -94,9 +104,9 @@ export function DocumentList({
           className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
         >
           Could not load the documents: {query.error.message}{" "}
-          <button type="button" className="underline" onClick={() => query.refetch()}>
+          <Button variant="link" size="inline" className="text-current underline" onClick={() => query.refetch()}>
             Try again
-          </button>
+          </Button>
         </div>
       ) : query.isPending ? (
         <p className="text-sm text-slate-500" aria-busy="true">
@@ -113,45 +123,41 @@ export function DocumentList({
             : "Try another word, or search the contents below."}
         </EmptyState>
       ) : (
-        // `relative`: the sr-only header inside is positioned against this box, so it scrolls with it
-        // instead of widening the page.
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-          <table className="w-full text-left text-sm" aria-describedby="documents-heading">
-            <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
+        // From `md` up a table in a frame; on a phone each document is a card with Delete in view.
+        // `relative`: the sr-only header is positioned against this box instead of the page.
+        <div className="relative md:rounded-xl md:border md:border-slate-200 md:bg-white md:dark:border-slate-800 md:dark:bg-slate-900">
+          <DataTable aria-describedby="documents-heading">
+            <DataTableHead className="dark:text-slate-400">
               <tr>
-                <th scope="col" className="px-4 py-2">
+                <DataTableHeader scope="col" className="px-4">
                   Title
-                </th>
-                <th scope="col" className="px-2 py-2">
+                </DataTableHeader>
+                <DataTableHeader scope="col" className="px-2">
                   Format
-                </th>
-                <th scope="col" className="px-2 py-2">
+                </DataTableHeader>
+                <DataTableHeader scope="col" className="px-2">
                   Domains
-                </th>
-                <th scope="col" className="px-2 py-2 text-right">
+                </DataTableHeader>
+                <DataTableHeader scope="col" className="px-2 text-right">
                   Chunks
-                </th>
-                <th scope="col" className="px-2 py-2 text-right">
+                </DataTableHeader>
+                <DataTableHeader scope="col" className="px-2 text-right">
                   Size
-                </th>
-                <th scope="col" className="px-2 py-2">
+                </DataTableHeader>
+                <DataTableHeader scope="col" className="px-2">
                   Added
-                </th>
-                <th scope="col" className="px-4 py-2">
+                </DataTableHeader>
+                <DataTableHeader scope="col" className="px-4">
                   <span className="sr-only">Actions</span>
-                </th>
+                </DataTableHeader>
               </tr>
-            </thead>
-            <tbody>
+            </DataTableHead>
+            <DataTableBody>
               {shown.map((doc) => {
                 const deleting = remove.isPending && remove.variables?.id === doc.id;
                 return (
-                  <tr
-                    key={doc.id}
-                    data-testid="document-row"
-                    className="border-t border-slate-200 align-top dark:border-slate-800"
-                  >
-                    <td className="px-4 py-2">
+                  <DataTableRow key={doc.id} data-testid="document-row" className="align-top">
+                    <DataTableCell className="md:px-4">
                       <div className="font-medium">
                         <Link
                           href={`/knowledge/${doc.id}`}
@@ -176,33 +182,39 @@ export function DocumentList({
                       {doc.externalId && (
                         <div className="break-all font-mono text-[11px] text-slate-400">{doc.externalId}</div>
                       )}
-                    </td>
-                    <td className="px-2 py-2">
+                    </DataTableCell>
+                    <DataTableCell label="Format" className="md:px-2">
                       {FORMAT_LABELS[doc.format] ?? doc.format}
-                      <div className="text-[11px] text-slate-400" data-testid="document-language">
+                      <span className="text-[11px] text-slate-400 max-md:ml-2 md:block" data-testid="document-language">
                         {LANGUAGE_LABELS[doc.language] ?? doc.language}
-                      </div>
-                    </td>
-                    <td className="px-2 py-2">
+                      </span>
+                    </DataTableCell>
+                    <DataTableCell className="md:px-2">
                       <div className="flex flex-wrap gap-1">
                         {doc.domains.map((d) => (
                           <DomainChip key={d} domain={d} />
                         ))}
                       </div>
-                    </td>
-                    <td className="px-2 py-2 text-right tabular-nums" data-testid="chunk-count">
+                    </DataTableCell>
+                    <DataTableCell
+                      label="Chunks"
+                      className="tabular-nums md:px-2 md:text-right"
+                      data-testid="chunk-count"
+                    >
                       {doc.chunkCount}
-                    </td>
-                    <td className="px-2 py-2 text-right tabular-nums whitespace-nowrap">{formatBytes(doc.byteSize)}</td>
-                    <td className="px-2 py-2 whitespace-nowrap">
+                    </DataTableCell>
+                    <DataTableCell label="Size" className="tabular-nums whitespace-nowrap md:px-2 md:text-right">
+                      {formatBytes(doc.byteSize)}
+                    </DataTableCell>
+                    <DataTableCell label="Added" className="md:px-2 md:whitespace-nowrap">
                       <time dateTime={doc.createdAt} title={new Date(doc.createdAt).toLocaleString()}>
                         {formatWhen(doc.createdAt)}
                       </time>
-                      <div className="text-xs text-slate-500 dark:text-slate-400">
+                      <span className="text-xs text-slate-500 max-md:ml-1 md:block dark:text-slate-400">
                         by {addedBy(doc.createdBy, currentUserId)}
-                      </div>
-                    </td>
-                    <td className="px-4 py-2 text-right">
+                      </span>
+                    </DataTableCell>
+                    <DataTableCell actions className="md:px-4">
                       <ConfirmButton
                         label={deleting ? "Deleting…" : "Delete"}
                         ariaLabel={`Delete ${doc.title}`}
@@ -215,12 +227,12 @@ export function DocumentList({
                           remove.mutate(doc);
                         }}
                       />
-                    </td>
-                  </tr>
+                    </DataTableCell>
+                  </DataTableRow>
                 );
               })}
-            </tbody>
-          </table>
+            </DataTableBody>
+          </DataTable>
         </div>
       )}
 
@@ -231,14 +243,14 @@ export function DocumentList({
             {all.length} {all.length === 1 ? "document" : "documents"} loaded
           </span>
           {query.hasNextPage && (
-            <button
-              type="button"
+            <Button
+              variant="outline"
+              size="sm"
               onClick={() => query.fetchNextPage()}
               disabled={query.isFetchingNextPage}
-              className="rounded-md border border-slate-300 px-3 py-1.5 text-slate-700 hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
             >
               {query.isFetchingNextPage ? "Loading…" : "Load more"}
-            </button>
+            </Button>
           )}
           {query.error && query.data && <span role="alert">Could not load more: {query.error.message}</span>}
         </div>

@@ -5,6 +5,7 @@ import { ArrowLeft, LoaderCircle } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { buttonVariants } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import {
   addedBy,
@@ -187,7 +188,7 @@ export function DocumentViewer({
                 type="button"
                 onClick={() => chunks.fetchNextPage()}
                 disabled={chunks.isFetchingNextPage}
-                className="rounded-md border border-slate-300 px-3 py-1.5 text-slate-700 hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
+                className={buttonVariants({ variant: "outline", size: "sm", className: "font-normal" })}
               >
                 {chunks.isFetchingNextPage ? "Loading…" : "Load more chunks"}
               </button>

@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { toast } from "sonner";
+import { Select } from "@/components/ui/Select";
 import { EVIDENCE_LEVELS, type EvidenceLevel, gradeDocument, type KnowledgeDocument } from "./api";
-import { selectClass } from "./Classification";
 
 /** The options of an evidence-level select, "unrated" first (the empty value). */
 export function EvidenceLevelOptions() {
@@ -51,16 +51,16 @@ export function EvidenceLevelControl({ doc }: { doc: KnowledgeDocument }) {
       <label htmlFor={id} className="sr-only">
         Evidence level
       </label>
-      <select
+      <Select
         id={id}
         data-testid="document-evidence-level-select"
-        className={selectClass}
+        className="px-2 py-1.5"
         value={value ?? ""}
         disabled={saving}
         onChange={(e) => void change((e.target.value || null) as EvidenceLevel | null)}
       >
         <EvidenceLevelOptions />
-      </select>
+      </Select>
       {saving && <span className="text-xs text-slate-500">Saving…</span>}
     </div>
   );

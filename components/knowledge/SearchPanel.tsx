@@ -2,6 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { Button } from "@/components/ui/Button";
+import { Input } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import { knowledgeFetch, type SearchBody } from "./api";
 import { DomainChip } from "./DocumentList";
 
@@ -59,37 +62,28 @@ export function SearchPanel({ domains }: { domains: string[] }) {
       <form onSubmit={submit} className="flex flex-wrap items-end gap-2" aria-label="Search the knowledge base">
         <label className="flex min-w-64 flex-1 flex-col gap-1 text-sm">
           Question or keywords
-          <input
+          <Input
             type="search"
             value={text}
             onChange={(e) => setText(e.target.value)}
             maxLength={1000}
             placeholder="e.g. What does a 510(k) need to show?"
-            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
           />
         </label>
         <label className="flex flex-col gap-1 text-sm">
           Domain
-          <select
-            value={domain}
-            onChange={(e) => setDomain(e.target.value)}
-            className="rounded-md border border-slate-300 bg-white px-2 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
-          >
+          <Select value={domain} onChange={(e) => setDomain(e.target.value)} className="px-2">
             <option value="">All domains</option>
             {domains.map((d) => (
               <option key={d} value={d}>
                 {d}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
-        <button
-          type="submit"
-          disabled={!text.trim()}
-          className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
-        >
+        <Button type="submit" disabled={!text.trim()}>
           Search
-        </button>
+        </Button>
       </form>
 
       <div aria-live="polite" aria-busy={search.isFetching}>

@@ -1,6 +1,8 @@
 "use client";
 
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { Button } from "@/components/ui/Button";
+import { Textarea } from "@/components/ui/Input";
 import { answerClarification, type ClarificationInterrupt, type ConversationTurn } from "./api";
 
 const END = "/end";
@@ -121,7 +123,7 @@ export function ClarificationChat({
             <label htmlFor={`${ids}-reply`} className="block text-sm font-medium">
               Your answer
             </label>
-            <textarea
+            <Textarea
               id={`${ids}-reply`}
               ref={box}
               rows={3}
@@ -131,19 +133,15 @@ export function ClarificationChat({
               onKeyDown={onKeyDown}
               disabled={busy}
               aria-describedby={`${ids}-hint`}
-              className="w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+              className="w-full min-w-0"
             />
             <p id={`${ids}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
               Enter sends, Shift+Enter starts a new line.
             </p>
             <div className="flex flex-wrap gap-2">
-              <button
-                type="submit"
-                disabled={busy}
-                className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
-              >
+              <Button type="submit" disabled={busy} size="sm">
                 Send answer
-              </button>
+              </Button>
               <button
                 type="button"
                 onClick={() => void send(END)}

@@ -4,10 +4,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useId, useState } from "react";
 import { fetchAgents } from "@/components/runs/api";
+import { Button } from "@/components/ui/Button";
+import { Textarea } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import { RESEARCH_KEY, RESEARCH_WORKFLOW, startResearch } from "./api";
-
-const fieldClass =
-  "w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 /** Starts a research run on a question and opens it. */
 export function NewResearchForm() {
@@ -62,9 +62,9 @@ export function NewResearchForm() {
         <label htmlFor={`${ids}-query`} className="mb-1 block text-sm font-medium">
           Question
         </label>
-        <textarea
+        <Textarea
           id={`${ids}-query`}
-          className={fieldClass}
+          className="w-full min-w-0"
           rows={4}
           maxLength={4000}
           value={query}
@@ -76,9 +76,9 @@ export function NewResearchForm() {
         <label htmlFor={`${ids}-agent`} className="mb-1 block text-sm font-medium">
           Research agent
         </label>
-        <select
+        <Select
           id={`${ids}-agent`}
-          className={fieldClass}
+          className="w-full min-w-0"
           value={slug}
           onChange={(e) => setAgentSlug(e.target.value)}
           disabled={analysts.length === 0}
@@ -89,7 +89,7 @@ export function NewResearchForm() {
               {a.name}
             </option>
           ))}
-        </select>
+        </Select>
       </div>
       <fieldset className="space-y-2">
         <legend className="sr-only">Options</legend>
@@ -127,13 +127,9 @@ export function NewResearchForm() {
           {problem}
         </p>
       )}
-      <button
-        type="submit"
-        disabled={busy}
-        className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
-      >
+      <Button type="submit" disabled={busy}>
         {busy ? "Starting…" : "Start research"}
-      </button>
+      </Button>
     </form>
   );
 }

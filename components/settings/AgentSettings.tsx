@@ -3,12 +3,23 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
+import {
+  DataTable,
+  DataTableBody,
+  DataTableCell,
+  DataTableHead,
+  DataTableHeader,
+  DataTableRow,
+} from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Field } from "@/components/ui/Field";
+import { Select } from "@/components/ui/Select";
 import { type DataAccessScope, SEVERITIES, type Severity, type ToolCategory } from "@/lib/agents/contract";
 import type { AgentCard } from "@/lib/experts/contract";
 import { DeciderPolicyEditor } from "./DeciderPolicyEditor";
 import { PrinciplesEditor } from "./PrinciplesEditor";
-import { buttonClass, ErrorText, inputClass } from "./shared";
+import { ErrorText } from "./shared";
 
 interface Tool {
   name: string;
@@ -62,26 +73,26 @@ function ToolsTable() {
   if (tools.isPending) return <p className="text-sm text-slate-500">Loading tools…</p>;
   if (tools.data.items.length === 0) return <EmptyState title="No tools" />;
   return (
-    <div className="relative overflow-x-auto">
-      <table className="w-full text-left text-sm" aria-label="Tools">
-        <thead className="text-xs uppercase text-slate-500">
-          <tr>
-            <th className="py-2">Tool</th>
-            <th>Category</th>
-            <th>Access</th>
-            <th>External</th>
-            <th>Risk</th>
-            <th>Enabled</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {tools.data.items.map((tool) => (
-            <ToolRow key={`${tool.name}:${tool.risk_level}:${tool.enabled}`} tool={tool} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable aria-label="Tools">
+      <DataTableHead>
+        <tr>
+          <DataTableHeader>Tool</DataTableHeader>
+          <DataTableHeader>Category</DataTableHeader>
+          <DataTableHeader>Access</DataTableHeader>
+          <DataTableHeader>External</DataTableHeader>
+          <DataTableHeader>Risk</DataTableHeader>
+          <DataTableHeader>Enabled</DataTableHeader>
+          <DataTableHeader>
+            <span className="sr-only">Actions</span>
+          </DataTableHeader>
+        </tr>
+      </DataTableHead>
+      <DataTableBody>
+        {tools.data.items.map((tool) => (
+          <ToolRow key={`${tool.name}:${tool.risk_level}:${tool.enabled}`} tool={tool} />
+        ))}
+      </DataTableBody>
+    </DataTable>
   );
 }
 
@@ -102,49 +113,38 @@ function ToolRow({ tool }: { tool: Tool }) {
     },
   });
   return (
-    <tr className="border-t border-slate-200 align-top dark:border-slate-800" data-testid={`tool-${tool.name}`}>
-      <td className="py-2 pr-3">
+    <DataTableRow className="align-top" data-testid={`tool-${tool.name}`}>
+      <DataTableCell>
         <div className="font-mono">{tool.name}</div>
         <div className="text-xs text-slate-500">{tool.description}</div>
-      </td>
-      <td className="py-2">{tool.category}</td>
-      <td className="py-2">{tool.data_access_scope}</td>
-      <td className="py-2">{tool.external_api ? "yes" : "no"}</td>
-      <td className="py-2">
-        <select
-          className={inputClass}
-          aria-label={`Risk of ${tool.name}`}
-          value={risk}
-          onChange={(e) => setRisk(e.target.value as Severity)}
-        >
+      </DataTableCell>
+      <DataTableCell label="Category">{tool.category}</DataTableCell>
+      <DataTableCell label="Access">{tool.data_access_scope}</DataTableCell>
+      <DataTableCell label="External">{tool.external_api ? "yes" : "no"}</DataTableCell>
+      <DataTableCell label="Risk">
+        <Select aria-label={`Risk of ${tool.name}`} value={risk} onChange={(e) => setRisk(e.target.value as Severity)}>
           {SEVERITIES.map((s) => (
             <option key={s} value={s}>
               {s}
             </option>
           ))}
-        </select>
-      </td>
-      <td className="py-2">
+        </Select>
+      </DataTableCell>
+      <DataTableCell label="Enabled">
         <input
           type="checkbox"
           aria-label={`${tool.name} enabled`}
           checked={enabled}
           onChange={(e) => setEnabled(e.target.checked)}
         />
-      </td>
-      <td className="py-2 text-right">
-        <button
-          type="button"
-          className={buttonClass}
-          aria-label={`Save ${tool.name}`}
-          disabled={!changed || save.isPending}
-          onClick={() => save.mutate()}
-        >
+      </DataTableCell>
+      <DataTableCell actions>
+        <Button aria-label={`Save ${tool.name}`} disabled={!changed || save.isPending} onClick={() => save.mutate()}>
           {save.isPending ? "Saving…" : "Save"}
-        </button>
+        </Button>
         <ErrorText error={save.error} />
-      </td>
-    </tr>
+      </DataTableCell>
+    </DataTableRow>
   );
 }
 
@@ -180,10 +180,8 @@ function AgentTools() {
   if (agents.data.items.length === 0) return <EmptyState title="No agents yet" />;
   return (
     <div className="space-y-3">
-      <label className="flex flex-col gap-1 text-sm sm:w-80">
-        Agent
-        <select
-          className={inputClass}
+      <Field label="Agent" className="sm:w-80">
+        <Select
           value={agent ?? ""}
           onChange={(e) => {
             toggle.reset();
@@ -195,8 +193,8 @@ function AgentTools() {
               {a.name}
             </option>
           ))}
-        </select>
-      </label>
+        </Select>
+      </Field>
       <ErrorText error={toggle.error} />
       {tools.error ? (
         <ErrorText error={tools.error} />

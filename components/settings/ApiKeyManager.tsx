@@ -3,14 +3,24 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { copyText } from "@/components/ui/clipboard";
+import {
+  DataTable,
+  DataTableBody,
+  DataTableCell,
+  DataTableHead,
+  DataTableHeader,
+  DataTableRow,
+} from "@/components/ui/DataTable";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Field } from "@/components/ui/Field";
+import { fieldErrors } from "@/components/ui/field-errors";
+import { Input } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import type { Role } from "@/lib/access";
 import type { ApiKeySummary, CreatedApiKey } from "@/lib/tenancy/contract";
-
-const inputClass =
-  "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 export function ApiKeyManager() {
   const queryClient = useQueryClient();
@@ -40,40 +50,34 @@ export function ApiKeyManager() {
     event.preventDefault();
     create.mutate();
   }
+  const problems = fieldErrors(create.error, ["name", "role"]);
 
   return (
     <div className="space-y-6">
-      <form onSubmit={submit} className="flex flex-wrap items-end gap-3" aria-label="Create API key">
-        <label className="flex flex-col gap-1 text-sm">
-          Name
-          <input
-            className={inputClass}
+      <form onSubmit={submit} className="flex flex-wrap items-start gap-3" aria-label="Create API key">
+        <Field label="Name" error={problems.fields.name}>
+          <Input
             value={name}
             onChange={(e) => setName(e.target.value)}
             required
             maxLength={100}
             placeholder="e.g. CI pipeline"
           />
-        </label>
-        <label className="flex flex-col gap-1 text-sm">
-          Role
-          <select className={inputClass} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+        </Field>
+        <Field label="Role" error={problems.fields.role}>
+          <Select value={role} onChange={(e) => setRole(e.target.value as Role)}>
             <option value="member">member</option>
             <option value="reviewer">reviewer</option>
             <option value="admin">admin</option>
-          </select>
-        </label>
-        <button
-          type="submit"
-          disabled={create.isPending}
-          className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
-        >
+          </Select>
+        </Field>
+        <Button type="submit" disabled={create.isPending} className="sm:mt-6">
           {create.isPending ? "Creating…" : "Create key"}
-        </button>
+        </Button>
       </form>
-      {create.error && (
+      {problems.general && (
         <p role="alert" className="text-sm text-red-600">
-          {create.error.message}
+          {problems.general}
         </p>
       )}
       {created && (
@@ -83,16 +87,21 @@ export function ApiKeyManager() {
             {created.key}
           </code>
           <div className="mt-2 flex gap-3">
-            <button
-              type="button"
-              className="rounded bg-amber-600 px-2 py-1 text-xs font-medium text-white hover:bg-amber-700"
+            <Button
+              size="xs"
+              className="bg-amber-600 hover:bg-amber-700"
               onClick={() => copyText(created.key, "Key copied")}
             >
               Copy key
-            </button>
-            <button type="button" className="text-xs underline" onClick={() => setCreated(null)}>
+            </Button>
+            <Button
+              variant="link"
+              size="inline"
+              className="text-xs text-current underline"
+              onClick={() => setCreated(null)}
+            >
               Done
-            </button>
+            </Button>
           </div>
         </div>
       )}
@@ -105,44 +114,48 @@ export function ApiKeyManager() {
       ) : keys.data.items.length === 0 ? (
         <EmptyState title="No API keys yet">Programs and agents use keys to call the API as this tenant.</EmptyState>
       ) : (
-        <div className="relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="text-xs uppercase text-slate-500">
-              <tr>
-                <th className="py-2">Name</th>
-                <th>Key</th>
-                <th>Role</th>
-                <th>Created</th>
-                <th>Last used</th>
-                <th>Status</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.items.map((k) => (
-                <tr key={k.id} className="border-t border-slate-200 dark:border-slate-800">
-                  <td className="py-2">{k.name}</td>
-                  <td className="font-mono">{k.prefix}…</td>
-                  <td>{k.role}</td>
-                  <td>{new Date(k.createdAt).toLocaleString()}</td>
-                  <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "never"}</td>
-                  <td>{k.revokedAt ? "revoked" : "active"}</td>
-                  <td className="text-right">
-                    {!k.revokedAt && (
-                      <ConfirmButton
-                        label="Revoke"
-                        question={`Revoke “${k.name}”? Programs using it will stop working.`}
-                        confirmLabel="Revoke key"
-                        disabled={revoke.isPending}
-                        onConfirm={() => revoke.mutate(k.id)}
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable aria-label="API keys">
+          <DataTableHead>
+            <tr>
+              <DataTableHeader>Name</DataTableHeader>
+              <DataTableHeader>Key</DataTableHeader>
+              <DataTableHeader>Role</DataTableHeader>
+              <DataTableHeader>Created</DataTableHeader>
+              <DataTableHeader>Last used</DataTableHeader>
+              <DataTableHeader>Status</DataTableHeader>
+              <DataTableHeader>
+                <span className="sr-only">Actions</span>
+              </DataTableHeader>
+            </tr>
+          </DataTableHead>
+          <DataTableBody>
+            {keys.data.items.map((k) => (
+              <DataTableRow key={k.id} data-testid="api-key-row">
+                <DataTableCell className="font-medium md:font-normal">{k.name}</DataTableCell>
+                <DataTableCell label="Key" className="font-mono">
+                  {k.prefix}…
+                </DataTableCell>
+                <DataTableCell label="Role">{k.role}</DataTableCell>
+                <DataTableCell label="Created">{new Date(k.createdAt).toLocaleString()}</DataTableCell>
+                <DataTableCell label="Last used">
+                  {k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "never"}
+                </DataTableCell>
+                <DataTableCell label="Status">{k.revokedAt ? "revoked" : "active"}</DataTableCell>
+                <DataTableCell actions className={k.revokedAt ? "max-md:hidden" : undefined}>
+                  {!k.revokedAt && (
+                    <ConfirmButton
+                      label="Revoke"
+                      question={`Revoke “${k.name}”? Programs using it will stop working.`}
+                      confirmLabel="Revoke key"
+                      disabled={revoke.isPending}
+                      onConfirm={() => revoke.mutate(k.id)}
+                    />
+                  )}
+                </DataTableCell>
+              </DataTableRow>
+            ))}
+          </DataTableBody>
+        </DataTable>
       )}
     </div>
   );

@@ -6,8 +6,13 @@ import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Field } from "@/components/ui/Field";
+import { fieldErrors } from "@/components/ui/field-errors";
+import { Input } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import {
   type DataSourceKind,
   type DataSourceSummary,
@@ -16,7 +21,7 @@ import {
   DEFAULT_STATEMENT_TIMEOUT_MS,
 } from "@/lib/datasources/contract";
 import { SourceRiskControl } from "./SourceRiskControl";
-import { buttonClass, ErrorText, inputClass } from "./shared";
+import { ErrorText } from "./shared";
 
 const KIND_LABELS: Record<DataSourceKind, string> = {
   postgres: "PostgreSQL",
@@ -99,6 +104,15 @@ function AddSourceForm() {
     event.preventDefault();
     create.mutate();
   }
+  // The server's refusal, each under its field (a connection string says what is wrong with it).
+  const problems = fieldErrors(create.error, [
+    "name",
+    "kind",
+    "connectionString",
+    "allowedSchemas",
+    "rowLimit",
+    "statementTimeoutMs",
+  ]);
 
   return (
     <form
@@ -106,32 +120,33 @@ function AddSourceForm() {
       aria-label="Add data source"
       className="grid gap-3 rounded-xl border border-slate-200 p-4 sm:grid-cols-2 dark:border-slate-800"
     >
-      <label className="flex flex-col gap-1 text-sm">
-        Name
-        <input
-          className={inputClass}
+      <Field label="Name" error={problems.fields.name}>
+        <Input
           value={name}
           onChange={(e) => setName(e.target.value)}
           required
           maxLength={100}
           placeholder="e.g. Sales replica"
         />
-      </label>
-      <label className="flex flex-col gap-1 text-sm">
-        Kind
-        <select className={inputClass} value={kind} onChange={(e) => setKind(e.target.value as DataSourceKind)}>
+      </Field>
+      <Field label="Kind" error={problems.fields.kind}>
+        <Select value={kind} onChange={(e) => setKind(e.target.value as DataSourceKind)}>
           {(Object.keys(KIND_LABELS) as DataSourceKind[]).map((k) => (
             <option key={k} value={k}>
               {KIND_LABELS[k]}
             </option>
           ))}
-        </select>
-      </label>
+        </Select>
+      </Field>
       {kind !== "warehouse" && (
-        <label className="flex flex-col gap-1 text-sm sm:col-span-2">
-          Connection string
-          <input
-            className={`${inputClass} font-mono`}
+        <Field
+          label="Connection string"
+          className="sm:col-span-2"
+          description="Stored encrypted; only host, port and database are shown again."
+          error={problems.fields.connectionString}
+        >
+          <Input
+            className="font-mono"
             type="password"
             autoComplete="off"
             value={connectionString}
@@ -140,28 +155,23 @@ function AddSourceForm() {
             maxLength={2000}
             placeholder={PLACEHOLDERS[kind]}
           />
-          <span className="text-xs text-slate-500">
-            Stored encrypted; only host, port and database are shown again.
-          </span>
-        </label>
+        </Field>
       )}
-      <label className="flex flex-col gap-1 text-sm sm:col-span-2">
-        Allowed schemas
-        <input
-          className={inputClass}
+      <Field
+        label="Allowed schemas"
+        className="sm:col-span-2"
+        description={`Comma-separated${kind === "mysql" ? " (databases, on MySQL)" : ""}. The analyst sees nothing else.`}
+        error={problems.fields.allowedSchemas}
+      >
+        <Input
           value={schemas}
           onChange={(e) => setSchemas(e.target.value)}
           required
           placeholder={kind === "warehouse" ? "northwind, chinook, pagila" : "public"}
         />
-        <span className="text-xs text-slate-500">
-          Comma-separated{kind === "mysql" ? " (databases, on MySQL)" : ""}. The analyst sees nothing else.
-        </span>
-      </label>
-      <label className="flex flex-col gap-1 text-sm">
-        Row limit
-        <input
-          className={inputClass}
+      </Field>
+      <Field label="Row limit" error={problems.fields.rowLimit}>
+        <Input
           type="number"
           min={1}
           max={100000}
@@ -169,11 +179,9 @@ function AddSourceForm() {
           onChange={(e) => setRowLimit(e.target.value)}
           required
         />
-      </label>
-      <label className="flex flex-col gap-1 text-sm">
-        Statement timeout (ms)
-        <input
-          className={inputClass}
+      </Field>
+      <Field label="Statement timeout (ms)" error={problems.fields.statementTimeoutMs}>
+        <Input
           type="number"
           min={100}
           max={600000}
@@ -181,12 +189,16 @@ function AddSourceForm() {
           onChange={(e) => setTimeoutMs(e.target.value)}
           required
         />
-      </label>
+      </Field>
       <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
-        <button type="submit" disabled={create.isPending} className={buttonClass}>
+        <Button type="submit" disabled={create.isPending}>
           {create.isPending ? "Adding…" : "Add data source"}
-        </button>
-        <ErrorText error={create.error} />
+        </Button>
+        {problems.general && (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {problems.general}
+          </p>
+        )}
       </div>
     </form>
   );
@@ -243,7 +255,7 @@ function SourceCard({ source }: { source: DataSourceSummary }) {
             {source.statementTimeoutMs.toLocaleString()} ms timeout
           </p>
         </div>
-        <div className="flex items-center gap-4">
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <label className="flex items-center gap-1.5 text-sm">
             <input
               type="checkbox"
@@ -253,12 +265,7 @@ function SourceCard({ source }: { source: DataSourceSummary }) {
             />
             Default for the Data Analyst
           </label>
-          <button
-            type="button"
-            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
-            disabled={test.isPending}
-            onClick={() => test.mutate()}
-          >
+          <Button variant="outline" size="sm" disabled={test.isPending} onClick={() => test.mutate()}>
             {test.isPending ? (
               <span className="flex items-center gap-1">
                 <LoaderCircle className="size-4 animate-spin" aria-hidden /> Testing…
@@ -266,7 +273,7 @@ function SourceCard({ source }: { source: DataSourceSummary }) {
             ) : (
               "Test"
             )}
-          </button>
+          </Button>
           <ConfirmButton
             label="Remove"
             ariaLabel={`Remove ${source.name}`}

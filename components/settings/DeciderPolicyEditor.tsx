@@ -3,6 +3,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
+import {
+  DataTable,
+  DataTableBody,
+  DataTableCell,
+  DataTableHead,
+  DataTableHeader,
+  DataTableRow,
+} from "@/components/ui/DataTable";
+import { Select } from "@/components/ui/Select";
 import {
   DECIDER_CHECKPOINT_TYPES,
   DECIDER_SAFETY_LEVELS,
@@ -11,7 +21,7 @@ import {
   type DeciderRule,
   type DeciderSafetyLevel,
 } from "@/lib/checkpoints/contract";
-import { buttonClass, ErrorText, inputClass } from "./shared";
+import { ErrorText } from "./shared";
 
 const TYPE_LABELS: Record<DeciderCheckpointType, string> = {
   plan_approval: "1 · Plan",
@@ -74,48 +84,55 @@ export function DeciderPolicyEditor() {
         if (changed.length > 0) put.mutate(changed);
       }}
     >
-      <div className="relative overflow-x-auto">
-        <table className="w-full text-left text-sm" aria-label="Who decides each checkpoint">
-          <thead className="text-xs uppercase text-slate-500">
-            <tr>
-              <th className="py-2">Checkpoint</th>
-              {DECIDER_SAFETY_LEVELS.map((level) => (
-                <th key={level} className="capitalize">
-                  {level}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {DECIDER_CHECKPOINT_TYPES.map((type) => (
-              <tr key={type} className="border-t border-slate-200 dark:border-slate-800">
-                <th scope="row" className="py-2 pr-3 font-normal whitespace-nowrap">
-                  {TYPE_LABELS[type]}
-                  {type === "plan_approval" ? (
-                    <span className="block text-xs text-slate-500 dark:text-slate-400">goals and research plans</span>
-                  ) : null}
-                </th>
-                {DECIDER_SAFETY_LEVELS.map((level) => (
-                  <td key={level} className="py-1 pr-2">
-                    <select
-                      aria-label={`${TYPE_LABELS[type]} at the ${level} level`}
-                      className={inputClass}
-                      value={table[level][type]}
-                      onChange={(e) => set(level, type, e.target.value as DeciderRule)}
-                    >
-                      {(Object.keys(RULE_LABELS) as DeciderRule[]).map((rule) => (
-                        <option key={rule} value={rule}>
-                          {RULE_LABELS[rule]}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                ))}
-              </tr>
+      <DataTable aria-label="Who decides each checkpoint">
+        <DataTableHead>
+          <tr>
+            <DataTableHeader>Checkpoint</DataTableHeader>
+            {DECIDER_SAFETY_LEVELS.map((level) => (
+              <DataTableHeader key={level} className="capitalize">
+                {level}
+              </DataTableHeader>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        </DataTableHead>
+        <DataTableBody>
+          {DECIDER_CHECKPOINT_TYPES.map((type) => (
+            <DataTableRow key={type}>
+              <th
+                scope="row"
+                className="block pb-1 text-left font-medium md:table-cell md:py-2 md:pr-3 md:font-normal md:whitespace-nowrap"
+              >
+                {TYPE_LABELS[type]}
+                {type === "plan_approval" ? (
+                  <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">
+                    goals and research plans
+                  </span>
+                ) : null}
+              </th>
+              {DECIDER_SAFETY_LEVELS.map((level) => (
+                <DataTableCell
+                  key={level}
+                  label={level}
+                  className="flex items-center justify-between gap-2 capitalize md:table-cell md:py-1 md:pr-2 md:normal-case"
+                >
+                  <Select
+                    aria-label={`${TYPE_LABELS[type]} at the ${level} level`}
+                    className="min-w-0 normal-case"
+                    value={table[level][type]}
+                    onChange={(e) => set(level, type, e.target.value as DeciderRule)}
+                  >
+                    {(Object.keys(RULE_LABELS) as DeciderRule[]).map((rule) => (
+                      <option key={rule} value={rule}>
+                        {RULE_LABELS[rule]}
+                      </option>
+                    ))}
+                  </Select>
+                </DataTableCell>
+              ))}
+            </DataTableRow>
+          ))}
+        </DataTableBody>
+      </DataTable>
       <p className="text-xs text-slate-600 dark:text-slate-400">
         Four eyes: the decider holds the reviewer role and is not the run's owner (nor a key the owner minted).
         Reviewers may always decide; a checkpoint the safety level does not ask about is approved by the system.
@@ -125,16 +142,12 @@ export function DeciderPolicyEditor() {
         starts, else the research agent's default (high → strict, medium → balanced, low → permissive).
       </p>
       <div className="flex flex-wrap items-center gap-2">
-        <button type="submit" className={buttonClass} disabled={changed.length === 0 || put.isPending}>
+        <Button type="submit" disabled={changed.length === 0 || put.isPending}>
           {put.isPending ? "Saving…" : "Save who decides"}
-        </button>
-        <button
-          type="button"
-          className="rounded-md border border-slate-300 px-3 py-2 text-sm dark:border-slate-700"
-          onClick={toDefaults}
-        >
+        </Button>
+        <Button variant="outline" onClick={toDefaults}>
           Back to the defaults
-        </button>
+        </Button>
         {put.isSuccess && draft === null && (
           <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
             Saved.

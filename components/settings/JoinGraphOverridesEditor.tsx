@@ -4,11 +4,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle } from "lucide-react";
 import { toast } from "sonner";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Textarea } from "@/components/ui/Input";
 import type { JoinGraphVersionSummary, JoinGraphVersionView } from "@/lib/datasources/contract";
-import { IssueList, smallButtonClass, sourceKeys, useJsonDocument } from "./data-source-parts";
+import { IssueList, sourceKeys, useJsonDocument } from "./data-source-parts";
 import { useJoinGraph, useRefreshJoinGraph } from "./JoinGraphView";
-import { buttonClass, ErrorText } from "./shared";
+import { ErrorText } from "./shared";
 
 const EXAMPLE = `{
   "add_relationships": [
@@ -79,8 +81,8 @@ function OverridesForm({ sourceId, current }: { sourceId: string; current: JoinG
       </div>
       <label className="flex flex-col gap-1 text-sm">
         Overrides JSON
-        <textarea
-          className="min-h-72 w-full rounded-md border border-slate-300 bg-white p-3 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
+        <Textarea
+          className="min-h-72 w-full p-3 font-mono text-xs"
           value={text}
           spellCheck={false}
           onChange={(e) => setText(e.target.value)}
@@ -99,17 +101,12 @@ function OverridesForm({ sourceId, current }: { sourceId: string; current: JoinG
         tone="warning"
       />
       <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className={buttonClass} disabled={save.isPending}>
+        <Button type="submit" disabled={save.isPending}>
           {save.isPending ? "Saving…" : "Save overrides"}
-        </button>
-        <button
-          type="button"
-          className={smallButtonClass}
-          disabled={refresh.isPending}
-          onClick={() => refresh.mutate()}
-        >
+        </Button>
+        <Button variant="outline" size="sm" disabled={refresh.isPending} onClick={() => refresh.mutate()}>
           {refresh.isPending ? "Refreshing…" : "Refresh from source"}
-        </button>
+        </Button>
         <ErrorText error={refresh.error} />
       </div>
     </form>
@@ -149,9 +146,9 @@ function VersionHistory({ sourceId, onView }: { sourceId: string; onView: (versi
                   {new Date(v.createdAt).toLocaleString()}
                 </span>
               </span>
-              <button type="button" className={smallButtonClass} onClick={() => onView(v.version)}>
+              <Button variant="outline" size="sm" onClick={() => onView(v.version)}>
                 View version {v.version}
-              </button>
+              </Button>
             </li>
           ))}
         </ul>

@@ -6,10 +6,11 @@ import { type ReactNode, useCallback, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { apiFetch } from "@/components/ui/api";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Input } from "@/components/ui/Input";
 import type { JoinGraphVersionView } from "@/lib/datasources/contract";
 import type { JoinGraph, JoinRelationship } from "@/lib/joingraph/contract";
 import { IssueList, Pager, smallButtonClass, sourceKeys } from "./data-source-parts";
-import { ErrorText, inputClass } from "./shared";
+import { ErrorText } from "./shared";
 
 const PAGE = 25;
 
@@ -160,8 +161,7 @@ function FilteredTable<T>({
         </h2>
         <label className="flex flex-col gap-1 text-sm">
           Filter {title.toLowerCase()}
-          <input
-            className={inputClass}
+          <Input
             type="search"
             value={filter}
             placeholder={placeholder}

@@ -3,9 +3,22 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
+import {
+  DataTable,
+  DataTableBody,
+  DataTableCell,
+  DataTableHead,
+  DataTableHeader,
+  DataTableRow,
+} from "@/components/ui/DataTable";
+import { FieldError } from "@/components/ui/Field";
+import { fieldErrors } from "@/components/ui/field-errors";
+import { Input, Textarea } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import { SEVERITIES, type Severity } from "@/lib/agents/contract";
-import { buttonClass, ErrorText, inputClass } from "./shared";
+import { ErrorText } from "./shared";
 
 interface Principle {
   id: string;
@@ -64,6 +77,14 @@ export function PrinciplesEditor() {
     ]);
   };
 
+  const ROW_FIELDS = ["id", "description", "severity", "enabled"] as const;
+  const problems = fieldErrors(put.error, [
+    "principles",
+    ...rows.flatMap((_, i) => ROW_FIELDS.map((f) => `principles.${i}.${f}`)),
+  ]);
+  const problemOf = (i: number, field: (typeof ROW_FIELDS)[number]) => problems.fields[`principles.${i}.${field}`];
+  const errorId = (i: number, field: string) => `principle-${i}-${field}-error`;
+
   return (
     <div className="space-y-3">
       {principles.data.defaults && draft === null && (
@@ -77,113 +98,116 @@ export function PrinciplesEditor() {
           put.mutate(rows);
         }}
       >
-        <div className="relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="text-xs uppercase text-slate-500">
-              <tr>
-                <th className="py-2">Id</th>
-                <th>Description</th>
-                <th>Severity</th>
-                <th>Enabled</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r, i) => (
-                <tr
-                  key={r.key}
-                  className="border-t border-slate-200 align-top dark:border-slate-800"
-                  data-testid="principle-row"
-                >
-                  <td className="py-2 pr-2">
-                    <input
-                      className={`${inputClass} w-44 font-mono`}
-                      aria-label={`Id of principle ${i + 1}`}
-                      value={r.id}
-                      onChange={(e) => edit(r.key, { id: e.target.value, checked: null })}
-                      required
-                      pattern="[a-z][a-z0-9_]{1,63}"
-                      title="lower_snake_case, 2–64 characters"
-                    />
-                    {r.checked === false && (
-                      <p className="mt-1 text-xs text-amber-700 dark:text-amber-400">
-                        kept but not enforced by the validator
-                      </p>
-                    )}
-                  </td>
-                  <td className="py-2 pr-2">
-                    <textarea
-                      className={`${inputClass} w-full`}
-                      aria-label={`Description of principle ${i + 1}`}
-                      value={r.description}
-                      onChange={(e) => edit(r.key, { description: e.target.value })}
-                      required
-                      maxLength={1000}
-                      rows={2}
-                    />
-                  </td>
-                  <td className="py-2 pr-2">
-                    <select
-                      className={inputClass}
-                      aria-label={`Severity of principle ${i + 1}`}
-                      value={r.severity}
-                      onChange={(e) => edit(r.key, { severity: e.target.value as Severity })}
-                    >
-                      {SEVERITIES.map((s) => (
-                        <option key={s} value={s}>
-                          {s}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td className="py-2">
-                    <input
-                      type="checkbox"
-                      aria-label={`Principle ${i + 1} enabled`}
-                      checked={r.enabled}
-                      onChange={(e) => edit(r.key, { enabled: e.target.checked })}
-                    />
-                  </td>
-                  <td className="py-2 text-right">
-                    <button
-                      type="button"
-                      className="text-sm text-red-600 underline"
-                      onClick={() => setDraft(rows.filter((x) => x.key !== r.key))}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable aria-label="Principles">
+          <DataTableHead>
+            <tr>
+              <DataTableHeader>Id</DataTableHeader>
+              <DataTableHeader>Description</DataTableHeader>
+              <DataTableHeader>Severity</DataTableHeader>
+              <DataTableHeader>Enabled</DataTableHeader>
+              <DataTableHeader>
+                <span className="sr-only">Actions</span>
+              </DataTableHeader>
+            </tr>
+          </DataTableHead>
+          <DataTableBody>
+            {rows.map((r, i) => (
+              <DataTableRow key={r.key} className="align-top" data-testid="principle-row">
+                <DataTableCell className="md:pr-2">
+                  <Input
+                    className="w-full font-mono md:w-44"
+                    aria-label={`Id of principle ${i + 1}`}
+                    aria-invalid={problemOf(i, "id") ? true : undefined}
+                    aria-describedby={problemOf(i, "id") ? errorId(i, "id") : undefined}
+                    value={r.id}
+                    onChange={(e) => edit(r.key, { id: e.target.value, checked: null })}
+                    required
+                    pattern="[a-z][a-z0-9_]{1,63}"
+                    title="lower_snake_case, 2–64 characters"
+                  />
+                  <FieldError id={errorId(i, "id")} message={problemOf(i, "id")} />
+                  {r.checked === false && (
+                    <p className="mt-1 text-xs text-amber-700 dark:text-amber-400">
+                      kept but not enforced by the validator
+                    </p>
+                  )}
+                </DataTableCell>
+                <DataTableCell className="md:pr-2">
+                  <Textarea
+                    className="w-full"
+                    aria-label={`Description of principle ${i + 1}`}
+                    aria-invalid={problemOf(i, "description") ? true : undefined}
+                    aria-describedby={problemOf(i, "description") ? errorId(i, "description") : undefined}
+                    value={r.description}
+                    onChange={(e) => edit(r.key, { description: e.target.value })}
+                    required
+                    maxLength={1000}
+                    rows={2}
+                  />
+                  <FieldError id={errorId(i, "description")} message={problemOf(i, "description")} />
+                </DataTableCell>
+                <DataTableCell label="Severity" className="md:pr-2">
+                  <Select
+                    aria-label={`Severity of principle ${i + 1}`}
+                    value={r.severity}
+                    onChange={(e) => edit(r.key, { severity: e.target.value as Severity })}
+                  >
+                    {SEVERITIES.map((s) => (
+                      <option key={s} value={s}>
+                        {s}
+                      </option>
+                    ))}
+                  </Select>
+                </DataTableCell>
+                <DataTableCell label="Enabled">
+                  <input
+                    type="checkbox"
+                    aria-label={`Principle ${i + 1} enabled`}
+                    checked={r.enabled}
+                    onChange={(e) => edit(r.key, { enabled: e.target.checked })}
+                  />
+                </DataTableCell>
+                <DataTableCell actions>
+                  <Button
+                    variant="link"
+                    size="inline"
+                    className="text-red-600 underline dark:text-red-400"
+                    onClick={() => setDraft(rows.filter((x) => x.key !== r.key))}
+                  >
+                    Remove
+                  </Button>
+                </DataTableCell>
+              </DataTableRow>
+            ))}
+          </DataTableBody>
+        </DataTable>
         {rows.length === 0 && (
           <p className="text-sm text-slate-500">No principles; saving an empty list goes back to the defaults.</p>
         )}
-        <ErrorText error={put.error} />
-        <div className="flex flex-wrap gap-3">
-          <button
-            type="button"
-            className="rounded-md border border-slate-300 px-4 py-2 text-sm dark:border-slate-700"
-            onClick={add}
-          >
+        {problems.general && (
+          <p role="alert" className="text-sm text-red-600">
+            {problems.general}
+          </p>
+        )}
+        <div className="flex flex-wrap items-center gap-3">
+          <Button variant="outline" onClick={add}>
             Add principle
-          </button>
-          <button type="submit" className={buttonClass} disabled={put.isPending || draft === null}>
+          </Button>
+          <Button type="submit" disabled={put.isPending || draft === null}>
             {put.isPending ? "Saving…" : "Save principles"}
-          </button>
+          </Button>
           {draft !== null && (
-            <button
-              type="button"
-              className="text-sm underline"
+            <Button
+              variant="link"
+              size="inline"
+              className="text-current underline"
               onClick={() => {
                 put.reset();
                 setDraft(null);
               }}
             >
               Discard changes
-            </button>
+            </Button>
           )}
           <ConfirmButton
             label="Restore defaults"

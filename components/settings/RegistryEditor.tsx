@@ -5,10 +5,13 @@ import { LoaderCircle } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
+import { Field } from "@/components/ui/Field";
+import { Textarea } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import type { RegistryKind, SavedRegistry, SourceRegistriesView } from "@/lib/datasources/contract";
 import { IssueList, sourceKeys, useJsonDocument } from "./data-source-parts";
-import { buttonClass, inputClass } from "./shared";
 
 const KIND_LABELS: Record<RegistryKind, string> = {
   domain: "Domain terms (domain_registry.json)",
@@ -44,26 +47,24 @@ export function RegistryEditor({ sourceId, schemas }: { sourceId: string; schema
         </p>
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
-        <label className="flex flex-col gap-1 text-sm">
-          Schema
-          <select className={inputClass} value={schema} onChange={(e) => setSchema(e.target.value)}>
+        <Field label="Schema">
+          <Select value={schema} onChange={(e) => setSchema(e.target.value)}>
             {schemas.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
             ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1 text-sm">
-          Registry
-          <select className={inputClass} value={kind} onChange={(e) => setKind(e.target.value as RegistryKind)}>
+          </Select>
+        </Field>
+        <Field label="Registry">
+          <Select value={kind} onChange={(e) => setKind(e.target.value as RegistryKind)}>
             {(Object.keys(KIND_LABELS) as RegistryKind[]).map((k) => (
               <option key={k} value={k}>
                 {KIND_LABELS[k]}
               </option>
             ))}
-          </select>
-        </label>
+          </Select>
+        </Field>
       </div>
       {registries.isPending ? (
         <p className="flex items-center gap-2 text-sm text-slate-500" role="status">
@@ -124,8 +125,8 @@ function RegistryForm({
       </p>
       <label className="flex flex-col gap-1 text-sm">
         Registry JSON
-        <textarea
-          className="min-h-96 w-full rounded-md border border-slate-300 bg-white p-3 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
+        <Textarea
+          className="min-h-96 w-full p-3 font-mono text-xs"
           value={text}
           spellCheck={false}
           onChange={(e) => setText(e.target.value)}
@@ -133,9 +134,9 @@ function RegistryForm({
         />
       </label>
       <IssueList title="The registry was not saved" issues={refused} />
-      <button type="submit" className={buttonClass} disabled={save.isPending}>
+      <Button type="submit" disabled={save.isPending}>
         {save.isPending ? "Saving…" : "Save registry"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -5,8 +5,10 @@ import { ShieldAlert } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
+import { Input } from "@/components/ui/Input";
 import type { DataSourceSummary } from "@/lib/datasources/contract";
-import { ErrorText, inputClass } from "./shared";
+import { ErrorText } from "./shared";
 
 /**
  * Why a source is disabled, and the admin's explicit acceptance of the risk: a role that was not
@@ -54,21 +56,23 @@ export function SourceRiskControl({ source, queryKey }: { source: DataSourceSumm
         <label className="sr-only" htmlFor={`risk-reason-${source.id}`}>
           Why the risk is acceptable
         </label>
-        <input
+        <Input
           id={`risk-reason-${source.id}`}
-          className={`${inputClass} min-w-0 flex-1`}
+          className="min-w-0 flex-1"
           placeholder="Why the risk is acceptable (kept in the audit trail)"
           value={reason}
           maxLength={500}
           onChange={(event) => setReason(event.target.value)}
         />
-        <button
+        <Button
           type="submit"
+          variant="outline"
+          size="sm"
           disabled={accept.isPending || reason.trim() === ""}
-          className="rounded-md border border-amber-600 px-3 py-1.5 text-amber-800 hover:bg-amber-100 disabled:opacity-60 dark:text-amber-300"
+          className="border-amber-600 bg-transparent text-amber-800 hover:bg-amber-100 dark:bg-transparent dark:text-amber-300"
         >
           Accept the risk
-        </button>
+        </Button>
       </div>
       <ErrorText error={accept.error} />
     </form>

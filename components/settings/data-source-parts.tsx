@@ -3,10 +3,11 @@
 import type { UseMutationResult } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { ApiError } from "@/components/ui/api";
+import { buttonVariants } from "@/components/ui/Button";
 import type { DocumentIssue } from "@/lib/datasources/contract";
 
-export const smallButtonClass =
-  "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800";
+/** The outline button of the data source pages, as a class for the few that keep a plain <button>. */
+export const smallButtonClass = buttonVariants({ variant: "outline", size: "sm" });
 
 export const sourceKeys = {
   graph: (id: string, version: number | null) => ["data-source", id, "join-graph", version ?? "current"] as const,

@@ -9,10 +9,44 @@ import { applyRetention } from "./retention";
 export function cronScheduleError(expression: string): string | null {
   try {
     const next = new Cron(expression, { timezone: "UTC", paused: true }).nextRun();
-    return next ? null : "The schedule never fires.";
+    return next ? null : `“${expression}” never comes round: pick a date that exists, such as ${CRON_EXAMPLE}.`;
   } catch (error) {
-    return error instanceof Error ? error.message : "Not a cron expression.";
+    return cronProblemInWords(expression, error instanceof Error ? error.message : "");
   }
+}
+
+const CRON_EXAMPLE = "“0 3 * * *” (every day at 03:00 UTC)";
+const CRON_FIELDS = "minute, hour, day of month, month and day of week";
+
+/** croner's names for a schedule's fields, in its order (entry 0 is the seconds it adds). */
+const CRON_PARTS: readonly { name: string; range: string; keys: string[] }[] = [
+  { name: "second", range: "0–59", keys: ["second", "seconds"] },
+  { name: "minute", range: "0–59", keys: ["minute", "minutes"] },
+  { name: "hour", range: "0–23", keys: ["hour", "hours"] },
+  { name: "day of month", range: "1–31", keys: ["day", "days", "dayofmonth"] },
+  { name: "month", range: "1–12", keys: ["month", "months"] },
+  { name: "day of week", range: "0–7, Sunday is 0 or 7", keys: ["dayofweek", "daysofweek", "weekday"] },
+];
+
+/**
+ * croner's complaint ("CronPattern: invalid configuration format…") said as what to fix: how many
+ * fields a schedule has, or which field holds a value it cannot take and what that field takes.
+ */
+function cronProblemInWords(expression: string, raw: string): string {
+  const howTo = `write five fields separated by spaces (${CRON_FIELDS}), such as ${CRON_EXAMPLE}`;
+  if (/exactly five|space separated parts/i.test(raw)) return `“${expression}” is not a schedule: ${howTo}.`;
+  const value = raw.match(/invalid value for (\w+):\s*(.+)$/i);
+  const entry = raw.match(/configuration entry (\d+) \(([^)]*)\)/i);
+  const part = value
+    ? CRON_PARTS.find((p) => p.keys.includes(value[1].toLowerCase()))
+    : entry
+      ? CRON_PARTS[Number(entry[1])]
+      : undefined;
+  const got = value?.[2] ?? entry?.[2];
+  if (part && got !== undefined) {
+    return `In “${expression}”, ${got} is not a valid ${part.name} (use ${part.range}); ${howTo}.`;
+  }
+  return `“${expression}” is not a schedule the cleanup can follow: ${howTo}.`;
 }
 
 /** The latest time the schedule fired at or before `now` (UTC), or null. */

@@ -49,15 +49,17 @@ const VALIDATION_MESSAGE = "The request does not match the expected shape.";
 
 export const errors = {
   badJson: () => new DomainError("invalid", "INVALID_JSON", "The request body is not valid JSON."),
+  // A rule written for people (a refinement's own message) leads the error; zod's built-in
+  // findings stay in `details` for the form to place under each field.
   validation: (issues: z.core.$ZodIssue[]) =>
     new DomainError(
       "invalid",
       "VALIDATION_FAILED",
-      VALIDATION_MESSAGE,
+      issues.find((i) => i.code === "custom")?.message ?? VALIDATION_MESSAGE,
       issues.map((i) => ({ path: i.path.join("."), message: i.message })),
     ),
   invalidField: (path: string, message: string) =>
-    new DomainError("invalid", "VALIDATION_FAILED", VALIDATION_MESSAGE, [{ path, message }]),
+    new DomainError("invalid", "VALIDATION_FAILED", message, [{ path, message }]),
   tooLarge: (limit: number) =>
     new DomainError("too_large", "PAYLOAD_TOO_LARGE", `The request body is larger than ${limit} bytes.`, { limit }),
   unsupportedMediaType: (expected: string) =>

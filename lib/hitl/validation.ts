@@ -4,6 +4,7 @@ import { check as checkRegExp } from "recheck";
 import { errors } from "@/lib/errors";
 import { processSingleton } from "@/lib/process";
 import { hitlErrors } from "./errors";
+import { payloadIssueMessage } from "./payload-words";
 
 // Payloads are validated against the adapter's JSON Schema with Ajv. Compiled validators are
 // cached by the schema's text: a stored version never changes, so neither does its validator.
@@ -207,7 +208,7 @@ export function assertPayload(
   const issues: PayloadIssue[] = (validate.errors ?? []).slice(0, MAX_ISSUES).map((e) => ({
     path: e.instancePath || "/",
     keyword: e.keyword,
-    message: e.message ?? "is invalid",
+    message: payloadIssueMessage(jsonSchema, e),
     params: e.params as Record<string, unknown>,
   }));
   throw hitlErrors.payloadInvalid(adapter, version, issues);

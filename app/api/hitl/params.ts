@@ -145,6 +145,13 @@ export function timeParam(bound: "start" | "end") {
 /** Refuses a range whose start is after its end. */
 export function assertRange(fromField: string, from: number | undefined, to: number | undefined): void {
   if (from !== undefined && to !== undefined && from > to) {
-    throw errors.invalidField(fromField, `${fromField} is after the end of the range.`);
+    throw errors.invalidField(fromField, rangeMessage(fromField));
   }
+}
+
+/** `decided_from` → "The decided-from date is after the decided-to date: pick a start on or before the end." */
+export function rangeMessage(fromField: string): string {
+  const words = (field: string) => field.replace(/_/g, "-");
+  const toField = fromField.replace(/from$/, "to");
+  return `The ${words(fromField)} date is after the ${words(toField)} date: pick a start on or before the end.`;
 }
