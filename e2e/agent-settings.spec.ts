@@ -36,12 +36,24 @@ test("an admin sets a tool's risk, an agent's tools and the principles", async (
   await page.getByLabel(`Id of principle ${n}`).fill("house_style");
   await page.getByLabel(`Description of principle ${n}`).fill("Write in the house style.");
   await page.getByLabel(`Severity of principle ${n}`).selectOption("low");
+  // Enabled without a check it would read as enforced while nothing checks it: refused, under the check.
+  await page.getByRole("button", { name: "Save principles" }).click();
+  await expect(page.getByText(/Give this principle a check/)).toBeVisible();
+  await expect(page.getByLabel(`Check of principle ${n}`)).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel(`Check of principle ${n}`).selectOption("forbidden_phrases");
+  await page.getByLabel(`Phrases, separated by commas (principle ${n})`).fill("Competitor Inc");
   await page.getByRole("button", { name: "Save principles" }).click();
   await expect(page.getByText("Using the built-in defaults")).toBeHidden();
   const house = page.getByTestId("principle-row").filter({ has: page.locator('input[value="house_style"]') });
-  await expect(house).toContainText("kept but not enforced by the validator");
+  await expect(house).not.toContainText("kept but not enforced by the validator");
   await page.reload();
   await expect(page.getByTestId("principle-row")).toHaveCount(n);
+  await expect(house.getByLabel(`Check of principle ${n}`)).toHaveValue("forbidden_phrases");
+  await expect(house.getByLabel(`Phrases, separated by commas (principle ${n})`)).toHaveValue("Competitor Inc");
+  // Kept as a note, disabled: saved, and said not to be enforced.
+  await house.getByLabel(`Check of principle ${n}`).selectOption("none");
+  await house.getByLabel(`Principle ${n} enabled`).uncheck();
+  await page.getByRole("button", { name: "Save principles" }).click();
   await expect(house).toContainText("kept but not enforced by the validator");
 
   // Asked in the page, not in a browser dialog; Escape backs out.

@@ -20,25 +20,102 @@ import { Select } from "@/components/ui/Select";
 import { SEVERITIES, type Severity } from "@/lib/agents/contract";
 import { ErrorText } from "./shared";
 
+/** How the validator checks a principle (lib/agents/autonomous/principle-checks.ts). */
+type Check =
+  | { kind: "builtin" }
+  | { kind: "forbidden_phrases"; phrases: string[]; replacement?: string }
+  | { kind: "required_disclaimer"; text: string }
+  | { kind: "must_cite" }
+  | { kind: "pattern"; pattern: string; mode: "forbid" | "require" }
+  | { kind: "max_length"; words: number };
+type CheckKind = Check["kind"] | "none";
+
 interface Principle {
   id: string;
   description: string;
   severity: Severity;
   enabled: boolean;
+  check: Check | null;
   checked: boolean;
 }
 
-/** A row being edited: `key` stays put while its id is typed over; `checked` is unknown until saved. */
+/**
+ * A row being edited: `key` stays put while its id is typed over; `checked` is unknown until
+ * saved. The check's parameter is kept as typed (`param`: phrases, disclaimer, pattern or words).
+ */
 interface Row {
   key: string;
   id: string;
   description: string;
   severity: Severity;
   enabled: boolean;
+  kind: CheckKind;
+  param: string;
+  mode: "forbid" | "require";
   checked: boolean | null;
 }
 
-const toRow = (p: Principle): Row => ({ key: p.id, ...p });
+const CHECK_KINDS: { kind: CheckKind; label: string; param?: string }[] = [
+  { kind: "none", label: "none (not enforced)" },
+  { kind: "builtin", label: "built in" },
+  { kind: "forbidden_phrases", label: "forbidden phrases", param: "Phrases, separated by commas" },
+  { kind: "required_disclaimer", label: "required disclaimer", param: "The disclaimer's text" },
+  { kind: "must_cite", label: "must cite a source" },
+  { kind: "pattern", label: "pattern", param: "A pattern (RE2 syntax)" },
+  { kind: "max_length", label: "maximum length", param: "Most words" },
+];
+
+const paramOf = (check: Check | null): string => {
+  switch (check?.kind) {
+    case "forbidden_phrases":
+      return check.phrases.join(", ");
+    case "required_disclaimer":
+      return check.text;
+    case "pattern":
+      return check.pattern;
+    case "max_length":
+      return String(check.words);
+    default:
+      return "";
+  }
+};
+
+const toRow = (p: Principle): Row => ({
+  key: p.id,
+  id: p.id,
+  description: p.description,
+  severity: p.severity,
+  enabled: p.enabled,
+  kind: p.check?.kind ?? "none",
+  param: paramOf(p.check),
+  mode: p.check?.kind === "pattern" ? p.check.mode : "forbid",
+  checked: p.checked,
+});
+
+/** The check as the API takes it; null for none (which only a disabled principle may have). */
+function checkOf(r: Row): Check | null {
+  switch (r.kind) {
+    case "none":
+      return null;
+    case "builtin":
+    case "must_cite":
+      return { kind: r.kind };
+    case "forbidden_phrases":
+      return {
+        kind: r.kind,
+        phrases: r.param
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      };
+    case "required_disclaimer":
+      return { kind: r.kind, text: r.param };
+    case "pattern":
+      return { kind: r.kind, pattern: r.param, mode: r.mode };
+    case "max_length":
+      return { kind: r.kind, words: Number(r.param) };
+  }
+}
 
 export function PrinciplesEditor() {
   const queryClient = useQueryClient();
@@ -54,7 +131,13 @@ export function PrinciplesEditor() {
       apiFetch("/api/principles", {
         method: "PUT",
         body: JSON.stringify({
-          principles: rows.map(({ id, description, severity, enabled }) => ({ id, description, severity, enabled })),
+          principles: rows.map((r) => ({
+            id: r.id,
+            description: r.description,
+            severity: r.severity,
+            enabled: r.enabled,
+            check: checkOf(r),
+          })),
         }),
       }),
     onSuccess: async () => {
@@ -73,16 +156,35 @@ export function PrinciplesEditor() {
     nextKey.current += 1;
     setDraft([
       ...rows,
-      { key: `new-${nextKey.current}`, id: "", description: "", severity: "medium", enabled: true, checked: null },
+      {
+        key: `new-${nextKey.current}`,
+        id: "",
+        description: "",
+        severity: "medium",
+        enabled: true,
+        kind: "none",
+        param: "",
+        mode: "forbid",
+        checked: null,
+      },
     ]);
   };
 
-  const ROW_FIELDS = ["id", "description", "severity", "enabled"] as const;
+  const ROW_FIELDS = ["id", "description", "severity", "enabled", "check"] as const;
+  const CHECK_PARTS = ["phrases", "text", "pattern", "words", "mode"] as const;
   const problems = fieldErrors(put.error, [
     "principles",
-    ...rows.flatMap((_, i) => ROW_FIELDS.map((f) => `principles.${i}.${f}`)),
+    ...rows.flatMap((_, i) => [
+      ...ROW_FIELDS.map((f) => `principles.${i}.${f}`),
+      ...CHECK_PARTS.map((f) => `principles.${i}.check.${f}`),
+    ]),
   ]);
-  const problemOf = (i: number, field: (typeof ROW_FIELDS)[number]) => problems.fields[`principles.${i}.${field}`];
+  // A check's own parameter (its pattern, its phrases) is shown under the check.
+  const problemOf = (i: number, field: (typeof ROW_FIELDS)[number]) =>
+    problems.fields[`principles.${i}.${field}`] ??
+    (field === "check"
+      ? CHECK_PARTS.map((f) => problems.fields[`principles.${i}.check.${f}`]).find(Boolean)
+      : undefined);
   const errorId = (i: number, field: string) => `principle-${i}-${field}-error`;
 
   return (
@@ -104,6 +206,7 @@ export function PrinciplesEditor() {
               <DataTableHeader>Id</DataTableHeader>
               <DataTableHeader>Description</DataTableHeader>
               <DataTableHeader>Severity</DataTableHeader>
+              <DataTableHeader>Check</DataTableHeader>
               <DataTableHeader>Enabled</DataTableHeader>
               <DataTableHeader>
                 <span className="sr-only">Actions</span>
@@ -158,6 +261,44 @@ export function PrinciplesEditor() {
                       </option>
                     ))}
                   </Select>
+                </DataTableCell>
+                <DataTableCell label="Check" className="md:pr-2">
+                  <Select
+                    aria-label={`Check of principle ${i + 1}`}
+                    aria-invalid={problemOf(i, "check") ? true : undefined}
+                    aria-describedby={problemOf(i, "check") ? errorId(i, "check") : undefined}
+                    value={r.kind}
+                    onChange={(e) => edit(r.key, { kind: e.target.value as CheckKind, checked: null })}
+                  >
+                    {CHECK_KINDS.map((k) => (
+                      <option key={k.kind} value={k.kind}>
+                        {k.label}
+                      </option>
+                    ))}
+                  </Select>
+                  {CHECK_KINDS.find((k) => k.kind === r.kind)?.param && (
+                    <Input
+                      className="mt-1 w-full md:w-56"
+                      aria-label={`${CHECK_KINDS.find((k) => k.kind === r.kind)?.param} (principle ${i + 1})`}
+                      type={r.kind === "max_length" ? "number" : "text"}
+                      min={r.kind === "max_length" ? 1 : undefined}
+                      value={r.param}
+                      onChange={(e) => edit(r.key, { param: e.target.value })}
+                      required
+                    />
+                  )}
+                  {r.kind === "pattern" && (
+                    <Select
+                      className="mt-1"
+                      aria-label={`Pattern mode of principle ${i + 1}`}
+                      value={r.mode}
+                      onChange={(e) => edit(r.key, { mode: e.target.value as Row["mode"] })}
+                    >
+                      <option value="forbid">no sentence may match</option>
+                      <option value="require">the text must match</option>
+                    </Select>
+                  )}
+                  <FieldError id={errorId(i, "check")} message={problemOf(i, "check")} />
                 </DataTableCell>
                 <DataTableCell label="Enabled">
                   <input
