@@ -7,7 +7,7 @@ import {
   CheckpointEnvelope as Envelope,
   type RiskLevel,
 } from "./contract";
-import { checkpointJsonSchema } from "./policies";
+import { caseTitleOf, checkpointJsonSchema } from "./policies";
 import { decidedCheckpointCases, recordCheckpointOpened } from "./records";
 
 /** A checkpoint's case priority in the inbox, from its risk. */
@@ -45,15 +45,16 @@ export async function openCheckpointCases(context: RunContext, pending: PendingI
       role: "system",
       name: `${context.workflow} run`,
     };
+    const { title, summary } = caseTitleOf(checkpoint);
     const opened = await submitCase(
       system,
       {
         adapter: checkpoint.checkpoint_type,
         caseType: "checkpoint",
-        title: checkpoint.title,
+        title,
         requestId: checkpointRequestId(context.runId, interrupt.id),
         payload: checkpoint.request,
-        summary: checkpoint.title,
+        summary,
         priority: PRIORITY_OF_RISK[checkpoint.risk_level],
       },
       {

@@ -51,7 +51,9 @@ export {
   getCase,
   listCases,
   listReviewQueue,
+  openCasesOfOwnRuns,
   QUEUE_PAGE_MAX,
+  type RunCaseItem,
   reviewQueueCounts,
   STATS_BUCKETS,
 } from "./queries";

@@ -520,3 +520,34 @@ export async function escalationsDue(
     };
   });
 }
+
+export interface RunCaseItem extends HitlQueueItem {
+  /** The run the case holds up (its `run` ref). */
+  runId: string;
+}
+
+/**
+ * The open cases that hold up runs this person started: each one a checkpoint a reviewer
+ * decides, or — in `needs_clarification` — a reviewer's question that only the run's owner
+ * can answer ("My requests" and its nav badge). Oldest first: the longest wait leads.
+ */
+export async function openCasesOfOwnRuns(viewer: HitlViewer & { userId: string }, limit = 50): Promise<RunCaseItem[]> {
+  const runRef = sql<string>`(select r.ref_value from ${refs} r where r.case_id = ${cases.id} and r.ref_type = 'run' order by r.created_at_ms, r.ref_value limit 1)`;
+  const rows = await withTenant(viewer, (tx) =>
+    tx
+      .select({ ...queueColumns, runId: runRef })
+      .from(state)
+      .innerJoin(cases, eq(cases.id, state.caseId))
+      .where(
+        and(
+          visibleCases(viewer),
+          eq(cases.privateTo, viewer.userId),
+          inArray(state.state, [...OPEN_STATES]),
+          exists(sql`(select 1 from ${refs} where ${refs.caseId} = ${cases.id} and ${refs.kind} = 'run')`),
+        ),
+      )
+      .orderBy(state.createdAt, state.caseId)
+      .limit(Math.min(Math.max(limit, 1), PAGE_MAX)),
+  );
+  return rows;
+}

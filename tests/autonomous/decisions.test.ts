@@ -120,7 +120,7 @@ for (const target of appTargets()) {
       const swept = await runCheckpointTimeoutSweep();
       expect(swept.decided).toContainEqual({ caseId, outcome: "rejected" });
       const body = await api.stopped(MEMBER, runId);
-      expect(body.state.outcome?.status).toBe("rejected");
+      expect(body.state.outcome?.status).toBe("timed_out");
       expect(body.state.checkpoints[0]).toMatchObject({
         checkpoint_number: 1,
         approval_status: "timeout",

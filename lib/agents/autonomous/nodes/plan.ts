@@ -4,7 +4,7 @@ import type { PlanStep } from "@/lib/checkpoints/contract";
 import { emit, runContextOf } from "@/lib/runs";
 import { estimatePlan } from "../estimates";
 import { candidatePlans, choiceReasonOf, stepFromPlanStep, todoOf } from "../planner";
-import { emitTodo, historyEntry, reasonOf } from "../progress";
+import { emitTodo, endingOf, historyEntry, reasonOf } from "../progress";
 import type { AutonomousStateType, WorkStep } from "../state";
 import { riskAtLeast } from "../tools";
 
@@ -73,6 +73,7 @@ export async function approvePlan(state: AutonomousStateType, config: LangGraphR
     reasoning: `Plan for: ${state.goal.slice(0, 500)}`,
     timeoutSeconds: state.timeoutSeconds,
     safetyLevel: state.safetyLevel ?? "balanced",
+    goal: state.goal,
   });
   const entry = historyEntry(1, "plan_approval", decision);
   if (decision.action === "reject") {
@@ -81,7 +82,7 @@ export async function approvePlan(state: AutonomousStateType, config: LangGraphR
     return {
       todo,
       checkpoints: [entry],
-      outcome: { status: "rejected" as const, reason: reasonOf(decision) ?? "The plan was rejected." },
+      outcome: { status: endingOf(decision), reason: reasonOf(decision) ?? "The plan was rejected." },
     };
   }
   if (decision.action !== "edit") return { checkpoints: [entry] };
