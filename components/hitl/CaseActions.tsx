@@ -54,6 +54,7 @@ export function CaseActions({
   onStanding,
   refusal = null,
   mayAsk = true,
+  askWho = "the submitter",
 }: {
   kase: HitlCaseView;
   handle?: Ref<CaseActionsHandle>;
@@ -62,6 +63,8 @@ export function CaseActions({
   refusal?: string | null;
   /** Asking the submitter is a reviewer's (a run's owner deciding their own checkpoint does not ask). */
   mayAsk?: boolean;
+  /** Whom a question goes to: the submitter, or the owner of the run a checkpoint holds up. */
+  askWho?: string;
 }) {
   const ids = useId();
   const [notes, setNotes] = useState("");
@@ -247,7 +250,7 @@ export function CaseActions({
             htmlFor={`${ids}-question`}
             className="mb-1 block text-xs font-medium text-slate-600 dark:text-slate-400"
           >
-            Question for the submitter
+            Question for {askWho}
           </label>
           <textarea
             id={`${ids}-question`}

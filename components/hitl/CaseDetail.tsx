@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, type Ref, useState } from "react";
+import { CaseCheckpoint, isRunCheckpoint } from "@/components/runs/CaseCheckpoint";
 import { type Role, roleAtLeast } from "@/lib/access";
 import type { HitlEventView } from "@/lib/hitl/contract";
 import { AnswerContext } from "./AnswerContext";
@@ -86,6 +87,9 @@ export function CaseDetail({
   const reviewer = roleAtLeast(role, "reviewer");
   const mayDecide = data.decider ? data.decider.allowed : reviewer;
   const refusal = mayDecide ? null : (data.decider?.reason ?? null);
+  // A run's checkpoint reads as it does on the run page (a chat answer's review has its own context).
+  const runId = kase.refs.find((ref) => ref.ref_type === "run")?.ref_value ?? null;
+  const checkpoint = !context && isRunCheckpoint(kase.adapter, runId) ? kase.adapter : null;
 
   return (
     <article aria-labelledby="case-title" className="space-y-6" data-testid="case-detail">
@@ -137,15 +141,28 @@ export function CaseDetail({
 
       {!open && role === "admin" && <SupersedeForm kase={kase} />}
 
-      {state.state === "needs_clarification" && <ClarificationAnswer kase={kase} />}
+      {state.state === "needs_clarification" && <ClarificationAnswer caseId={kase.id} question={state.openQuestion} />}
 
       {context && <AnswerContext context={context} />}
 
-      {open && (mayDecide || reviewer) && (
-        <CaseActions kase={kase} handle={actions} onStanding={setStanding} refusal={refusal} mayAsk={reviewer} />
+      {checkpoint && runId && (
+        <Section title="What the run asks">
+          <CaseCheckpoint caseId={kase.id} type={checkpoint} request={kase.payload} runId={runId} />
+        </Section>
       )}
 
-      {context ? (
+      {open && (mayDecide || reviewer) && (
+        <CaseActions
+          kase={kase}
+          handle={actions}
+          onStanding={setStanding}
+          refusal={refusal}
+          mayAsk={reviewer}
+          askWho={runId ? "the run's owner" : "the submitter"}
+        />
+      )}
+
+      {checkpoint ? null : context ? (
         // The answer above is the payload's text; the rest of the payload is one click away.
         <details>
           <summary className="cursor-pointer text-sm font-semibold">Payload (every field)</summary>

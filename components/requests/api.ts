@@ -2,12 +2,18 @@ import { apiFetch } from "@/components/ui/api";
 import type { MyAnswerReview } from "@/lib/chat/contract";
 import type { HitlQueueItem } from "@/lib/hitl/contract";
 
+/** An open checkpoint of a run the person started: its case, and the run it holds up. */
+export interface RunCase extends HitlQueueItem {
+  runId: string;
+}
+
 // The "My requests" page's side of GET /api/me/requests.
 
 export interface MyRequests {
   status: "success";
   waitingOnYou: number;
   answers: MyAnswerReview[];
+  runs: RunCase[];
   cases: HitlQueueItem[];
 }
 

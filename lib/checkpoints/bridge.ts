@@ -24,6 +24,18 @@ export function checkpointOf(interrupt: PendingInterrupt): CheckpointEnvelope | 
   return parsed.success ? parsed.data : null;
 }
 
+/**
+ * A checkpoint's priority: its risk's, one step higher when the run stands still until it is
+ * decided. Every checkpoint stops its run, except the review of a chat answer (a
+ * `chat_session` ref): the asker already has the answer, and the review runs beside it.
+ */
+export function checkpointPriority(checkpoint: CheckpointEnvelope): "low" | "normal" | "high" | "critical" {
+  const byRisk = PRIORITY_OF_RISK[checkpoint.risk_level];
+  const blocksWork = !(checkpoint.refs ?? []).some((ref) => ref.kind === "chat_session");
+  if (!blocksWork) return byRisk;
+  return byRisk === "low" ? "normal" : byRisk === "normal" ? "high" : "critical";
+}
+
 /** The case a run's interrupt opens: one per interrupt, whichever process bridges it. */
 export const checkpointRequestId = (runId: string, interruptId: string) => `checkpoint:${runId}:${interruptId}`;
 
@@ -55,7 +67,7 @@ export async function openCheckpointCases(context: RunContext, pending: PendingI
         requestId: checkpointRequestId(context.runId, interrupt.id),
         payload: checkpoint.request,
         summary,
-        priority: PRIORITY_OF_RISK[checkpoint.risk_level],
+        priority: checkpointPriority(checkpoint),
       },
       {
         // All the server's own (a chat_session ref is one no client may set), in their former order.

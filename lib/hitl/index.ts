@@ -39,6 +39,8 @@ export { runEscalationSweep } from "./escalation";
 export { HITL_LIMITS } from "./limits";
 export { projectionDrift, rebuildProjection } from "./projection";
 export {
+  type BlockedRunItem,
+  blockedRunCases,
   type CaseStanding,
   caseHistory,
   caseIdOfRequest,

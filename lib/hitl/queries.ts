@@ -551,3 +551,38 @@ export async function openCasesOfOwnRuns(viewer: HitlViewer & { userId: string }
   );
   return rows;
 }
+
+export interface BlockedRunItem extends RunCaseItem {
+  /** How long the run has waited on this case (ms since the case opened). */
+  waitingMs: number;
+}
+
+/**
+ * Open cases a run is stopped at right now (a `run` ref whose run is `interrupted`; not the
+ * review of a chat answer, whose asker has the answer already), the longest wait first: work that stands still until someone decides. The inbox lists them
+ * above the rest of the queue with how long they have waited.
+ */
+export async function blockedRunCases(viewer: HitlViewer, limit = 50, now = Date.now()): Promise<BlockedRunItem[]> {
+  const runRef = sql<string>`(select r.ref_value from ${refs} r where r.case_id = ${cases.id} and r.ref_type = 'run' order by r.created_at_ms, r.ref_value limit 1)`;
+  const rows = await withTenant(viewer, (tx) =>
+    tx
+      .select({ ...queueColumns, runId: runRef })
+      .from(state)
+      .innerJoin(cases, eq(cases.id, state.caseId))
+      .where(
+        and(
+          visibleCases(viewer),
+          inArray(state.state, [...OPEN_STATES]),
+          exists(
+            sql`(select 1 from ${refs} r join ${schema.runs} run on run.id::text = r.ref_value
+              where r.case_id = ${cases.id} and r.ref_type = 'run' and run.status = 'interrupted')`,
+          ),
+          // The review of a chat answer waits beside a consultation that already has its answer.
+          sql`not exists (select 1 from ${refs} r where r.case_id = ${cases.id} and r.ref_type = 'chat_session')`,
+        ),
+      )
+      .orderBy(state.createdAt, state.caseId)
+      .limit(Math.min(Math.max(limit, 1), PAGE_MAX)),
+  );
+  return rows.map((row) => ({ ...row, waitingMs: Math.max(0, now - row.createdAt) }));
+}

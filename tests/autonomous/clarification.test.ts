@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as answerRoute from "@/app/api/hitl/cases/[id]/clarification/route";
 import * as askRoute from "@/app/api/hitl/cases/[id]/clarification-request/route";
 import * as caseRoute from "@/app/api/hitl/cases/[id]/route";
+import * as blockedRoute from "@/app/api/hitl/queue/blocked/route";
 import * as myRequestsRoute from "@/app/api/me/requests/route";
 import * as runsRoute from "@/app/api/runs/route";
 import { runCheckpointTimeoutSweep } from "@/lib/checkpoints";
@@ -67,6 +68,21 @@ for (const target of appTargets()) {
         summary: `Approve a plan of ${steps} steps`,
       });
       expect((opened.body.case as { title: string }).title.length).toBeLessThanOrEqual(125);
+
+      // The run stands still until it is decided: one priority step above its risk's, and listed
+      // among the cases runs are stopped at, with how long the run has waited.
+      const stopped = await api.run(MEMBER, runId);
+      const risk = stopped.pendingInterrupts[0].value as { risk_level: string };
+      const raised: Record<string, string> = { low: "normal", medium: "high", high: "critical", critical: "critical" };
+      expect((opened.body.case as { priority: string }).priority).toBe(raised[risk.risk_level]);
+      const blocked = async () => {
+        const res = await client.get(REVIEWER, blockedRoute.GET, "/api/hitl/queue/blocked");
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.items as { id: string; runId: string; waitingMs: number }[];
+      };
+      const waitingItem = (await blocked()).find((b) => b.id === caseId);
+      expect(waitingItem).toMatchObject({ runId });
+      expect(waitingItem?.waitingMs).toBeGreaterThanOrEqual(0);
 
       // Before any question: listed as waiting for a reviewer, nothing waits on the owner.
       const listed = await myRequests(MEMBER);
@@ -163,6 +179,7 @@ for (const target of appTargets()) {
       expect(next.waitingOn?.caseId).not.toBe(caseId);
       expect(next.state.todo.some((s) => s.status === "done" || s.status === "running")).toBe(true);
       expect((await myRequests(MEMBER)).runs.map((r) => r.id)).not.toContain(caseId);
+      expect((await blocked()).map((b) => b.id)).not.toContain(caseId);
     });
 
     it("a run ended by a timeout says so: its outcome and the runs list read timed out", async () => {
