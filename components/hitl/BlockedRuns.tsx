@@ -1,14 +1,8 @@
 "use client";
 
-import type { HitlQueueItem } from "@/lib/hitl/contract";
+import type { BlockedRunItem } from "@/lib/hitl/contract";
 import { PriorityBadge, StateBadge } from "./Badges";
 import { formatDuration, humanize } from "./format";
-
-/** An open case a run is stopped at, with how long the run has waited (GET /api/hitl/queue/blocked). */
-export interface BlockedRunItem extends HitlQueueItem {
-  runId: string;
-  waitingMs: number;
-}
 
 /**
  * The cases runs are stopped at, above the rest of the queue: the longest wait first, each

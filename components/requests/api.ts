@@ -1,11 +1,9 @@
 import { apiFetch } from "@/components/ui/api";
 import type { MyAnswerReview } from "@/lib/chat/contract";
-import type { HitlQueueItem } from "@/lib/hitl/contract";
+import type { HitlQueueItem, RunCaseItem } from "@/lib/hitl/contract";
 
 /** An open checkpoint of a run the person started: its case, and the run it holds up. */
-export interface RunCase extends HitlQueueItem {
-  runId: string;
-}
+export type RunCase = RunCaseItem;
 
 // The "My requests" page's side of GET /api/me/requests.
 

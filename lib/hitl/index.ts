@@ -39,7 +39,6 @@ export { runEscalationSweep } from "./escalation";
 export { HITL_LIMITS } from "./limits";
 export { projectionDrift, rebuildProjection } from "./projection";
 export {
-  type BlockedRunItem,
   blockedRunCases,
   type CaseStanding,
   caseHistory,
@@ -55,7 +54,6 @@ export {
   listReviewQueue,
   openCasesOfOwnRuns,
   QUEUE_PAGE_MAX,
-  type RunCaseItem,
   reviewQueueCounts,
   STATS_BUCKETS,
 } from "./queries";

@@ -3,6 +3,7 @@ import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { toEventView } from "./commands";
 import type {
+  BlockedRunItem,
   HitlActorKind,
   HitlCaseView,
   HitlEventView,
@@ -12,6 +13,7 @@ import type {
   HitlQueueItem,
   HitlStateName,
   QueueCounts,
+  RunCaseItem,
 } from "./contract";
 import { decodeCursor, keysetAfter, PAGE_MAX, pageSize, toPage } from "./cursor";
 import { toProjection } from "./projection";
@@ -521,11 +523,6 @@ export async function escalationsDue(
   });
 }
 
-export interface RunCaseItem extends HitlQueueItem {
-  /** The run the case holds up (its `run` ref). */
-  runId: string;
-}
-
 /**
  * The open cases that hold up runs this person started: each one a checkpoint a reviewer
  * decides, or — in `needs_clarification` — a reviewer's question that only the run's owner
@@ -550,11 +547,6 @@ export async function openCasesOfOwnRuns(viewer: HitlViewer & { userId: string }
       .limit(Math.min(Math.max(limit, 1), PAGE_MAX)),
   );
   return rows;
-}
-
-export interface BlockedRunItem extends RunCaseItem {
-  /** How long the run has waited on this case (ms since the case opened). */
-  waitingMs: number;
 }
 
 /**
