@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { type KeyboardEvent, type Ref, useId, useImperativeHandle, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, type Ref, useId, useImperativeHandle, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { HitlCaseView } from "@/lib/hitl/contract";
 import { type CommandBody, HitlApiError, newRequestId, postWhileLeaving, type StandingDecision } from "./api";
@@ -55,6 +55,7 @@ export function CaseActions({
   refusal = null,
   mayAsk = true,
   askWho = "the submitter",
+  editor = null,
 }: {
   kase: HitlCaseView;
   handle?: Ref<CaseActionsHandle>;
@@ -65,6 +66,13 @@ export function CaseActions({
   mayAsk?: boolean;
   /** Whom a question goes to: the submitter, or the owner of the run a checkpoint holds up. */
   askWho?: string;
+  /**
+   * The run page's own editor for a run's checkpoint (the plan's steps, the tool's parameters,
+   * the option to take), in place of the form built from the adapter's schema.
+   */
+  editor?:
+    | ((props: { busy: boolean; onApprove: (m: Record<string, unknown>, notes?: string) => void }) => ReactNode)
+    | null;
 }) {
   const ids = useId();
   const [notes, setNotes] = useState("");
@@ -154,11 +162,17 @@ export function CaseActions({
     send({ path: "decision", body: { request_id: newRequestId(), decision: "rejected", ...withNotes() } }, "Rejected.");
   }
 
-  function approveWithChanges(modifications: Record<string, unknown>) {
+  function approveWithChanges(modifications: Record<string, unknown>, editorNotes?: string) {
+    const feedback = editorNotes?.trim();
     send(
       {
         path: "decision",
-        body: { request_id: newRequestId(), decision: "approved", modifications, ...withNotes() },
+        body: {
+          request_id: newRequestId(),
+          decision: "approved",
+          modifications,
+          ...(feedback ? { notes: feedback } : withNotes()),
+        },
       },
       "Approved with changes.",
     );
@@ -243,7 +257,12 @@ export function CaseActions({
         </button>
       </div>
       {pending && <PendingApproval pending={pending} onUndo={undo} hint={<Kbd>u</Kbd>} />}
-      {editing && <ModifyForm kase={kase} busy={busy} onApprove={approveWithChanges} />}
+      {editing &&
+        (editor ? (
+          editor({ busy, onApprove: approveWithChanges })
+        ) : (
+          <ModifyForm kase={kase} busy={busy} onApprove={approveWithChanges} />
+        ))}
       {mayAsk && (
         <div>
           <label

@@ -2,7 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, type Ref, useState } from "react";
+import { fetchAgents } from "@/components/runs/api";
 import { CaseCheckpoint, isRunCheckpoint } from "@/components/runs/CaseCheckpoint";
+import { editorFor } from "@/components/runs/editors/editor-for";
 import { type Role, roleAtLeast } from "@/lib/access";
 import type { HitlEventView } from "@/lib/hitl/contract";
 import { AnswerContext } from "./AnswerContext";
@@ -64,6 +66,15 @@ export function CaseDetail({
     queryFn: () => hitlFetch<CaseDetailBody>(`/api/hitl/cases/${encodeURIComponent(caseId)}`),
     refetchInterval: REFRESH_MS,
     retry: (failures, e) => !(e instanceof HitlApiError && e.status < 500) && failures < 2,
+  });
+
+  // The plan editor offers the tenant's experts, as on the run page.
+  const planCase = data?.case.adapter === "plan_approval" && data.case.refs.some((r) => r.ref_type === "run");
+  const experts = useQuery({
+    queryKey: ["runs", "agents"],
+    queryFn: fetchAgents,
+    staleTime: 60_000,
+    enabled: planCase && roleAtLeast(role, "reviewer"),
   });
 
   if (!data) {
@@ -159,6 +170,14 @@ export function CaseDetail({
           refusal={refusal}
           mayAsk={reviewer}
           askWho={runId ? "the run's owner" : "the submitter"}
+          editor={
+            checkpoint
+              ? editorFor(
+                  { caseId: kase.id, type: checkpoint, request: kase.payload },
+                  (experts.data ?? []).map((a) => ({ slug: a.slug, name: a.name })),
+                )
+              : null
+          }
         />
       )}
 

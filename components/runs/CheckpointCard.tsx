@@ -4,15 +4,11 @@ import Link from "next/link";
 import { useEffect, useId, useRef } from "react";
 import { TimeoutBadge } from "@/components/hitl/Badges";
 import { ClarificationAnswer } from "@/components/hitl/ClarificationAnswer";
-import type { CheckpointRequest } from "@/lib/checkpoints/contract";
 import type { AutonomousPublicState, CheckpointPart } from "./api";
 import { RiskBadge } from "./Badges";
-import { CheckpointActions, type Editor } from "./CheckpointActions";
+import { CheckpointActions } from "./CheckpointActions";
 import { CheckpointRequestView } from "./CheckpointRequestView";
-import { CaseModifyForm } from "./editors/CaseModifyForm";
-import { OptionPicker } from "./editors/OptionPicker";
-import { PlanStepsEditor } from "./editors/PlanStepsEditor";
-import { ToolParamsEditor } from "./editors/ToolParamsEditor";
+import { editorFor } from "./editors/editor-for";
 import { CHECKPOINT_LABELS } from "./format";
 
 const QUESTIONS: Record<string, string> = {
@@ -22,27 +18,6 @@ const QUESTIONS: Record<string, string> = {
   critical_decision: "Take this decision?",
   final_review: "Send this answer?",
 };
-
-function editorFor(checkpoint: CheckpointPart, experts: { slug: string; name: string }[]): Editor | null {
-  const request = checkpoint.request;
-  switch (checkpoint.type) {
-    case "plan_approval":
-      return (props) => (
-        <PlanStepsEditor {...props} request={request as CheckpointRequest<"plan_approval">} experts={experts} />
-      );
-    case "tool_execution":
-      return (props) => (
-        <ToolParamsEditor {...props} parameters={(request.tool_parameters ?? {}) as Record<string, unknown>} />
-      );
-    case "critical_decision":
-      return (props) => <OptionPicker {...props} request={request as CheckpointRequest<"critical_decision">} />;
-    case "subagent_spawn":
-    case "final_review":
-      return (props) => <CaseModifyForm {...props} caseId={checkpoint.caseId} />;
-    default:
-      return null;
-  }
-}
 
 /** The checkpoint a run waits at: what it asks, and the decision (or who it waits for). */
 export function CheckpointCard({
