@@ -49,6 +49,12 @@ test("a reviewer's question on a run checkpoint is answered by the run's owner a
   await expect(asks.getByTestId("checkpoint-timeout")).toHaveText(/^Times out in \d+ min$/);
   await expect(asks.getByTestId("case-run-goal")).toHaveText(GOAL);
 
+  // Changing the plan from the inbox uses the run page's step editor, not a generic form.
+  await detail.getByRole("button", { name: /Modify and approve/ }).click();
+  await expect(detail.getByTestId("plan-step-editor").first()).toBeVisible();
+  await detail.getByRole("button", { name: /Cancel changes/ }).click();
+  await expect(detail.getByTestId("plan-step-editor")).toHaveCount(0);
+
   await detail.getByLabel("Question for the run's owner").fill(QUESTION);
   await detail.getByRole("button", { name: /Ask for clarification/ }).click();
   await expect(detail.getByTestId("case-state")).toHaveText("Needs clarification");
