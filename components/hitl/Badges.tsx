@@ -1,3 +1,6 @@
+"use client";
+
+import { useEffect, useState } from "react";
 import type { HitlConfidence } from "@/lib/hitl/contract";
 import type { CasePriority, CaseState } from "./api";
 import { formatDuration, PRIORITY_LABELS, STATE_LABELS } from "./format";
@@ -76,6 +79,71 @@ export function ConfidenceBadge({ confidence }: { confidence: HitlConfidence }) 
   return (
     <span className={`${base} ${CONFIDENCE_CLASSES[confidence]}`} title="The submitter's confidence">
       {confidence[0].toUpperCase() + confidence.slice(1)} confidence
+    </span>
+  );
+}
+
+const TIMEOUT_OUTCOME: Record<string, string> = {
+  reject: "it is rejected and the run goes on without it (or ends)",
+  approve: "it is approved by policy",
+  escalate: "it is escalated to an admin",
+};
+
+/** The wall clock, read again every `everyMs` (a countdown that moves while the page is open). */
+function useTicking(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+/**
+ * A run checkpoint's timeout, for its owner (run page) and its reviewer (inbox): "Times out in
+ * 3 min", amber in its last minutes; "Clock paused" while a reviewer's question waits on the
+ * run's owner (expiresAt null). What silence becomes is in the title.
+ */
+export function TimeoutBadge({
+  expiresAt,
+  onTimeout,
+  paused = expiresAt === null,
+}: {
+  expiresAt: number | null;
+  onTimeout?: string;
+  paused?: boolean;
+}) {
+  const now = useTicking(5_000);
+  const then =
+    onTimeout && TIMEOUT_OUTCOME[onTimeout] ? ` If nobody decides by then, ${TIMEOUT_OUTCOME[onTimeout]}.` : "";
+  if (paused || expiresAt === null) {
+    return (
+      <span
+        className={`${base} bg-violet-100 text-violet-800 dark:bg-violet-950 dark:text-violet-300`}
+        data-testid="checkpoint-timeout"
+        data-paused="true"
+        title="The timeout waits while a reviewer's question is open; answering starts it again."
+      >
+        Clock paused: a question is open
+      </span>
+    );
+  }
+  const left = expiresAt - now;
+  const soon = left <= 2 * 60_000;
+  return (
+    <span
+      className={`${base} ${
+        left <= 0
+          ? "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300"
+          : soon
+            ? "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+            : "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300"
+      }`}
+      data-testid="checkpoint-timeout"
+      data-expires-at={expiresAt}
+      title={`${new Date(expiresAt).toLocaleString()}.${then}`}
+    >
+      {left <= 0 ? "Timing out now" : `Times out in ${formatDuration(left)}`}
     </span>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { type KeyboardEvent, type Ref, useId, useImperativeHandle, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, type Ref, useId, useImperativeHandle, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { HitlCaseView } from "@/lib/hitl/contract";
 import { type CommandBody, HitlApiError, newRequestId, postWhileLeaving, type StandingDecision } from "./api";
@@ -54,6 +54,8 @@ export function CaseActions({
   onStanding,
   refusal = null,
   mayAsk = true,
+  askWho = "the submitter",
+  editor = null,
 }: {
   kase: HitlCaseView;
   handle?: Ref<CaseActionsHandle>;
@@ -62,6 +64,15 @@ export function CaseActions({
   refusal?: string | null;
   /** Asking the submitter is a reviewer's (a run's owner deciding their own checkpoint does not ask). */
   mayAsk?: boolean;
+  /** Whom a question goes to: the submitter, or the owner of the run a checkpoint holds up. */
+  askWho?: string;
+  /**
+   * The run page's own editor for a run's checkpoint (the plan's steps, the tool's parameters,
+   * the option to take), in place of the form built from the adapter's schema.
+   */
+  editor?:
+    | ((props: { busy: boolean; onApprove: (m: Record<string, unknown>, notes?: string) => void }) => ReactNode)
+    | null;
 }) {
   const ids = useId();
   const [notes, setNotes] = useState("");
@@ -151,11 +162,17 @@ export function CaseActions({
     send({ path: "decision", body: { request_id: newRequestId(), decision: "rejected", ...withNotes() } }, "Rejected.");
   }
 
-  function approveWithChanges(modifications: Record<string, unknown>) {
+  function approveWithChanges(modifications: Record<string, unknown>, editorNotes?: string) {
+    const feedback = editorNotes?.trim();
     send(
       {
         path: "decision",
-        body: { request_id: newRequestId(), decision: "approved", modifications, ...withNotes() },
+        body: {
+          request_id: newRequestId(),
+          decision: "approved",
+          modifications,
+          ...(feedback ? { notes: feedback } : withNotes()),
+        },
       },
       "Approved with changes.",
     );
@@ -240,14 +257,19 @@ export function CaseActions({
         </button>
       </div>
       {pending && <PendingApproval pending={pending} onUndo={undo} hint={<Kbd>u</Kbd>} />}
-      {editing && <ModifyForm kase={kase} busy={busy} onApprove={approveWithChanges} />}
+      {editing &&
+        (editor ? (
+          editor({ busy, onApprove: approveWithChanges })
+        ) : (
+          <ModifyForm kase={kase} busy={busy} onApprove={approveWithChanges} />
+        ))}
       {mayAsk && (
         <div>
           <label
             htmlFor={`${ids}-question`}
             className="mb-1 block text-xs font-medium text-slate-600 dark:text-slate-400"
           >
-            Question for the submitter
+            Question for {askWho}
           </label>
           <textarea
             id={`${ids}-question`}

@@ -2,6 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, type Ref, useState } from "react";
+import { fetchAgents } from "@/components/runs/api";
+import { CaseCheckpoint, isRunCheckpoint } from "@/components/runs/CaseCheckpoint";
+import { editorFor } from "@/components/runs/editors/editor-for";
 import { type Role, roleAtLeast } from "@/lib/access";
 import type { HitlEventView } from "@/lib/hitl/contract";
 import { AnswerContext } from "./AnswerContext";
@@ -65,6 +68,15 @@ export function CaseDetail({
     retry: (failures, e) => !(e instanceof HitlApiError && e.status < 500) && failures < 2,
   });
 
+  // The plan editor offers the tenant's experts, as on the run page.
+  const planCase = data?.case.adapter === "plan_approval" && data.case.refs.some((r) => r.ref_type === "run");
+  const experts = useQuery({
+    queryKey: ["runs", "agents"],
+    queryFn: fetchAgents,
+    staleTime: 60_000,
+    enabled: planCase && roleAtLeast(role, "reviewer"),
+  });
+
   if (!data) {
     if (isPending) return <p className="text-sm text-slate-500">Loading the case…</p>;
     return (
@@ -86,6 +98,9 @@ export function CaseDetail({
   const reviewer = roleAtLeast(role, "reviewer");
   const mayDecide = data.decider ? data.decider.allowed : reviewer;
   const refusal = mayDecide ? null : (data.decider?.reason ?? null);
+  // A run's checkpoint reads as it does on the run page (a chat answer's review has its own context).
+  const runId = kase.refs.find((ref) => ref.ref_type === "run")?.ref_value ?? null;
+  const checkpoint = !context && isRunCheckpoint(kase.adapter, runId) ? kase.adapter : null;
 
   return (
     <article aria-labelledby="case-title" className="space-y-6" data-testid="case-detail">
@@ -137,15 +152,36 @@ export function CaseDetail({
 
       {!open && role === "admin" && <SupersedeForm kase={kase} />}
 
-      {state.state === "needs_clarification" && <ClarificationAnswer kase={kase} />}
+      {state.state === "needs_clarification" && <ClarificationAnswer caseId={kase.id} question={state.openQuestion} />}
 
       {context && <AnswerContext context={context} />}
 
-      {open && (mayDecide || reviewer) && (
-        <CaseActions kase={kase} handle={actions} onStanding={setStanding} refusal={refusal} mayAsk={reviewer} />
+      {checkpoint && runId && (
+        <Section title="What the run asks">
+          <CaseCheckpoint caseId={kase.id} type={checkpoint} request={kase.payload} runId={runId} />
+        </Section>
       )}
 
-      {context ? (
+      {open && (mayDecide || reviewer) && (
+        <CaseActions
+          kase={kase}
+          handle={actions}
+          onStanding={setStanding}
+          refusal={refusal}
+          mayAsk={reviewer}
+          askWho={runId ? "the run's owner" : "the submitter"}
+          editor={
+            checkpoint
+              ? editorFor(
+                  { caseId: kase.id, type: checkpoint, request: kase.payload },
+                  (experts.data ?? []).map((a) => ({ slug: a.slug, name: a.name })),
+                )
+              : null
+          }
+        />
+      )}
+
+      {checkpoint ? null : context ? (
         // The answer above is the payload's text; the rest of the payload is one click away.
         <details>
           <summary className="cursor-pointer text-sm font-semibold">Payload (every field)</summary>

@@ -1,29 +1,51 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
-import type { HitlCaseView } from "@/lib/hitl/contract";
 import { newRequestId } from "./api";
 import { CommandFeedback } from "./CommandError";
 import { useTextCommand } from "./useCaseCommand";
 
-/** The open question of a case and the box to answer it (anyone in the tenant may answer). */
-export function ClarificationAnswer({ kase }: { kase: HitlCaseView }) {
+/**
+ * A reviewer's open question on a case and the box to answer it: in the inbox, on the run page
+ * of the run it holds up, and in "My requests". The answer goes to
+ * `POST /api/hitl/cases/{id}/clarification`; the server says who may give it (the person it
+ * was asked of, or a reviewer). Answering refreshes every view of the case, the person's
+ * requests and the nav badge, then `onAnswered` (the run page reloads the run).
+ */
+export function ClarificationAnswer({
+  caseId,
+  question,
+  onAnswered,
+}: {
+  caseId: string;
+  question: string | null;
+  onAnswered?: () => void;
+}) {
   const ids = useId();
-  const answer = useTextCommand(kase.id, "Write an answer first.", (text) => ({
-    path: "clarification",
-    body: { request_id: newRequestId(), answer: text },
-  }));
+  const queryClient = useQueryClient();
+  const answer = useTextCommand(
+    caseId,
+    "Write an answer first.",
+    (text) => ({ path: "clarification", body: { request_id: newRequestId(), answer: text } }),
+    // The requests list and its badge count, then the caller's own view.
+    () => {
+      void queryClient.invalidateQueries({ queryKey: ["me", "requests"] });
+      onAnswered?.();
+    },
+  );
 
   return (
     <section
       aria-labelledby={`${ids}-title`}
+      data-testid="clarification-answer"
       className="space-y-2 rounded-lg border border-violet-300 bg-violet-50 p-4 dark:border-violet-800 dark:bg-violet-950/40"
     >
       <h3 id={`${ids}-title`} className="text-sm font-semibold text-violet-900 dark:text-violet-200">
         A reviewer asked
       </h3>
       <p className="whitespace-pre-wrap text-sm" data-testid="open-question">
-        {kase.state.openQuestion}
+        {question}
       </p>
       <label htmlFor={`${ids}-answer`} className="block text-xs font-medium text-slate-600 dark:text-slate-400">
         Your answer

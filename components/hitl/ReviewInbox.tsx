@@ -7,7 +7,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { type Role, roleAtLeast } from "@/lib/access";
+import type { BlockedRunItem } from "@/lib/hitl/contract";
 import { type AdaptersBody, type CaseList, type CountsBody, hitlFetch } from "./api";
+import { BlockedRuns } from "./BlockedRuns";
 import type { CaseActionsHandle } from "./CaseActions";
 import { CaseDetail, REFRESH_MS } from "./CaseDetail";
 import { DEFAULT_FILTER, type QueueFilter, QueueFilters, queueQuery } from "./QueueFilters";
@@ -90,7 +92,23 @@ export function ReviewInbox({ role }: { role: Role }) {
     staleTime: 5 * 60_000,
   });
 
-  const items = useMemo(() => queue.data?.pages.flatMap((p) => p.items) ?? [], [queue.data]);
+  // Cases runs are stopped at lead the pending queue (unfiltered), the longest wait first.
+  const showBlocked =
+    filter.state === "pending" && filter.adapter === "" && filter.priority === "" && !filter.escalated;
+  const blocked = useQuery({
+    queryKey: ["hitl", "queue", "blocked"],
+    queryFn: () => hitlFetch<{ items: BlockedRunItem[] }>("/api/hitl/queue/blocked"),
+    refetchInterval: REFRESH_MS,
+    refetchOnWindowFocus: true,
+    enabled: showBlocked,
+  });
+  const blockedItems = useMemo(() => (showBlocked ? (blocked.data?.items ?? []) : []), [showBlocked, blocked.data]);
+  const items = useMemo(() => {
+    const first = new Set(blockedItems.map((b) => b.id));
+    const rest = queue.data?.pages.flatMap((p) => p.items).filter((i) => !first.has(i.id)) ?? [];
+    return [...blockedItems, ...rest];
+  }, [queue.data, blockedItems]);
+  const restItems = useMemo(() => items.slice(blockedItems.length), [items, blockedItems]);
   // The nav fetches the same counts and may have them before this boundary hydrates.
   const hydrated = useHydrated();
 
@@ -253,7 +271,9 @@ export function ReviewInbox({ role }: { role: Role }) {
           </EmptyState>
         ) : (
           <>
-            <QueueList items={items} selectedId={selectedId} onSelect={pick} />
+            <BlockedRuns items={blockedItems} selectedId={selectedId} onSelect={pick} />
+            {blockedItems.length > 0 && restItems.length > 0 && <h2 className="text-sm font-semibold">Other cases</h2>}
+            <QueueList items={restItems} selectedId={selectedId} onSelect={pick} />
             {queue.hasNextPage && (
               <button
                 type="button"

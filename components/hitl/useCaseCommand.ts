@@ -32,7 +32,13 @@ export function useCaseCommand(caseId: string) {
  * A command sent from one required text box (an answer, a reason): the text, a problem when it
  * is sent empty (the box takes the focus), the command, and a retry that reuses its request_id.
  */
-export function useTextCommand(caseId: string, missing: string, commandFor: (text: string) => CaseCommand) {
+export function useTextCommand(
+  caseId: string,
+  missing: string,
+  commandFor: (text: string) => CaseCommand,
+  /** After the server recorded it (the box is cleared). */
+  onDone?: () => void,
+) {
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const command = useCaseCommand(caseId);
@@ -41,7 +47,12 @@ export function useTextCommand(caseId: string, missing: string, commandFor: (tex
   function send(next: CaseCommand) {
     if (command.isPending) return;
     setProblem(null);
-    command.mutate(next, { onSuccess: () => setText("") });
+    command.mutate(next, {
+      onSuccess: () => {
+        setText("");
+        onDone?.();
+      },
+    });
   }
 
   function submit() {

@@ -3,10 +3,12 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ReviewBadge } from "@/components/chat/ReviewNote";
+import { ClarificationAnswer } from "@/components/hitl/ClarificationAnswer";
+import { ago } from "@/components/hitl/format";
 import { EmptyState } from "@/components/ui/EmptyState";
 import type { MyAnswerReview } from "@/lib/chat/contract";
 import type { HitlQueueItem } from "@/lib/hitl/contract";
-import { fetchMyRequests, MY_REQUESTS_KEY } from "./api";
+import { fetchMyRequests, MY_REQUESTS_KEY, type RunCase } from "./api";
 
 const when = (iso: string | number) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -66,6 +68,30 @@ function CaseItem({ item }: { item: HitlQueueItem }) {
   );
 }
 
+/** A checkpoint of the person's own run: waiting for a reviewer, or for the person's answer to one. */
+function RunCaseItem({ item }: { item: RunCase }) {
+  const asked = item.state === "needs_clarification";
+  return (
+    <li
+      className="space-y-2 rounded-lg border border-slate-200 p-3 dark:border-slate-800"
+      data-testid="my-run-case"
+      data-case-id={item.id}
+      data-state={item.state}
+    >
+      <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
+        <span className="rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+          {asked ? "A reviewer asks you something" : "Waiting for a reviewer"}
+        </span>
+        <span>Your run has waited {ago(item.createdAt).replace(/ ago$/, "")}</span>
+      </div>
+      <Link href={`/runs/${encodeURIComponent(item.runId)}`} className="block font-medium hover:underline">
+        {item.title}
+      </Link>
+      {asked && <ClarificationAnswer caseId={item.id} question={item.openQuestion} />}
+    </li>
+  );
+}
+
 /** What the signed-in person waits on from reviewers, and what waits on them. */
 export function MyRequests() {
   const { data, error, isPending } = useQuery({
@@ -75,10 +101,11 @@ export function MyRequests() {
   });
   if (isPending) return <p className="text-sm text-slate-500">Loading your requests…</p>;
   if (error) return <EmptyState title="Could not load your requests">{error.message}</EmptyState>;
-  if (data.answers.length === 0 && data.cases.length === 0) {
+  if (data.answers.length === 0 && data.cases.length === 0 && data.runs.length === 0) {
     return (
       <EmptyState title="Nothing is waiting on a reviewer">
-        When an answer you get goes to review, or you submit a case, it shows here with its decision.
+        When an answer you get goes to review, a run of yours stops at a checkpoint, or you submit a case, it shows
+        here.
       </EmptyState>
     );
   }
@@ -93,6 +120,18 @@ export function MyRequests() {
             ? "A reviewer is waiting on your answer."
             : `${data.waitingOnYou} reviewers' questions wait on you.`}
         </p>
+      )}
+      {data.runs.length > 0 && (
+        <section aria-labelledby="runs-heading">
+          <h2 id="runs-heading" className="mb-2 text-lg font-medium">
+            Your runs at a checkpoint
+          </h2>
+          <ul className="space-y-2">
+            {data.runs.map((item) => (
+              <RunCaseItem key={item.id} item={item} />
+            ))}
+          </ul>
+        </section>
       )}
       {data.answers.length > 0 && (
         <section aria-labelledby="answers-heading">

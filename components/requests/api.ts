@@ -1,6 +1,9 @@
 import { apiFetch } from "@/components/ui/api";
 import type { MyAnswerReview } from "@/lib/chat/contract";
-import type { HitlQueueItem } from "@/lib/hitl/contract";
+import type { HitlQueueItem, RunCaseItem } from "@/lib/hitl/contract";
+
+/** An open checkpoint of a run the person started: its case, and the run it holds up. */
+export type RunCase = RunCaseItem;
 
 // The "My requests" page's side of GET /api/me/requests.
 
@@ -8,6 +11,7 @@ export interface MyRequests {
   status: "success";
   waitingOnYou: number;
   answers: MyAnswerReview[];
+  runs: RunCase[];
   cases: HitlQueueItem[];
 }
 

@@ -34,7 +34,12 @@ const RUN_TONES: Record<RunStatus, Tone> = {
   cancelled: "grey",
 };
 
-const OUTCOME_TONES: Record<RunOutcome["status"], Tone> = { completed: "green", rejected: "red", stopped: "grey" };
+const OUTCOME_TONES: Record<RunOutcome["status"], Tone> = {
+  completed: "green",
+  rejected: "red",
+  timed_out: "amber",
+  stopped: "grey",
+};
 
 /** A run's status, and once it has one, its outcome (a completed run may have been rejected). */
 export function RunStatusBadges({ status, outcome }: { status: RunStatus; outcome?: RunOutcome | null }) {

@@ -2,16 +2,13 @@
 
 import Link from "next/link";
 import { useEffect, useId, useRef } from "react";
-import { DueBadge } from "@/components/hitl/Badges";
-import type { CheckpointRequest } from "@/lib/checkpoints/contract";
+import { TimeoutBadge } from "@/components/hitl/Badges";
+import { ClarificationAnswer } from "@/components/hitl/ClarificationAnswer";
 import type { AutonomousPublicState, CheckpointPart } from "./api";
 import { RiskBadge } from "./Badges";
-import { CheckpointActions, type Editor } from "./CheckpointActions";
+import { CheckpointActions } from "./CheckpointActions";
 import { CheckpointRequestView } from "./CheckpointRequestView";
-import { CaseModifyForm } from "./editors/CaseModifyForm";
-import { OptionPicker } from "./editors/OptionPicker";
-import { PlanStepsEditor } from "./editors/PlanStepsEditor";
-import { ToolParamsEditor } from "./editors/ToolParamsEditor";
+import { editorFor } from "./editors/editor-for";
 import { CHECKPOINT_LABELS } from "./format";
 
 const QUESTIONS: Record<string, string> = {
@@ -22,32 +19,12 @@ const QUESTIONS: Record<string, string> = {
   final_review: "Send this answer?",
 };
 
-function editorFor(checkpoint: CheckpointPart, experts: { slug: string; name: string }[]): Editor | null {
-  const request = checkpoint.request;
-  switch (checkpoint.type) {
-    case "plan_approval":
-      return (props) => (
-        <PlanStepsEditor {...props} request={request as CheckpointRequest<"plan_approval">} experts={experts} />
-      );
-    case "tool_execution":
-      return (props) => (
-        <ToolParamsEditor {...props} parameters={(request.tool_parameters ?? {}) as Record<string, unknown>} />
-      );
-    case "critical_decision":
-      return (props) => <OptionPicker {...props} request={request as CheckpointRequest<"critical_decision">} />;
-    case "subagent_spawn":
-    case "final_review":
-      return (props) => <CaseModifyForm {...props} caseId={checkpoint.caseId} />;
-    default:
-      return null;
-  }
-}
-
 /** The checkpoint a run waits at: what it asks, and the decision (or who it waits for). */
 export function CheckpointCard({
   checkpoint,
   state,
   canDecide,
+  owner = false,
   refusal = null,
   experts,
   focusOnMount = false,
@@ -56,6 +33,8 @@ export function CheckpointCard({
   checkpoint: CheckpointPart;
   state: AutonomousPublicState;
   canDecide: boolean;
+  /** Whether the viewer started the run: a reviewer's question on the checkpoint is theirs to answer. */
+  owner?: boolean;
   /** Why this viewer may not decide it (the separation-of-duties rule), shown in one line. */
   refusal?: string | null;
   experts: { slug: string; name: string }[];
@@ -63,6 +42,7 @@ export function CheckpointCard({
   onDecided: () => void;
 }) {
   const titleId = useId();
+  const asked = checkpoint.caseState === "needs_clarification";
   const title = useRef<HTMLHeadingElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the card first shows
   useEffect(() => {
@@ -82,12 +62,35 @@ export function CheckpointCard({
             Checkpoint {checkpoint.number ?? ""} · {CHECKPOINT_LABELS[checkpoint.type]}
           </span>
           <RiskBadge risk={checkpoint.riskLevel} />
-          {checkpoint.expiresAt && <DueBadge dueAt={Date.parse(checkpoint.expiresAt)} />}
+          <TimeoutBadge
+            expiresAt={checkpoint.expiresAt ? Date.parse(checkpoint.expiresAt) : null}
+            paused={checkpoint.caseState === "needs_clarification"}
+            onTimeout={checkpoint.onTimeout}
+          />
         </div>
         <h3 id={titleId} ref={title} tabIndex={-1} className="text-base font-semibold outline-none">
           {QUESTIONS[checkpoint.type] ?? "Decide this checkpoint"}
         </h3>
       </header>
+      {asked &&
+        (owner ? (
+          <ClarificationAnswer
+            caseId={checkpoint.caseId}
+            question={checkpoint.question ?? null}
+            onAnswered={onDecided}
+          />
+        ) : (
+          <p
+            role="status"
+            data-testid="waiting-for-owner"
+            className="rounded-md border border-violet-300 bg-violet-50 px-3 py-2 text-sm dark:border-violet-800 dark:bg-violet-950/40"
+          >
+            <span className="font-medium">A reviewer asked the run's owner:</span> {checkpoint.question}
+            <span className="block text-xs text-slate-600 dark:text-slate-400">
+              The checkpoint waits for their answer; its timeout is paused meanwhile.
+            </span>
+          </p>
+        ))}
       <CheckpointRequestView checkpoint={checkpoint} state={state} />
       {canDecide ? (
         <CheckpointActions
@@ -107,7 +110,9 @@ export function CheckpointCard({
               {refusal}
             </span>
           )}
-          Waiting for a reviewer to decide. The run goes on once they do; this page updates by itself.{" "}
+          {asked && owner
+            ? "Once you answer, the reviewer decides and the run goes on; this page updates by itself."
+            : "Waiting for a reviewer to decide. The run goes on once they do; this page updates by itself."}{" "}
           <Link className="underline" href={`/inbox?case=${encodeURIComponent(checkpoint.caseId)}`}>
             See the case
           </Link>

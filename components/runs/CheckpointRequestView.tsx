@@ -57,12 +57,18 @@ function PlanView({ request, chosen }: { request: CheckpointRequest<"plan_approv
       {candidates.length > 0 && (
         <section>
           <h4 className="mb-1 text-sm font-semibold">Candidate plans (Tree of Thoughts)</h4>
-          <ul className="space-y-2" data-testid="candidate-plans">
+          {request.selection_reason && (
+            <p className="mb-2 text-xs text-slate-600 dark:text-slate-400" data-testid="selection-reason">
+              {request.selection_reason}
+            </p>
+          )}
+          {/* Side by side from a tablet's width up, so the candidates compare at a glance. */}
+          <ul className="grid grid-cols-1 gap-2 md:grid-cols-2 xl:grid-cols-3" data-testid="candidate-plans">
             {candidates.map((candidate) => (
               <li
                 key={candidate.id}
                 data-testid="candidate-plan"
-                className={`rounded-md border p-2 ${
+                className={`min-w-0 space-y-1 rounded-md border p-2 ${
                   candidate.id === chosen
                     ? "border-emerald-400 dark:border-emerald-700"
                     : "border-slate-200 dark:border-slate-700"
@@ -75,14 +81,28 @@ function PlanView({ request, chosen }: { request: CheckpointRequest<"plan_approv
                   </Chip>
                   {candidate.id === chosen && <Chip tone="green">chosen</Chip>}
                 </div>
-                <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-400">
+                <p className="flex flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-400">
                   {Object.entries(candidate.scores).map(([name, value]) => (
                     <span key={name}>
                       {humanize(name)} {percent(value)}
                     </span>
                   ))}
-                  <span>{candidate.steps.length} steps</span>
                 </p>
+                {candidate.rationale && (
+                  <p className="text-xs [overflow-wrap:anywhere]" data-testid="candidate-rationale">
+                    {candidate.rationale}
+                  </p>
+                )}
+                <details className="text-xs">
+                  <summary className="cursor-pointer text-slate-500">{candidate.steps.length} steps</summary>
+                  <ol className="mt-1 list-decimal space-y-0.5 pl-4">
+                    {candidate.steps.map((step) => (
+                      <li key={step.id} className="[overflow-wrap:anywhere]">
+                        {step.description}
+                      </li>
+                    ))}
+                  </ol>
+                </details>
               </li>
             ))}
           </ul>
@@ -216,14 +236,17 @@ export function CheckpointRequestView({
   checkpoint,
   state,
 }: {
-  checkpoint: CheckpointPart;
-  state: AutonomousPublicState;
+  checkpoint: Pick<CheckpointPart, "type" | "request">;
+  /** The run's state (the chosen candidate, the sources an answer cites); null when not at hand. */
+  state: Pick<AutonomousPublicState, "chosenCandidate" | "sources"> | null;
 }) {
   const request = checkpoint.request;
   let view: ReactNode;
   switch (checkpoint.type) {
     case "plan_approval":
-      view = <PlanView request={request as CheckpointRequest<"plan_approval">} chosen={state.chosenCandidate} />;
+      view = (
+        <PlanView request={request as CheckpointRequest<"plan_approval">} chosen={state?.chosenCandidate ?? null} />
+      );
       break;
     case "tool_execution":
       view = <ToolView request={request as CheckpointRequest<"tool_execution">} />;
@@ -235,7 +258,7 @@ export function CheckpointRequestView({
       view = <DecisionView request={request as CheckpointRequest<"critical_decision">} />;
       break;
     case "final_review":
-      view = <FinalView request={request as CheckpointRequest<"final_review">} sources={state.sources} />;
+      view = <FinalView request={request as CheckpointRequest<"final_review">} sources={state?.sources ?? []} />;
       break;
     default:
       return <PayloadView payload={request} />;

@@ -118,6 +118,7 @@ export function RunView({ runId, viewer }: { runId: string; viewer: Viewer }) {
       checkpoint={waitingOn}
       state={state}
       canDecide={canDecide}
+      owner={owner}
       refusal={decider?.reason ?? null}
       experts={(experts.data ?? []).map((a) => ({ slug: a.slug, name: a.name }))}
       focusOnMount={focusNext}

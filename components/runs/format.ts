@@ -26,6 +26,7 @@ export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
 export const OUTCOME_LABELS: Record<RunOutcome["status"], string> = {
   completed: "Answered",
   rejected: "Rejected",
+  timed_out: "Timed out",
   stopped: "Stopped",
 };
 

@@ -202,7 +202,7 @@ export interface AutonomousPublicState {
   steering: SteeringEntry[];
   answer: { text: string; citations: number[]; confidence: number; edited: boolean } | null;
   sources: { n: number; title: string; documentId: string; chunkId: string; text: string }[];
-  outcome: { status: "completed" | "rejected" | "stopped"; reason: string | null } | null;
+  outcome: { status: "completed" | "rejected" | "timed_out" | "stopped"; reason: string | null } | null;
   usage: { tokens: number; costUsd: number };
   startedAt: number | null;
   finishedAt: number | null;

@@ -23,6 +23,8 @@ export interface AwaitOptions {
   onTimeout?: TimeoutOutcome;
   /** The inbox title; the type's own title from the request otherwise. */
   title?: string;
+  /** What the run works towards: the case's title names it ("Approve the plan for: …"). */
+  goal?: string;
   /** What else the case is about, linked on the case for the reviewer. */
   refs?: { kind: "chat_session" | "external"; id: string }[];
   /** The run's safety level: who may decide follows the tenant's policy for it (decider-policy.ts). */
@@ -52,6 +54,7 @@ export async function awaitDecision<T extends CheckpointTypeName>(
     checkpoint_number: policy.number,
     node_name: String(config.metadata?.langgraph_node ?? ""),
     title: (options.title ?? policy.title(valid)).slice(0, 300),
+    ...(options.goal?.trim() ? { goal: options.goal.trim().slice(0, 4000) } : {}),
     request: valid,
     request_reasoning: options.reasoning ?? null,
     risk_level: options.riskLevel ?? policy.risk(valid),

@@ -7,7 +7,7 @@ import {
   CheckpointEnvelope as Envelope,
   type RiskLevel,
 } from "./contract";
-import { checkpointJsonSchema } from "./policies";
+import { caseTitleOf, checkpointJsonSchema } from "./policies";
 import { decidedCheckpointCases, recordCheckpointOpened } from "./records";
 
 /** A checkpoint's case priority in the inbox, from its risk. */
@@ -22,6 +22,18 @@ export const PRIORITY_OF_RISK: Record<RiskLevel, "low" | "normal" | "high" | "cr
 export function checkpointOf(interrupt: PendingInterrupt): CheckpointEnvelope | null {
   const parsed = Envelope.safeParse(interrupt.value);
   return parsed.success ? parsed.data : null;
+}
+
+/**
+ * A checkpoint's priority: its risk's, one step higher when the run stands still until it is
+ * decided. Every checkpoint stops its run, except the review of a chat answer (a
+ * `chat_session` ref): the asker already has the answer, and the review runs beside it.
+ */
+export function checkpointPriority(checkpoint: CheckpointEnvelope): "low" | "normal" | "high" | "critical" {
+  const byRisk = PRIORITY_OF_RISK[checkpoint.risk_level];
+  const blocksWork = !(checkpoint.refs ?? []).some((ref) => ref.kind === "chat_session");
+  if (!blocksWork) return byRisk;
+  return byRisk === "low" ? "normal" : byRisk === "normal" ? "high" : "critical";
 }
 
 /** The case a run's interrupt opens: one per interrupt, whichever process bridges it. */
@@ -45,16 +57,17 @@ export async function openCheckpointCases(context: RunContext, pending: PendingI
       role: "system",
       name: `${context.workflow} run`,
     };
+    const { title, summary } = caseTitleOf(checkpoint);
     const opened = await submitCase(
       system,
       {
         adapter: checkpoint.checkpoint_type,
         caseType: "checkpoint",
-        title: checkpoint.title,
+        title,
         requestId: checkpointRequestId(context.runId, interrupt.id),
         payload: checkpoint.request,
-        summary: checkpoint.title,
-        priority: PRIORITY_OF_RISK[checkpoint.risk_level],
+        summary,
+        priority: checkpointPriority(checkpoint),
       },
       {
         // All the server's own (a chat_session ref is one no client may set), in their former order.

@@ -217,6 +217,8 @@ export const CheckpointEnvelope = z.object({
   checkpoint_number: z.number().int().min(1).max(5).nullable(),
   node_name: z.string(),
   title: z.string(),
+  /** What the run works towards (an autonomous run's goal): the case's title names it. */
+  goal: z.string().max(4000).optional(),
   request: z.record(z.string(), z.unknown()),
   request_reasoning: z.string().nullable(),
   risk_level: z.enum(RISK_LEVELS),
@@ -254,7 +256,14 @@ export interface CheckpointPart {
   checkpointId: string;
   riskLevel: RiskLevel;
   allowedActions: CheckpointAction[];
+  /** When it times out; null while its clock is paused (a reviewer's question waits on the owner). */
   expiresAt: string | null;
+  /** What its silence becomes when the time runs out (the run page says so before it happens). */
+  onTimeout?: TimeoutOutcome;
+  /** Its case's state, on a waiting run's `waitingOn`: `needs_clarification` while a reviewer's question is open. */
+  caseState?: "pending" | "needs_clarification";
+  /** The reviewer's open question to the run's owner (the case's `state.openQuestion`), if any. */
+  question?: string | null;
 }
 
 // ---- separation of duties: who may decide a run's checkpoint ---------------------------------

@@ -1,7 +1,14 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import type { PendingInterrupt, RunContext } from "@/lib/runs";
-import type { CheckpointDecision, CheckpointEnvelope, CheckpointPart, CheckpointTypeName } from "./contract";
+import type {
+  CheckpointDecision,
+  CheckpointEnvelope,
+  CheckpointPart,
+  CheckpointTypeName,
+  TimeoutOutcome,
+} from "./contract";
+import { checkpointClock, clockColumns } from "./deadline";
 import { statusOf } from "./decision";
 import { CHECKPOINT_POLICIES } from "./policies";
 
@@ -86,16 +93,25 @@ export async function recordCheckpointDecided(
  * decide it (its case) without replaying the stream. Null when the run waits for nobody.
  */
 export async function waitingCheckpointOf(scope: TenantScope, runId: string): Promise<CheckpointPart | null> {
-  const [row] = await withTenant(scope, (tx) =>
+  const [found] = await withTenant(scope, (tx) =>
     tx
-      .select()
+      .select({ row: c, ...clockColumns })
       .from(c)
+      .leftJoin(schema.hitlState, eq(schema.hitlState.caseId, c.caseId))
       .where(and(eq(c.runId, runId), eq(c.approvalStatus, "pending")))
       .orderBy(sql`${c.createdAt} desc`)
       .limit(1),
   );
-  if (!row) return null;
+  if (!found) return null;
+  const { row } = found;
   const policy = CHECKPOINT_POLICIES[row.checkpointType as CheckpointTypeName];
+  const clock = checkpointClock({
+    expiresAt: row.expiresAt.getTime(),
+    timeoutSeconds: row.timeoutSeconds,
+    caseState: found.caseState,
+    lastAnsweredAt: found.lastAnsweredAt,
+  });
+  const asked = found.caseState === "needs_clarification";
   return {
     caseId: row.caseId,
     type: row.checkpointType as CheckpointTypeName,
@@ -105,7 +121,10 @@ export async function waitingCheckpointOf(scope: TenantScope, runId: string): Pr
     checkpointId: row.checkpointId,
     riskLevel: row.riskLevel as CheckpointPart["riskLevel"],
     allowedActions: [...(policy?.actions ?? [])],
-    expiresAt: row.expiresAt.toISOString(),
+    expiresAt: clock.expiresAt === null ? null : new Date(clock.expiresAt).toISOString(),
+    onTimeout: row.onTimeout as TimeoutOutcome,
+    caseState: asked ? "needs_clarification" : "pending",
+    question: asked ? found.openQuestion : null,
   };
 }
 

@@ -3,6 +3,7 @@ import { nudgeSequencer, traceIn } from "@/lib/audit";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { escalateCase, type HitlActor, recordDecision } from "@/lib/hitl";
+import { clockOfCheckpointIn } from "./deadline";
 import { TIMEOUT_REASON_PREFIX } from "./decision";
 
 const c = schema.hitlCheckpoints;
@@ -14,6 +15,8 @@ const ESCALATION_TARGET = "admin";
 export interface TimeoutSweepResult {
   decided: { caseId: string; outcome: "approved" | "rejected" }[];
   escalated: string[];
+  /** Checkpoints whose clock was stopped (a question to the owner) or restarted (its answer). */
+  deferred: string[];
 }
 
 /**
@@ -27,7 +30,7 @@ export async function runCheckpointTimeoutSweep(options: { limit?: number } = {}
   const expired = rowsOf<{ tenant_id: string; checkpoint_id: string }>(
     await withAppRole((tx) => tx.execute(sql`select * from vigil_expired_checkpoints(${options.limit ?? 100})`)),
   );
-  const result: TimeoutSweepResult = { decided: [], escalated: [] };
+  const result: TimeoutSweepResult = { decided: [], escalated: [], deferred: [] };
   for (const { tenant_id: tenantId, checkpoint_id: checkpointId } of expired) {
     const [row] = await withTenant({ tenantId }, (tx) =>
       tx
@@ -39,6 +42,10 @@ export async function runCheckpointTimeoutSweep(options: { limit?: number } = {}
     const escalated = typeof row.metadata.timeout_escalated_at === "string";
     const secondDeadline = Date.parse(String(row.metadata.escalation_expires_at ?? ""));
     if (escalated ? !(secondDeadline <= Date.now()) : row.expiresAt.getTime() > Date.now()) continue;
+    if (await deferredByClarification(row, escalated)) {
+      result.deferred.push(row.caseId);
+      continue;
+    }
     const system: HitlActor = { tenantId, userId: "system", role: "system", name: "Vigil (checkpoint timeout)" };
     const reason = escalated
       ? `${TIMEOUT_REASON_PREFIX} escalated to ${ESCALATION_TARGET} and still undecided ${row.timeoutSeconds} s later; rejected by policy.`
@@ -65,6 +72,29 @@ export async function runCheckpointTimeoutSweep(options: { limit?: number } = {}
     }
   }
   return result;
+}
+
+/**
+ * Whether the checkpoint's clock says it is not due after all: its case waits for the owner's
+ * answer (the clock is paused), or an answer restarted it. The stored deadline moves to the
+ * clock's (a paused one a whole timeout ahead, looked at again then), so the expired list
+ * stays short.
+ */
+async function deferredByClarification(row: CheckpointRow, escalated: boolean): Promise<boolean> {
+  return withTenant({ tenantId: row.tenantId }, async (tx) => {
+    const clock = await clockOfCheckpointIn(tx, row);
+    const now = Date.now();
+    if (!clock.paused && (clock.expiresAt ?? 0) <= now) return false;
+    // An escalated checkpoint keeps its second deadline; it is only held while the question is open.
+    if (!escalated) {
+      const next = clock.paused ? now + row.timeoutSeconds * 1000 : (clock.expiresAt as number);
+      await tx
+        .update(c)
+        .set({ expiresAt: new Date(next), updatedAt: new Date() })
+        .where(and(eq(c.id, row.id), eq(c.approvalStatus, "pending")));
+    }
+    return true;
+  });
 }
 
 const verb = (onTimeout: string) =>

@@ -185,6 +185,16 @@ export interface HitlQueueItem {
   updatedAt: number;
 }
 
+/** An open case that holds up a run (its `run` ref): "My requests" and the inbox's blocked runs. */
+export interface RunCaseItem extends HitlQueueItem {
+  runId: string;
+}
+
+/** A case a run is stopped at now, with how long the run has waited (ms since the case opened). */
+export interface BlockedRunItem extends RunCaseItem {
+  waitingMs: number;
+}
+
 export interface HitlPage<T> {
   items: T[];
   nextCursor: string | null;

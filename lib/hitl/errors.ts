@@ -53,7 +53,7 @@ export const hitlErrors = {
     new DomainError(
       "forbidden",
       "FORBIDDEN",
-      "Only the person the question was asked of (the case's submitter) or a reviewer answers it.",
+      "Only the person the question was asked of (the case's submitter, or the owner of the run or answer it is about) or a reviewer answers it.",
       { requested_action: "provide_clarification" },
     ),
   forbidden: (action: string) => {

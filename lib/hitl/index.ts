@@ -39,6 +39,7 @@ export { runEscalationSweep } from "./escalation";
 export { HITL_LIMITS } from "./limits";
 export { projectionDrift, rebuildProjection } from "./projection";
 export {
+  blockedRunCases,
   type CaseStanding,
   caseHistory,
   caseIdOfRequest,
@@ -51,6 +52,7 @@ export {
   getCase,
   listCases,
   listReviewQueue,
+  openCasesOfOwnRuns,
   QUEUE_PAGE_MAX,
   reviewQueueCounts,
   STATS_BUCKETS,

@@ -3,6 +3,7 @@ import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { toEventView } from "./commands";
 import type {
+  BlockedRunItem,
   HitlActorKind,
   HitlCaseView,
   HitlEventView,
@@ -12,6 +13,7 @@ import type {
   HitlQueueItem,
   HitlStateName,
   QueueCounts,
+  RunCaseItem,
 } from "./contract";
 import { decodeCursor, keysetAfter, PAGE_MAX, pageSize, toPage } from "./cursor";
 import { toProjection } from "./projection";
@@ -519,4 +521,60 @@ export async function escalationsDue(
       items: page.items.map((r) => ({ ...r, overdue: (r.dueAt ?? 0) <= now, dueInMs: (r.dueAt ?? 0) - now })),
     };
   });
+}
+
+/**
+ * The open cases that hold up runs this person started: each one a checkpoint a reviewer
+ * decides, or — in `needs_clarification` — a reviewer's question that only the run's owner
+ * can answer ("My requests" and its nav badge). Oldest first: the longest wait leads.
+ */
+export async function openCasesOfOwnRuns(viewer: HitlViewer & { userId: string }, limit = 50): Promise<RunCaseItem[]> {
+  const runRef = sql<string>`(select r.ref_value from ${refs} r where r.case_id = ${cases.id} and r.ref_type = 'run' order by r.created_at_ms, r.ref_value limit 1)`;
+  const rows = await withTenant(viewer, (tx) =>
+    tx
+      .select({ ...queueColumns, runId: runRef })
+      .from(state)
+      .innerJoin(cases, eq(cases.id, state.caseId))
+      .where(
+        and(
+          visibleCases(viewer),
+          eq(cases.privateTo, viewer.userId),
+          inArray(state.state, [...OPEN_STATES]),
+          exists(sql`(select 1 from ${refs} where ${refs.caseId} = ${cases.id} and ${refs.kind} = 'run')`),
+        ),
+      )
+      .orderBy(state.createdAt, state.caseId)
+      .limit(Math.min(Math.max(limit, 1), PAGE_MAX)),
+  );
+  return rows;
+}
+
+/**
+ * Open cases a run is stopped at right now (a `run` ref whose run is `interrupted`; not the
+ * review of a chat answer, whose asker has the answer already), the longest wait first: work that stands still until someone decides. The inbox lists them
+ * above the rest of the queue with how long they have waited.
+ */
+export async function blockedRunCases(viewer: HitlViewer, limit = 50, now = Date.now()): Promise<BlockedRunItem[]> {
+  const runRef = sql<string>`(select r.ref_value from ${refs} r where r.case_id = ${cases.id} and r.ref_type = 'run' order by r.created_at_ms, r.ref_value limit 1)`;
+  const rows = await withTenant(viewer, (tx) =>
+    tx
+      .select({ ...queueColumns, runId: runRef })
+      .from(state)
+      .innerJoin(cases, eq(cases.id, state.caseId))
+      .where(
+        and(
+          visibleCases(viewer),
+          inArray(state.state, [...OPEN_STATES]),
+          exists(
+            sql`(select 1 from ${refs} r join ${schema.runs} run on run.id::text = r.ref_value
+              where r.case_id = ${cases.id} and r.ref_type = 'run' and run.status = 'interrupted')`,
+          ),
+          // The review of a chat answer waits beside a consultation that already has its answer.
+          sql`not exists (select 1 from ${refs} r where r.case_id = ${cases.id} and r.ref_type = 'chat_session')`,
+        ),
+      )
+      .orderBy(state.createdAt, state.caseId)
+      .limit(Math.min(Math.max(limit, 1), PAGE_MAX)),
+  );
+  return rows.map((row) => ({ ...row, waitingMs: Math.max(0, now - row.createdAt) }));
 }

@@ -117,10 +117,10 @@ for (const target of appTargets()) {
       const atPlan = await api.stopped(MEMBER, runId);
       const caseId = api.waitingOn(atPlan).caseId;
       await new Promise((r) => setTimeout(r, 1100));
-      const swept = await runCheckpointTimeoutSweep();
-      expect(swept.decided).toContainEqual({ caseId, outcome: "rejected" });
+      // This sweep or the server's own (it runs every 10 s) decides it; the history below says who.
+      await runCheckpointTimeoutSweep();
       const body = await api.stopped(MEMBER, runId);
-      expect(body.state.outcome?.status).toBe("rejected");
+      expect(body.state.outcome?.status).toBe("timed_out");
       expect(body.state.checkpoints[0]).toMatchObject({
         checkpoint_number: 1,
         approval_status: "timeout",

@@ -12,7 +12,7 @@ export default async function RequestsPage() {
     <div>
       <h1 className="text-2xl font-semibold">My requests</h1>
       <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
-        Answers of yours a reviewer is checking, and cases you submitted, with their decisions.
+        Answers of yours a reviewer is checking, your runs waiting at a checkpoint, and cases you submitted.
       </p>
       <MyRequests />
     </div>

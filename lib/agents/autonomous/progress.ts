@@ -64,5 +64,9 @@ export function historyEntry(
   };
 }
 
+/** How a run that a checkpoint refused ends: `timed_out` when nobody decided in time, `rejected` when a person did. */
+export const endingOf = (decision: CheckpointDecision): "rejected" | "timed_out" =>
+  decision.timed_out ? "timed_out" : "rejected";
+
 export const reasonOf = (decision: CheckpointDecision): string | null =>
   decision.action === "reject" ? (decision.reason ?? decision.notes ?? null) : (decision.notes ?? null);

@@ -89,7 +89,9 @@ export const AutonomousState = Annotation.Root({
   steeringSeq: replace<number>(() => 0),
   evidence: replace<EvidenceClaim[]>(() => []),
   answer: replace<{ text: string; citations: number[]; confidence: number; edited: boolean } | null>(() => null),
-  outcome: replace<{ status: "completed" | "rejected" | "stopped"; reason: string | null } | null>(() => null),
+  outcome: replace<{ status: "completed" | "rejected" | "timed_out" | "stopped"; reason: string | null } | null>(
+    () => null,
+  ),
   usage: replace<{ tokens: number; costUsd: number }>(() => ({ tokens: 0, costUsd: 0 })),
   engine: replace<string | null>(() => null),
   /** The design's node_retry_counts: extra attempts per node and tool. */

@@ -59,6 +59,7 @@ export async function gateTool(state: AutonomousStateType, config: LangGraphRunn
     riskLevel: tool.risk,
     timeoutSeconds: state.timeoutSeconds,
     safetyLevel: state.safetyLevel ?? "balanced",
+    goal: state.goal,
   });
   const entry = historyEntry(2, "tool_execution", decision);
   if (decision.action === "edit") {

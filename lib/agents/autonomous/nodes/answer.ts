@@ -16,7 +16,7 @@ import { emit, type RunContext, runContextOf } from "@/lib/runs";
 import { claimsOf } from "../claims";
 import { validateDraft } from "../constitution";
 import { evidenceOf } from "../evidence";
-import { emitAgent, emitTodo, historyEntry, reasonOf } from "../progress";
+import { emitAgent, emitTodo, endingOf, historyEntry, reasonOf } from "../progress";
 import { documentTitles, loadPrinciples, saveEvidence, saveHierarchyNode, saveValidation, stableId } from "../records";
 import { answerEvidenceLevelOf, nodesExecutedOf } from "../run-summary";
 import { gateOf } from "../safety";
@@ -301,12 +301,13 @@ export async function finalReview(
     reasoning: "Review the answer before it is saved",
     timeoutSeconds: state.timeoutSeconds,
     safetyLevel: state.safetyLevel ?? "balanced",
+    goal: state.goal,
   });
   const entry = historyEntry(5, "final_review", decision);
   if (decision.action === "reject") {
     return {
       checkpoints: [entry],
-      outcome: { status: "rejected", reason: reasonOf(decision) ?? "The answer was rejected." },
+      outcome: { status: endingOf(decision), reason: reasonOf(decision) ?? "The answer was rejected." },
     };
   }
   const edited = decision.action === "edit" && typeof decision.edit.response_text === "string";
@@ -327,7 +328,7 @@ export async function finalReview(
 export async function finish(state: AutonomousStateType, config: LangGraphRunnableConfig): Promise<AutonomousUpdate> {
   const run = runContextOf(config);
   const root = state.hierarchy[0];
-  const rejected = state.outcome?.status === "rejected";
+  const rejected = state.outcome?.status === "rejected" || state.outcome?.status === "timed_out";
   const todo = state.todo.map((s) =>
     s.status === "pending" || s.status === "running" ? { ...s, status: "skipped" as const } : s,
   );

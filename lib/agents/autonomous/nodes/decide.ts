@@ -6,7 +6,7 @@ import { evidenceQualityOf } from "../evidence";
 import { runModelOf, type Weighing, weighedByModel } from "../model-planning";
 import { decisionOptionsIn } from "../planner";
 import { reviewAgainstPrinciples } from "../principle-review";
-import { emitTodo, historyEntry, reasonOf, withStep } from "../progress";
+import { emitTodo, endingOf, historyEntry, reasonOf, withStep } from "../progress";
 import type { AutonomousStateType, AutonomousUpdate } from "../state";
 
 const termsOf = (text: string) => new Set(keywordsOf(text).map((k) => stem(k.toLowerCase())));
@@ -150,6 +150,7 @@ export async function decide(state: AutonomousStateType, config: LangGraphRunnab
     riskLevel: impact.level,
     timeoutSeconds: state.timeoutSeconds,
     safetyLevel: state.safetyLevel ?? "balanced",
+    goal: state.goal,
   });
   const entry = historyEntry(4, "critical_decision", decision);
   if (decision.action === "reject") {
@@ -162,7 +163,7 @@ export async function decide(state: AutonomousStateType, config: LangGraphRunnab
           : s,
     );
     emitTodo(config, todo);
-    return { todo, current: null, checkpoints: [entry], outcome: { status: "rejected", reason } };
+    return { todo, current: null, checkpoints: [entry], outcome: { status: endingOf(decision), reason } };
   }
   const picked = decision.action === "edit" ? String(decision.edit.chosen_option ?? "") : weighed.recommended;
   const chosen = options.find((o) => o.id === picked || o.label.toLowerCase() === picked.toLowerCase());

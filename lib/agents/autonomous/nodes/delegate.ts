@@ -85,6 +85,7 @@ export async function gateSpawn(
     riskLevel: assessed.risk,
     timeoutSeconds: state.timeoutSeconds,
     safetyLevel: state.safetyLevel ?? "balanced",
+    goal: state.goal,
   });
   const entry = historyEntry(3, "subagent_spawn", decision);
   if (decision.action === "edit") {

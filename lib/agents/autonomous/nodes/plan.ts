@@ -6,7 +6,7 @@ import { estimatePlan } from "../estimates";
 import { proposedPlans, runModelOf } from "../model-planning";
 import { candidatePlans, choiceReasonOf, scorePlans, stepFromPlanStep, todoOf } from "../planner";
 import { reviewAgainstPrinciples } from "../principle-review";
-import { emitTodo, historyEntry, reasonOf } from "../progress";
+import { emitTodo, endingOf, historyEntry, reasonOf } from "../progress";
 import type { AutonomousStateType, WorkStep } from "../state";
 import { riskAtLeast } from "../tools";
 
@@ -89,6 +89,7 @@ export async function approvePlan(state: AutonomousStateType, config: LangGraphR
     reasoning: `Plan for: ${state.goal.slice(0, 500)}`,
     timeoutSeconds: state.timeoutSeconds,
     safetyLevel: state.safetyLevel ?? "balanced",
+    goal: state.goal,
   });
   const entry = historyEntry(1, "plan_approval", decision);
   if (decision.action === "reject") {
@@ -97,7 +98,7 @@ export async function approvePlan(state: AutonomousStateType, config: LangGraphR
     return {
       todo,
       checkpoints: [entry],
-      outcome: { status: "rejected" as const, reason: reasonOf(decision) ?? "The plan was rejected." },
+      outcome: { status: endingOf(decision), reason: reasonOf(decision) ?? "The plan was rejected." },
     };
   }
   if (decision.action !== "edit") return { checkpoints: [entry] };
