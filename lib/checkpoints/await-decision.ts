@@ -66,7 +66,8 @@ export async function awaitDecision<T extends CheckpointTypeName>(
   };
   const decision = readDecision(type, valid, interrupt(envelope));
   if (decision.caseId) {
-    await recordCheckpointDecided(runContextOf(config), decision.caseId, decision);
+    const stored = await recordCheckpointDecided(runContextOf(config), decision.caseId, decision);
+    // The decided part replaces the pending one of the same id whole: it carries every field.
     emit(config, {
       kind: "data",
       name: "checkpoint",
@@ -77,6 +78,10 @@ export async function awaitDecision<T extends CheckpointTypeName>(
         number: policy.number,
         status: statusOf(decision),
         request: decision.action === "edit" ? { ...valid, ...decision.edit } : valid,
+        checkpointId: stored?.checkpointId ?? envelope.checkpoint_id,
+        riskLevel: stored?.riskLevel ?? envelope.risk_level,
+        allowedActions: envelope.allowed_actions,
+        expiresAt: stored?.expiresAt ?? null,
       },
     });
   }

@@ -66,12 +66,12 @@ export async function recordCheckpointDecided(
   scope: TenantScope,
   caseId: string,
   decision: CheckpointDecision,
-): Promise<void> {
+): Promise<Pick<CheckpointPart, "checkpointId" | "riskLevel" | "expiresAt"> | null> {
   const modifications =
     decision.action === "edit" ? decision.edit : decision.action === "respond" ? { response: decision.response } : null;
   const notes = decision.action === "reject" ? (decision.reason ?? decision.notes ?? null) : (decision.notes ?? null);
-  await withTenant(scope, (tx) =>
-    tx
+  return withTenant(scope, async (tx) => {
+    await tx
       .update(c)
       .set({
         approvalStatus: statusOf(decision),
@@ -84,8 +84,20 @@ export async function recordCheckpointDecided(
         lastResumedAt: new Date(),
         updatedAt: new Date(),
       })
-      .where(and(eq(c.caseId, caseId), eq(c.approvalStatus, "pending"))),
-  );
+      .where(and(eq(c.caseId, caseId), eq(c.approvalStatus, "pending")));
+    // Read back whether or not this call decided it (a node run again after a crash finds it decided).
+    const [row] = await tx
+      .select({ checkpointId: c.checkpointId, riskLevel: c.riskLevel, expiresAt: c.expiresAt })
+      .from(c)
+      .where(eq(c.caseId, caseId));
+    return row
+      ? {
+          checkpointId: row.checkpointId,
+          riskLevel: row.riskLevel as CheckpointPart["riskLevel"],
+          expiresAt: row.expiresAt.toISOString(),
+        }
+      : null;
+  });
 }
 
 /**

@@ -75,8 +75,16 @@ export type NodeOutput =
       touched?: readonly DataTouched[];
     }
   | { kind: "step"; message: string }
-  | { kind: "data"; name: DataPartName; id?: string; data: unknown }
+  | DataOutput
   | { kind: "source"; source: SourcePayload };
+
+/**
+ * A data part as a node writes it: its payload is the one the client's part of that name
+ * reads (DataParts), checked where it is written rather than cast where it is read.
+ */
+export type DataOutput = {
+  [K in DataPartName]: { kind: "data"; name: K; id?: string; data: DataParts[K] };
+}[DataPartName];
 
 /** The payloads of the custom data parts (DESIGN.md, Stream protocol). */
 export type DataParts = {
