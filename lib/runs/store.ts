@@ -131,13 +131,14 @@ export async function renewLease(scope: TenantScope, runId: string, owner: strin
 }
 
 /**
- * Ends an execution: the new status and its events in one transaction, only if this process
- * still holds the lease (otherwise someone else decided the run's fate: keep out).
+ * Ends an execution: the new status and its events in one transaction, only if the run is
+ * still running under the execution's fencing token (otherwise someone else decided the run's
+ * fate: keep out).
  */
 export async function settleRun(
   scope: TenantScope,
   runId: string,
-  owner: string,
+  fence: number,
   outcome: { status: RunStatus; error?: string; pendingInterrupts?: PendingInterrupt[] },
   events: RunEventBody[],
   trace: TraceEvent[] = [],
@@ -156,7 +157,7 @@ export async function settleRun(
         finishedAt: outcome.status === "interrupted" ? null : new Date(),
         updatedAt: new Date(),
       })
-      .where(and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")))
+      .where(and(eq(r.id, runId), eq(r.fenceToken, fence), eq(r.status, "running")))
       .returning({ id: r.id });
     if (rows.length === 0) return null;
     return appendEventsIn(tx, scope, runId, events, { trace });
