@@ -97,7 +97,7 @@ async function execute(
   let leaseLost = false;
   const heartbeat = setInterval(
     () =>
-      void renewLease(scope, run.id, owner)
+      void renewLease(scope, run.id, owner, fence)
         .then((held) => {
           if (!held) {
             leaseLost = true;

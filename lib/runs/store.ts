@@ -118,13 +118,18 @@ export async function getRunRow(scope: TenantScope, runId: string): Promise<RunR
   return row;
 }
 
-/** Extends this process's lease; false when the run was cancelled or taken over. */
-export async function renewLease(scope: TenantScope, runId: string, owner: string): Promise<boolean> {
+/**
+ * Extends this process's lease; false when the run was cancelled or taken over (with `fence`,
+ * also when this process claimed it again for another execution). Sets no lease_owner, so the
+ * fencing token stays.
+ */
+export async function renewLease(scope: TenantScope, runId: string, owner: string, fence?: number): Promise<boolean> {
+  const held = and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running"));
   const rows = await withTenant(scope, (tx) =>
     tx
       .update(r)
       .set({ leaseExpiresAt: leaseUntil() })
-      .where(and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")))
+      .where(fence === undefined ? held : and(held, eq(r.fenceToken, fence)))
       .returning({ id: r.id }),
   );
   return rows.length === 1;
