@@ -12,8 +12,8 @@ import { backupBeforeMigrations, migrationsPending } from "./backup";
 import { DatabaseUnreadableError, EMBEDDED_EXTENSIONS, openEmbedded } from "./embedded";
 import { ConnectionGate } from "./lanes";
 import { rowsOf } from "./rows";
-import { connectionTimeouts } from "./timeouts";
 import * as schema from "./schema";
+import { connectionTimeouts } from "./timeouts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;

@@ -16,8 +16,8 @@ import {
   isDatabaseUnavailable,
   usingActiveDatabaseOverride,
 } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
 import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
+import { DomainError } from "@/lib/errors";
 import { installDecisionGuard, installModificationChecks, startHitlSweeps } from "@/lib/hitl";
 import { processSingleton } from "@/lib/process";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
@@ -88,7 +88,11 @@ async function started(open: () => Promise<Database>): Promise<Database> {
     state.failedStart = null;
     return database;
   } catch (error) {
-    if (isDatabaseUnavailable(error) || error instanceof DatabaseInUseError || error instanceof DatabaseUnreadableError) {
+    if (
+      isDatabaseUnavailable(error) ||
+      error instanceof DatabaseInUseError ||
+      error instanceof DatabaseUnreadableError
+    ) {
       throw error;
     }
     const failures = (failed?.failures ?? 0) + 1;
