@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { drainTrace } from "@/lib/audit";
 import { rowsOf, schema } from "@/lib/db";
-import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
+import { DrizzleCheckpointSaver, TenantRoutingSaver } from "@/lib/graph-saver";
 import {
   appendEvents,
   claimStaleRuns,
@@ -130,6 +130,28 @@ for (const target of testTargets()) {
       expect(await count(checkpoints)).toBe(0);
       await saver.putGuarded(guard(current), config, emptyCheckpoint(), { source: "loop", step: 0, parents: {} }, {});
       expect(await count(checkpoints)).toBe(1);
+
+      // The saver graphs are compiled over runs every save through the guard its config names.
+      let token = stale;
+      const routing = new TenantRoutingSaver(
+        () => suite.tenants.demo,
+        undefined,
+        undefined,
+        () => guard(token),
+      );
+      const put = () => routing.put(config, emptyCheckpoint(), { source: "loop", step: 1, parents: {} }, {});
+      expect(
+        sqlStateOf(
+          await put().then(
+            () => null,
+            (error: unknown) => error,
+          ),
+        ),
+      ).toBe("VF409");
+      expect(await count(checkpoints)).toBe(1);
+      token = current;
+      await put();
+      expect(await count(checkpoints)).toBe(2);
     });
 
     it("stops an execution whose run was claimed again mid-step: nothing more of it is written", async () => {
