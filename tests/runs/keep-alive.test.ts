@@ -64,7 +64,10 @@ describe("keep-alive comments on event streams", () => {
       schema: z.object({ n: z.number() }),
     });
     const values: unknown[] = [];
-    for await (const result of parsed) values.push(result.success ? result.value : result.error);
+    const reader = parsed.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      values.push(next.value.success ? next.value.value : next.value.error);
+    }
     expect(values).toEqual([{ n: 1 }, { n: 2 }]);
   });
 });
