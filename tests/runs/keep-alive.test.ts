@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { parseJsonEventStream } from "ai";
 import { eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import * as streamRoute from "@/app/api/runs/[id]/stream/route";
 import { schema } from "@/lib/db";
@@ -56,6 +56,7 @@ describe("keep-alive comments on event streams", () => {
     expect(await reader.read()).toEqual({ done: true, value: undefined });
   });
 
+  // The parser the chat client's transport reads the UI message stream with.
   it("is skipped by the AI SDK's event-stream parser: the client sees only the events", async () => {
     const source = silentSource('data: {"n":1}\n\n', 'data: {"n":2}\n\n');
     setTimeout(source.release, 200);
@@ -75,6 +76,9 @@ describe("keep-alive comments on event streams", () => {
 for (const target of appTargets()) {
   describe(`the run stream route on ${target.name}`, () => {
     const suite = seededDatabase(target, { knowledge: false });
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
 
     it("sends keep-alive comments while a run works in silence", async () => {
       vi.stubEnv("VIGIL_SSE_KEEPALIVE_MS", "50");
@@ -105,7 +109,6 @@ for (const target of appTargets()) {
       expect(text).toContain(": stream open\n\n");
       abort.abort();
       await reader.cancel();
-      vi.unstubAllEnvs();
       await suite.database.db
         .update(schema.runs)
         .set({ status: "cancelled", finishedAt: new Date() })
