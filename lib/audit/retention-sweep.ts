@@ -70,6 +70,7 @@ interface TenantSchedule {
  * tenant never swept before waits for the first slot after `since` (the sweep's start), so a
  * fresh install does not purge the moment it boots. Read across tenants on the owner connection,
  * like the other sweeps' lookups; each tenant's failure is logged and retried at the next slot.
+ * Returns how many tenants this call applied the policy to (a slot another sweep took is not counted).
  */
 export async function sweepRetention(now: Date, since: Date): Promise<number> {
   const { db } = await getDatabase();
@@ -85,8 +86,9 @@ export async function sweepRetention(now: Date, since: Date): Promise<number> {
     const after = tenant.last_scheduled ? new Date(tenant.last_scheduled) : since;
     if (!slot || slot <= after) continue;
     try {
-      await applyRetention({ tenantId: tenant.tenant_id }, { now, trigger: "schedule", actor: null });
-      applied += 1;
+      // The slot is the run's key: of instances sweeping at once, one applies it.
+      const run = await applyRetention({ tenantId: tenant.tenant_id }, { now, trigger: "schedule", actor: null, slot });
+      if (run) applied += 1;
     } catch (error) {
       console.error("[vigil] scheduled retention failed", error);
     }

@@ -22,6 +22,11 @@ export interface ApplyRetentionOptions {
   actor: string | null;
   /** Count what would be removed, and remove and record nothing. */
   dryRun?: boolean;
+  /**
+   * The schedule's slot this run applies (the sweep): a slot is applied once per tenant (a
+   * unique key on retention_runs), so instances sweeping at once do not both apply it.
+   */
+  slot?: Date;
 }
 
 function cutoffs(policy: RetentionSettings, now: Date): Cutoffs {
@@ -71,11 +76,16 @@ export async function applyRetention(
   scope: TenantScope,
   options: ApplyRetentionOptions & { dryRun: true },
 ): Promise<RetentionPreview>;
+/** With a slot, null when the slot was already taken (another instance applies or applied it). */
+export async function applyRetention(
+  scope: TenantScope,
+  options: ApplyRetentionOptions & { slot: Date },
+): Promise<RetentionRunView | null>;
 export async function applyRetention(scope: TenantScope, options: ApplyRetentionOptions): Promise<RetentionRunView>;
 export async function applyRetention(
   scope: TenantScope,
-  { now, trigger, actor, dryRun = false }: ApplyRetentionOptions,
-): Promise<RetentionRunView | RetentionPreview> {
+  { now, trigger, actor, dryRun = false, slot }: ApplyRetentionOptions,
+): Promise<RetentionRunView | RetentionPreview | null> {
   const policy = await retentionPolicy(scope);
   const cut = cutoffs(policy, now);
   if (dryRun) {
@@ -84,8 +94,13 @@ export async function applyRetention(
   }
   const r = schema.retentionRuns;
   const [run] = await withTenant(scope, (tx) =>
-    tx.insert(r).values({ tenantId: scope.tenantId, trigger, actor, asOf: now }).returning(),
+    tx
+      .insert(r)
+      .values({ tenantId: scope.tenantId, trigger, actor, asOf: now, slot: slot ?? null })
+      .onConflictDoNothing({ target: [r.tenantId, r.slot] })
+      .returning(),
   );
+  if (!run) return null;
   try {
     const row = await withTraceJob(scope.tenantId, "retention", async (tx) => {
       const head = await chainHead(tx, scope.tenantId);

@@ -13,6 +13,7 @@ import { DatabaseUnreadableError, EMBEDDED_EXTENSIONS, openEmbedded } from "./em
 import { ConnectionGate } from "./lanes";
 import { rowsOf } from "./rows";
 import * as schema from "./schema";
+import { connectionTimeouts } from "./timeouts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -111,11 +112,26 @@ async function migratedPglite(client: PGlite, migrationsFolder: string, close: (
   return { db, kind: "pglite", vector: false, close };
 }
 
+/**
+ * The session advisory lock migrations run under (any 64-bit number no other code locks). Two
+ * instances, or two `npm run db:migrate`, starting together on one database: the second waits
+ * for the first to finish, then finds nothing left to apply, instead of both creating the same
+ * objects and one failing on a duplicate.
+ */
+const MIGRATION_LOCK = 0x5649_4749_4c4d; // "VIGILM"
+
 async function openPostgres(url: string, migrationsFolder: string): Promise<Database> {
-  // Migrations run on their own single connection so their notices and locks stay out of the pool.
-  const migrator = postgres(url, { max: 1, onnotice: () => {} });
+  // Migrations run on their own single connection so their notices and locks stay out of the
+  // pool; with one connection, the lock, the migrations and the unlock share one session. A
+  // session that ends (the process died) lets go of the lock with it.
+  const migrator = postgres(url, { max: 1, onnotice: () => {}, connection: connectionTimeouts("migrate") });
   try {
-    await migratePostgres(drizzlePostgres(migrator) as never, { migrationsFolder });
+    await migrator`select pg_advisory_lock(${MIGRATION_LOCK}::bigint)`;
+    try {
+      await migratePostgres(drizzlePostgres(migrator) as never, { migrationsFolder });
+    } finally {
+      await migrator`select pg_advisory_unlock(${MIGRATION_LOCK}::bigint)`.catch(() => undefined);
+    }
   } finally {
     await migrator.end();
   }
@@ -126,6 +142,8 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
     max,
     connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
     onnotice: () => {},
+    // A frozen instance's transaction is cut so another can take over its runs (timeouts.ts).
+    connection: connectionTimeouts("app"),
   });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   // One connection stays outside the gate for queries made on `db` itself (the sign-in

@@ -94,18 +94,31 @@ function pipelined<T extends Promise<unknown>[]>(steps: T): T {
  * leave together: one round trip, where `withTenant` waits for the statement before it sends
  * COMMIT. A failed step aborts the transaction, and the COMMIT queued behind it then ends it as
  * a rollback, so a failure keeps nothing. `prepare` names the statement on its connection
- * whatever its parameter count (for statements whose shapes are few).
+ * whatever its parameter count (for statements whose shapes are few). `guard` runs first in the
+ * same transaction (sent in the same round trip): when it raises, nothing of the statement is
+ * kept (a fencing check, which also locks what it checked until the commit).
  */
 export async function tenantStatement<Row>(
   scope: TenantScope,
   statement: SQL,
-  { prepare = false }: { prepare?: boolean } = {},
+  { prepare = false, guard }: { prepare?: boolean; guard?: SQL } = {},
 ): Promise<Row[]> {
   const database = await getDatabase();
-  if (!database.reserve) return withTenant(scope, async (tx) => rowsOf<Row>(await tx.execute(statement)));
+  if (!database.reserve) {
+    return withTenant(scope, async (tx) => {
+      if (guard) await tx.execute(guard);
+      return rowsOf<Row>(await tx.execute(statement));
+    });
+  }
   const connection = await database.reserve();
   const query = dialect.sqlToQuery(statement);
   const preamble = pipelined(beginTenant(connection, scope));
+  if (guard) {
+    const check = dialect.sqlToQuery(guard);
+    preamble.push(
+      ...pipelined([connection.unsafe(check.sql, check.params as postgres.ParameterOrJSON<never>[]).execute()]),
+    );
+  }
   const [run, commit] = pipelined([
     connection
       .unsafe(query.sql, query.params as postgres.ParameterOrJSON<never>[], prepare ? { prepare } : undefined)

@@ -8,6 +8,7 @@ import {
   type CheckpointTuple,
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
+import type { SQL } from "drizzle-orm";
 import type { Tx } from "@/lib/db";
 import { DrizzleCheckpointSaver } from "./saver";
 
@@ -27,6 +28,8 @@ export class TenantRoutingSaver extends BaseCheckpointSaver {
    * @param beforePut waits until the task writes already handed over are saved: LangGraph
    *   saves a step's checkpoint without waiting for its tasks' writes, and a checkpoint that
    *   holds a node's result must not commit before the record that the node completed.
+   * @param guardOf the check a checkpoint save of this call runs first in its transaction (the
+   *   run's fencing token): a save from an execution that lost its run is refused.
    */
   constructor(
     private readonly tenantOf: (config: RunnableConfig) => string,
@@ -37,6 +40,7 @@ export class TenantRoutingSaver extends BaseCheckpointSaver {
       save: (tx: Tx) => Promise<void>,
     ) => Promise<void>,
     private readonly beforePut?: (config: RunnableConfig) => Promise<void>,
+    private readonly guardOf?: (config: RunnableConfig) => SQL | undefined,
   ) {
     super();
   }
@@ -67,7 +71,7 @@ export class TenantRoutingSaver extends BaseCheckpointSaver {
   ): Promise<RunnableConfig> {
     const saver = this.saverFor(config);
     await this.beforePut?.(config);
-    return saver.put(config, checkpoint, metadata, newVersions);
+    return saver.putGuarded(this.guardOf?.(config), config, checkpoint, metadata, newVersions);
   }
 
   putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {

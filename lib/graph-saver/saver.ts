@@ -77,7 +77,21 @@ export class DrizzleCheckpointSaver extends BaseCheckpointSaver {
     for (const tuple of stored) yield await this.toTuple(tuple);
   }
 
-  async put(
+  put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    return this.putGuarded(undefined, config, checkpoint, metadata, newVersions);
+  }
+
+  /**
+   * `put`, with `guard` run first in the save's transaction: when it raises, the checkpoint is
+   * not saved (a run's fencing check, see TenantRoutingSaver).
+   */
+  async putGuarded(
+    guard: SQL | undefined,
     config: RunnableConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
@@ -101,7 +115,7 @@ export class DrizzleCheckpointSaver extends BaseCheckpointSaver {
       terms: metadataTerms(dumpedMetadata.parsed),
       blobs,
     });
-    await tenantStatement(this.scope, statement, { prepare: true });
+    await tenantStatement(this.scope, statement, { prepare: true, guard });
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }
 

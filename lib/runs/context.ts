@@ -8,6 +8,11 @@ export interface RunContext {
   /** The principal who started the run. */
   startedBy: string;
   workflow: string;
+  /**
+   * The fencing token the executing process claimed the run with; set only in an execution,
+   * whose checkpoint saves are refused once the run's token moves on.
+   */
+  fence?: number;
 }
 
 // One key in `configurable`: LangGraph passes it to every node, subgraph and checkpointer call.

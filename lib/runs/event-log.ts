@@ -15,26 +15,26 @@ export class LeaseLostError extends Error {
 /**
  * Appends events in one transaction. Sequence numbers are allocated on the run row itself, so
  * any writer (the executor, a cancel from another instance) gets contiguous, unique numbers.
- * With `owner`, the append happens only while that process holds the run's lease: a cancelled
- * or taken-over execution can never add to the log.
+ * With `fence`, the append happens only while the run is running under that fencing token: a
+ * cancelled or taken-over execution can never add to the log.
  */
 export async function appendEvents(
   scope: TenantScope,
   runId: string,
   bodies: RunEventBody[],
-  owner?: string,
+  fence?: number,
   trace: TraceEvent[] = [],
 ): Promise<number> {
   if (bodies.length === 0 && trace.length === 0) return 0;
-  // With an owner, even a trace-only write checks the lease: a lost execution adds nothing.
-  const last = await withTenant(scope, (tx) => appendEventsIn(tx, scope, runId, bodies, { owner, trace }));
+  // With a fence, even a trace-only write checks it: a lost execution adds nothing.
+  const last = await withTenant(scope, (tx) => appendEventsIn(tx, scope, runId, bodies, { fence, trace }));
   announce(scope, runId, last, bodies, trace.length > 0);
   return last;
 }
 
 export interface AppendOptions {
-  /** Append only while this process holds the run's lease. */
-  owner?: string;
+  /** Append only while the run is running under this fencing token (its execution's claim). */
+  fence?: number;
   /** The trace of what these events show: it commits with them (the outbox), or not at all. */
   trace?: readonly TraceEvent[];
 }
@@ -48,9 +48,9 @@ export async function appendEventsIn(
   scope: TenantScope,
   runId: string,
   bodies: RunEventBody[],
-  { owner, trace = [] }: AppendOptions = {},
+  { fence, trace = [] }: AppendOptions = {},
 ): Promise<number> {
-  const [last] = await Promise.all([appendLogIn(tx, scope, runId, bodies, owner), traceIn(tx, scope, trace)]);
+  const [last] = await Promise.all([appendLogIn(tx, scope, runId, bodies, fence), traceIn(tx, scope, trace)]);
   return last;
 }
 
@@ -73,14 +73,18 @@ export function announce(
   if (wroteTrace) nudgeSequencer(scope.tenantId);
 }
 
-async function appendLogIn(tx: Tx, scope: TenantScope, runId: string, bodies: RunEventBody[], owner?: string) {
+async function appendLogIn(tx: Tx, scope: TenantScope, runId: string, bodies: RunEventBody[], fence?: number) {
   const r = schema.runs;
+  // The fence is checked by the statement that allocates the sequence numbers, and the row lock
+  // it takes holds until the commit: a claim cannot slip in between the check and the write.
   const [row] = await tx
     .update(r)
     .set({ lastSeq: sql`${r.lastSeq} + ${bodies.length}`, updatedAt: new Date() })
-    .where(owner ? and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")) : eq(r.id, runId))
+    .where(
+      fence === undefined ? eq(r.id, runId) : and(eq(r.id, runId), eq(r.fenceToken, fence), eq(r.status, "running")),
+    )
     .returning({ lastSeq: r.lastSeq });
-  if (!row && owner) throw new LeaseLostError(runId);
+  if (!row && fence !== undefined) throw new LeaseLostError(runId);
   if (!row) throw new Error(`run ${runId} not found while appending events`);
   if (bodies.length === 0) return row.lastSeq;
   const first = row.lastSeq - bodies.length + 1;
@@ -145,7 +149,8 @@ export class BufferedEventWriter {
   constructor(
     private readonly scope: TenantScope,
     private readonly runId: string,
-    private readonly owner: string,
+    /** The fencing token of the execution that writes (see appendLogIn). */
+    private readonly fence: number,
   ) {}
 
   push(body: RunEventBody): void {
@@ -212,8 +217,8 @@ export class BufferedEventWriter {
       if (this.failure) throw this.failure;
       try {
         const last = await withTenant(this.scope, async (tx) => {
-          // With the lease check even when nothing is buffered: a lost execution saves nothing.
-          const seq = await appendEventsIn(tx, this.scope, this.runId, batch, { owner: this.owner, trace: traces });
+          // With the fence checked even when nothing is buffered: a lost execution saves nothing.
+          const seq = await appendEventsIn(tx, this.scope, this.runId, batch, { fence: this.fence, trace: traces });
           await work(tx);
           return seq;
         });
@@ -238,7 +243,7 @@ export class BufferedEventWriter {
     this.chain = this.chain.then(async () => {
       if ((batch.length === 0 && traces.length === 0) || this.failure) return;
       try {
-        await appendEvents(this.scope, this.runId, batch, this.owner, traces);
+        await appendEvents(this.scope, this.runId, batch, this.fence, traces);
       } catch (error) {
         this.failure = error;
       }

@@ -7,7 +7,8 @@ import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { processSingleton } from "@/lib/process";
 import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
-import { BufferedEventWriter, LeaseLostError } from "./event-log";
+import { BufferedEventWriter } from "./event-log";
+import { isFencedOut } from "./fence";
 import { instanceId, leaseMs } from "./instance";
 import { bridgeInterrupts, interruptSettled } from "./interrupt-bridge";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
@@ -75,15 +76,19 @@ async function execute(
   lane: LaneHolder,
 ): Promise<void> {
   const owner = instanceId();
+  // The row this execution was handed must be this process's claim: its fencing token is what
+  // every write of the execution carries (and is refused under once another claim raised it).
+  if (run.status !== "running" || run.leaseOwner !== owner) return;
+  const fence = run.fenceToken;
   if (!workflow) {
-    await settleRun(scope, run.id, owner, { status: "failed", error: "Unknown workflow." }, [
+    await settleRun(scope, run.id, fence, { status: "failed", error: "Unknown workflow." }, [
       { type: "status", payload: { status: "failed", error: "Unknown workflow." } },
     ]);
     return;
   }
   const graph = graphOf(workflow);
-  const config = runConfig(contextOf(scope, run));
-  const events = new BufferedEventWriter(scope, run.id, owner);
+  const config = runConfig({ ...contextOf(scope, run), fence });
+  const events = new BufferedEventWriter(scope, run.id, fence);
   const traceBase = traceOf(run);
   const taskLog = new TaskLog(events, traceBase);
   attachTaskRecorder(run.id, taskLog);
@@ -92,7 +97,7 @@ async function execute(
   let leaseLost = false;
   const heartbeat = setInterval(
     () =>
-      void renewLease(scope, run.id, owner)
+      void renewLease(scope, run.id, owner, fence)
         .then((held) => {
           if (!held) {
             leaseLost = true;
@@ -109,7 +114,7 @@ async function execute(
     const input = await inputFor(mode, run, graph, config, events);
     if ("settle" in input) {
       await events.flush();
-      await settleRun(scope, run.id, owner, input.settle, input.events, input.trace);
+      await settleRun(scope, run.id, fence, input.settle, input.events, input.trace);
       return;
     }
     // Nodes' own output reaches the task log directly (emit); the stream says when tasks start and end.
@@ -145,7 +150,7 @@ async function execute(
       await settleRun(
         scope,
         run.id,
-        owner,
+        fence,
         { status: "interrupted", pendingInterrupts: pending },
         await interruptedEvents(context, pending),
         hitlRequests(traceBase, pending),
@@ -153,15 +158,16 @@ async function execute(
       await interruptSettled(context, pending);
       return;
     }
-    await settleRun(scope, run.id, owner, { status: "completed" }, finishEvents(workflow, run.id, state?.values), [
+    await settleRun(scope, run.id, fence, { status: "completed" }, finishEvents(workflow, run.id, state?.values), [
       { ...traceBase, eventType: "run_complete" },
     ]);
   } catch (error) {
-    if (abort.signal.aborted || error instanceof LeaseLostError) {
-      // Cancelled (the cancel wrote its own event) or taken over by another process.
+    if (abort.signal.aborted || isFencedOut(error)) {
+      // Cancelled (the cancel wrote its own event) or taken over by another claim: a write
+      // under this execution's fencing token was refused, so it stops writing altogether.
       events.discard();
       abort.abort();
-      if (leaseLost || error instanceof LeaseLostError)
+      if (leaseLost || isFencedOut(error))
         console.warn(`[vigil] run ${run.id}: lease lost; this process stopped executing it`);
       return;
     }
@@ -178,7 +184,7 @@ async function execute(
     await settleRun(
       scope,
       run.id,
-      owner,
+      fence,
       { status: "failed", error: message },
       [{ type: "status", payload: { status: "failed", error: message } }],
       [{ ...traceBase, eventType: "run_failed", success: false, error: describeError(error) }],

@@ -5,6 +5,7 @@ import { TenantRoutingSaver } from "@/lib/graph-saver";
 import { processSingleton } from "@/lib/process";
 import { runContextOf, tenantOfConfig } from "./context";
 import type { PendingInterrupt, RunEvent } from "./contract";
+import { fenceGuard } from "./fence";
 import { saveTaskWrites, taskWritesSaved } from "./task-recorders";
 
 /** The slice of a compiled LangGraph graph that the run executor uses. */
@@ -113,6 +114,10 @@ export function graphOf(workflow: Workflow): RunnableGraph {
           return saveTaskWrites(context, context.runId, task, writes, save);
         },
         (config) => taskWritesSaved(runContextOf(config).runId),
+        (config) => {
+          const { runId, fence } = runContextOf(config);
+          return fence === undefined ? undefined : fenceGuard(runId, fence);
+        },
       ),
     );
     graphs.set(workflow.name, graph);

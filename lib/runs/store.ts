@@ -118,26 +118,32 @@ export async function getRunRow(scope: TenantScope, runId: string): Promise<RunR
   return row;
 }
 
-/** Extends this process's lease; false when the run was cancelled or taken over. */
-export async function renewLease(scope: TenantScope, runId: string, owner: string): Promise<boolean> {
+/**
+ * Extends this process's lease; false when the run was cancelled or taken over (with `fence`,
+ * also when this process claimed it again for another execution). Sets no lease_owner, so the
+ * fencing token stays.
+ */
+export async function renewLease(scope: TenantScope, runId: string, owner: string, fence?: number): Promise<boolean> {
+  const held = and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running"));
   const rows = await withTenant(scope, (tx) =>
     tx
       .update(r)
       .set({ leaseExpiresAt: leaseUntil() })
-      .where(and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")))
+      .where(fence === undefined ? held : and(held, eq(r.fenceToken, fence)))
       .returning({ id: r.id }),
   );
   return rows.length === 1;
 }
 
 /**
- * Ends an execution: the new status and its events in one transaction, only if this process
- * still holds the lease (otherwise someone else decided the run's fate: keep out).
+ * Ends an execution: the new status and its events in one transaction, only if the run is
+ * still running under the execution's fencing token (otherwise someone else decided the run's
+ * fate: keep out).
  */
 export async function settleRun(
   scope: TenantScope,
   runId: string,
-  owner: string,
+  fence: number,
   outcome: { status: RunStatus; error?: string; pendingInterrupts?: PendingInterrupt[] },
   events: RunEventBody[],
   trace: TraceEvent[] = [],
@@ -156,7 +162,7 @@ export async function settleRun(
         finishedAt: outcome.status === "interrupted" ? null : new Date(),
         updatedAt: new Date(),
       })
-      .where(and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")))
+      .where(and(eq(r.id, runId), eq(r.fenceToken, fence), eq(r.status, "running")))
       .returning({ id: r.id });
     if (rows.length === 0) return null;
     return appendEventsIn(tx, scope, runId, events, { trace });

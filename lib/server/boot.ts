@@ -7,8 +7,17 @@ import {
   resumeEarlyDecisions,
   startCheckpointSweep,
 } from "@/lib/checkpoints";
-import { type Database, getDatabase, usingActiveDatabaseOverride } from "@/lib/db";
+import {
+  type Database,
+  DatabaseInUseError,
+  DatabaseUnreadableError,
+  exitIfDatabaseUnusable,
+  getDatabase,
+  isDatabaseUnavailable,
+  usingActiveDatabaseOverride,
+} from "@/lib/db";
 import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
+import { DomainError } from "@/lib/errors";
 import { installDecisionGuard, installModificationChecks, startHitlSweeps } from "@/lib/hitl";
 import { processSingleton } from "@/lib/process";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
@@ -22,6 +31,8 @@ interface BootState {
   /** Databases already seeded in this process (an embedded database is seeded once per start). */
   seeded: WeakMap<Database, Promise<void>>;
   sweepsStarted: boolean;
+  /** The last failed start (migrations, seeding): how often in a row, and when to try again. */
+  failedStart: { failures: number; retryAt: number } | null;
 }
 
 // Process-wide (lib/process): Next.js may load this module twice (instrumentation and routes); both must
@@ -29,7 +40,7 @@ interface BootState {
 const holder = processSingleton("boot", (): { boot?: BootState } => ({}));
 
 function bootState(): BootState {
-  holder.boot ??= { seeded: new WeakMap(), sweepsStarted: false };
+  holder.boot ??= { seeded: new WeakMap(), sweepsStarted: false, failedStart: null };
   return holder.boot;
 }
 
@@ -44,10 +55,79 @@ export async function boot(options: BootOptions = {}): Promise<Database> {
   installInterruptBridge(openCheckpointCases, resumeEarlyDecisions);
   installModificationChecks(checkpointModificationChecks());
   installDecisionGuard(checkpointDecisionGuard);
-  const database = await getDatabase();
-  await seedOnce(database);
+  const database = await started(async () => {
+    const opened = await getDatabase();
+    await seedOnce(opened);
+    return opened;
+  });
   if (options.sweeps !== false) startSweeps();
   return database;
+}
+
+/** Seconds between two attempts to start after a failed one (`VIGIL_STARTUP_RETRY_S`, default 5). */
+function startupRetryMs(): number {
+  const seconds = Number(process.env.VIGIL_STARTUP_RETRY_S);
+  return (Number.isFinite(seconds) && seconds >= 0 ? seconds : 5) * 1000;
+}
+
+/**
+ * Opening (and migrating) the database and seeding it, with a failure that does not stick: it
+ * is logged, every request meanwhile answers 503 STARTUP_FAILED in the error shape (health
+ * included) instead of a 500, and the next request after the retry pause tries again — another
+ * instance may have finished what this one tripped over. A database that cannot be reached
+ * keeps its own 503 (DATABASE_UNAVAILABLE), and an embedded folder that is locked or unreadable
+ * its own error, which the server start turns into an exit.
+ */
+async function started(open: () => Promise<Database>): Promise<Database> {
+  const state = bootState();
+  const failed = state.failedStart;
+  if (failed && Date.now() < failed.retryAt) throw startupFailed(failed.failures, failed.retryAt);
+  try {
+    const database = await open();
+    if (state.failedStart) console.info(`[vigil] started after ${state.failedStart.failures} failed attempt(s)`);
+    state.failedStart = null;
+    return database;
+  } catch (error) {
+    if (
+      isDatabaseUnavailable(error) ||
+      error instanceof DatabaseInUseError ||
+      error instanceof DatabaseUnreadableError
+    ) {
+      throw error;
+    }
+    const failures = (failed?.failures ?? 0) + 1;
+    const retryAt = Date.now() + startupRetryMs();
+    state.failedStart = { failures, retryAt };
+    console.error(`[vigil] start-up failed (attempt ${failures}); trying again in ${startupRetryMs() / 1000} s`, error);
+    throw startupFailed(failures, retryAt);
+  }
+}
+
+function startupFailed(failures: number, retryAt: number): DomainError {
+  const retryAfter = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
+  return new DomainError(
+    "unavailable",
+    "STARTUP_FAILED",
+    "This instance could not finish starting (see its log); it tries again shortly.",
+    { failed_attempts: failures, retry_after: retryAfter },
+  );
+}
+
+/**
+ * The server's start (instrumentation): boots, and after a failure keeps trying in the
+ * background until it succeeds, so the sweeps start even when no request comes. Never rejects:
+ * a rejected start would fail every request of the process until it is restarted.
+ */
+export async function startServer(): Promise<Database | null> {
+  try {
+    return await boot();
+  } catch (error) {
+    exitIfDatabaseUnusable(error);
+    if (!(error instanceof DomainError)) console.error("[vigil] start-up failed; trying again shortly", error);
+    const retry = setTimeout(() => void startServer(), startupRetryMs() || 1000);
+    retry.unref();
+    return null;
+  }
 }
 
 /** The embedded database is the zero-configuration demo: an empty one gets the demo tenants. */

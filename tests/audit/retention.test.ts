@@ -637,5 +637,22 @@ for (const target of appTargets()) {
       expect(await scheduled(acme)).toEqual([]);
       expect(await verifyChain({ tenantId: demo })).toMatchObject({ status: "ok" });
     });
+
+    it("applies a slot once when several instances sweep it at the same time", async () => {
+      const { demo } = suite.tenants;
+      // Demo's schedule is 03:30 daily (the test above); these sweeps all find the 17th's slot due.
+      const at = new Date(Date.UTC(2031, 0, 17, 3, 35));
+      const since = new Date(Date.UTC(2031, 0, 14, 3, 45));
+      const applied = await Promise.all([1, 2, 3].map(() => sweepRetention(at, since)));
+      expect(applied.reduce((a, b) => a + b, 0)).toBe(1);
+      const slot = new Date(Date.UTC(2031, 0, 17, 3, 30));
+      const runs = await db().select().from(schema.retentionRuns).where(eq(schema.retentionRuns.tenantId, demo));
+      expect(runs.filter((r) => r.slot?.getTime() === slot.getTime())).toHaveLength(1);
+      // A late sweeper that missed the others' record still cannot apply the slot again.
+      expect(await applyRetention({ tenantId: demo }, { now: at, trigger: "schedule", actor: null, slot })).toBeNull();
+      const after = await db().select().from(schema.retentionRuns).where(eq(schema.retentionRuns.tenantId, demo));
+      expect(after).toHaveLength(runs.length);
+      expect(await verifyChain({ tenantId: demo })).toMatchObject({ status: "ok" });
+    });
   });
 }

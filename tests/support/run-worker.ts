@@ -42,6 +42,17 @@ if (command === "start-and-wait-interrupt") {
   // Freeze here until the test kills us: on a loaded machine the answer could otherwise finish
   // streaming before the SIGKILL arrives, and there would be nothing left to recover.
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+} else if (command === "start-and-keep-streaming") {
+  // Reports once the answer streams and goes on executing the run: a pause (SIGSTOP) and a
+  // wake-up (SIGCONT) of this process find it mid-step.
+  const { runId } = await startRun(actor, { workflow: "demo-echo", input: JSON.parse(arg) });
+  for (;;) {
+    const events = await readEvents(actor, runId, 0);
+    if (events.some((e) => e.type === "text")) break;
+    await sleep(20);
+  }
+  say({ runId, status: "streaming" });
+  setInterval(() => {}, 1000);
 } else if (command === "resume") {
   await answerInterrupt(actor, arg, { value: { action: "approve" } });
   await executionSettled(arg);

@@ -1,7 +1,7 @@
 import { requireSession } from "@/lib/auth";
 import { startChatTurn } from "@/lib/chat";
 import { ChatRequest } from "@/lib/chat/contract";
-import { parseBody } from "@/lib/http";
+import { parseBody, withKeepAlive } from "@/lib/http";
 import { runEventStream, sseHeaders } from "@/lib/runs";
 import { route } from "@/lib/server";
 
@@ -18,5 +18,5 @@ export const POST = route(async (req) => {
   const headers = new Headers(sseHeaders());
   headers.set("x-vigil-session-id", turn.sessionId);
   headers.set("x-vigil-run-id", turn.runId);
-  return new Response(runEventStream(session, turn.runId, 0, req.signal), { headers });
+  return new Response(withKeepAlive(runEventStream(session, turn.runId, 0, req.signal)), { headers });
 });

@@ -62,6 +62,8 @@ export const retentionRuns = pgTable(
     actor: text("actor"),
     /** The clock the policy was applied at (a test or a dry run may set it). */
     asOf: at("as_of").notNull(),
+    /** A scheduled run's cron slot: unique per tenant, so instances sweeping at once apply it once. */
+    slot: at("slot"),
     startedAt: at("started_at").notNull().defaultNow(),
     finishedAt: at("finished_at"),
     status: text("status").notNull().default("running"),
@@ -74,6 +76,7 @@ export const retentionRuns = pgTable(
   },
   (t) => [
     index("retention_runs_tenant_idx").on(t.tenantId, t.startedAt),
+    uniqueIndex("retention_runs_slot_uq").on(t.tenantId, t.slot),
     check("retention_runs_trigger_check", sql`${t.trigger} in ('cli', 'schedule', 'manual')`),
     check("retention_runs_status_check", sql`${t.status} in ('running', 'completed', 'failed')`),
   ],

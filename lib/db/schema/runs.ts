@@ -36,6 +36,12 @@ export const runs = pgTable(
     /** Which process executes the run, until when: a run is never executed twice at once. */
     leaseOwner: text("lease_owner"),
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    /**
+     * The fencing token: raised by the database each time the lease is claimed (a trigger on
+     * every update that sets lease_owner), so each execution writes under its own token and a
+     * stale one (paused, partitioned) is refused once another has claimed the run.
+     */
+    fenceToken: integer("fence_token").notNull().default(1),
     recoveryAttempts: integer("recovery_attempts").notNull().default(0),
     lastSeq: integer("last_seq").notNull().default(0),
     createdAt: createdAt(),

@@ -1,4 +1,4 @@
-import { errorResponse } from "@/lib/http";
+import { errorResponse, withKeepAlive } from "@/lib/http";
 import type { IngestProgress, IngestResult } from "@/lib/rag/contract";
 
 // `POST /api/knowledge/documents` with `Accept: text/event-stream`: the upload's progress as
@@ -48,7 +48,7 @@ export function ingestionEvents(ingest: (onProgress: (progress: IngestProgress) 
         });
     },
   });
-  return new Response(stream, {
+  return new Response(withKeepAlive(stream), {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",

@@ -1,5 +1,6 @@
 import { requireSession } from "@/lib/auth";
 import { errors } from "@/lib/errors";
+import { withKeepAlive } from "@/lib/http";
 import { runEventStream, sseHeaders, visibleRun } from "@/lib/runs";
 import { route } from "@/lib/server";
 import { runIdFrom } from "../../run-id";
@@ -29,7 +30,7 @@ export const GET = route<{ params: Promise<{ id: string }> }>(async (req, { para
   const run = await visibleRun(session, runId);
   // No client has an event the log had not written when we looked: a cursor past the end is
   // the end, so the stream of a finished run ends at once instead of waiting for it.
-  return new Response(runEventStream(session, runId, Math.min(after, run.lastSeq), req.signal), {
+  return new Response(withKeepAlive(runEventStream(session, runId, Math.min(after, run.lastSeq), req.signal)), {
     headers: sseHeaders(),
   });
 });

@@ -1,6 +1,6 @@
 import { requireSession } from "@/lib/auth";
 import { answerReviewStream, answerReviews } from "@/lib/chat";
-import { json } from "@/lib/http";
+import { json, withKeepAlive } from "@/lib/http";
 import { sseHeaders } from "@/lib/runs";
 import { route } from "@/lib/server";
 
@@ -21,5 +21,5 @@ export const GET = route<Context>(async (req, { params }) => {
   }
   const headers = new Headers(sseHeaders());
   headers.delete("x-vercel-ai-ui-message-stream");
-  return new Response(answerReviewStream(session, sessionId, reviews, req.signal), { headers });
+  return new Response(withKeepAlive(answerReviewStream(session, sessionId, reviews, req.signal)), { headers });
 });

@@ -1,0 +1,42 @@
+/**
+ * The server-side timeouts each kind of connection starts with (PostgreSQL startup parameters,
+ * so they hold from the first statement and through a pooler that passes them on):
+ *
+ * - `app`, the pool requests, executions and sweeps use. A frozen instance (a paused VM, a
+ *   partition) must not hold a run's row lock for longer than a lease: its transaction is cut
+ *   after `VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS` (default 15 s) idle, a statement waits for a
+ *   lock at most `VIGIL_DB_LOCK_TIMEOUT_MS` (default 10 s) and runs at most
+ *   `VIGIL_DB_STATEMENT_TIMEOUT_MS` (default 60 s).
+ * - `migrate`, the single connection that applies migrations: no statement or lock timeout (a
+ *   migration may rewrite a large table, and a second instance waits on the migration lock for
+ *   as long as the first one migrates), but an idle transaction is still cut after
+ *   `VIGIL_DB_MIGRATE_IDLE_IN_TRANSACTION_TIMEOUT_MS` (default 5 min).
+ *
+ * 0 turns a timeout off. A bad value (not a whole number of milliseconds) falls back to the
+ * default rather than stop the server.
+ */
+export type ConnectionRole = "app" | "migrate";
+
+const DEFAULTS: Record<ConnectionRole, Record<string, { env: string; ms: number }>> = {
+  app: {
+    idle_in_transaction_session_timeout: { env: "VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", ms: 15_000 },
+    lock_timeout: { env: "VIGIL_DB_LOCK_TIMEOUT_MS", ms: 10_000 },
+    statement_timeout: { env: "VIGIL_DB_STATEMENT_TIMEOUT_MS", ms: 60_000 },
+  },
+  migrate: {
+    idle_in_transaction_session_timeout: { env: "VIGIL_DB_MIGRATE_IDLE_IN_TRANSACTION_TIMEOUT_MS", ms: 300_000 },
+    lock_timeout: { env: "", ms: 0 },
+    statement_timeout: { env: "", ms: 0 },
+  },
+};
+
+/** The startup parameters of a connection of `role` (milliseconds, as PostgreSQL reads a bare number). */
+export function connectionTimeouts(role: ConnectionRole, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [setting, { env: name, ms }] of Object.entries(DEFAULTS[role])) {
+    const raw = name ? env[name] : undefined;
+    const configured = raw === undefined || raw === "" ? Number.NaN : Number(raw);
+    out[setting] = String(Number.isInteger(configured) && configured >= 0 ? configured : ms);
+  }
+  return out;
+}

@@ -1,0 +1,25 @@
+import { type SQL, sql } from "drizzle-orm";
+import { LeaseLostError } from "./event-log";
+
+/** The SQLSTATE `vigil_fence_check` raises when a write comes from an execution that lost its run. */
+const FENCED_OUT = "VF409";
+
+/**
+ * The check a checkpoint save runs first in its own transaction: refused (and the save with it)
+ * unless the run is still running under `token`; a claim waits for the save to commit.
+ */
+export function fenceGuard(runId: string, token: number): SQL {
+  return sql`select vigil_fence_check(${runId}::uuid, ${token}::integer)`;
+}
+
+/** Whether `error` (or one it wraps) says this execution no longer holds its run. */
+export function isFencedOut(error: unknown): boolean {
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined;
+    e && typeof e === "object";
+    e = e.cause as typeof e
+  ) {
+    if (e instanceof LeaseLostError || e.code === FENCED_OUT) return true;
+  }
+  return false;
+}
