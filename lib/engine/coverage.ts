@@ -8,13 +8,26 @@ import type { Passage } from "./types";
  *   elsewhere — not there, but in another retrieved passage: a word the knowledge base uses, so
  *               more likely incidental to the question ("patients" in "why randomise patients"):
  *               weight ELSEWHERE_WEIGHT, uncovered;
- *   unknown   — in no retrieved passage at all: a part of the question the knowledge base cannot
- *               speak to ("Japan" in "what does Japan's PMDA require"): weight 1, uncovered.
+ *   unknown   — in no retrieved passage at all. A name (an acronym, a number, a capitalised
+ *               word: "Japan" in "what does Japan's PMDA require") is a part of the question the
+ *               knowledge base cannot speak to: weight 1, uncovered. A plain word ("choose" in
+ *               "how do I choose a margin") may only be phrased differently there: weight
+ *               PLAIN_WEIGHT, uncovered. Without `names`, every unknown term weighs 1.
  *
- *   share = matched / (matched + unknown + ELSEWHERE_WEIGHT · elsewhere)
+ *   share = matched / (matched + named unknown + PLAIN_WEIGHT · plain unknown
+ *                      + ELSEWHERE_WEIGHT · elsewhere)
+ *
+ * An acronym the passages spell out ("SBOM" for "software bill of materials", see acronyms.ts)
+ * is found where its expansion is.
  */
 
 export const ELSEWHERE_WEIGHT = 0.5;
+/**
+ * A plain word no passage has weighs more than one another passage has (it may name a part of
+ * the question nothing speaks to: "charter" in "how should a monitoring committee charter be
+ * written"), less than a name.
+ */
+export const PLAIN_WEIGHT = 0.75;
 /** An answer needs two thirds of the question, by the weights above. */
 export const MIN_COVERAGE = 2 / 3;
 
@@ -25,18 +38,35 @@ export interface Coverage {
   share: number;
 }
 
-export function termsOf(passages: Passage[]): Set<string> {
-  return new Set(passages.flatMap((p) => contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`)));
+export function termsOf(passages: Passage[], language?: string): Set<string> {
+  return new Set(passages.flatMap((p) => contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`, language)));
 }
 
-export function coverageOf(questionTerms: string[], answering: Passage[], retrieved: Passage[]): Coverage {
+export interface CoverageOptions {
+  /** The question's named terms (query-analysis namedTermsOf); unknown plain words weigh less. */
+  names?: Set<string>;
+  /** Question terms the passages spell out: acronym stem → the stems of its expansion. */
+  aliases?: Map<string, string[]>;
+  /** The question's language: its terms are stemmed for it (lexicon.stem), and so are the passages'. */
+  language?: string;
+}
+
+export function coverageOf(
+  questionTerms: string[],
+  answering: Passage[],
+  retrieved: Passage[],
+  options: CoverageOptions = {},
+): Coverage {
   const question = [...new Set(questionTerms)];
-  const inAnswer = termsOf(answering);
-  const inRetrieved = termsOf(retrieved);
-  const matched = question.filter((t) => inAnswer.has(t));
-  const elsewhere = question.filter((t) => !inAnswer.has(t) && inRetrieved.has(t));
-  const unknown = question.filter((t) => !inAnswer.has(t) && !inRetrieved.has(t));
-  const weight = matched.length + unknown.length + ELSEWHERE_WEIGHT * elsewhere.length;
+  const inAnswer = termsOf(answering, options.language);
+  const inRetrieved = termsOf(retrieved, options.language);
+  const has = (terms: Set<string>, t: string) =>
+    terms.has(t) || (options.aliases?.get(t)?.every((part) => terms.has(part)) ?? false);
+  const matched = question.filter((t) => has(inAnswer, t));
+  const elsewhere = question.filter((t) => !has(inAnswer, t) && has(inRetrieved, t));
+  const unknown = question.filter((t) => !has(inAnswer, t) && !has(inRetrieved, t));
+  const plain = options.names ? unknown.filter((t) => !options.names?.has(t)).length : 0;
+  const weight = matched.length + (unknown.length - plain) + PLAIN_WEIGHT * plain + ELSEWHERE_WEIGHT * elsewhere.length;
   return { matched, elsewhere, unknown, share: weight === 0 ? 0 : matched.length / weight };
 }
 

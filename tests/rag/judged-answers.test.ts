@@ -80,7 +80,8 @@ for (const target of appTargets()) {
       const f = measure(outcomes);
       expect(f.refusalRate).toBeGreaterThanOrEqual(REFUSAL_GOAL);
       for (const o of outcomes.filter((x) => x.refused))
-        expect(o.text).toMatch(/^I found nothing in the knowledge base about .+\.$/);
+        // A plain sentence: the names nothing mentions ("Japan or PMDA"), or the question quoted.
+        expect(o.text).toMatch(/^I found nothing in the knowledge base about (?:“[^“”]+”|[^\s“”,]+(?:(?:, | or )[^\s“”,]+)*)\.$/u);
     });
 
     it(`is right at least ${CALIBRATION_GOAL} of the time when its confidence is ≥ ${CONFIDENT}`, () => {
