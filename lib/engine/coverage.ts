@@ -45,6 +45,11 @@ export function termsOf(passages: Passage[], language?: string): Set<string> {
 export interface CoverageOptions {
   /** The question's named terms (query-analysis namedTermsOf); unknown plain words weigh less. */
   names?: Set<string>;
+  /**
+   * Question terms that only phrase it (query-analysis phrasingTermsOf: German verbs and
+   * adjectives, which German writes in lower case): unknown, they weigh ELSEWHERE_WEIGHT.
+   */
+  phrasing?: Set<string>;
   /** Question terms the passages spell out: acronym stem → the stems of its expansion. */
   aliases?: Map<string, string[]>;
   /** The question's language: its terms are stemmed for it (lexicon.stem), and so are the passages'. */
@@ -61,13 +66,36 @@ export function coverageOf(
   const inAnswer = termsOf(answering, options.language);
   const inRetrieved = termsOf(retrieved, options.language);
   const has = (terms: Set<string>, t: string) =>
-    terms.has(t) || (options.aliases?.get(t)?.every((part) => terms.has(part)) ?? false);
+    terms.has(t) ||
+    (options.aliases?.get(t)?.every((part) => terms.has(part)) ?? false) ||
+    (options.language === "de" && inCompound(terms, t));
   const matched = question.filter((t) => has(inAnswer, t));
   const elsewhere = question.filter((t) => !has(inAnswer, t) && has(inRetrieved, t));
   const unknown = question.filter((t) => !has(inAnswer, t) && !has(inRetrieved, t));
-  const plain = options.names ? unknown.filter((t) => !options.names?.has(t)).length : 0;
-  const weight = matched.length + (unknown.length - plain) + PLAIN_WEIGHT * plain + ELSEWHERE_WEIGHT * elsewhere.length;
+  const phrasing = unknown.filter((t) => options.phrasing?.has(t) && !options.names?.has(t)).length;
+  const plain = options.names ? unknown.filter((t) => !options.names?.has(t)).length - phrasing : 0;
+  const named = unknown.length - plain - phrasing;
+  const weight = matched.length + named + PLAIN_WEIGHT * plain + ELSEWHERE_WEIGHT * (elsewhere.length + phrasing);
   return { matched, elsewhere, unknown, share: weight === 0 ? 0 : matched.length / weight };
+}
+
+/** A German part shorter than this could match inside any word by chance. */
+const COMPOUND_PART = 5;
+
+/**
+ * German writes compounds as one word: "Baumarten" is covered where the passages speak of
+ * "Arten", "Sauerstoff" where they say "Sauerstoffkonzentration". A term is found when it ends
+ * with a passage term (the compound's head) or a passage term contains it, either at least
+ * COMPOUND_PART letters long; a hyphenated compound ("Black-Metal-Gruppe") when all its parts are.
+ */
+function inCompound(terms: Set<string>, t: string): boolean {
+  const parts = t.split("-").filter((p) => p.length >= 2);
+  if (parts.length > 1) return parts.every((p) => terms.has(p) || inCompound(terms, p));
+  for (const term of terms) {
+    if (term.length >= COMPOUND_PART && t.length > term.length && t.endsWith(term)) return true;
+    if (t.length >= COMPOUND_PART && term.length > t.length && term.includes(t)) return true;
+  }
+  return false;
 }
 
 /** Enough of the question is covered to answer it (with a tolerance for rounding). */

@@ -4,7 +4,7 @@ import { type Coverage, MIN_COVERAGE } from "./coverage";
 import { type Extraction, extract, PARAGRAPH_WORDS } from "./extractive";
 import { stemAs } from "./lexicon";
 import { OFFLINE_MODEL } from "./provider-config";
-import { analyzeQueryLexically, namedTermsOf, ownTermsOf, questionTermsOf } from "./query-analysis";
+import { analyzeQueryLexically, namedTermsOf, ownTermsOf, phrasingTermsOf, questionTermsOf } from "./query-analysis";
 import type { AgentProfile, AnswerInput, Engine, Passage, QueryAnalysis } from "./types";
 
 /**
@@ -80,6 +80,7 @@ export function composeOfflineAnswer(input: AnswerInput & { analysis: QueryAnaly
   const extraction = extract(passages, questionTermsOf(analysis), {
     own: ownTermsOf(analysis),
     names,
+    phrasing: phrasingTermsOf(input.question, analysis.language),
     aliases: acronymAliases(analysis.keywords, passages),
     language: analysis.language,
   });

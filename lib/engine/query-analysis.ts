@@ -128,6 +128,20 @@ export function keywordsOf(text: string, language = guessLanguage(text)): string
   return out;
 }
 
+/**
+ * German capitalises nouns, so a word it writes in lower case is a verb, adjective or adverb:
+ * how the question is phrased ("eingebürgert", "verdrängt") more than what it is about.
+ * Empty for other languages, where case says no such thing.
+ */
+export function phrasingTermsOf(text: string, language?: string): Set<string> {
+  if (language !== "de") return new Set();
+  return new Set(
+    tokenize(text)
+      .filter(({ surface, normal }) => /^\p{Ll}/u.test(surface) && isContentWord(normal, language))
+      .map(({ normal }) => stemAs(normal, language)),
+  );
+}
+
 function smallTalkIntent(question: string): QueryIntent | undefined {
   const words = question
     .toLowerCase()

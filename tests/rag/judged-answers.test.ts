@@ -79,9 +79,11 @@ for (const target of appTargets()) {
     it(`says it found nothing when nothing answers (refusals ≥ ${REFUSAL_GOAL})`, () => {
       const f = measure(outcomes);
       expect(f.refusalRate).toBeGreaterThanOrEqual(REFUSAL_GOAL);
+      // A plain sentence: the names nothing mentions ("Japan or PMDA"), or the question quoted.
       for (const o of outcomes.filter((x) => x.refused))
-        // A plain sentence: the names nothing mentions ("Japan or PMDA"), or the question quoted.
-        expect(o.text).toMatch(/^I found nothing in the knowledge base about (?:“[^“”]+”|[^\s“”,]+(?:(?:, | or )[^\s“”,]+)*)\.$/u);
+        expect(o.text).toMatch(
+          /^I found nothing in the knowledge base about (?:“[^“”]+”|[^\s“”,]+(?:(?:, | or )[^\s“”,]+)*)\.$/u,
+        );
     });
 
     it(`is right at least ${CALIBRATION_GOAL} of the time when its confidence is ≥ ${CONFIDENT}`, () => {
