@@ -1,8 +1,9 @@
+import { acronymAliases } from "./acronyms";
 import { CitationGuard, citedNumbers } from "./citations";
 import { confidenceOf } from "./confidence";
 import { estimateCost, type Price } from "./prices";
 import type { EngineName } from "./provider-config";
-import { questionTermsOf } from "./query-analysis";
+import { ownTermsOf } from "./query-analysis";
 import { type FilterPart, ThinkingFilter } from "./thinking-filter";
 import type {
   AnswerPart,
@@ -145,7 +146,10 @@ function resultOf(
   const { confidence } = confidenceOf({
     passages: context.passages,
     answer: visible,
-    questionTerms: questionTermsOf(context.analysis),
+    // What the question itself asks (a follow-up's borrowed words resolve it, they are not asked).
+    questionTerms: ownTermsOf(context.analysis),
+    aliases: acronymAliases(context.analysis.keywords, context.passages),
+    language: context.analysis.language,
     retrieval: context.retrieval,
   });
   return {

@@ -34,6 +34,10 @@ export interface ConfidenceInput {
   /** The question's content terms (lexicon.contentTerms). */
   questionTerms: string[];
   retrieval?: RetrievalKind;
+  /** Acronyms of the question the passages spell out (acronyms.ts): covered where their expansion is. */
+  aliases?: Map<string, string[]>;
+  /** The question's language, for stemming (lexicon.stem). */
+  language?: string;
 }
 
 export interface Confidence {
@@ -45,7 +49,14 @@ export interface Confidence {
 
 const NONE: Confidence = { confidence: 0, strength: 0, coverage: 0, support: 0 };
 
-export function confidenceOf({ passages, answer, questionTerms, retrieval = "lexical" }: ConfidenceInput): Confidence {
+export function confidenceOf({
+  passages,
+  answer,
+  questionTerms,
+  retrieval = "lexical",
+  aliases,
+  language,
+}: ConfidenceInput): Confidence {
   const cited = new Set(citedNumbers(answer));
   const citedPassages = passages.filter((p) => cited.has(p.n));
   if (citedPassages.length === 0) return NONE;
@@ -53,7 +64,8 @@ export function confidenceOf({ passages, answer, questionTerms, retrieval = "lex
   const top = Math.max(...citedPassages.map((p) => (Number.isFinite(p.score) ? Math.max(0, p.score) : 0)));
   const strength = retrieval === "hybrid" ? Math.min(1, (top * (RRF_K + 1)) / 2) : 1 - Math.exp(-top / BM25_SCALE);
 
-  const coverage = questionTerms.length === 0 ? 1 : coverageOf(questionTerms, citedPassages, passages).share;
+  const coverage =
+    questionTerms.length === 0 ? 1 : coverageOf(questionTerms, citedPassages, passages, { aliases, language }).share;
 
   const support = supportOf(answer, cited);
   const confidence = Math.round(strength * coverage * support * 100) / 100;

@@ -1,4 +1,4 @@
-import { type Coverage, coverageOf, coversEnough } from "./coverage";
+import { type Coverage, type CoverageOptions, coverageOf, coversEnough } from "./coverage";
 import { contentTerms } from "./lexicon";
 import { bm25Scores, idfOf, type ScoredUnit, termFrequencies } from "./sentence-bm25";
 import { splitSentences } from "./sentences";
@@ -29,6 +29,8 @@ export const MAX_SENTENCES = 4;
 const RELATIVE_CUTOFF = 0.5;
 /** Relevance against repetition in maximal marginal relevance. */
 const MMR_LAMBDA = 0.7;
+/** The weight of the share of question terms a sentence adds to what is already quoted. */
+const ASPECT_WEIGHT = 0.5;
 /** Sentences shorter than this are fragments; longer ones are run-ons or merged table text. */
 const MIN_WORDS = 4;
 const MAX_WORDS = 60;
@@ -82,14 +84,14 @@ interface Unit extends ScoredUnit {
   quotable: boolean;
 }
 
-function unitsOf(passages: Passage[], question: Set<string>): Unit[] {
+function unitsOf(passages: Passage[], question: Set<string>, language?: string): Unit[] {
   const units: Unit[] = [];
   for (const passage of passages) {
-    const context = new Set(contentTerms(`${passage.title} ${passage.section ?? ""}`));
+    const context = new Set(contentTerms(`${passage.title} ${passage.section ?? ""}`, language));
     for (const sentence of splitSentences(passage.text)) {
       if (sentence.kind === "heading" || sentence.kind === "table-row") continue;
       const words = wordCount(sentence.text);
-      const { tf, length } = termFrequencies(sentence.text);
+      const { tf, length } = termFrequencies(sentence.text, language);
       const terms = new Set(tf.keys());
       const matched = [...question].filter((t) => terms.has(t) || context.has(t));
       units.push({
@@ -114,16 +116,26 @@ function unitsOf(passages: Passage[], question: Set<string>): Unit[] {
 }
 
 /** Every sentence of the passages with its relevance to the question (quotable ones only). */
-export function candidatesOf(passages: Passage[], questionTerms: string[]): Candidate[] {
+export function candidatesOf(passages: Passage[], questionTerms: string[], language?: string): Candidate[] {
   const question = [...new Set(questionTerms)];
-  const units = unitsOf(passages, new Set(question));
+  const units = unitsOf(passages, new Set(question), language);
   const scores = bm25Scores(units, question, idfOf(units, question));
   return units.flatMap((u, i) => (u.quotable ? [{ ...u.candidate, score: scores[i] }] : []));
 }
 
-export function extract(passages: Passage[], questionTerms: string[]): Extraction {
-  const question = [...new Set(questionTerms)];
-  const candidates = candidatesOf(passages, question);
+export interface ExtractOptions extends CoverageOptions {
+  /**
+   * The terms the answer must cover (a follow-up's own, without those it borrowed); all of
+   * `questionTerms` when absent. The others still rank passages and sentences.
+   */
+  own?: string[];
+}
+
+export function extract(passages: Passage[], questionTerms: string[], options: ExtractOptions = {}): Extraction {
+  // An acronym the passages spell out is looked for by its expansion's words too.
+  const expansions = [...(options.aliases?.values() ?? [])].flat();
+  const question = [...new Set([...questionTerms, ...expansions])];
+  const candidates = candidatesOf(passages, question, options.language);
   // Best first; ties go to the better-ranked passage, then the earlier sentence.
   const ranked = candidates
     .filter((c) => c.score > 0)
@@ -131,13 +143,16 @@ export function extract(passages: Passage[], questionTerms: string[]): Extractio
 
   const documentId = answeringDocument(passages, ranked);
   const coverage = coverageOf(
-    question,
+    [...new Set(options.own ?? questionTerms)],
     passages.filter((p) => p.documentId === documentId),
     passages,
+    options,
   );
   const answerable = coversEnough(coverage);
 
-  const { chosen, duplicatesSkipped } = answerable ? choose(ranked, documentId) : { chosen: [], duplicatesSkipped: 0 };
+  const { chosen, duplicatesSkipped } = answerable
+    ? choose(ranked, documentId, question)
+    : { chosen: [], duplicatesSkipped: 0 };
   if (chosen.length === 0 && answerable) {
     // The document addresses the question, but no quotable sentence shares its terms (the one
     // that does may carry the source's own reference numbers): quote its best passage's opening.
@@ -189,14 +204,20 @@ function answeringDocument(passages: Passage[], ranked: Candidate[]): string | u
   return answering;
 }
 
-/** Maximal marginal relevance among the answering document's sentences, from its best one. */
+/**
+ * Maximal marginal relevance among the answering document's sentences, from its best one, with
+ * a bonus for the question terms a sentence adds to those already quoted: a question with
+ * several parts gets a sentence for each part before a second one on the same part.
+ */
 function choose(
   ranked: Candidate[],
   documentId: string | undefined,
+  question: string[],
 ): { chosen: Candidate[]; duplicatesSkipped: number } {
   const best = ranked.find((c) => c.documentId === documentId);
   if (!best) return { chosen: [], duplicatesSkipped: 0 };
   const chosen: Candidate[] = [best];
+  const covered = new Set(question.filter((t) => best.terms.has(t)));
   let words = best.words;
   let duplicatesSkipped = 0;
   const pool = ranked
@@ -214,7 +235,8 @@ function choose(
       if (chosen.length >= MIN_SENTENCES && c.score < RELATIVE_CUTOFF * best.score) continue;
       if (words + c.words > ANSWER_WORDS) continue;
       const redundancy = Math.max(...chosen.map((s) => overlap(s, c)));
-      const value = MMR_LAMBDA * (c.score / best.score) - (1 - MMR_LAMBDA) * redundancy;
+      const fresh = question.filter((t) => c.terms.has(t) && !covered.has(t)).length / Math.max(1, question.length);
+      const value = MMR_LAMBDA * (c.score / best.score) - (1 - MMR_LAMBDA) * redundancy + ASPECT_WEIGHT * fresh;
       if (value > pickValue) {
         pick = i;
         pickValue = value;
@@ -227,6 +249,7 @@ function choose(
       continue;
     }
     chosen.push(next);
+    for (const t of question) if (next.terms.has(t)) covered.add(t);
     words += next.words;
   }
   return { chosen, duplicatesSkipped };

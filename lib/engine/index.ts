@@ -1,6 +1,7 @@
 // The model seam: workflow nodes call these verbs and never a model SDK (DESIGN.md).
 import "server-only";
 
+export { acronymAliases, spelledOut } from "./acronyms";
 export { CitationGuard, checkCitations, citedNumbers } from "./citations";
 export { BM25_SCALE, confidenceOf, RRF_K } from "./confidence";
 export { createEngine, createEngineWithSelection } from "./create-engine";
@@ -12,7 +13,7 @@ export { composeOfflineAnswer, createOfflineEngine } from "./offline-engine";
 export { estimateCost, parsePrice, priceOf } from "./prices";
 export { configuredEngine, engineConfigProblems, parseModelSetting, selectModel } from "./provider-config";
 export { EngineConfigError, languageModelFor } from "./providers";
-export { analyzeQueryLexically, keywordsOf, questionTermsOf } from "./query-analysis";
+export { analyzeQueryLexically, keywordsOf, namedTermsOf, ownTermsOf, questionTermsOf } from "./query-analysis";
 export { splitSentences } from "./sentences";
 export { filterThinking, ThinkingFilter } from "./thinking-filter";
 export type {

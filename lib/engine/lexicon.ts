@@ -1,3 +1,5 @@
+import { stemmer as germanStemmer } from "@orama/stemmers/german";
+
 /**
  * The offline engine's sense of words: tokens, stopwords, a light English stemmer and a guess
  * at the language. No package in the project does this, and the needs are small: the stems only
@@ -41,7 +43,8 @@ who who's whom whose why will with within without won't would wouldn't yet you y
 
 // Words that frame a request rather than name its subject: "can you tell me about X" is about X.
 const REQUEST = `answer ask asked briefly describe detail details difference differences example examples explain
-find get gets give go goes going happen happens help information info key kind kinds know learn list long main many
+find found get gets give go goes going happen happens help information info key kind kinds know learn list long look
+looks looking main many
 mean means meaning need overview practice quickly show still summarise summarize summary take takes tell thing things
 understand want way ways wonder work works`;
 
@@ -113,6 +116,9 @@ export function guessLanguage(text: string): string | undefined {
 // still contain a vowel, so "string" and "need" stay whole.
 const SUFFIXES: { suffix: string; to: string; min: number; vowel?: boolean }[] = [
   { suffix: "izations", to: "ize", min: 3 },
+  // "submission" and "submitted", "transmission" and "transmit": one word.
+  { suffix: "issions", to: "it", min: 2 },
+  { suffix: "ission", to: "it", min: 2 },
   { suffix: "ization", to: "ize", min: 3 },
   { suffix: "ational", to: "ate", min: 3 },
   { suffix: "ations", to: "ate", min: 3 },
@@ -156,12 +162,37 @@ export function stem(normal: string): string {
   return word;
 }
 
+/**
+ * A word's stem in a language: the Snowball German stemmer for German (umlauts and ß folded, so
+ * "Punkte" and "Punkten" meet), the light English one otherwise.
+ */
+export function stemAs(normal: string, language?: string): string {
+  return language === "de" ? germanStem(normal) : stem(normal);
+}
+
+// German words are stemmed once each: the same words recur in every sentence of the passages.
+const germanStems = new Map<string, string>();
+function germanStem(word: string): string {
+  let stemmed = germanStems.get(word);
+  if (stemmed === undefined) {
+    stemmed = germanStemmer(word)
+      .toLowerCase()
+      .replace(/ä/g, "a")
+      .replace(/ö/g, "o")
+      .replace(/ü/g, "u")
+      .replace(/ß/g, "ss");
+    if (germanStems.size > 10_000) germanStems.clear();
+    germanStems.set(word, stemmed);
+  }
+  return stemmed;
+}
+
 /** The content terms of a text: stems of the words that are not stopwords, in order, once each. */
 export function contentTerms(text: string, language?: string): string[] {
   const seen = new Set<string>();
   for (const { normal } of tokenize(text)) {
     if (!isContentWord(normal, language)) continue;
-    seen.add(stem(normal));
+    seen.add(stemAs(normal, language));
   }
   return [...seen];
 }

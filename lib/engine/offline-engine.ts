@@ -1,9 +1,10 @@
+import { acronymAliases } from "./acronyms";
 import { streamAnswer } from "./answer-stream";
-import { MIN_COVERAGE } from "./coverage";
+import { type Coverage, MIN_COVERAGE } from "./coverage";
 import { type Extraction, extract, PARAGRAPH_WORDS } from "./extractive";
-import { stem } from "./lexicon";
+import { stemAs } from "./lexicon";
 import { OFFLINE_MODEL } from "./provider-config";
-import { analyzeQueryLexically, questionTermsOf } from "./query-analysis";
+import { analyzeQueryLexically, namedTermsOf, ownTermsOf, phrasingTermsOf, questionTermsOf } from "./query-analysis";
 import type { AgentProfile, AnswerInput, Engine, Passage, QueryAnalysis } from "./types";
 
 /**
@@ -28,8 +29,8 @@ const INTENT_NOTES: Partial<Record<QueryAnalysis["intent"], string>> = {
   out_of_scope: "The question is outside this agent's domain.",
 };
 
-/** How many keywords name the topic of "I found nothing … about <topic>." */
-const TOPIC_KEYWORDS = 12;
+/** A refusal quotes the question up to this many characters. */
+const QUOTED_CHARS = 160;
 
 export function createOfflineEngine(options: OfflineEngineOptions = {}): Engine {
   const chunkWords = Math.max(1, Math.trunc(options.chunkWords ?? 3));
@@ -68,17 +69,23 @@ export function composeOfflineAnswer(input: AnswerInput & { analysis: QueryAnaly
   const smallTalk = smallTalkReply(analysis, agent);
   if (smallTalk) return `${thinking([INTENT_NOTES[analysis.intent] ?? "The message is not a question."])}${smallTalk}`;
 
-  const topic = topicOf(analysis, input.question);
-  const nothing = `I found nothing in the knowledge base about ${topic}.`;
   if (passages.length === 0) {
     return `${thinking([
       `Retrieval returned no passages for: ${analysis.searchQuery || input.question.trim()}.`,
       "I answer only from the knowledge base, so I say that it has nothing on this.",
-    ])}${nothing}`;
+    ])}${refusal(input.question)}`;
   }
 
-  const extraction = extract(passages, questionTermsOf(analysis));
+  const names = namedTermsOf(input.question, analysis.language);
+  const extraction = extract(passages, questionTermsOf(analysis), {
+    own: ownTermsOf(analysis),
+    names,
+    phrasing: phrasingTermsOf(input.question, analysis.language),
+    aliases: acronymAliases(analysis.keywords, passages),
+    language: analysis.language,
+  });
   if (extraction.sentences.length === 0) {
+    const nothing = refusal(input.question, missingNames(analysis, extraction.coverage, names));
     const { matched, unknown, share } = extraction.coverage;
     return `${thinking([
       extraction.answerable
@@ -108,20 +115,37 @@ function smallTalkReply(analysis: QueryAnalysis, agent: AgentProfile): string | 
   }
 }
 
-function topicOf(analysis: QueryAnalysis, question: string): string {
-  const words = analysis.keywords.slice(0, TOPIC_KEYWORDS);
-  const topic = words.length > 0 ? words.join(" ") : question.trim().replace(/\s+/g, " ");
+/**
+ * "I found nothing in the knowledge base about …" in a plain sentence: the names the passages
+ * lack when there are some ("about Japan or PMDA"), else the question itself, quoted.
+ */
+function refusal(question: string, missing: string[] = []): string {
+  if (missing.length > 0) return `I found nothing in the knowledge base about ${listed(missing)}.`;
   // Brackets and angle brackets would read as a citation or a tag in the answer.
-  return (
-    topic
-      .replace(/[<>[\]]/g, "")
-      .replace(/[\s.?!…:;,]+$/u, "")
-      .trim() || "this"
-  );
+  let quoted = question
+    .replace(/[<>[\]“”]/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/[\s.?!…:;,]+$/u, "")
+    .trim();
+  if (quoted.length > QUOTED_CHARS) quoted = `${quoted.slice(0, QUOTED_CHARS).replace(/\s+\S*$/u, "")}…`;
+  return quoted
+    ? `I found nothing in the knowledge base about “${quoted}”.`
+    : "I found nothing in the knowledge base about this.";
+}
+
+/** The question's names (as written) that no retrieved passage mentions. */
+function missingNames(analysis: QueryAnalysis, coverage: Coverage, names: Set<string>): string[] {
+  const unknown = new Set(coverage.unknown.filter((t) => names.has(t)));
+  return analysis.keywords.filter((k) => unknown.has(stemAs(k.toLowerCase(), analysis.language)));
+}
+
+function listed(items: string[]): string {
+  const clean = items.map((i) => i.replace(/[<>[\]]/g, ""));
+  return clean.length === 1 ? clean[0] : `${clean.slice(0, -1).join(", ")} or ${clean.at(-1)}`;
 }
 
 function reasoningLines(passages: Passage[], analysis: QueryAnalysis, extraction: Extraction): string[] {
-  const byStem = new Map(analysis.keywords.map((k) => [stem(k.toLowerCase()), k]));
+  const byStem = new Map(analysis.keywords.map((k) => [stemAs(k.toLowerCase(), analysis.language), k]));
   const shown = (stems: string[]) => stems.map((s) => byStem.get(s) ?? s).join(", ");
   const lines = [
     "Offline engine: the answer quotes sentences from the retrieved passages, word for word, each with its source number.",

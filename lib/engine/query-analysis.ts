@@ -1,4 +1,4 @@
-import { guessLanguage, isContentWord, stem, tokenize } from "./lexicon";
+import { guessLanguage, isContentWord, stem, stemAs, tokenize } from "./lexicon";
 import type { AnalyzeOptions, QueryAnalysis, QueryIntent } from "./types";
 
 /**
@@ -30,11 +30,16 @@ const FILLER = new Set(
 
 // Words that point back to an earlier turn: "what about it?", "and for those?".
 // ("that" and "there" are left out: far more often a relative pronoun or "there is" than a pointer.)
-const ANAPHORA = new Set("it its this these those they them their former latter".split(" "));
+const ANAPHORA = new Set("it its this these those they them their former latter ones".split(" "));
 const FOLLOW_UP_OPENERS = /^\s*(?:and|but|also|what about|how about|and what about|what if|same for|why|why not)\b/i;
 
 /** How many of the previous user turn's keywords a follow-up borrows. */
 const BORROWED_KEYWORDS = 6;
+/**
+ * A pronoun in a question with this many subject words of its own refers within the question
+ * ("which programs apply …, and how do they differ?"), not back to the previous turn.
+ */
+const SELF_CONTAINED_KEYWORDS = 4;
 
 export function analyzeQueryLexically(question: string, options: AnalyzeOptions = {}): QueryAnalysis {
   const language = guessLanguage(question);
@@ -43,6 +48,7 @@ export function analyzeQueryLexically(question: string, options: AnalyzeOptions 
 
   let keywords = own;
   let followUp = false;
+  let borrowedKeywords: string[] = [];
   const previous = intent === "question" ? lastUserTurn(options.history) : undefined;
   if (previous && leansOnHistory(question, own)) {
     const seen = new Set(own.map((k) => stem(k.toLowerCase())));
@@ -52,6 +58,7 @@ export function analyzeQueryLexically(question: string, options: AnalyzeOptions 
     if (borrowed.length > 0) {
       keywords = [...own, ...borrowed];
       followUp = true;
+      borrowedKeywords = borrowed;
     }
   }
 
@@ -61,27 +68,78 @@ export function analyzeQueryLexically(question: string, options: AnalyzeOptions 
     searchQuery: keywords.join(" "),
     ...(language ? { language } : {}),
     followUp,
+    ...(borrowedKeywords.length > 0 ? { borrowed: borrowedKeywords } : {}),
     source: "lexical",
   };
 }
 
-/** The stems of an analysis' keywords: the terms answers and confidence are measured against. */
-export function questionTermsOf(analysis: Pick<QueryAnalysis, "keywords">): string[] {
-  return [...new Set(analysis.keywords.map((k) => stem(k.toLowerCase())))];
+/** The stems of an analysis' keywords: the terms passages and sentences are ranked by. */
+export function questionTermsOf(analysis: Pick<QueryAnalysis, "keywords" | "language">): string[] {
+  return [...new Set(analysis.keywords.map((k) => stemAs(k.toLowerCase(), analysis.language)))];
+}
+
+/**
+ * The stems of the question's own keywords, without those a follow-up borrowed: what an answer
+ * must cover. The previous question's words resolve "it"; they are not asked again.
+ */
+export function ownTermsOf(analysis: Pick<QueryAnalysis, "keywords" | "borrowed" | "language">): string[] {
+  const borrowed = new Set((analysis.borrowed ?? []).map((k) => stemAs(k.toLowerCase(), analysis.language)));
+  const own = questionTermsOf(analysis).filter((t) => !borrowed.has(t));
+  return own.length > 0 ? own : questionTermsOf(analysis);
+}
+
+/**
+ * The stems of the words in a text that name something: acronyms ("PMDA"), words with digits
+ * ("62443") and capitalised words other than a sentence's first ("Japan", "Health Canada"). A
+ * knowledge base that lacks a name cannot speak to the question; one that lacks a plain word
+ * ("choose", "deal with") may only phrase it differently.
+ */
+export function namedTermsOf(text: string, language?: string): Set<string> {
+  const names = new Set<string>();
+  let sentenceStart = true;
+  for (const { surface, normal, start } of tokenize(text)) {
+    const first = sentenceStart;
+    sentenceStart = false;
+    const after = text.slice(start + surface.length, start + surface.length + 2);
+    if (/^[.?!]/.test(after)) sentenceStart = true;
+    // German capitalises every noun: there only acronyms and numbers stand out as names.
+    const capitalised = language !== "de" && !first && /^\p{Lu}/u.test(surface);
+    const named = /\d/.test(surface) || /^\p{Lu}{2,}/u.test(surface) || capitalised;
+    if (named) names.add(stemAs(normal, language));
+  }
+  return names;
 }
 
 /** Subject words as written, once each (by stem), in order. */
 export function keywordsOf(text: string, language = guessLanguage(text)): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
+  // An acronym is a name even when it spells a function word ("US", "WHO"), unless the whole
+  // text is shouted.
+  const shouted = text === text.toUpperCase();
   for (const { surface, normal } of tokenize(text)) {
-    if (!isContentWord(normal, language) || ANAPHORA.has(normal)) continue;
+    const acronym = !shouted && /^\p{Lu}{2,}$/u.test(surface);
+    if (!acronym && (!isContentWord(normal, language) || ANAPHORA.has(normal))) continue;
     const key = stem(normal);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(surface.replace(/['’]s$/, ""));
   }
   return out;
+}
+
+/**
+ * German capitalises nouns, so a word it writes in lower case is a verb, adjective or adverb:
+ * how the question is phrased ("eingebürgert", "verdrängt") more than what it is about.
+ * Empty for other languages, where case says no such thing.
+ */
+export function phrasingTermsOf(text: string, language?: string): Set<string> {
+  if (language !== "de") return new Set();
+  return new Set(
+    tokenize(text)
+      .filter(({ surface, normal }) => /^\p{Ll}/u.test(surface) && isContentWord(normal, language))
+      .map(({ normal }) => stemAs(normal, language)),
+  );
 }
 
 function smallTalkIntent(question: string): QueryIntent | undefined {
@@ -116,5 +174,5 @@ function lastUserTurn(history: AnalyzeOptions["history"]): string | undefined {
 function leansOnHistory(question: string, keywords: string[]): boolean {
   if (keywords.length < 2) return true;
   if (FOLLOW_UP_OPENERS.test(question)) return true;
-  return tokenize(question).some(({ normal }) => ANAPHORA.has(normal));
+  return keywords.length < SELF_CONTAINED_KEYWORDS && tokenize(question).some(({ normal }) => ANAPHORA.has(normal));
 }

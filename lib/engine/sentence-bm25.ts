@@ -1,4 +1,4 @@
-import { isContentWord, stem, tokenize } from "./lexicon";
+import { isContentWord, stemAs, tokenize } from "./lexicon";
 
 /**
  * Okapi BM25 over a small collection of sentences (those of the passages retrieved for one
@@ -29,12 +29,12 @@ export interface ScoredUnit {
   length: number;
 }
 
-export function termFrequencies(text: string): { tf: Map<string, number>; length: number } {
+export function termFrequencies(text: string, language?: string): { tf: Map<string, number>; length: number } {
   const tf = new Map<string, number>();
   let length = 0;
   for (const { normal } of tokenize(text)) {
-    if (!isContentWord(normal)) continue;
-    const term = stem(normal);
+    if (!isContentWord(normal, language)) continue;
+    const term = stemAs(normal, language);
     tf.set(term, (tf.get(term) ?? 0) + 1);
     length++;
   }

@@ -87,6 +87,20 @@ function blocksOf(text: string): Block[] {
           ? "list-item"
           : "sentence";
     const continues = current && kind === "sentence" && (current.kind === "sentence" || current.kind === "list-item");
+    // A paragraph's first line that reads as a title (short, capitalised, no end mark) followed
+    // by a capitalised line is a heading of its own: a document title is not glued onto the
+    // first sentence of plain text.
+    if (
+      current &&
+      continues &&
+      current.kind === "sentence" &&
+      isTitleLine(text.slice(current.start, current.end), trimmed)
+    ) {
+      current.kind = "heading";
+      current = { start, end, kind };
+      blocks.push(current);
+      continue;
+    }
     if (current && continues) {
       current.end = end;
       continue;
@@ -96,6 +110,16 @@ function blocksOf(text: string): Block[] {
     if (kind === "heading" || kind === "table-row") current = null;
   }
   return blocks;
+}
+
+/** At most this many words in a title line. */
+const TITLE_WORDS = 10;
+
+function isTitleLine(line: string, next: string): boolean {
+  const trimmed = line.trim();
+  if (trimmed.includes("\n")) return false;
+  const words = trimmed.split(/\s+/).length;
+  return words <= TITLE_WORDS && /^\p{Lu}/u.test(trimmed) && !/[.!?:;,…]$/u.test(trimmed) && /^\p{Lu}/u.test(next);
 }
 
 const TERMINATOR = /[.!?…]+["'”’)\]]*(?=\s|$)/g;

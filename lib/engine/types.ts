@@ -42,6 +42,11 @@ export interface QueryAnalysis {
   language?: string;
   /** The question leaned on earlier turns ("what about children?") and their subject was added. */
   followUp: boolean;
+  /**
+   * The keywords a follow-up borrowed from the previous question (also in `keywords`). They help
+   * find and rank passages; whether the answer covers the question is judged without them.
+   */
+  borrowed?: string[];
   /** `lexical` (the offline analysis) or `model` (an LLM classified and rewrote the question). */
   source: "lexical" | "model";
   /** The model call's usage, when a model was asked. */

@@ -1,4 +1,5 @@
 import { getDatabase, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { expandAcronyms } from "./acronym-lookup";
 import { type RankOptions, rankBm25 } from "./bm25";
 import { GUIDE_DOMAIN, type KnowledgeLanguage, type SearchResult } from "./contract";
 import { queryCompoundTerms } from "./decompound";
@@ -77,13 +78,25 @@ export async function searchKnowledge(
   }
 
   return withTenant(scope, async (tx) => {
-    const lexical = await lexicalQuery(tx, scope, query, input.language);
-    if (!provider || !queryVector) {
-      const items = await rankBm25(tx, { tenantId: scope.tenantId, query, limit: k, domains, ...lexical });
-      return { items, retrieval: "lexical" };
-    }
+    // BM25; when it finds nothing, again with the query's acronyms spelled out as the knowledge
+    // base writes them (acronym-lookup.ts).
+    const lexicalRank = async (limit: number) => {
+      const hits = await rankBm25(tx, {
+        tenantId: scope.tenantId,
+        query,
+        limit,
+        domains,
+        ...(await lexicalQuery(tx, scope, query, input.language)),
+      });
+      if (hits.length > 0) return hits;
+      const expanded = await expandAcronyms(tx, scope.tenantId, query, domains);
+      if (!expanded) return hits;
+      const lexical = await lexicalQuery(tx, scope, expanded, input.language);
+      return rankBm25(tx, { tenantId: scope.tenantId, query: expanded, limit, domains, ...lexical });
+    };
+    if (!provider || !queryVector) return { items: await lexicalRank(k), retrieval: "lexical" };
     const depth = Math.max(k, FUSION_DEPTH);
-    const ranked = await rankBm25(tx, { tenantId: scope.tenantId, query, limit: depth, domains, ...lexical });
+    const ranked = await lexicalRank(depth);
     const semantic = await rankByVector(tx, {
       tenantId: scope.tenantId,
       vector: queryVector,

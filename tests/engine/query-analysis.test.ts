@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { analyzeQueryLexically, createOfflineEngine, keywordsOf, stem } from "@/lib/engine";
+import {
+  acronymAliases,
+  analyzeQueryLexically,
+  createOfflineEngine,
+  keywordsOf,
+  namedTermsOf,
+  ownTermsOf,
+  spelledOut,
+  stem,
+} from "@/lib/engine";
 
 describe("lexical query analysis", () => {
   it("keeps the subject words as written and drops stopwords and request phrasing", async () => {
@@ -72,10 +81,71 @@ describe("lexical query analysis", () => {
     expect(standalone.keywords).toEqual(["orphan", "drug", "designation", "criteria"]);
   });
 
+  it("judges a follow-up's answer on its own words; a pronoun with its own subject borrows nothing", () => {
+    const history = [
+      { role: "user" as const, content: "We have a novel low-to-moderate risk device with no predicate. What now?" },
+      { role: "assistant" as const, content: "The De Novo pathway [1]." },
+    ];
+    // "they" refers within the question: the previous question's words stay out of the query.
+    const own = analyzeQueryLexically(
+      "Which expedited programs apply to an oncology drug for an unmet need, and how do they differ?",
+      { history },
+    );
+    expect(own.followUp).toBe(false);
+    expect(own.searchQuery).not.toMatch(/device|predicate|novel/);
+
+    const thin = analyzeQueryLexically("What does the Australian TGA require for them?", { history });
+    expect(thin.followUp).toBe(true);
+    expect(thin.borrowed).toEqual(["novel", "low-to-moderate", "risk", "device", "predicate"]);
+    expect(ownTermsOf(thin)).toEqual(["australian", "tga", "requir"]);
+  });
+
+  it("keeps an acronym that spells a function word, and tells names from plain words", () => {
+    expect(keywordsOf("And what does the US use?")).toEqual(["US", "use"]);
+    expect(keywordsOf("AND WHAT DOES THE US USE?")).toEqual(["USE"]);
+    expect([...namedTermsOf("How long does Health Canada take to review a submission in 2024?")]).toEqual([
+      "health",
+      "canada",
+      "2024",
+    ]);
+    // German capitalises every noun: only acronyms and numbers are names there.
+    expect([...namedTermsOf("Wie viele Punkte gab die NFL 2015 ab?", "de")]).toEqual(["nfl", "2015"]);
+  });
+
   it("guesses the language and drops that language's stopwords", () => {
     const german = analyzeQueryLexically("Was ist die Zulassung für ein Medizinprodukt in der EU?");
     expect(german.language).toBe("de");
     expect(german.keywords).toEqual(["Zulassung", "Medizinprodukt", "EU"]);
     expect(analyzeQueryLexically("510(k)").language).toBeUndefined();
+  });
+});
+
+describe("acronyms the passages spell out", () => {
+  const passage = (text: string) => ({
+    n: 1,
+    chunkId: "c1",
+    documentId: "d1",
+    title: "Premarket checklist",
+    section: null,
+    page: null,
+    text,
+    score: 3,
+  });
+
+  it("finds the run of words whose initials spell the acronym, a function word inside it allowed", () => {
+    expect(spelledOut("sbom", "Every release ships with a software bill of materials listing components.")).toBe(
+      "software bill of materials",
+    );
+    expect(spelledOut("qms", "The quality management system covers design.")).toBe("quality management system");
+    // A run never starts or ends on a function word.
+    expect(spelledOut("tga", "Ask the global assessment team.")).toBeNull();
+  });
+
+  it("maps only acronyms the passages never write to their expansion's stems", () => {
+    const aliases = acronymAliases(
+      ["SBOM", "FDA", "list"],
+      [passage("The FDA expects a software bill of materials for each release.")],
+    );
+    expect([...aliases]).toEqual([["sbom", ["softwar", "bill", "material"]]]);
   });
 });

@@ -72,3 +72,21 @@ describe("splitSentences", () => {
     expect(texts(input)).toEqual(["Leading space.", "Dr. Who arrived.", "Numbered item here.", "Continued line."]);
   });
 });
+
+describe("a title line over plain text", () => {
+  it("is a heading of its own, not glued onto the first sentence", () => {
+    const text = "Accelerated approval\nApproval rests on a surrogate endpoint. It is conditional.";
+    const parts = splitSentences(text);
+    expect(parts.map((p) => [p.kind, p.text])).toEqual([
+      ["heading", "Accelerated approval"],
+      ["sentence", "Approval rests on a surrogate endpoint."],
+      ["sentence", "It is conditional."],
+    ]);
+  });
+
+  it("leaves a hard-wrapped sentence whole", () => {
+    const text =
+      "The sponsor submits the report to the agency within fifteen days of\nDay Zero, as the guideline says.";
+    expect(splitSentences(text).map((p) => p.kind)).toEqual(["sentence"]);
+  });
+});

@@ -10,14 +10,20 @@ import judged from "../fixtures/judged-questions.json";
  */
 
 export interface JudgedQuestion {
+  /** The tenant whose agent is asked: the demo tenant when absent. */
+  tenant?: "demo" | "acme";
   /** The agent's slug. */
   agent: string;
   question: string;
   /** Slugs of the documents that answer it; empty when nothing in the corpus does. */
   answers: string[];
+  /** A follow-up: this question is asked first in the same chat, and its answer is not judged. */
+  after?: string;
+  /** A multi-part question: how many things it asks. */
+  parts?: number;
 }
 
-export const JUDGED_QUESTIONS: JudgedQuestion[] = judged.questions;
+export const JUDGED_QUESTIONS = judged.questions as JudgedQuestion[];
 
 /** What an answer at or above this confidence promises: it is right at least CALIBRATION_GOAL of the time. */
 export const CONFIDENT = 0.7;
@@ -26,11 +32,15 @@ export interface JudgedOutcome extends JudgedQuestion {
   text: string;
   /** The document slug of each cited passage, in citation order. */
   cited: string[];
+  /** The document slug behind each citation marker in the text: one per cited sentence, in reading order. */
+  citedSentences: string[];
   confidence: number;
   /** No citation at all: the engine said it found nothing. */
   refused: boolean;
   /** Answered, and every cited passage comes from an answering document. */
   right: boolean;
+  /** Answered, and the first citation in the text points at an answering document. */
+  firstRight: boolean;
 }
 
 export interface JudgedFigures {
@@ -52,11 +62,31 @@ export interface JudgedFigures {
   /** Right answers among those below CONFIDENT: confidence should separate the two groups. */
   lowConfidence: number;
   lowConfidenceRight: number;
+  /** Answerable questions whose first citation comes from an answering document (a refusal has none). */
+  firstRight: number;
+  firstRightRate: number;
+  /** Cited sentences in answers to answerable questions, and how many cite an answering document. */
+  citedSentences: number;
+  citedSentencesRight: number;
+  sentencePrecision: number;
+  /** Answerable questions refused, and their share of the answerable. */
+  refusedAnswerable: number;
+  refusedAnswerableRate: number;
 }
 
-/** Asks one judged question as a new consultation. */
+/**
+ * Asks one judged question as a new consultation; a follow-up goes second in a chat whose
+ * first question is `after`.
+ */
 export async function askJudged(auth: Record<string, string>, q: JudgedQuestion): Promise<JudgedOutcome> {
-  const res = await postChat(auth, { agentId: q.agent, message: q.question });
+  let sessionId: string | undefined;
+  if (q.after) {
+    const first = await postChat(auth, { agentId: q.agent, message: q.after });
+    if (first.status !== 200 || !first.done) throw new Error(`chat answered ${first.status} to "${q.after}"`);
+    sessionId = first.headers.get("x-vigil-session-id") ?? undefined;
+    if (!sessionId) throw new Error(`no session for "${q.after}"`);
+  }
+  const res = await postChat(auth, { agentId: q.agent, message: q.question, ...(sessionId ? { sessionId } : {}) });
   if (res.status !== 200 || !res.done) throw new Error(`chat answered ${res.status} to "${q.question}"`);
   return outcomeOf(q, res.chunks);
 }
@@ -70,10 +100,15 @@ export function outcomeOf(q: JudgedQuestion, chunks: UIMessageChunk[]): JudgedOu
   const items = sources?.data.items ?? [];
   const cited = citations.map((n) => items.find((s) => s.n === n)?.externalId ?? `unknown source ${n}`);
   const refused = cited.length === 0;
+  const text = textOf(chunks).trim();
+  const slugOf = (n: number) => items.find((s) => s.n === n)?.externalId ?? `unknown source ${n}`;
+  const citedSentences = [...text.matchAll(/\[(\d+)\]/g)].map((m) => slugOf(Number(m[1])));
   return {
     ...q,
-    text: textOf(chunks).trim(),
+    text,
     cited,
+    citedSentences,
+    firstRight: !refused && citedSentences.length > 0 && q.answers.includes(citedSentences[0]),
     confidence: meta?.messageMetadata.confidence ?? 0,
     refused,
     right: !refused && cited.every((slug) => q.answers.includes(slug)),
@@ -89,6 +124,7 @@ export function measure(outcomes: JudgedOutcome[]): JudgedFigures {
   const refused = unanswerable.filter((o) => o.refused).length;
   const confident = outcomes.filter((o) => !o.refused && o.confidence >= CONFIDENT);
   const low = outcomes.filter((o) => !o.refused && o.confidence < CONFIDENT);
+  const sentences = answered.flatMap((o) => o.citedSentences.map((slug) => ({ right: o.answers.includes(slug) })));
   const share = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
   return {
     questions: outcomes.length,
@@ -105,6 +141,13 @@ export function measure(outcomes: JudgedOutcome[]): JudgedFigures {
     calibration: share(confident.filter((o) => o.right).length, confident.length),
     lowConfidence: low.length,
     lowConfidenceRight: low.filter((o) => o.right).length,
+    firstRight: answerable.filter((o) => o.firstRight).length,
+    firstRightRate: share(answerable.filter((o) => o.firstRight).length, answerable.length),
+    citedSentences: sentences.length,
+    citedSentencesRight: sentences.filter((s) => s.right).length,
+    sentencePrecision: share(sentences.filter((s) => s.right).length, sentences.length),
+    refusedAnswerable: answerable.length - answered.length,
+    refusedAnswerableRate: share(answerable.length - answered.length, answerable.length),
   };
 }
 
@@ -115,6 +158,9 @@ export function figuresTable(name: string, f: JudgedFigures): string {
     `| ${name} | value | of |`,
     "| --- | --- | --- |",
     `| questions (answerable / unanswerable) | ${f.questions} | ${f.answerable} / ${f.unanswerable} |`,
+    `| first citation right (answerable) | ${pct(f.firstRightRate)} | ${f.firstRight} / ${f.answerable} |`,
+    `| cited sentences from an answering document | ${pct(f.sentencePrecision)} | ${f.citedSentencesRight} / ${f.citedSentences} |`,
+    `| answerable refused | ${pct(f.refusedAnswerableRate)} | ${f.refusedAnswerable} / ${f.answerable} |`,
     `| answerable questions answered | ${pct(f.answered / Math.max(1, f.answerable))} | ${f.answered} / ${f.answerable} |`,
     `| answer-source precision | ${pct(f.precision)} | ${f.citedRight} / ${f.citedPassages} cited passages |`,
     `| unanswerable refused | ${pct(f.refusalRate)} | ${f.refused} / ${f.unanswerable} |`,
@@ -129,6 +175,6 @@ export function misses(outcomes: JudgedOutcome[]): string[] {
     .filter((o) => (o.answers.length === 0 ? !o.refused : !o.right))
     .map(
       (o) =>
-        `${o.agent}: "${o.question}" → ${o.refused ? "refused" : `cited ${o.cited.join(", ")} at ${o.confidence}`} (answers: ${o.answers.join(", ") || "none"})`,
+        `${o.agent}: ${o.after ? `(after "${o.after}") ` : ""}"${o.question}" → ${o.refused ? "refused" : `cited ${o.cited.join(", ")} at ${o.confidence}`} (answers: ${o.answers.join(", ") || "none"})`,
     );
 }
