@@ -10,7 +10,9 @@ export async function register() {
   // A server deployment without its secrets stops here, in one sentence, not at first use.
   const { exitIfServerSecretsMissing } = await import("@/lib/secrets");
   exitIfServerSecretsMissing();
-  const { boot } = await import("@/lib/server");
+  const { boot, installShutdownHandler } = await import("@/lib/server");
+  // Before the first run can start here: a SIGTERM hands runs over to other instances.
+  installShutdownHandler();
   const { exitIfDatabaseUnusable } = await import("@/lib/db");
   const database = await boot().catch((error) => {
     exitIfDatabaseUnusable(error);

@@ -1,0 +1,118 @@
+import { getDatabase, type Notifications } from "@/lib/db";
+import { processSingleton, sweepNow } from "@/lib/process";
+import { runBus } from "./bus";
+import { instanceId } from "./instance";
+
+// Wake-ups across the instances that share a server database, by LISTEN/NOTIFY: a run's log grew
+// (streams following it elsewhere read it now instead of at their next poll), or a run was handed
+// over (recovery sweeps claim it now instead of at their next turn). A notification carries no
+// data a reader trusts: it only says where to look, and the poll and the sweep stay the fallback
+// for one that is lost. An embedded database has one process, whose own bus is enough.
+
+const CHANNEL = "vigil_runs";
+export const RECOVERY_SWEEP = "run recovery";
+/** Commits within this window share one notification (a streaming run commits every 50 ms). */
+const COALESCE_MS = 15;
+/** A notification's payload must stay under PostgreSQL's 8000 bytes: at most this many run ids. */
+const RUNS_PER_MESSAGE = 150;
+
+interface Message {
+  from: string;
+  runs?: string[];
+  claimable?: boolean;
+}
+
+interface WakeupState {
+  notifications?: Notifications | null;
+  listening?: Promise<void>;
+  pending: Set<string>;
+  claimable: boolean;
+  timer?: NodeJS.Timeout;
+}
+
+const state = processSingleton("run-wakeups", (): WakeupState => ({ pending: new Set(), claimable: false }));
+
+async function notificationsOf(): Promise<Notifications | null> {
+  if (state.notifications === undefined) state.notifications = (await getDatabase()).notifications ?? null;
+  return state.notifications;
+}
+
+/**
+ * Listens for other instances' wake-ups, once per process (boot's sweeps and every run stream
+ * call it); a failed start is retried by the next call.
+ */
+export function listenAcrossInstances(): Promise<void> {
+  state.listening ??= (async () => {
+    const notifications = await notificationsOf();
+    if (!notifications) return;
+    await notifications.listen(CHANNEL, received);
+  })().catch((error) => {
+    state.listening = undefined;
+    console.warn("[vigil] listening for other instances failed; streams and recovery poll instead", error);
+  });
+  return state.listening;
+}
+
+function received(payload: string): void {
+  let message: Message;
+  try {
+    message = JSON.parse(payload) as Message;
+  } catch {
+    return;
+  }
+  // This process's own commits reached its streams on the bus already.
+  if (message.from === instanceId()) return;
+  for (const runId of message.runs ?? []) runBus().emit(runId);
+  if (message.claimable) sweepNow(RECOVERY_SWEEP);
+}
+
+/** After a commit that grew a run's log: other instances' streams of it read on. */
+export function wakeStreamsElsewhere(runId: string): void {
+  if (state.notifications === null) return;
+  state.pending.add(runId);
+  schedule();
+}
+
+/** After a run was handed over: other instances' recovery sweeps claim it now. */
+export function wakeRecoveryElsewhere(): void {
+  if (state.notifications === null) return;
+  state.claimable = true;
+  schedule();
+}
+
+/** Sends what is waiting now (a process about to exit). */
+export function flushWakeups(): Promise<void> {
+  clearTimeout(state.timer);
+  state.timer = undefined;
+  return send();
+}
+
+function schedule(): void {
+  if (state.timer) return;
+  state.timer = setTimeout(() => {
+    state.timer = undefined;
+    void send();
+  }, COALESCE_MS);
+  state.timer.unref?.();
+}
+
+async function send(): Promise<void> {
+  const runs = [...state.pending];
+  const claimable = state.claimable;
+  state.pending.clear();
+  state.claimable = false;
+  if (runs.length === 0 && !claimable) return;
+  try {
+    const notifications = await notificationsOf();
+    if (!notifications) return;
+    const from = instanceId();
+    const messages: Message[] = [];
+    for (let i = 0; i < runs.length; i += RUNS_PER_MESSAGE) {
+      messages.push({ from, runs: runs.slice(i, i + RUNS_PER_MESSAGE) });
+    }
+    if (claimable) messages.push({ from, claimable: true });
+    await Promise.all(messages.map((m) => notifications.notify(CHANNEL, JSON.stringify(m))));
+  } catch {
+    // A lost wake-up costs latency, not correctness: the poll and the sweep still find the work.
+  }
+}
