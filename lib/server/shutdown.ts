@@ -15,9 +15,10 @@ export function installShutdownHandler(): void {
   if (holder.installed) return;
   holder.installed = true;
   for (const signal of SIGNALS) {
-    // Next's own handler exits as soon as its server closes: it must wait for the handover.
+    // Next's own handler exits as soon as its server closes: it must wait for the handover. Only
+    // the listeners a process shows are moved (a runner's hidden relay, tsx's, stays where it is).
     const before = process.listeners(signal);
-    process.removeAllListeners(signal);
+    for (const listener of before) process.removeListener(signal, listener);
     process.on(signal, () => {
       holder.started ??= shutdownRuns()
         .then((runs) => {
