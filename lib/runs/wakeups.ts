@@ -32,8 +32,15 @@ interface WakeupState {
 
 const state = processSingleton("run-wakeups", (): WakeupState => ({ pending: new Set(), claimable: false }));
 
+/**
+ * `VIGIL_RUN_NOTIFY=off` turns the wake-ups off (a pooler in transaction mode, such as PgBouncer's,
+ * does not carry LISTEN): streams then poll and recovery sweeps on its timer.
+ */
 async function notificationsOf(): Promise<Notifications | null> {
-  if (state.notifications === undefined) state.notifications = (await getDatabase()).notifications ?? null;
+  if (state.notifications === undefined) {
+    const off = process.env.VIGIL_RUN_NOTIFY === "off";
+    state.notifications = off ? null : ((await getDatabase()).notifications ?? null);
+  }
   return state.notifications;
 }
 

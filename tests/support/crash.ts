@@ -45,7 +45,11 @@ export function worker(
     let out = "";
     child.stdout?.on("data", (d) => {
       out += d;
-      const first = out.split("\n").find((l) => l.startsWith("{"));
+      // Only whole lines: a long one may arrive in pieces.
+      const first = out
+        .split("\n")
+        .slice(0, -1)
+        .find((l) => l.startsWith("{"));
       if (first) resolve(JSON.parse(first));
     });
     child.on("exit", (code) => reject(new Error(`worker exited ${code} before reporting: ${stderr.slice(-2000)}`)));

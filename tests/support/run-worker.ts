@@ -3,6 +3,7 @@
 // exits or waits to be killed.
 
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { drainTrace } from "@/lib/audit";
 import { answerInterrupt, waitingCheckpointOf } from "@/lib/checkpoints";
 import { recordDecision } from "@/lib/hitl";
@@ -14,6 +15,7 @@ import {
   readEvents,
   recoverStaleRuns,
   runBus,
+  runEventStream,
   startRecoveryLoop,
   startRun,
 } from "@/lib/runs";
@@ -175,6 +177,34 @@ if (command === "start-and-wait-interrupt") {
   startRecoveryLoop();
   say({ status: "ready" });
   setInterval(() => {}, 1000);
+} else if (command === "follow") {
+  // Another instance's reader: follows each run's stream to its end and writes to `out` when
+  // each event arrived here (bench/failover.ts compares with when it was written).
+  const { runIds, out } = JSON.parse(arg) as { runIds: string[]; out: string };
+  const startedAt = Date.now();
+  const received: { runId: string; seq: number; at: number }[] = [];
+  await Promise.all(
+    runIds.map(async (runId) => {
+      const reader = runEventStream(actor, runId, 0).getReader();
+      const decoder = new TextDecoder();
+      let buffered = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        const at = Date.now();
+        buffered += decoder.decode(value, { stream: true });
+        const frames = buffered.split("\n\n");
+        buffered = frames.pop() ?? "";
+        for (const frame of frames) {
+          const id = /^id: (\d+)$/m.exec(frame);
+          if (id) received.push({ runId, seq: Number(id[1]), at });
+        }
+      }
+    }),
+  );
+  writeFileSync(out, JSON.stringify({ startedAt, received }));
+  say({ status: "followed", events: received.length });
+  process.exit(0);
 } else {
   console.error(`unknown command ${command}`);
   process.exit(2);
