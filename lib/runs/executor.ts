@@ -9,7 +9,7 @@ import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
 import { BufferedEventWriter, LeaseLostError } from "./event-log";
 import { draining, heartbeatMs, instanceId, leaseMs } from "./instance";
-import { bridgeInterrupts, interruptSettled } from "./interrupt-bridge";
+import { bridgeInterrupts, interruptSettled, runFailed } from "./interrupt-bridge";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
 import { type RunRow, releaseRun, renewLease, resetRecoveriesIn, settleRun } from "./store";
 import { describeError, TaskLog } from "./task-log";
@@ -166,7 +166,9 @@ async function execute(
     const input = await inputFor(mode, run, graph, config, events);
     if ("settle" in input) {
       await events.flush();
-      await settleRun(scope, run.id, owner, input.settle, input.events, input.trace);
+      const settled = await settleRun(scope, run.id, owner, input.settle, input.events, input.trace);
+      if (settled && input.settle.status === "failed")
+        await runFailed(context, input.settle.error ?? "The run failed.");
       return;
     }
     // Nodes' own output reaches the task log directly (emit); the stream says when tasks start and end.
@@ -241,7 +243,7 @@ async function execute(
     const message = error instanceof DomainError ? error.message : "The run failed unexpectedly.";
     console.error(`[vigil] run ${run.id} failed`, error);
     await events.flush().catch(() => undefined);
-    await settleRun(
+    const settled = await settleRun(
       scope,
       run.id,
       owner,
@@ -249,6 +251,7 @@ async function execute(
       [{ type: "status", payload: { status: "failed", error: message } }],
       [{ ...traceBase, eventType: "run_failed", success: false, error: describeError(error) }],
     );
+    if (settled) await runFailed(context, message);
   } finally {
     clearInterval(heartbeat);
     detachTaskRecorder(run.id, taskLog);
