@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startSweep, stopSweep, sweepStatuses } from "./sweep";
+import { startSweep, stopSweep, sweepNow, sweepStatuses } from "./sweep";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const status = (name: string) => sweepStatuses().find((s) => s.name === name);
@@ -93,5 +93,30 @@ describe("startSweep", () => {
     expect(passes).toBe(0);
     await sleep(90);
     expect(passes).toBe(1);
+  });
+
+  it("sweeps now when woken, and once more after a pass that was running when the wake-up came", async () => {
+    let passes = 0;
+    let release: (() => void) | undefined;
+    start({
+      name: "woken",
+      everyMs: 60_000,
+      jitter: 0,
+      run: async () => {
+        passes += 1;
+        if (passes === 2) await new Promise<void>((r) => (release = r));
+      },
+    });
+    await sleep(20);
+    expect(passes).toBe(1);
+    sweepNow("woken");
+    await sleep(20);
+    expect(passes).toBe(2);
+    // Woken while pass 2 runs: pass 3 follows it at once, not a minute later.
+    sweepNow("woken");
+    sweepNow("woken");
+    release?.();
+    await sleep(50);
+    expect(passes).toBe(3);
   });
 });
