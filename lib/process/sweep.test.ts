@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startSweep, stopSweep, sweepNow, sweepStatuses } from "./sweep";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -100,23 +100,22 @@ describe("startSweep", () => {
     let release: (() => void) | undefined;
     start({
       name: "woken",
-      everyMs: 60_000,
+      everyMs: 600_000,
       jitter: 0,
       run: async () => {
         passes += 1;
         if (passes === 2) await new Promise<void>((r) => (release = r));
       },
     });
-    await sleep(20);
-    expect(passes).toBe(1);
+    const settle = { timeout: 10_000 };
+    await vi.waitFor(() => expect(status("woken")?.passes).toBe(1), settle);
     sweepNow("woken");
-    await sleep(20);
-    expect(passes).toBe(2);
-    // Woken while pass 2 runs: pass 3 follows it at once, not a minute later.
+    await vi.waitFor(() => expect(release).toBeDefined(), settle);
+    // Woken (twice) while pass 2 runs: one pass 3 follows it at once, not ten minutes later.
     sweepNow("woken");
     sweepNow("woken");
     release?.();
-    await sleep(50);
+    await vi.waitFor(() => expect(status("woken")?.passes).toBe(3), settle);
     expect(passes).toBe(3);
   });
 });
