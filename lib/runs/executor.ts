@@ -38,7 +38,7 @@ function registry(): Registry {
 export function executeInBackground(scope: TenantScope, run: RunRow, mode: ExecutionMode): void {
   if (draining()) {
     // Shutting down: the run goes straight to another instance (its decision, if any, is stored).
-    void handOver(scope, run.id, instanceId());
+    handOver(scope, run.id, instanceId()).catch(() => handOverWhenReachable(scope, run.id, instanceId()));
     return;
   }
   // A run is a root: started from inside another run's node (a review run begun by Ask Expert),

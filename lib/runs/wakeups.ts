@@ -1,4 +1,4 @@
-import { getDatabase, type Notifications } from "@/lib/db";
+import { type Database, getDatabase, type Notifications } from "@/lib/db";
 import { processSingleton, sweepNow } from "@/lib/process";
 import { runBus } from "./bus";
 import { instanceId } from "./instance";
@@ -23,6 +23,8 @@ interface Message {
 }
 
 interface WakeupState {
+  /** The database the wake-ups below belong to (a test process switches databases). */
+  database?: Database;
   notifications?: Notifications | null;
   listening?: Promise<void>;
   pending: Set<string>;
@@ -37,26 +39,30 @@ const state = processSingleton("run-wakeups", (): WakeupState => ({ pending: new
  * does not carry LISTEN): streams then poll and recovery sweeps on its timer.
  */
 async function notificationsOf(): Promise<Notifications | null> {
-  if (state.notifications === undefined) {
+  const database = await getDatabase();
+  if (state.database !== database) {
+    state.database = database;
+    state.listening = undefined;
     const off = process.env.VIGIL_RUN_NOTIFY === "off";
-    state.notifications = off ? null : ((await getDatabase()).notifications ?? null);
+    state.notifications = off ? null : (database.notifications ?? null);
   }
-  return state.notifications;
+  return state.notifications ?? null;
 }
 
 /**
  * Listens for other instances' wake-ups, once per process (boot's sweeps and every run stream
  * call it); a failed start is retried by the next call.
  */
-export function listenAcrossInstances(): Promise<void> {
-  state.listening ??= (async () => {
-    const notifications = await notificationsOf();
-    if (!notifications) return;
-    await notifications.listen(CHANNEL, received);
-  })().catch((error) => {
-    state.listening = undefined;
-    console.warn("[vigil] listening for other instances failed; streams and recovery poll instead", error);
-  });
+export async function listenAcrossInstances(): Promise<void> {
+  const notifications = await notificationsOf().catch(() => null);
+  if (!notifications) return;
+  state.listening ??= notifications.listen(CHANNEL, received).then(
+    () => undefined,
+    (error) => {
+      state.listening = undefined;
+      console.warn("[vigil] listening for other instances failed; streams and recovery poll instead", error);
+    },
+  );
   return state.listening;
 }
 
@@ -75,14 +81,12 @@ function received(payload: string): void {
 
 /** After a commit that grew a run's log: other instances' streams of it read on. */
 export function wakeStreamsElsewhere(runId: string): void {
-  if (state.notifications === null) return;
   state.pending.add(runId);
   schedule();
 }
 
 /** After a run was handed over: other instances' recovery sweeps claim it now. */
 export function wakeRecoveryElsewhere(): void {
-  if (state.notifications === null) return;
   state.claimable = true;
   schedule();
 }
