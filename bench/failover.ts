@@ -17,7 +17,8 @@ import { createServerDatabase } from "./support/server-database";
 import { benchTenant } from "./support/tenant";
 
 const LEVELS = (process.env.BENCH_FAILOVER_RUNS ?? "20,100").split(",").map(Number);
-const WORDS = Number(process.env.BENCH_FAILOVER_WORDS ?? 100);
+// Long enough that a hundred runs are still answering when the last of them has started.
+const WORDS = Number(process.env.BENCH_FAILOVER_WORDS ?? 250);
 const DELAY_MS = Number(process.env.BENCH_FAILOVER_DELAY_MS ?? 150);
 const MESSAGE = Array.from({ length: WORDS }, (_, i) => `word${i}`).join(" ");
 
@@ -106,12 +107,20 @@ async function failover(sql: postgres.Sql, url: string, tenant: string, runs: nu
       result.stalls.push(recovery.created_at.getTime() - killedAt);
       const contiguous = events.every((e, i) => e.seq === i + 1);
       const finishes = events.filter((e) => e.type === "finish").length;
-      const text = events
-        .filter((e) => e.type === "text" && e.seq > recovery.seq)
+      // The answer as the reader ends up with it: the last text part (each attempt of a node
+      // streams into a part of its own).
+      const texts = events.filter((e) => e.type === "text");
+      const lastPart = texts.at(-1)?.payload.partId;
+      const answer = texts
+        .filter((e) => e.payload.partId === lastPart)
         .map((e) => String(e.payload.delta))
         .join("");
-      if (!contiguous || finishes === 0 || text.length < MESSAGE.length) result.lost += 1;
-      else if (finishes > 1 || text.length > MESSAGE.length) result.duplicated += 1;
+      // A step that completed (its result kept) and then ran again after the takeover.
+      const completions = events.filter(
+        (e) => e.type === "step" && e.payload.node === "respond" && e.payload.status === "done",
+      ).length;
+      if (!contiguous || finishes === 0 || answer !== MESSAGE) result.lost += 1;
+      else if (finishes > 1 || completions > 1) result.duplicated += 1;
     }
     return result;
   } finally {
@@ -128,7 +137,8 @@ async function crossInstanceLatency(sql: postgres.Sql, url: string, tenant: stri
     tenant,
     JSON.stringify({
       count: 10,
-      message: MESSAGE.split(" ").slice(0, 40).join(" "),
+      // Answers that outlast the reader's start-up (a process that compiles and boots) by far.
+      message: Array.from({ length: 300 }, (_, i) => `word${i}`).join(" "),
       requireApproval: false,
       delayMs: 100,
     }),
