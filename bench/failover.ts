@@ -119,8 +119,18 @@ async function failover(sql: postgres.Sql, url: string, tenant: string, runs: nu
       const completions = events.filter(
         (e) => e.type === "step" && e.payload.node === "respond" && e.payload.status === "done",
       ).length;
-      if (!contiguous || finishes === 0 || answer !== MESSAGE) result.lost += 1;
-      else if (finishes > 1 || completions > 1) result.duplicated += 1;
+      if (!contiguous || finishes === 0 || answer !== MESSAGE) {
+        result.lost += 1;
+        console.warn(
+          JSON.stringify({
+            lost: runId,
+            contiguous,
+            finishes,
+            answerWords: answer.split(" ").length,
+            events: events.length,
+          }),
+        );
+      } else if (finishes > 1 || completions > 1) result.duplicated += 1;
     }
     return result;
   } finally {

@@ -63,6 +63,11 @@ export function executionSettled(runId: string): Promise<void> {
   return registry().completions.get(runId) ?? Promise.resolve();
 }
 
+/** Whether this process is executing the run now. */
+export function executing(runId: string): boolean {
+  return registry().completions.has(runId);
+}
+
 /** Stops this process's execution of a run at once (cancel). */
 export function abortExecution(runId: string): void {
   registry().controllers.get(runId)?.abort();

@@ -1,5 +1,5 @@
 import { startSweep } from "@/lib/process";
-import { executeInBackground } from "./executor";
+import { executeInBackground, executing } from "./executor";
 import { draining, instanceId, recoverySweepMs } from "./instance";
 import { claimStaleRuns, getRunRow } from "./store";
 import { listenAcrossInstances, RECOVERY_SWEEP } from "./wakeups";
@@ -10,10 +10,15 @@ import { listenAcrossInstances, RECOVERY_SWEEP } from "./wakeups";
  * a stored decision, or by marking them failed after repeated failures of one step. Never leaves a
  * run hanging. A process that is shutting down claims nothing.
  */
-export async function recoverStaleRuns(limit = 20): Promise<string[]> {
+const CLAIM_BATCH = 20;
+
+export async function recoverStaleRuns(limit = CLAIM_BATCH): Promise<string[]> {
   if (draining()) return [];
   const claimed = await claimStaleRuns(instanceId(), limit);
   for (const { runId, tenantId } of claimed) {
+    // This process's own execution, its heartbeat late on a busy machine: the claim renewed the
+    // lease; a second execution beside the first would write the run twice.
+    if (executing(runId)) continue;
     const run = await getRunRow({ tenantId }, runId);
     executeInBackground({ tenantId }, run, { kind: "recover" });
   }
@@ -25,6 +30,14 @@ export async function recoverStaleRuns(limit = 20): Promise<string[]> {
  * instance hands runs over; safe to call more than once.
  */
 export function startRecoveryLoop(): void {
-  startSweep({ name: RECOVERY_SWEEP, everyMs: recoverySweepMs(), run: () => recoverStaleRuns() });
+  startSweep({
+    name: RECOVERY_SWEEP,
+    everyMs: recoverySweepMs(),
+    // A full batch means more may be waiting (an instance with many runs died): claim on at once
+    // rather than a batch per sweep.
+    run: async () => {
+      while (!draining() && (await recoverStaleRuns(CLAIM_BATCH)).length === CLAIM_BATCH);
+    },
+  });
   void listenAcrossInstances();
 }
