@@ -10,9 +10,11 @@ export async function register() {
   // A server deployment without its secrets stops here, in one sentence, not at first use.
   const { exitIfServerSecretsMissing } = await import("@/lib/secrets");
   exitIfServerSecretsMissing();
+  const { installShutdownHandler, startServer } = await import("@/lib/server");
+  // Before the first run can start here: a SIGTERM hands runs over to other instances.
+  installShutdownHandler();
   // A failed start (a migration another instance was applying, a database still coming up) is
   // retried in the background; meanwhile requests answer 503 in the error shape, not 500.
-  const { startServer } = await import("@/lib/server");
   const database = await startServer();
   if (!database) return;
   const { instanceId } = await import("@/lib/runs");

@@ -9,6 +9,7 @@ export { checkpointRequestId, openCheckpointCases, resumeEarlyDecisions } from "
 export type { CheckpointDecision } from "./contract";
 export { checkpointDecisionGuard, deciderPolicy, deciderViewOf, setDeciderPolicy } from "./decider-policy";
 export { statusOf } from "./decision";
+export { closeCheckpointsOfFailedRun } from "./failed-run";
 export { checkpointModificationChecks } from "./modification-checks";
 export { simplePlanApproval } from "./plan-request";
 export { checkpointCaseOf, waitingCheckpointOf } from "./records";

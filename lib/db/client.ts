@@ -26,9 +26,20 @@ export interface Database {
   vector: boolean;
   /** Server databases: one pooled connection for the caller alone (tenant transactions pipeline on it). */
   reserve?: () => Promise<postgres.ReservedSql>;
+  /**
+   * Server databases: LISTEN/NOTIFY between the processes that share the database (one dedicated
+   * connection listens, reconnecting by itself). Embedded ones have a single process.
+   */
+  notifications?: Notifications;
   /** In-memory PGlite only: the data folder as an image another `openDatabase({ image })` starts from. */
   image?: () => Promise<Blob>;
   close(): Promise<void>;
+}
+
+export interface Notifications {
+  /** Calls `onMessage` with each payload sent on `channel`; resolves once listening, with how to stop. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
 }
 
 export interface DatabaseConfig {
@@ -159,7 +170,18 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
     }
   };
   // Closing waits for queries in flight, but not forever: a server that went away may never answer.
-  return { db, kind: "postgres", vector: false, reserve, close: () => client.end({ timeout: 5 }) };
+  const notifications: Notifications = {
+    listen: async (channel, onMessage) => (await client.listen(channel, onMessage)).unlisten,
+    notify: async (channel, payload) => void (await client.notify(channel, payload)),
+  };
+  return {
+    db,
+    kind: "postgres",
+    vector: false,
+    reserve,
+    notifications,
+    close: () => client.end({ timeout: 5 }),
+  };
 }
 
 /** `VIGIL_DB_BACKGROUND_SLOTS`: connections background work may hold at once (default: half the gate's). */

@@ -6,7 +6,7 @@ export {
   listBackups,
   restoreEmbeddedDatabase,
 } from "./backup";
-export type { Database, Db } from "./client";
+export type { Database, Db, Notifications } from "./client";
 export { configFromEnv, getDatabase, openDatabase, setActiveDatabase, usingActiveDatabaseOverride } from "./client";
 export { DatabaseUnreadableError, exitIfDatabaseUnusable, openEmbedded } from "./embedded";
 export { isDatabaseUnavailable, isUniqueViolation } from "./errors";

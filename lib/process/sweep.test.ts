@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { startSweep, stopSweep, sweepStatuses } from "./sweep";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startSweep, stopSweep, sweepNow, sweepStatuses } from "./sweep";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const status = (name: string) => sweepStatuses().find((s) => s.name === name);
@@ -93,5 +93,29 @@ describe("startSweep", () => {
     expect(passes).toBe(0);
     await sleep(90);
     expect(passes).toBe(1);
+  });
+
+  it("sweeps now when woken, and once more after a pass that was running when the wake-up came", async () => {
+    let passes = 0;
+    let release: (() => void) | undefined;
+    start({
+      name: "woken",
+      everyMs: 600_000,
+      jitter: 0,
+      run: async () => {
+        passes += 1;
+        if (passes === 2) await new Promise<void>((r) => (release = r));
+      },
+    });
+    const settle = { timeout: 10_000 };
+    await vi.waitFor(() => expect(status("woken")?.passes).toBe(1), settle);
+    sweepNow("woken");
+    await vi.waitFor(() => expect(release).toBeDefined(), settle);
+    // Woken (twice) while pass 2 runs: one pass 3 follows it at once, not ten minutes later.
+    sweepNow("woken");
+    sweepNow("woken");
+    release?.();
+    await vi.waitFor(() => expect(status("woken")?.passes).toBe(3), settle);
+    expect(passes).toBe(3);
   });
 });

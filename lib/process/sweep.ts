@@ -28,6 +28,8 @@ interface SweepState {
   timer?: NodeJS.Timeout;
   running?: Promise<void>;
   stopped: boolean;
+  /** A wake-up came while a pass was running: the next pass starts as soon as it ends. */
+  again?: boolean;
   status: SweepStatus;
 }
 
@@ -60,7 +62,10 @@ function pass(state: SweepState): Promise<void> {
       state.status.running = false;
       state.status.lastFinishedAt = new Date().toISOString();
       state.running = undefined;
-      schedule(state);
+      if (state.again && !state.stopped) {
+        state.again = false;
+        void pass(state);
+      } else schedule(state);
     });
   return state.running;
 }
@@ -98,6 +103,21 @@ export function startSweep(options: SweepOptions): void {
   all.set(options.name, state);
   if (options.runAtStart === false) schedule(state);
   else void pass(state);
+}
+
+/**
+ * Runs a pass of a started sweep now instead of at its next turn (another instance handed work
+ * over). A pass already running may have looked before the news: one more follows it.
+ */
+export function sweepNow(name: string): void {
+  const state = sweeps().get(name);
+  if (!state || state.stopped) return;
+  if (state.running) {
+    state.again = true;
+    return;
+  }
+  clearTimeout(state.timer);
+  void pass(state);
 }
 
 /** Stops a sweep's timer; a pass in progress finishes. Returns that pass, if any. */

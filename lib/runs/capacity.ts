@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import type { RunActor } from "./lifecycle";
@@ -16,7 +16,9 @@ function maxRunningRuns(): number {
  * Refuses a new chat or autonomous run while its starter already has the maximum running, in
  * the transaction that would store it. Starts of one person are serialised by an advisory lock,
  * so two at once cannot both see room for one. Interrupted runs wait on people and use nothing,
- * so they do not count; nor does a resumed run, which is not a start.
+ * so they do not count; nor does a resumed run, which is not a start; nor does a run whose lease
+ * ran out or was handed over: no process works on it until recovery claims it, and a person whose
+ * chats died with a server must not be refused new ones meanwhile.
  */
 export async function claimRunCapacity(tx: Tx, actor: RunActor, workflow: string): Promise<void> {
   // The runs a person starts and that work on their behalf (`capped`): chat turns, autonomous runs.
@@ -27,7 +29,14 @@ export async function claimRunCapacity(tx: Tx, actor: RunActor, workflow: string
   const [row] = await tx
     .select({ n: count() })
     .from(r)
-    .where(and(eq(r.createdBy, actor.userId), eq(r.status, "running"), inArray(r.workflow, capped)));
+    .where(
+      and(
+        eq(r.createdBy, actor.userId),
+        eq(r.status, "running"),
+        inArray(r.workflow, capped),
+        gt(r.leaseExpiresAt, sql`now()`),
+      ),
+    );
   const limit = maxRunningRuns();
   if (Number(row?.n ?? 0) < limit) return;
   throw new DomainError(

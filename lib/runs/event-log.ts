@@ -3,6 +3,7 @@ import { nudgeSequencer, type TraceEvent, traceIn } from "@/lib/audit";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { type LogGrowth, runBus } from "./bus";
 import type { RunEvent, RunEventBody } from "./contract";
+import { wakeStreamsElsewhere } from "./wakeups";
 
 /** The executor no longer holds the run (cancelled, or taken over after a stall). */
 export class LeaseLostError extends Error {
@@ -56,7 +57,7 @@ export async function appendEventsIn(
 
 /**
  * After a commit that appended `bodies` (ending at `lastSeq`) and maybe trace: hands the events
- * to the run's streams in this process, nudges the sequencer.
+ * to the run's streams in this process (and wakes those of other instances), nudges the sequencer.
  */
 export function announce(
   scope: TenantScope,
@@ -69,6 +70,7 @@ export function announce(
     const first = lastSeq - bodies.length + 1;
     const growth: LogGrowth = { events: bodies.map((b, i) => ({ ...b, seq: first + i }) as RunEvent) };
     runBus().emit(runId, growth);
+    wakeStreamsElsewhere(runId);
   }
   if (wroteTrace) nudgeSequencer(scope.tenantId);
 }

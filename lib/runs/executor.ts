@@ -9,16 +9,21 @@ import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
 import { BufferedEventWriter } from "./event-log";
 import { isFencedOut } from "./fence";
-import { instanceId, leaseMs } from "./instance";
-import { bridgeInterrupts, interruptSettled } from "./interrupt-bridge";
+import { draining, heartbeatMs, instanceId, leaseMs } from "./instance";
+import { bridgeInterrupts, interruptSettled, runFailed } from "./interrupt-bridge";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
-import { type RunRow, renewLease, settleRun } from "./store";
+import { type RunRow, releaseRun, renewLease, resetRecoveriesIn, settleRun } from "./store";
 import { describeError, TaskLog } from "./task-log";
 import { attachTaskRecorder, detachTaskRecorder } from "./task-recorders";
+import { wakeRecoveryElsewhere } from "./wakeups";
 
 export type ExecutionMode = { kind: "start" } | { kind: "resume"; value: unknown } | { kind: "recover" };
 
+/** Recoveries in a row without progress (no node completed in between) before a run fails for good. */
 const MAX_RECOVERIES = 3;
+
+/** The reason an execution is aborted when its process shuts down and hands the run over. */
+const HANDOVER = "handover";
 
 interface Registry {
   controllers: Map<string, AbortController>;
@@ -32,6 +37,11 @@ function registry(): Registry {
 
 /** Executes a run in the background of this process; the caller does not wait for it. */
 export function executeInBackground(scope: TenantScope, run: RunRow, mode: ExecutionMode): void {
+  if (draining()) {
+    // Shutting down: the run goes straight to another instance (its decision, if any, is stored).
+    handOver(scope, run.id, instanceId()).catch(() => handOverWhenReachable(scope, run.id, instanceId()));
+    return;
+  }
   // A run is a root: started from inside another run's node (a review run begun by Ask Expert),
   // it must not inherit that node's LangGraph context, or it would run as the node's subgraph.
   const detached = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => {
@@ -54,9 +64,55 @@ export function executionSettled(runId: string): Promise<void> {
   return registry().completions.get(runId) ?? Promise.resolve();
 }
 
+/** Whether this process is executing the run now. */
+export function executing(runId: string): boolean {
+  return registry().completions.has(runId);
+}
+
 /** Stops this process's execution of a run at once (cancel). */
 export function abortExecution(runId: string): void {
   registry().controllers.get(runId)?.abort();
+}
+
+/**
+ * Graceful shutdown: stops every execution of this process and hands each run back (its lease
+ * ends now), so another instance continues it at once. Waits up to `graceMs` for the executions
+ * to stop; returns the runs handed over.
+ */
+export async function handOverRuns(graceMs = 3000): Promise<string[]> {
+  const runs = [...registry().controllers.keys()];
+  for (const abort of registry().controllers.values()) abort.abort(HANDOVER);
+  const stopped = Promise.all(runs.map((runId) => executionSettled(runId)));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+  clearTimeout(timer);
+  return runs;
+}
+
+/** Ends this process's lease on a run now and tells the other instances to claim it. */
+async function handOver(scope: TenantScope, runId: string, owner: string): Promise<boolean> {
+  const released = await releaseRun(scope, runId, owner);
+  if (released) wakeRecoveryElsewhere();
+  return released;
+}
+
+/**
+ * An execution lost the database: its last checkpoint is intact. It hands the run over as soon
+ * as the database answers again (any instance's sweep, this one's included, then continues it)
+ * rather than leaving it to wait for its lease to run out; if the database stays away longer
+ * than the lease, the lease runs out by itself.
+ */
+function handOverWhenReachable(scope: TenantScope, runId: string, owner: string): void {
+  const giveUpAt = Date.now() + leaseMs();
+  const attempt = () => {
+    handOver(scope, runId, owner).then(
+      () => undefined,
+      () => {
+        if (Date.now() < giveUpAt) setTimeout(attempt, 500).unref?.();
+      },
+    );
+  };
+  attempt();
 }
 
 /**
@@ -90,7 +146,13 @@ async function execute(
   const config = runConfig({ ...contextOf(scope, run), fence });
   const events = new BufferedEventWriter(scope, run.id, fence);
   const traceBase = traceOf(run);
-  const taskLog = new TaskLog(events, traceBase);
+  // A completed node is progress: the recovery budget, counting failures in a row, starts again.
+  let owesReset = run.recoveryAttempts > 0;
+  const taskLog = new TaskLog(events, traceBase, async (tx) => {
+    if (!owesReset) return;
+    await resetRecoveriesIn(tx, run.id);
+    owesReset = false;
+  });
   attachTaskRecorder(run.id, taskLog);
   const abort = new AbortController();
   registry().controllers.set(run.id, abort);
@@ -106,7 +168,7 @@ async function execute(
         })
         // A failed heartbeat is not a lost lease; the next one tries again.
         .catch(() => undefined),
-    Math.max(200, Math.floor(leaseMs() / 3)),
+    heartbeatMs(),
   );
   const context = config.configurable.vigil_run;
 
@@ -114,7 +176,9 @@ async function execute(
     const input = await inputFor(mode, run, graph, config, events);
     if ("settle" in input) {
       await events.flush();
-      await settleRun(scope, run.id, fence, input.settle, input.events, input.trace);
+      const settled = await settleRun(scope, run.id, fence, input.settle, input.events, input.trace);
+      if (settled && input.settle.status === "failed")
+        await runFailed(context, input.settle.error ?? "The run failed.");
       return;
     }
     // Nodes' own output reaches the task log directly (emit); the stream says when tasks start and end.
@@ -162,6 +226,14 @@ async function execute(
       { ...traceBase, eventType: "run_complete" },
     ]);
   } catch (error) {
+    if (abort.signal.aborted && abort.signal.reason === HANDOVER) {
+      // The process is shutting down: what is buffered is dropped (the run goes on from its
+      // last checkpoint elsewhere), and the lease ends now.
+      events.discard();
+      await events.settled();
+      await handOver(scope, run.id, owner).catch(() => undefined);
+      return;
+    }
     if (abort.signal.aborted || isFencedOut(error)) {
       // Cancelled (the cancel wrote its own event) or taken over by another claim: a write
       // under this execution's fencing token was refused, so it stops writing altogether.
@@ -172,16 +244,17 @@ async function execute(
       return;
     }
     if (isDatabaseUnavailable(error)) {
-      // Not the run's failure: its last checkpoint is intact. Once the lease runs out (the
-      // heartbeat stops below), recovery continues it here or in another process.
+      // Not the run's failure: its last checkpoint is intact. It is handed over once the
+      // database answers, and recovery continues it here or in another process.
       events.discard();
-      console.warn(`[vigil] run ${run.id}: the database became unavailable; recovery will continue the run`);
+      console.warn(`[vigil] run ${run.id}: the database became unavailable; the run is handed over when it returns`);
+      handOverWhenReachable(scope, run.id, owner);
       return;
     }
     const message = error instanceof DomainError ? error.message : "The run failed unexpectedly.";
     console.error(`[vigil] run ${run.id} failed`, error);
     await events.flush().catch(() => undefined);
-    await settleRun(
+    const settled = await settleRun(
       scope,
       run.id,
       fence,
@@ -189,6 +262,7 @@ async function execute(
       [{ type: "status", payload: { status: "failed", error: message } }],
       [{ ...traceBase, eventType: "run_failed", success: false, error: describeError(error) }],
     );
+    if (settled) await runFailed(context, message);
   } finally {
     clearInterval(heartbeat);
     detachTaskRecorder(run.id, taskLog);
@@ -223,7 +297,7 @@ async function inputFor(
   if (mode.kind === "resume") return { value: new Command({ resume: mode.value }) };
 
   if (run.recoveryAttempts > MAX_RECOVERIES) {
-    const error = `The run did not recover after ${MAX_RECOVERIES} attempts.`;
+    const error = `The run did not recover: its step failed ${MAX_RECOVERIES} recoveries in a row.`;
     return {
       settle: { status: "failed", error },
       events: [{ type: "status", payload: { status: "failed", error } }],

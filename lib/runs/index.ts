@@ -16,7 +16,7 @@ export type {
 } from "./contract";
 export { appendEvents, readEvents } from "./event-log";
 export { executionSettled } from "./executor";
-export { instanceId } from "./instance";
+export { draining, instanceId, leaseMs } from "./instance";
 export { type InterruptBridge, installInterruptBridge } from "./interrupt-bridge";
 export {
   type BegunRun,
@@ -40,6 +40,7 @@ export {
   type RunnableGraph,
   type Workflow,
 } from "./registry";
+export { shutdownRuns } from "./shutdown";
 export { claimStaleRuns, latestRunOnThread, renewLease } from "./store";
 export { runEventStream, sseHeaders } from "./stream";
 export { UIChunkAdapter } from "./ui-stream";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { processSingleton } from "@/lib/process";
 
-const holder = processSingleton("instance", (): { instance?: string } => ({}));
+const holder = processSingleton("instance", (): { instance?: string; draining?: boolean } => ({}));
 
 /** This process's name in run leases: host, pid and a random part (pids are reused). */
 export function instanceId(): string {
@@ -10,7 +10,38 @@ export function instanceId(): string {
   return holder.instance;
 }
 
-/** How long a lease lasts without a heartbeat; a dead process's runs are recovered after it. */
+function setting(name: string, fallback: number): number {
+  const configured = Number(process.env[name]);
+  return Number.isFinite(configured) && configured > 0 ? configured : fallback;
+}
+
+/**
+ * How long a lease lasts without a heartbeat (`VIGIL_RUN_LEASE_MS`, default 10 s): a process
+ * that died without handing its runs over (kill -9, a lost host) has them recovered after it.
+ */
 export function leaseMs(): number {
-  return Number(process.env.VIGIL_RUN_LEASE_MS ?? 30_000);
+  return setting("VIGIL_RUN_LEASE_MS", 10_000);
+}
+
+/**
+ * How often an execution renews its lease (`VIGIL_RUN_HEARTBEAT_MS`, default a quarter of the
+ * lease): three heartbeats may fail in a row, on a slow database, before the lease runs out.
+ */
+export function heartbeatMs(): number {
+  const lease = leaseMs();
+  return Math.min(setting("VIGIL_RUN_HEARTBEAT_MS", Math.floor(lease / 4)), Math.floor(lease / 2));
+}
+
+/** How often the recovery sweep looks for runs whose lease ran out (a quarter of the lease, at least 500 ms). */
+export function recoverySweepMs(): number {
+  return Math.max(500, Math.floor(leaseMs() / 4));
+}
+
+/** The process is shutting down: it takes no more runs and hands over those it executes. */
+export function draining(): boolean {
+  return holder.draining === true;
+}
+
+export function startDraining(): void {
+  holder.draining = true;
 }

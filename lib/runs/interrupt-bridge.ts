@@ -13,17 +13,33 @@ export type InterruptBridge = (context: RunContext, pending: PendingInterrupt[])
 /** What happens once the run is marked interrupted (a decision that came in before may now resume it). */
 export type InterruptSettled = (context: RunContext, pending: PendingInterrupt[]) => Promise<void>;
 
+/**
+ * What happens once a run failed for good: the checkpoints it stopped at close (their open
+ * cases rejected with the reason), so nothing is left waiting on a run that will not go on.
+ */
+export type RunFailed = (context: RunContext, reason: string) => Promise<void>;
+
 const holder = processSingleton(
   "interrupt-bridge",
   (): {
     interruptBridge?: InterruptBridge;
     interruptSettled?: InterruptSettled;
+    runFailed?: RunFailed;
   } => ({}),
 );
 
-export function installInterruptBridge(bridge: InterruptBridge, settled?: InterruptSettled): void {
+export function installInterruptBridge(bridge: InterruptBridge, settled?: InterruptSettled, failed?: RunFailed): void {
   holder.interruptBridge = bridge;
   holder.interruptSettled = settled;
+  holder.runFailed = failed;
+}
+
+export async function runFailed(context: RunContext, reason: string): Promise<void> {
+  try {
+    await holder.runFailed?.(context, reason);
+  } catch (error) {
+    console.error(`[vigil] run ${context.runId}: closing the checkpoints of the failed run failed`, error);
+  }
 }
 
 export async function interruptSettled(context: RunContext, pending: PendingInterrupt[]): Promise<void> {

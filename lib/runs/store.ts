@@ -136,6 +136,36 @@ export async function renewLease(scope: TenantScope, runId: string, owner: strin
 }
 
 /**
+ * Hands a run this process executes back at once: the lease ends now, so the recovery sweep of
+ * any instance claims it (a graceful shutdown, a lost database connection). A handover is not a
+ * failure of the run's step: the claim that follows counts one more recovery, which this undoes.
+ * False when the process no longer held the run.
+ */
+export async function releaseRun(scope: TenantScope, runId: string, owner: string): Promise<boolean> {
+  const rows = await withTenant(scope, (tx) =>
+    tx
+      .update(r)
+      .set({
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        recoveryAttempts: sql`greatest(${r.recoveryAttempts} - 1, 0)`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(r.id, runId), eq(r.leaseOwner, owner), eq(r.status, "running")))
+      .returning({ id: r.id }),
+  );
+  return rows.length === 1;
+}
+
+/**
+ * The run made progress (a node completed), in the transaction that keeps the node's result:
+ * its recovery budget counts failures in a row of the step it is on, so it starts again.
+ */
+export async function resetRecoveriesIn(tx: Tx, runId: string): Promise<void> {
+  await tx.update(r).set({ recoveryAttempts: 0 }).where(eq(r.id, runId));
+}
+
+/**
  * Ends an execution: the new status and its events in one transaction, only if the run is
  * still running under the execution's fencing token (otherwise someone else decided the run's
  * fate: keep out).

@@ -3,8 +3,10 @@ import { type LogGrowth, runBus } from "./bus";
 import type { RunEvent } from "./contract";
 import { readEvents } from "./event-log";
 import { UIChunkAdapter } from "./ui-stream";
+import { listenAcrossInstances } from "./wakeups";
 
-// Streams of another instance's runs learn of new events by polling; this instance's by the bus.
+// Streams of this instance's runs learn of new events by the bus; another instance's by its
+// notification (LISTEN/NOTIFY on a server database, see wakeups.ts), or else by polling.
 const POLL_MS = 1000;
 const PAGE = 500;
 
@@ -79,6 +81,7 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
  * missed: `next` then returns at once instead of waiting for the poll.
  */
 export function watchRun(runId: string) {
+  void listenAcrossInstances();
   const bus = runBus();
   let changed = false;
   let wake: (() => void) | null = null;

@@ -27,6 +27,8 @@ export class TaskLog implements TaskRecorder {
   constructor(
     private readonly events: BufferedEventWriter,
     private readonly traceBase: Partial<TraceEvent>,
+    /** Runs in the transaction that keeps a completed node's result (the run made progress). */
+    private readonly onProgress?: (tx: Tx) => Promise<void>,
   ) {
     this.parts = new TextParts(events);
   }
@@ -92,8 +94,17 @@ export class TaskLog implements TaskRecorder {
       if (task.node) this.started(task.id, task.node);
       else await this.startOf(task.id);
     }
-    if (writes.every(([channel]) => channel !== "__error__" && channel !== "__interrupt__")) this.completed(task.id);
-    await this.events.flushWith(save);
+    const completes = writes.every(([channel]) => channel !== "__error__" && channel !== "__interrupt__");
+    if (completes) this.completed(task.id);
+    const progress = completes && task.node ? this.onProgress : undefined;
+    await this.events.flushWith(
+      progress
+        ? async (tx) => {
+            await progress(tx);
+            await save(tx);
+          }
+        : save,
+    );
   }
 
   saved(): Promise<void> {

@@ -3,6 +3,7 @@ import { startRetentionSweep, startTraceSequencer } from "@/lib/audit";
 import {
   checkpointDecisionGuard,
   checkpointModificationChecks,
+  closeCheckpointsOfFailedRun,
   openCheckpointCases,
   resumeEarlyDecisions,
   startCheckpointSweep,
@@ -52,7 +53,7 @@ function bootState(): BootState {
  */
 export async function boot(options: BootOptions = {}): Promise<Database> {
   installWorkflows(WORKFLOWS);
-  installInterruptBridge(openCheckpointCases, resumeEarlyDecisions);
+  installInterruptBridge(openCheckpointCases, resumeEarlyDecisions, closeCheckpointsOfFailedRun);
   installModificationChecks(checkpointModificationChecks());
   installDecisionGuard(checkpointDecisionGuard);
   const database = await started(async () => {

@@ -3,3 +3,4 @@ import "server-only";
 
 export { type BootOptions, boot, startServer } from "./boot";
 export { pageSession, route } from "./entry";
+export { installShutdownHandler } from "./shutdown";

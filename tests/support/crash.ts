@@ -21,31 +21,62 @@ export interface Location {
 export function worker(
   location: Location,
   args: string[],
-): { child: ChildProcess; line: Promise<Record<string, unknown>> } {
+  env: Record<string, string> = {},
+): { child: ChildProcess; line: Promise<Record<string, unknown>>; output: () => string } {
   const child = spawn(
     "npx",
     ["tsx", "--import", "./scripts/server-only-node.mjs", "tests/support/run-worker.ts", ...args],
     {
-      env: { ...process.env, ...location.env, VIGIL_RUN_LEASE_MS: String(CRASH_LEASE_MS), VIGIL_SEED: "off" },
+      env: { ...process.env, ...location.env, VIGIL_RUN_LEASE_MS: String(CRASH_LEASE_MS), VIGIL_SEED: "off", ...env },
       stdio: ["ignore", "pipe", "pipe"],
       // Its own process group, so SIGKILL reaches npx and the node process it started.
       detached: true,
     },
   );
   let stderr = "";
+  let stdout = "";
   child.stderr?.on("data", (d) => {
     stderr += d;
+  });
+  child.stdout?.on("data", (d) => {
+    stdout += d;
   });
   const line = new Promise<Record<string, unknown>>((resolve, reject) => {
     let out = "";
     child.stdout?.on("data", (d) => {
       out += d;
-      const first = out.split("\n").find((l) => l.startsWith("{"));
+      // Only whole lines: a long one may arrive in pieces.
+      const first = out
+        .split("\n")
+        .slice(0, -1)
+        .find((l) => l.startsWith("{"));
       if (first) resolve(JSON.parse(first));
     });
     child.on("exit", (code) => reject(new Error(`worker exited ${code} before reporting: ${stderr.slice(-2000)}`)));
   });
-  return { child, line };
+  // What the worker wrote, for a failing test's message.
+  return { child, line, output: () => `${stdout.slice(-3000)}\n${stderr.slice(-3000)}` };
+}
+
+/**
+ * Sends SIGTERM to the worker's process group (npx and the node process it started, as a
+ * process manager stopping a service would); resolves when npx has exited.
+ */
+export function terminate(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.on("exit", () => resolve());
+    process.kill(-(child.pid as number), "SIGTERM");
+  });
+}
+
+/** Kills whatever is left of a worker's process group (a test's cleanup); nothing if it is gone. */
+export function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-(child.pid as number), "SIGKILL");
+  } catch {
+    // The group has exited already.
+  }
 }
 
 export function kill9(child: ChildProcess): Promise<void> {

@@ -3,11 +3,24 @@
 // exits or waits to be killed.
 
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { drainTrace } from "@/lib/audit";
 import { answerInterrupt, waitingCheckpointOf } from "@/lib/checkpoints";
 import { recordDecision } from "@/lib/hitl";
-import { executionSettled, getRun, type RunEvent, readEvents, recoverStaleRuns, runBus, startRun } from "@/lib/runs";
-import { boot } from "@/lib/server";
+import {
+  executionSettled,
+  getRun,
+  installWorkflows,
+  type RunEvent,
+  readEvents,
+  recoverStaleRuns,
+  runBus,
+  runEventStream,
+  startRecoveryLoop,
+  startRun,
+} from "@/lib/runs";
+import { boot, installShutdownHandler } from "@/lib/server";
+import { stepWorkflow } from "./step-workflow";
 
 const [command, tenantId, arg] = process.argv.slice(2);
 const actor = { tenantId, userId: "crash-test", role: "member" as const };
@@ -23,8 +36,17 @@ async function waitFor(runId: string, test: (status: string) => boolean) {
   }
 }
 
-// A server process: booted as one, but with its sweeps left to the commands below.
+const freeze = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+const isStepDone = (e: RunEvent) =>
+  e.type === "step" &&
+  (e.payload as { node: string }).node.startsWith("step_") &&
+  (e.payload as { status: string }).status === "done";
+
+// A server process: booted as one, but with its sweeps left to the commands below; SIGTERM
+// hands its runs over as `next start`'s instrumentation does.
 await boot({ sweeps: false });
+installWorkflows([stepWorkflow]);
+installShutdownHandler();
 if (command === "start-and-wait-interrupt") {
   const { runId } = await startRun(actor, { workflow: "demo-echo", input: JSON.parse(arg) });
   await waitFor(runId, (s) => s === "interrupted");
@@ -41,7 +63,7 @@ if (command === "start-and-wait-interrupt") {
   say({ runId, status: "streaming" });
   // Freeze here until the test kills us: on a loaded machine the answer could otherwise finish
   // streaming before the SIGKILL arrives, and there would be nothing left to recover.
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+  freeze();
 } else if (command === "start-and-keep-streaming") {
   // Reports once the answer streams and goes on executing the run: a pause (SIGSTOP) and a
   // wake-up (SIGCONT) of this process find it mid-step.
@@ -122,10 +144,78 @@ if (command === "start-and-wait-interrupt") {
     );
     if (!done) return;
     say({ runId, status: "executing", tasks });
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+    freeze();
   });
   await recordDecision(reviewer, waiting.caseId, { requestId: randomUUID(), outcome: "approved" });
   setInterval(() => {}, 1000);
+} else if (command === "start-steps") {
+  // A run of many steps, frozen the moment its first step's result is committed.
+  const { runId } = await startRun(actor, { workflow: stepWorkflow.name, input: JSON.parse(arg) });
+  runBus().on(runId, ({ events }: { events: readonly RunEvent[] }) => {
+    const done = events.find(isStepDone);
+    if (!done) return;
+    say({ runId, status: "stepped", node: (done.payload as { node: string }).node });
+    freeze();
+  });
+  setInterval(() => {}, 1000);
+} else if (command === "recover-one-step") {
+  // A restarted server that recovers the run, completes one more step, and freezes there.
+  runBus().on(arg, ({ events }: { events: readonly RunEvent[] }) => {
+    const done = events.find(isStepDone);
+    if (!done) return;
+    say({ runId: arg, status: "stepped", node: (done.payload as { node: string }).node });
+    freeze();
+  });
+  while (!(await recoverStaleRuns()).includes(arg)) await sleep(100);
+  setInterval(() => {}, 1000);
+} else if (command === "start-many") {
+  // `arg` runs of demo-echo streaming slowly, all reported once each has written text; the
+  // process then stays up, executing them, until a signal stops it.
+  const { count, ...input } = JSON.parse(arg) as { count: number };
+  const runIds: string[] = [];
+  for (let i = 0; i < count; i++) runIds.push((await startRun(actor, { workflow: "demo-echo", input })).runId);
+  for (const runId of runIds) {
+    for (;;) {
+      const events = await readEvents(actor, runId, 0);
+      if (events.some((e) => e.type === "text")) break;
+      await sleep(50);
+    }
+  }
+  say({ runIds, status: "streaming" });
+  setInterval(() => {}, 1000);
+} else if (command === "standby") {
+  // A second instance: its recovery sweep (woken by the first's notifications) takes over.
+  startRecoveryLoop();
+  say({ status: "ready" });
+  setInterval(() => {}, 1000);
+} else if (command === "follow") {
+  // Another instance's reader: follows each run's stream to its end and writes to `out` when
+  // each event arrived here (bench/failover.ts compares with when it was written).
+  const { runIds, out } = JSON.parse(arg) as { runIds: string[]; out: string };
+  const startedAt = Date.now();
+  const received: { runId: string; seq: number; at: number }[] = [];
+  await Promise.all(
+    runIds.map(async (runId) => {
+      const reader = runEventStream(actor, runId, 0).getReader();
+      const decoder = new TextDecoder();
+      let buffered = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        const at = Date.now();
+        buffered += decoder.decode(value, { stream: true });
+        const frames = buffered.split("\n\n");
+        buffered = frames.pop() ?? "";
+        for (const frame of frames) {
+          const id = /^id: (\d+)$/m.exec(frame);
+          if (id) received.push({ runId, seq: Number(id[1]), at });
+        }
+      }
+    }),
+  );
+  writeFileSync(out, JSON.stringify({ startedAt, received }));
+  say({ status: "followed", events: received.length });
+  process.exit(0);
 } else {
   console.error(`unknown command ${command}`);
   process.exit(2);
