@@ -1,9 +1,9 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { proposedPlans, runModelOf, weighedByModel } from "@/lib/agents/autonomous/model-planning";
-import { modelWeighing } from "@/lib/agents/autonomous/nodes/decide";
-import { candidatePlans, type PlanningInput, scorePlans } from "@/lib/agents/autonomous/planner";
-import { type ScriptedModel, startScriptedModel } from "../research/scripted-model";
+import { type ScriptedModel, startScriptedModel } from "../../../tests/research/scripted-model";
+import { proposedPlans, runModelOf, weighedByModel } from "./model-planning";
+import { modelWeighing } from "./nodes/decide";
+import { candidatePlans, type PlanningInput, scorePlans } from "./planner";
 
 // Planning and decision weighing with a model configured: a scripted model behind a real
 // OpenAI-compatible endpoint, reached through the engine seam and the AI SDK. What the model
