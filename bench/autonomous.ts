@@ -36,6 +36,7 @@ import { boot } from "@/lib/server";
 import { createApiKey } from "@/lib/tenancy";
 import { type LoadReading, meterLoad } from "./support/load-meter";
 import { fmt, machineRows, percentile } from "./support/machine";
+import { callRoute } from "./support/route-call";
 import { createServerDatabase } from "./support/server-database";
 import { TRACE_CHECKS, type TraceCheck, traceDamage } from "./support/trace-integrity";
 
@@ -54,22 +55,7 @@ const now = () => performance.now();
 
 // ---- route handlers, called in-process as an HTTP client would --------------------------------
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-async function call(
-  handler: unknown,
-  url: string,
-  key: string,
-  body?: unknown,
-  params: Record<string, string> = {},
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const req = new Request(`http://localhost${url}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const res = await (handler as Handler)(req, { params: Promise.resolve(params) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const call = callRoute;
 
 // ---- when each run's interrupt was saved ---------------------------------------------------------
 

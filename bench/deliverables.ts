@@ -22,18 +22,10 @@ import { boot } from "@/lib/server";
 import { createApiKey } from "@/lib/tenancy";
 import { deliverableQuality, GOAL_SET } from "../tests/autonomous/goal-set";
 import { fmt, machineRows, percentile } from "./support/machine";
+import { callRoute } from "./support/route-call";
 import { createServerDatabase } from "./support/server-database";
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-async function call(handler: unknown, url: string, key: string, body?: unknown, params: Record<string, string> = {}) {
-  const req = new Request(`http://localhost${url}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const res = await (handler as Handler)(req, { params: Promise.resolve(params) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const call = callRoute;
 
 interface RunView {
   status: string;

@@ -1,11 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Database, setActiveDatabase } from "@/lib/db";
 import { createOfflineEngine, type Passage } from "@/lib/engine";
 import { ingestDocument, maintainKnowledgeIndex, searchKnowledge } from "@/lib/rag";
-import { sharedCollectionsDir } from "../../bench/support/ir-collection";
 import { appTargets } from "../support/databases";
+import { XQUAD_DIR, xquadCollection, xquadPresent } from "../support/xquad";
 import { newTenant } from "./support";
 
 // XQuAD (../shared/ir/xquad, or VIGIL_IR_DIR) as a knowledge base: each language's 120 Wikipedia
@@ -31,25 +29,6 @@ const STRIDE = 3;
 /** The chat's default number of sources per answer (VIGIL_CHAT_SOURCES). */
 const SOURCES = 5;
 
-interface Paragraph {
-  _id: string;
-  title: string;
-  text: string;
-}
-interface Question {
-  _id: string;
-  question: string;
-  answers: string[];
-  paragraph: string;
-}
-
-const dir = path.join(sharedCollectionsDir(), "xquad");
-const readLines = <T>(file: string): T[] =>
-  readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as T);
-
 const normal = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
 
 const AGENT = {
@@ -69,8 +48,9 @@ interface Figures {
 }
 
 async function answerSpans(database: Database, language: "en" | "de"): Promise<Figures> {
-  const paragraphs = readLines<Paragraph>(path.join(dir, language, "corpus.jsonl"));
-  const questions = readLines<Question>(path.join(dir, language, "questions.jsonl")).filter((_, i) => i % STRIDE === 0);
+  const all = xquadCollection(language);
+  const paragraphs = all.paragraphs;
+  const questions = all.questions.filter((_, i) => i % STRIDE === 0);
   const scope = { tenantId: await newTenant(database, `xquad-answers-${language}`) };
   for (const p of paragraphs) {
     await ingestDocument(
@@ -112,14 +92,13 @@ async function answerSpans(database: Database, language: "en" | "de"): Promise<F
   return figures;
 }
 
-const present =
-  existsSync(path.join(dir, "de", "questions.jsonl")) && existsSync(path.join(dir, "en", "questions.jsonl"));
+const present = xquadPresent();
 const target = appTargets()[0];
 
 describe(`XQuAD answers contain the answer span, on ${target.name}`, () => {
   for (const language of ["en", "de"] as const) {
     it(`in ${language === "en" ? "English" : "German"}: at least ${FLOOR[language]} of answers contain the reference span`, async () => {
-      if (!present) throw new Error(`XQuAD is not at ${dir}: set VIGIL_IR_DIR to the folder that holds xquad/`);
+      if (!present) throw new Error(`XQuAD is not at ${XQUAD_DIR}: set VIGIL_IR_DIR to the folder that holds xquad/`);
       const database = await target.open();
       setActiveDatabase(database);
       try {

@@ -1,11 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Database, setActiveDatabase } from "@/lib/db";
 import { ingestDocument, maintainKnowledgeIndex, searchKnowledge } from "@/lib/rag";
 import type { KnowledgeLanguage } from "@/lib/rag/contract";
-import { sharedCollectionsDir } from "../../bench/support/ir-collection";
 import { testTargets } from "../support/databases";
+import { XQUAD_DIR, xquadCollection, xquadPresent } from "../support/xquad";
 import { newTenant } from "./support";
 
 // XQuAD (../shared/ir/xquad, or VIGIL_IR_DIR): the same 120 Wikipedia paragraphs and 612
@@ -19,38 +17,13 @@ import { newTenant } from "./support";
 
 const K = 5;
 
-interface Paragraph {
-  _id: string;
-  title: string;
-  text: string;
-}
-interface Question {
-  _id: string;
-  question: string;
-  paragraph: string;
-}
-
-const dir = path.join(sharedCollectionsDir(), "xquad");
-const readLines = <T>(file: string): T[] =>
-  readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as T);
-
-function collection(language: "en" | "de") {
-  return {
-    paragraphs: readLines<Paragraph>(path.join(dir, language, "corpus.jsonl")),
-    questions: readLines<Question>(path.join(dir, language, "questions.jsonl")),
-  };
-}
-
 /** recall@5 of a language's questions on a knowledge base loaded with `indexAs` (detected when null). */
 async function recallAt5(
   database: Database,
   language: "en" | "de",
   indexAs: KnowledgeLanguage | null,
 ): Promise<number> {
-  const { paragraphs, questions } = collection(language);
+  const { paragraphs, questions } = xquadCollection(language);
   const tenantId = await newTenant(database, `xquad-${language}`);
   const scope = { tenantId };
   const paragraphOf = new Map<string, string>();
@@ -83,14 +56,14 @@ async function recallAt5(
   return found / questions.length;
 }
 
-const present = existsSync(path.join(dir, "de", "corpus.jsonl")) && existsSync(path.join(dir, "en", "corpus.jsonl"));
+const present = xquadPresent();
 const targets = testTargets();
 const target = targets.find((t) => t.name === "postgres") ?? targets[0];
 
 describe(`XQuAD retrieval in English and German on ${target.name}`, () => {
   it("finds the answer paragraph in the top 5 as often in German as in English", async () => {
     if (!present) {
-      throw new Error(`XQuAD is not at ${dir}: set VIGIL_IR_DIR to the folder that holds xquad/`);
+      throw new Error(`XQuAD is not at ${XQUAD_DIR}: set VIGIL_IR_DIR to the folder that holds xquad/`);
     }
     const database = await target.open();
     setActiveDatabase(database);
