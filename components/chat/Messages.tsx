@@ -81,6 +81,12 @@ export function confidenceLabel(confidence: number): string {
   return `Confidence ${Math.round(Math.max(0, Math.min(1, confidence)) * 100)}%`;
 }
 
+const NEUTRAL_TONE = "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300";
+
+/** Whether a reviewer approved or edited the answer (their decision is applied to it). */
+const reviewedByPerson = (review: { status: string } | null | undefined) =>
+  review?.status === "approved" || review?.status === "modified";
+
 function confidenceTone(confidence: number): string {
   if (confidence >= 0.66) return "bg-emerald-100 text-emerald-800 dark:bg-emerald-900/60 dark:text-emerald-200";
   if (confidence >= 0.33) return "bg-amber-100 text-amber-800 dark:bg-amber-900/60 dark:text-amber-200";
@@ -181,7 +187,12 @@ function AssistantMessage({
             {typeof meta.confidence === "number" && (
               <span
                 data-testid="confidence"
-                className={`rounded-full px-2 py-0.5 font-medium ${confidenceTone(meta.confidence)}`}
+                // A reviewer's approval or edit is the answer's standing now: the engine's own
+                // estimate stays readable but no longer warns in red or green.
+                className={`rounded-full px-2 py-0.5 font-medium ${
+                  reviewedByPerson(review) ? NEUTRAL_TONE : confidenceTone(meta.confidence)
+                }`}
+                title={reviewedByPerson(review) ? "The engine's own estimate, before a reviewer decided" : undefined}
               >
                 {confidenceLabel(meta.confidence)}
               </span>
