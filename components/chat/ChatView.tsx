@@ -269,7 +269,11 @@ function ConversationView({
           busy={busy}
           onSend={ask}
           onStop={stopAnswer}
-          autonomous={{ agentId: agent.slug, sessionId: conversation.sessionId }}
+          autonomous={{
+            agentId: agent.slug,
+            sessionId: conversation.sessionId,
+            defaultSafetyLevel: agent.defaultSafetyLevel,
+          }}
           extra={agent.workflow === "sql-analyst" ? <SourcePicker conversation={conversation} disabled={busy} /> : null}
         />
       </section>

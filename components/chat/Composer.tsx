@@ -25,7 +25,7 @@ export function Composer({
   onSend: (text: string) => void;
   onStop: () => void;
   /** Offers the Autonomous mode: the message starts a run of this expert instead. */
-  autonomous?: { agentId: string; sessionId: string | null };
+  autonomous?: { agentId: string; sessionId: string | null; defaultSafetyLevel?: "low" | "medium" | "high" };
   /** Shown above the message box, beside the mode switch (the Data Analyst's source picker). */
   extra?: ReactNode;
 }) {

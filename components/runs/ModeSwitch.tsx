@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
-import { RUNS_KEY, SAFETY_LEVELS, type SafetyLevel, startAutonomousRun } from "./api";
+import { RUNS_KEY, runSafetyLevelOf, SAFETY_LEVELS, type SafetyLevel, startAutonomousRun } from "./api";
 import { SafetyLevelSelect } from "./SafetyLevelPicker";
 
 export type ComposerMode = "ask" | "autonomous";
@@ -15,11 +15,16 @@ export const MAX_GOAL_CHARS = 4000;
  * The chat composer's autonomous mode: the message becomes the goal of a run of the chat's
  * expert (saved to this conversation when there is one), and the run's page opens.
  */
-export function useAutonomousMode(target: { agentId: string; sessionId: string | null } | null) {
+export function useAutonomousMode(
+  target: { agentId: string; sessionId: string | null; defaultSafetyLevel?: "low" | "medium" | "high" } | null,
+) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<ComposerMode>("ask");
-  const [safetyLevel, setSafetyLevel] = useState<SafetyLevel>("strict");
+  // The agent's own default, as on the Runs page: both places start a run at the same level.
+  const [safetyLevel, setSafetyLevel] = useState<SafetyLevel>(
+    target?.defaultSafetyLevel ? runSafetyLevelOf(target.defaultSafetyLevel) : "strict",
+  );
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

@@ -3,14 +3,13 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useId, useState } from "react";
-import { fetchAgents, RUNS_KEY, SAFETY_LEVELS, type SafetyLevel, startAutonomousRun } from "./api";
+import { fetchAgents, RUNS_KEY, runSafetyLevelOf, SAFETY_LEVELS, type SafetyLevel, startAutonomousRun } from "./api";
 import { SafetyLevelPicker } from "./SafetyLevelPicker";
 
 const fieldClass =
   "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 /** The expert's own setting as a run's level (high → strict, medium → balanced, low → permissive). */
-const LEVEL_OF = { high: "strict", medium: "balanced", low: "permissive" } as const;
 
 /** Starts an autonomous run on a goal and opens it. */
 export function NewRunForm() {
@@ -27,7 +26,7 @@ export function NewRunForm() {
   const active = (agents.data ?? []).filter((a) => a.status === "active");
   const slug = agentSlug || active[0]?.slug || "";
   const agent = active.find((a) => a.slug === slug);
-  const safetyLevel: SafetyLevel = level ?? (agent ? LEVEL_OF[agent.defaultSafetyLevel] : "strict");
+  const safetyLevel: SafetyLevel = level ?? (agent ? runSafetyLevelOf(agent.defaultSafetyLevel) : "strict");
 
   async function submit(event: FormEvent) {
     event.preventDefault();

@@ -15,7 +15,7 @@ import type { RunListItem, RunStatus } from "@/lib/runs/contract";
 // The Runs pages' side of /api/runs for autonomous runs. The agents' contract is read here
 // only, so the rest of components/runs names its types through this file.
 
-export { AUTONOMOUS_LIMITS, SAFETY_LEVELS } from "@/lib/agents/contract";
+export { AUTONOMOUS_LIMITS, runSafetyLevelOf, SAFETY_LEVELS } from "@/lib/agents/contract";
 export type {
   AutonomousPublicState,
   CheckpointPart,

@@ -6,6 +6,11 @@ import { z } from "zod";
 export const SAFETY_LEVELS = ["strict", "balanced", "permissive"] as const;
 export type SafetyLevel = (typeof SAFETY_LEVELS)[number];
 
+/** The run safety level an agent's own default (low, medium, high risk) stands for. */
+export function runSafetyLevelOf(agentDefault: "low" | "medium" | "high"): SafetyLevel {
+  return agentDefault === "high" ? "strict" : agentDefault === "low" ? "permissive" : "balanced";
+}
+
 export const SEVERITIES = ["low", "medium", "high", "critical"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 

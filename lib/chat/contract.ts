@@ -61,6 +61,8 @@ export interface ChatAgentRef {
   description?: string | null;
   /** The workflow that answers (`sql-analyst` for the Data Analyst, which offers a source picker). */
   workflow?: string;
+  /** The agent's default safety level, which an autonomous run started from the chat takes. */
+  defaultSafetyLevel?: "low" | "medium" | "high";
 }
 
 export interface ChatSessionListItem {

@@ -73,6 +73,7 @@ export function agentRef(row: AgentRow): ChatAgentRef {
     avatar: row.avatar,
     domain: row.domain,
     workflow: row.workflow,
+    defaultSafetyLevel: row.defaultSafetyLevel,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { SafetyLevel as AgentSafetyLevel } from "@/lib/experts/contract";
-import type { SafetyLevel, Severity } from "../contract";
+import { runSafetyLevelOf, type SafetyLevel, type Severity } from "../contract";
 
 export type GatedCheckpoint =
   | "plan_approval"
@@ -60,5 +60,5 @@ export function gateOf(
 
 /** An agent's own safety setting as a run's default level. */
 export function safetyLevelOf(agentDefault: AgentSafetyLevel): SafetyLevel {
-  return agentDefault === "high" ? "strict" : agentDefault === "low" ? "permissive" : "balanced";
+  return runSafetyLevelOf(agentDefault);
 }

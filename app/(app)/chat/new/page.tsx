@@ -28,13 +28,13 @@ export default async function NewChatPage({ searchParams }: { searchParams: Prom
       </div>
     );
   }
-  const { id, name, avatar, domain, description, workflow } = agent;
+  const { id, name, avatar, domain, description, workflow, defaultSafetyLevel } = agent;
   const suggestions = await suggestedQuestions(result.session, agent.knowledgeDomains);
   // A fresh conversation each time this page is opened for an agent.
   return (
     <NewChat
       key={`${slug}:${Date.now()}`}
-      agent={{ id, slug, name, avatar, domain, description, workflow }}
+      agent={{ id, slug, name, avatar, domain, description, workflow, defaultSafetyLevel }}
       suggestions={suggestions}
     />
   );
