@@ -91,9 +91,14 @@ function SessionRow({ session, active, now }: { session: ChatSessionListItem; ac
           active ? "bg-brand-50 dark:bg-slate-800" : "hover:bg-slate-100 dark:hover:bg-slate-800/60"
         }`}
       >
-        <span className="flex min-w-0 items-center gap-1.5">
+        <span className="flex min-w-0 items-start gap-1.5">
           <AgentIcon avatar={session.agent.avatar} size="sm" />
-          <span data-testid="session-title" title={displayTitle} className="min-w-0 truncate font-medium">
+          {/* Two lines before it is cut: one line of a 15rem column held about 18 characters. */}
+          <span
+            data-testid="session-title"
+            title={displayTitle}
+            className="line-clamp-2 min-w-0 break-words font-medium"
+          >
             {displayTitle}
           </span>
         </span>
