@@ -17,7 +17,7 @@ test("an admin edits the retention policy, previews it as a dry run and applies 
   await page.getByRole("navigation", { name: "Audit" }).getByRole("link", { name: "Retention" }).click();
   await expect(page).toHaveURL(/\/audit\/retention$/);
   await expect(page.getByRole("heading", { level: 1, name: "Retention" })).toBeVisible();
-  await expect(page.getByText("No policy saved yet: the Mode 3 design's defaults apply.")).toBeVisible();
+  await expect(page.getByText("No policy saved yet: the defaults apply.")).toBeVisible();
 
   const policy = page.getByRole("form", { name: "Policy" });
   const checkpoints = policy.getByLabel("Run checkpoints", { exact: true });

@@ -20,7 +20,14 @@ type DayField = Exclude<keyof RetentionPolicyFormValues, "cleanup_enabled" | "cl
 type RetentionPolicyFormValues = Parameters<typeof saveRetentionPolicy>[0];
 
 /** Each period, what it governs, and the Mode 3 design's default for it. */
-const FIELDS: { name: DayField; key: keyof typeof RETENTION_DEFAULTS; label: string; hint: string }[] = [
+const FIELDS: {
+  name: DayField;
+  key: keyof typeof RETENTION_DEFAULTS;
+  label: string;
+  hint: string;
+  /** Sent as stored, not shown: a period that governs nothing here is no setting for a person. */
+  hidden?: boolean;
+}[] = [
   {
     name: "checkpoint_retention_days",
     key: "checkpointRetentionDays",
@@ -56,6 +63,7 @@ const FIELDS: { name: DayField; key: keyof typeof RETENTION_DEFAULTS; label: str
     key: "snapshotRetentionDays",
     label: "Session snapshots",
     hint: "Kept for the design's compatibility: Vigil stores no separate snapshots, so this removes nothing.",
+    hidden: true,
   },
 ];
 
@@ -116,11 +124,14 @@ export function RetentionPolicyForm({ policy }: { policy: RetentionPolicy }) {
       <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
         {policy.saved
           ? `Saved ${policy.updatedAt ? formatWhen(policy.updatedAt) : ""}.`
-          : "No policy saved yet: the Mode 3 design's defaults apply."}{" "}
+          : "No policy saved yet: the defaults apply."}{" "}
         Periods are in days ({RETENTION_DAYS_MIN} to {RETENTION_DAYS_MAX}). Decisions on cases are never removed.
       </p>
       <div className="grid gap-4 sm:grid-cols-2">
-        {FIELDS.map((f) => (
+        {FIELDS.filter((f) => f.hidden).map((f) => (
+          <input key={f.name} type="hidden" name={f.name} value={policy[f.key] as number} />
+        ))}
+        {FIELDS.filter((f) => !f.hidden).map((f) => (
           <Field
             key={f.name}
             id={`retention-${f.name}`}
