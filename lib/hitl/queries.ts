@@ -541,6 +541,9 @@ export async function openCasesOfOwnRuns(viewer: HitlViewer & { userId: string }
           eq(cases.privateTo, viewer.userId),
           inArray(state.state, [...OPEN_STATES]),
           exists(sql`(select 1 from ${refs} where ${refs.caseId} = ${cases.id} and ${refs.kind} = 'run')`),
+          // The review of a chat answer is the asker's too, but "My requests" lists it with the
+          // answers (and counts its question there): listed here as well, it counted twice.
+          sql`not exists (select 1 from ${refs} r where r.case_id = ${cases.id} and r.ref_type = 'chat_session')`,
         ),
       )
       .orderBy(state.createdAt, state.caseId)

@@ -182,6 +182,10 @@ for (const target of appTargets()) {
             }),
           ]),
         );
+        // The answer's review is listed and counted once, with the answers, not again as a run's case.
+        expect((mine.body.runs as { id: string }[]).map((r) => r.id)).not.toContain(caseId);
+        const questions = (mine.body.answers as { status: string }[]).filter((a) => a.status === "needs_clarification");
+        expect(mine.body.waitingOnYou).toBe(questions.length);
         const theirs = await call(myRequestsRoute.GET, { path: "/api/me/requests", headers: stranger.auth });
         expect(theirs.body).toMatchObject({ waitingOnYou: 0, answers: [] });
 
