@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { type Database, setActiveDatabase } from "@/lib/db";
 import { createOfflineEngine, type Passage } from "@/lib/engine";
 import { ingestDocument, maintainKnowledgeIndex, searchKnowledge } from "@/lib/rag";
+import { xquad as xquadCollection, xquadDir, xquadPresent } from "../../bench/support/research-runs";
 import { appTargets } from "../support/databases";
-import { XQUAD_DIR, xquadCollection, xquadPresent } from "../support/xquad";
 import { newTenant } from "./support";
 
 // XQuAD (../shared/ir/xquad, or VIGIL_IR_DIR) as a knowledge base: each language's 120 Wikipedia
@@ -98,7 +98,7 @@ const target = appTargets()[0];
 describe(`XQuAD answers contain the answer span, on ${target.name}`, () => {
   for (const language of ["en", "de"] as const) {
     it(`in ${language === "en" ? "English" : "German"}: at least ${FLOOR[language]} of answers contain the reference span`, async () => {
-      if (!present) throw new Error(`XQuAD is not at ${XQUAD_DIR}: set VIGIL_IR_DIR to the folder that holds xquad/`);
+      if (!present) throw new Error(`XQuAD is not at ${xquadDir()}: set VIGIL_IR_DIR to the folder that holds xquad/`);
       const database = await target.open();
       setActiveDatabase(database);
       try {

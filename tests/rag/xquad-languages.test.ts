@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { type Database, setActiveDatabase } from "@/lib/db";
 import { ingestDocument, maintainKnowledgeIndex, searchKnowledge } from "@/lib/rag";
 import type { KnowledgeLanguage } from "@/lib/rag/contract";
+import { xquad as xquadCollection, xquadDir, xquadPresent } from "../../bench/support/research-runs";
 import { testTargets } from "../support/databases";
-import { XQUAD_DIR, xquadCollection, xquadPresent } from "../support/xquad";
 import { newTenant } from "./support";
 
 // XQuAD (../shared/ir/xquad, or VIGIL_IR_DIR): the same 120 Wikipedia paragraphs and 612
@@ -63,7 +63,7 @@ const target = targets.find((t) => t.name === "postgres") ?? targets[0];
 describe(`XQuAD retrieval in English and German on ${target.name}`, () => {
   it("finds the answer paragraph in the top 5 as often in German as in English", async () => {
     if (!present) {
-      throw new Error(`XQuAD is not at ${XQUAD_DIR}: set VIGIL_IR_DIR to the folder that holds xquad/`);
+      throw new Error(`XQuAD is not at ${xquadDir()}: set VIGIL_IR_DIR to the folder that holds xquad/`);
     }
     const database = await target.open();
     setActiveDatabase(database);
