@@ -26,14 +26,13 @@ import * as queueRoute from "@/app/api/hitl/queue/route";
 import * as runRoute from "@/app/api/runs/[id]/route";
 import * as runsRoute from "@/app/api/runs/route";
 import type { AutonomousPublicState } from "@/lib/agents/contract";
-import { drainTrace, stopTraceSequencer, verifyChain } from "@/lib/audit";
 import { type Database, getDatabase, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
 import { TenantRoutingSaver } from "@/lib/graph-saver";
 import { executionSettled, type InterruptBridge, type RunEvent, readEvents, runBus, runContextOf } from "@/lib/runs";
-
 import { boot } from "@/lib/server";
 import { createApiKey } from "@/lib/tenancy";
+import { drainTrace, stopTraceSequencer, verifyChain } from "@/lib/trace";
 import { type LoadReading, meterLoad } from "./support/load-meter";
 import { fmt, machineRows, percentile } from "./support/machine";
 import { callRoute } from "./support/route-call";

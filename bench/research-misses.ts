@@ -14,10 +14,10 @@
 
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { drainTrace, stopTraceSequencer } from "@/lib/audit";
 import { openDatabase, setActiveDatabase } from "@/lib/db";
 import { splitSentences } from "@/lib/engine";
 import { boot } from "@/lib/server";
+import { drainTrace, stopTraceSequencer } from "@/lib/trace";
 import { holdsAnswer, runResearch, sampleOf, xquad, xquadTenant } from "./support/research-runs";
 
 const SIZE = Number(process.env.BENCH_XQUAD_QUESTIONS ?? 200);

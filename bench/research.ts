@@ -17,10 +17,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import { drainTrace, stopTraceSequencer } from "@/lib/audit";
 import { openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
 import { boot } from "@/lib/server";
+import { drainTrace, stopTraceSequencer } from "@/lib/trace";
 import { fmt, machineRows, percentile } from "./support/machine";
 import {
   bm25Baseline,

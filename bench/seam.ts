@@ -18,7 +18,6 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import * as decisionRoute from "@/app/api/hitl/cases/[id]/decision/route";
 import * as casesRoute from "@/app/api/hitl/cases/route";
-import { drainTrace, replaceTraceSink, startTraceSequencer, stopTraceSequencer } from "@/lib/audit";
 import { awaitDecision, simplePlanApproval } from "@/lib/checkpoints";
 import { rowsOf } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
@@ -36,6 +35,7 @@ import {
 } from "@/lib/runs";
 import { boot } from "@/lib/server";
 import { createApiKey } from "@/lib/tenancy";
+import { drainTrace, replaceTraceSink, startTraceSequencer, stopTraceSequencer } from "@/lib/trace";
 import { LegacyTraceBuffer } from "./support/legacy-trace-buffer";
 import { fmt, machineRows, percentile } from "./support/machine";
 import { createServerDatabase } from "./support/server-database";

@@ -3,9 +3,9 @@ import { rmSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { verifyChain } from "@/lib/audit";
 import { type Database, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
+import { verifyChain } from "@/lib/trace";
 import { api as apiAt, killServer, listening, type ServerProcess, signInAt, startServer } from "./server-process";
 
 // The server is killed with SIGKILL at random moments while 20 runs stream, wait for approval

@@ -3,8 +3,8 @@
 // so the chain, its hashes and everything it maintains are what the product would have written.
 
 import { sql } from "drizzle-orm";
-import { drainTrace } from "@/lib/audit";
 import { getDatabase } from "@/lib/db";
+import { drainTrace } from "@/lib/trace";
 
 const DAY_MS = 86_400_000;
 

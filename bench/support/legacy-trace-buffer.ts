@@ -5,8 +5,8 @@
 
 import { randomUUID } from "node:crypto";
 import { desc, sql } from "drizzle-orm";
-import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION, type TraceEvent, toOutboxRows } from "@/lib/audit";
 import { schema, withTenant } from "@/lib/db";
+import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION, type TraceEvent, toOutboxRows } from "@/lib/trace";
 
 export type LegacyTraceEvent = TraceEvent & { tenantId: string };
 

@@ -8,18 +8,17 @@ import type {
   AuditRunItem,
   AuditValidation,
   HierarchyNode,
-  IntegrityStatus,
   RunsPerDay,
   TimelineEvent,
   TimelineTotals,
-  TraceEventType,
-  VerifyResult,
 } from "@/lib/audit/contract";
+import type { IntegrityStatus, TraceEventType, VerifyResult } from "@/lib/trace/contract";
 
 // The audit pages' side of /api/audit. The audit contract is read here only, so the rest of
 // components/audit names its types through this file.
 
-export { AUDIT_RUN_STATUSES, TRACE_EVENT_TYPES } from "@/lib/audit/contract";
+export { AUDIT_RUN_STATUSES } from "@/lib/audit/contract";
+export { TRACE_EVENT_TYPES } from "@/lib/trace/contract";
 export type {
   AuditCheckpoint,
   AuditClaim,

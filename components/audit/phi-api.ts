@@ -1,5 +1,6 @@
 import { apiFetch } from "@/components/ui/api";
-import type { AuditRunItem, AuditSessionItem, DataClassification, PhiAccessItem } from "@/lib/audit/contract";
+import type { AuditRunItem, AuditSessionItem, PhiAccessItem } from "@/lib/audit/contract";
+import type { DataClassification } from "@/lib/trace/contract";
 
 // The PHI access and sessions pages' side of /api/audit.
 

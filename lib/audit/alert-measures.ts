@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Tx } from "@/lib/db";
-import { type AlertRule, TRACE_EVENT_TYPES } from "./contract";
+import { TRACE_EVENT_TYPES } from "@/lib/trace/contract";
+import type { AlertRule } from "./contract";
 
 /** A rule's reading over its window: the value, and for a rate what it divided by. */
 export interface AlertMeasure {

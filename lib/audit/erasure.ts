@@ -1,9 +1,15 @@
 import { and, asc, eq, gt, gte, ne, or, sql } from "drizzle-orm";
 import { rowsOf, schema, type TenantScope, withTenant } from "@/lib/db";
-import { HASH_VERSION, isRedacted, redactedField } from "./chain";
+import {
+  chainHead,
+  chainMark,
+  HASH_VERSION,
+  isRedacted,
+  redactedField,
+  sequenceTrace,
+  withTraceJob,
+} from "@/lib/trace";
 import type { ErasureView } from "./contract";
-import { sequenceTrace } from "./sequencer";
-import { chainHead, chainMark, withTraceJob } from "./trace-job";
 
 const t = schema.executionTrace;
 const PAGE = 500;

@@ -1,7 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import { rowsOf, type TenantScope, withTenant } from "@/lib/db";
-import { classOfRank, classRank } from "./classify";
-import type { DataClassification, PhiAccessItem, PhiAccessPage, TraceEventType } from "./contract";
+import { classOfRank, classRank } from "@/lib/trace";
+import type { DataClassification, TraceEventType } from "@/lib/trace/contract";
+import type { PhiAccessItem, PhiAccessPage } from "./contract";
 import { decodeKeyset, encodeKeyset } from "./keyset";
 import { runAgent } from "./run-agent";
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX } from "./runs-list";

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { rowsOf, schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { chainHead, chainMark, withTraceJob } from "@/lib/trace";
 import {
   RETENTION_FIELDS,
   type RetentionPreview,
@@ -10,7 +11,6 @@ import {
 } from "./contract";
 import { retentionPolicy, runView } from "./retention-policy";
 import { type Cutoffs, checkpointPurge, evidencePurge, traceRanges } from "./retention-sql";
-import { chainHead, chainMark, withTraceJob } from "./trace-job";
 
 const DAY_MS = 86_400_000;
 

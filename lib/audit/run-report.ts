@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, withTenant } from "@/lib/db";
+import { integrityStatus } from "@/lib/trace";
 import type { AuditRunReport } from "./contract";
 import { auditRunDetail } from "./run-detail";
 import type { AuditReader } from "./runs-list";
-import { integrityStatus } from "./verification";
 
 interface ChainRow {
   first_seq: number | string | null;

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { rowsOf, type TenantScope, withTenant } from "@/lib/db";
-import { classOfRank, classRank } from "./classify";
+import { classOfRank, classRank } from "@/lib/trace";
 import type { AuditSessionItem, AuditSessionPage } from "./contract";
 import { decodeKeyset, encodeKeyset } from "./keyset";
 import { runAgent } from "./run-agent";

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Tx } from "@/lib/db";
-import type { AgentLevel, DataClassification, TimelineEvent, TimelineTotals, TraceEventType } from "./contract";
+import type { AgentLevel, DataClassification, TraceEventType } from "@/lib/trace/contract";
+import type { TimelineEvent, TimelineTotals } from "./contract";
 
 /** A run's timeline shows at most this many events; the totals always count them all. */
 export const TIMELINE_MAX = 2000;

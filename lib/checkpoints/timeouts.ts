@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
-import { nudgeSequencer, traceIn } from "@/lib/audit";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { escalateCase, type HitlActor, recordDecision } from "@/lib/hitl";
+import { nudgeSequencer, traceIn } from "@/lib/trace";
 import { clockOfCheckpointIn } from "./deadline";
 import { TIMEOUT_REASON_PREFIX } from "./decision";
 

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { recordTrace } from "@/lib/audit";
 import { type Db, isUniqueViolation, schema, type TenantScope, withTenant } from "@/lib/db";
 import { DomainError, errors, NotFoundError } from "@/lib/errors";
 import type { GuardedSql } from "@/lib/sql";
+import { recordTrace } from "@/lib/trace";
 import { openSourceConnection } from "./connect";
 import { parseConnectionTarget } from "./connection-target";
 import { type SourceConnection, StatementRefusedError } from "./connector";

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { nudgeSequencer, traceIn } from "@/lib/audit";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
+import { nudgeSequencer, traceIn } from "@/lib/trace";
 import { lockCaseIn, mutateLockedCase } from "./commands";
 import { slaPolicyIn } from "./sla";
 import type { HitlActor } from "./types";

@@ -1,6 +1,6 @@
 // The knowledge base's client-safe contract: limits, names and shapes the API and the UI share.
 import { z } from "zod";
-import { DATA_CLASSIFICATIONS, type DataClassification } from "@/lib/audit/contract";
+import { DATA_CLASSIFICATIONS, type DataClassification } from "@/lib/trace/contract";
 
 export const KNOWLEDGE_FORMATS = ["markdown", "text", "html", "pdf", "docx"] as const;
 export type KnowledgeFormat = (typeof KNOWLEDGE_FORMATS)[number];

@@ -3,9 +3,9 @@
 // the browser's `useChat` import the same types, so the two cannot drift.
 import type { InferUIMessageChunk, UIMessage } from "ai";
 import type { AgentPart } from "@/lib/agents/contract";
-import type { DataTouched } from "@/lib/audit/contract";
 import type { CheckpointPart } from "@/lib/checkpoints/contract";
 import type { SearchHit } from "@/lib/rag/contract";
+import type { DataTouched } from "@/lib/trace/contract";
 
 export type StepStatus = "running" | "done" | "error";
 export type RunStatus = "running" | "interrupted" | "completed" | "failed" | "cancelled";

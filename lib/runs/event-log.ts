@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { nudgeSequencer, type TraceEvent, traceIn } from "@/lib/audit";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { nudgeSequencer, type TraceEvent, traceIn } from "@/lib/trace";
 import { type LogGrowth, runBus } from "./bus";
 import type { RunEvent, RunEventBody } from "./contract";
 import { wakeStreamsElsewhere } from "./wakeups";

@@ -1,10 +1,10 @@
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { Command } from "@langchain/langgraph";
-import { openNodeAttempts, type TraceEvent } from "@/lib/audit";
 import { inLane, isDatabaseUnavailable, type Lane, type LaneHolder, type TenantScope } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { processSingleton } from "@/lib/process";
+import { openNodeAttempts, type TraceEvent } from "@/lib/trace";
 import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
 import { BufferedEventWriter } from "./event-log";

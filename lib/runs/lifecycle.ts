@@ -1,7 +1,7 @@
 import type { Role } from "@/lib/access";
-import { nudgeSequencer } from "@/lib/audit";
 import { type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { DomainError, errors, NotFoundError } from "@/lib/errors";
+import { nudgeSequencer } from "@/lib/trace";
 import { claimRunCapacity } from "./capacity";
 import { runConfig } from "./context";
 import type { PendingInterrupt, RunStatus } from "./contract";

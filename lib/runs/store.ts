@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { TraceEvent } from "@/lib/audit";
 import { isUniqueViolation, rowsOf, schema, type TenantScope, type Tx, withAppRole, withTenant } from "@/lib/db";
 import { DomainError, NotFoundError } from "@/lib/errors";
+import type { TraceEvent } from "@/lib/trace";
 import type { PendingInterrupt, RunEventBody, RunStatus } from "./contract";
 import { announce, appendEventsIn, logIn } from "./event-log";
 import { leaseMs } from "./instance";

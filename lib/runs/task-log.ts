@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { PendingWrite } from "@langchain/langgraph-checkpoint";
-import type { TraceEvent } from "@/lib/audit";
 import type { Tx } from "@/lib/db";
 import { ThinkingFilter } from "@/lib/engine";
+import type { TraceEvent } from "@/lib/trace";
 import type { NodeOutput } from "./contract";
 import type { BufferedEventWriter } from "./event-log";
 import type { TaskRecorder } from "./task-recorders";

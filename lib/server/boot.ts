@@ -1,5 +1,5 @@
 import { startConversationCleanup, WORKFLOWS } from "@/lib/agents";
-import { startRetentionSweep, startTraceSequencer } from "@/lib/audit";
+import { startRetentionSweep } from "@/lib/audit";
 import {
   checkpointDecisionGuard,
   checkpointModificationChecks,
@@ -22,6 +22,7 @@ import { DomainError } from "@/lib/errors";
 import { installDecisionGuard, installModificationChecks, startHitlSweeps } from "@/lib/hitl";
 import { processSingleton } from "@/lib/process";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
+import { startTraceSequencer } from "@/lib/trace";
 
 export interface BootOptions {
   /** Start the background sweeps (trace sequencer, run recovery, HITL, checkpoint timeouts, the Data Analyst's conversation cleanup). Server processes do; tests drive them by hand. */

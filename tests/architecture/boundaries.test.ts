@@ -35,6 +35,8 @@ describe("import boundaries", () => {
         "lib/store/cache.ts",
         "// globalThis in a comment is fine\nexport const cache = (globalThis as { c?: number }).c;\n",
       );
+      write("lib/trace/outbox.ts", 'import { report } from "@/lib/audit";\nexport const o = report;\n');
+      write("lib/audit/index.ts", 'import "server-only";\nexport const report = 1;\n');
       write("lib/process/index.ts", 'import "server-only";\nexport const held = globalThis;\n');
 
       const found = checkBoundaries(dir).map((v) => [v.rule, v.file, v.detail]);
@@ -50,9 +52,14 @@ describe("import boundaries", () => {
           ["contract-reaches-server", "lib/leaky/contract.ts", "lib/leaky/contract.ts → lib/store/index.ts"],
           ["unused-export", "lib/loose/index.ts", "x is used nowhere outside"],
           ["process-state", "lib/store/cache.ts", "touches globalThis; use processSingleton from @/lib/process"],
+          [
+            "layer",
+            "lib/trace/outbox.ts",
+            "imports lib/audit/index.ts: the trace's write path does not depend on the reports over it",
+          ],
         ]),
       );
-      expect(found.filter(([rule]) => rule !== "unused-export")).toHaveLength(5);
+      expect(found.filter(([rule]) => rule !== "unused-export")).toHaveLength(6);
     });
   });
 });

@@ -8,7 +8,17 @@ import ts from "typescript";
 //  - every server index starts with `import "server-only"`; client-safe folders do not;
 //  - nothing a client component reaches (and no contract) leads to a server-only module;
 //  - an index exports only what some file outside its folder imports;
-//  - product code keeps process-wide state through `lib/process` only (no `globalThis` elsewhere).
+//  - product code keeps process-wide state through `lib/process` only (no `globalThis` elsewhere);
+//  - a lower layer imports no higher one (LAYER_RULES): the trace's write path and the workflows
+//    that write it never reach the admin's reports.
+
+/** Folders of `lib/` that may not import another: [importer, forbidden target, why]. */
+export const LAYER_RULES: readonly [string, string, string][] = [
+  ["trace", "audit", "the trace's write path does not depend on the reports over it"],
+  ...["runs", "agents", "hitl", "checkpoints", "engine", "rag", "graph-saver", "chat"].map(
+    (folder): [string, string, string] => [folder, "audit", "workflows write the trace through @/lib/trace"],
+  ),
+];
 
 /** Folders whose index is pure and may be imported by client components. */
 export const CLIENT_SAFE_FOLDERS = ["access", "errors"];
@@ -32,7 +42,8 @@ export interface Violation {
     | "client-reaches-server"
     | "contract-reaches-server"
     | "unused-export"
-    | "process-state";
+    | "process-state"
+    | "layer";
   file: string;
   detail: string;
 }
@@ -177,6 +188,11 @@ export function checkBoundaries(root: string): Violation[] {
       if (!target) continue;
       imports.push(target);
       const feature = featureOf(target);
+      const own = featureOf(file);
+      const layer = LAYER_RULES.find(([from, to]) => own === from && feature === to);
+      if (layer && !/\.test\.tsx?$/.test(file)) {
+        violations.push({ rule: "layer", file, detail: `imports ${target}: ${layer[2]}` });
+      }
       if (feature && featureOf(file) !== feature) {
         const entry = target.slice(`lib/${feature}/`.length);
         if (entry !== "index.ts" && entry !== "contract.ts") {

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sequenceTrace, verifyChain } from "@/lib/audit";
 import { rowsOf, schema, setActiveDatabase } from "@/lib/db";
+import { sequenceTrace, verifyChain } from "@/lib/trace";
 import { type TestDatabase, testTargets } from "../support/databases";
 
 // An embedded PGlite data folder cannot be shared by processes: these run on the server only.

@@ -7,17 +7,10 @@ import * as exportRoute from "@/app/api/audit/exports/[id]/route";
 import * as exportsRoute from "@/app/api/audit/exports/route";
 import * as decisionRoute from "@/app/api/hitl/cases/[id]/decision/route";
 import * as casesRoute from "@/app/api/hitl/cases/route";
-import {
-  type AuditReader,
-  createAuditExport,
-  drainTrace,
-  recordTrace,
-  runAuditExport,
-  settleExports,
-  type TraceEvent,
-} from "@/lib/audit";
+import { type AuditReader, createAuditExport, runAuditExport, settleExports } from "@/lib/audit";
 import type { AuditExport } from "@/lib/audit/contract";
 import { rowsOf, schema } from "@/lib/db";
+import { drainTrace, recordTrace, type TraceEvent } from "@/lib/trace";
 import { ACME_ADMIN, ADMIN, caseBody, hitlClient, lgvPayload, MEMBER, REVIEWER, rid } from "../api-hitl/support";
 import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as verifyRoute from "@/app/api/audit/verify/route";
-import { drainTrace, integrityStatus, recordTrace } from "@/lib/audit";
 import { rowsOf } from "@/lib/db";
+import { drainTrace, integrityStatus, recordTrace } from "@/lib/trace";
 import { ACME_ADMIN, ADMIN, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
 import { testTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";

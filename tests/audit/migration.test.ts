@@ -14,8 +14,8 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GENESIS_HASH, recordTrace, sequenceTrace, verifyChain } from "@/lib/audit";
 import { type Database, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
+import { GENESIS_HASH, recordTrace, sequenceTrace, verifyChain } from "@/lib/trace";
 import { dbErrorOf } from "../support/errors";
 
 const BEFORE = "0015_runs_one_running_per_thread";

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { rowsOf, schema, withTenant } from "@/lib/db";
 import {
   nudgeSequencer,
   recordTrace,
@@ -9,8 +10,7 @@ import {
   type TraceEvent,
   traceIn,
   verifyChain,
-} from "@/lib/audit";
-import { rowsOf, schema, withTenant } from "@/lib/db";
+} from "@/lib/trace";
 import { testTargets } from "../support/databases";
 import { dbErrorOf } from "../support/errors";
 import { seededDatabase } from "../support/seeded";

@@ -5,18 +5,11 @@ import { describe, expect, it } from "vitest";
 import * as erasuresRoute from "@/app/api/audit/erasures/route";
 import * as retentionRoute from "@/app/api/audit/retention/route";
 import * as runsRoute from "@/app/api/audit/retention/runs/route";
-import {
-  applyRetention,
-  eraseUserContent,
-  GENESIS_HASH,
-  recordTrace,
-  saveRetentionPolicy,
-  sequenceTrace,
-  sweepRetention,
-  verifyChain,
-} from "@/lib/audit";
-import type { RemovedRange, RetentionRunView } from "@/lib/audit/contract";
+import { applyRetention, eraseUserContent, saveRetentionPolicy, sweepRetention } from "@/lib/audit";
+import type { RetentionRunView } from "@/lib/audit/contract";
 import { rowsOf, schema } from "@/lib/db";
+import { GENESIS_HASH, recordTrace, sequenceTrace, verifyChain } from "@/lib/trace";
+import type { RemovedRange } from "@/lib/trace/contract";
 import { ACME_ADMIN, ACME_MEMBER, ADMIN, hitlClient, MEMBER, REVIEWER } from "../api-hitl/support";
 import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";

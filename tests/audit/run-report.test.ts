@@ -1,16 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import {
-  type AuditReader,
-  auditRunReport,
-  auditSessionReport,
-  drainTrace,
-  recordTrace,
-  verifyAndRecord,
-} from "@/lib/audit";
+import { type AuditReader, auditRunReport, auditSessionReport } from "@/lib/audit";
 import { rowsOf, schema } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
+import { drainTrace, recordTrace, verifyAndRecord } from "@/lib/trace";
 import { ACME_ADMIN, ADMIN, MEMBER } from "../api-hitl/support";
 import { appTargets } from "../support/databases";
 import { seededDatabase, userIdOf } from "../support/seeded";

@@ -2,8 +2,9 @@
 // commits trace events for one tenant in a loop, two per transaction under one marker, while
 // sequencing (by nudge, by sweep and by hand), and reports each commit on stdout — until it is
 // killed, or until it has made `limit` commits (then it chains what is left and exits).
-import { nudgeSequencer, sequenceTrace, startTraceSequencer, traceIn } from "@/lib/audit";
+
 import { withTenant } from "@/lib/db";
+import { nudgeSequencer, sequenceTrace, startTraceSequencer, traceIn } from "@/lib/trace";
 
 const [tenantId, tag, limitArg] = process.argv.slice(2);
 const scope = { tenantId };

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as verifyRoute from "@/app/api/audit/verify/route";
-import { recordTrace, sequenceTrace, type TraceEvent, traceIn, verifyChain } from "@/lib/audit";
 import { rowsOf, withTenant } from "@/lib/db";
 import { createApiKey } from "@/lib/tenancy";
+import { recordTrace, sequenceTrace, type TraceEvent, traceIn, verifyChain } from "@/lib/trace";
 import { testTargets } from "../support/databases";
 import { dbErrorOf } from "../support/errors";
 import { call } from "../support/http";

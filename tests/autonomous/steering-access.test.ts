@@ -60,7 +60,7 @@ for (const target of appTargets()) {
       }
       expect(body.status).toBe("completed");
       expect(body.state.todo.find((s) => s.id === "steer-1-1")?.status).toBe("done");
-      const { drainTrace } = await import("@/lib/audit");
+      const { drainTrace } = await import("@/lib/trace");
       await drainTrace();
       const traced = rowsOf<{ n: number }>(
         await suite.database.db.execute(

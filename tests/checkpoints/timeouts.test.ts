@@ -2,11 +2,11 @@ import { Annotation, END, type LangGraphRunnableConfig, START, StateGraph } from
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { drainTrace } from "@/lib/audit";
 import { awaitDecision, type CheckpointDecision, runCheckpointTimeoutSweep } from "@/lib/checkpoints";
 import { rowsOf, schema } from "@/lib/db";
 import { caseHistory, getCase } from "@/lib/hitl";
 import { installWorkflows, type RunnableGraph, startRun, type Workflow } from "@/lib/runs";
+import { drainTrace } from "@/lib/trace";
 import { actors } from "../hitl/support";
 import { appTargets } from "../support/databases";
 import { actorFor, settled } from "../support/runs";

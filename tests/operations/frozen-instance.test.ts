@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { drainTrace } from "@/lib/audit";
 import { rowsOf, setActiveDatabase } from "@/lib/db";
 import { executionSettled, getRun, recoverStaleRuns } from "@/lib/runs";
 import { boot } from "@/lib/server";
+import { drainTrace } from "@/lib/trace";
 import { type TestDatabase, testTargets } from "../support/databases";
 import { actorFor, allEvents, expectContiguous } from "../support/runs";
 import { type SeededTenants, seedTenants } from "../support/seeded";

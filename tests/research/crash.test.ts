@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResearchPublicState } from "@/lib/agents/contract";
-import { drainTrace, verifyChain } from "@/lib/audit";
 import { rowsOf, setActiveDatabase } from "@/lib/db";
 import { getRun } from "@/lib/runs";
 import { boot } from "@/lib/server";
+import { drainTrace, verifyChain } from "@/lib/trace";
 import { crashLocations, kill9, type Location, worker } from "../support/crash";
 import { allEvents, expectContiguous } from "../support/runs";
 import { seedTenants } from "../support/seeded";

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CONVERGENCE } from "@/lib/agents/contract";
-import { drainTrace } from "@/lib/audit";
 import { rowsOf } from "@/lib/db";
+import { drainTrace } from "@/lib/trace";
 import { appTargets } from "../support/databases";
 import { type FallbackStub, startFallbackStub } from "../support/fallback-stub";
 import { allEvents } from "../support/runs";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { drainTrace } from "@/lib/audit";
 import { setActiveDatabase } from "@/lib/db";
 import { boot } from "@/lib/server";
+import { drainTrace } from "@/lib/trace";
 import {
   bm25Baseline,
   runResearch,

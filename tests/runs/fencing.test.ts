@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { emptyCheckpoint } from "@langchain/langgraph-checkpoint";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { drainTrace } from "@/lib/audit";
 import { rowsOf, schema } from "@/lib/db";
 import { DrizzleCheckpointSaver, TenantRoutingSaver } from "@/lib/graph-saver";
 import {
@@ -14,6 +13,7 @@ import {
   renewLease,
   startRun,
 } from "@/lib/runs";
+import { drainTrace } from "@/lib/trace";
 import { testTargets } from "../support/databases";
 import { actorFor } from "../support/runs";
 import { seededDatabase } from "../support/seeded";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { drainTrace } from "@/lib/audit";
 import { cancelRun, getRun, resumeRun, startRun } from "@/lib/runs";
+import { drainTrace } from "@/lib/trace";
 import { appTargets } from "../support/databases";
 import { actorFor, allEvents, expectContiguous, settled, traceTypes, visibleText } from "../support/runs";
 import { seededDatabase } from "../support/seeded";

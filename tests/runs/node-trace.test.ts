@@ -2,9 +2,9 @@ import { Annotation, END, type LangGraphRunnableConfig, START, StateGraph } from
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { drainTrace, verifyChain } from "@/lib/audit";
 import { rowsOf } from "@/lib/db";
 import { emit, installWorkflows, type RunnableGraph, startRun, type Workflow } from "@/lib/runs";
+import { drainTrace, verifyChain } from "@/lib/trace";
 import { appTargets } from "../support/databases";
 import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";

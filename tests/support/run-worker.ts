@@ -4,7 +4,6 @@
 
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { drainTrace } from "@/lib/audit";
 import { answerInterrupt, waitingCheckpointOf } from "@/lib/checkpoints";
 import { recordDecision } from "@/lib/hitl";
 import {
@@ -20,6 +19,7 @@ import {
   startRun,
 } from "@/lib/runs";
 import { boot, installShutdownHandler } from "@/lib/server";
+import { drainTrace } from "@/lib/trace";
 import { stepWorkflow } from "./step-workflow";
 
 const [command, tenantId, arg] = process.argv.slice(2);

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 import type { Role } from "@/lib/access";
-import { drainTrace, verifyChain } from "@/lib/audit";
 import { type Database, rowsOf, type TenantScope } from "@/lib/db";
 import { executionSettled, getRun, type RunActor, type RunEvent, readEvents } from "@/lib/runs";
+import { drainTrace, verifyChain } from "@/lib/trace";
 import type { SeededTenants } from "./seeded";
 
 export function actorFor(

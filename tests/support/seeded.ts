@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
-import { drainTrace } from "@/lib/audit";
 import { type Database, schema, setActiveDatabase } from "@/lib/db";
 import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
 import { boot } from "@/lib/server";
+import { drainTrace } from "@/lib/trace";
 import type { TestDatabase, TestTarget } from "./databases";
 
 export interface SeededTenants {

@@ -36,7 +36,7 @@ async function prepare(database: Database, variant: TemplateVariant): Promise<vo
   // Imported when first needed: the global setup, which loads this file too, needs none of it.
   const [{ seedTenants }, { drainTrace }, { setActiveDatabase }, { boot }] = await Promise.all([
     import("./seeded"),
-    import("@/lib/audit"),
+    import("@/lib/trace"),
     import("@/lib/db"),
     import("@/lib/server"),
   ]);

@@ -3,8 +3,9 @@ import { AlertsSummary } from "@/components/audit/AlertsSummary";
 import { AuditRunList } from "@/components/audit/AuditRunList";
 import { AuditOverviewCharts } from "@/components/audit/charts/AuditOverviewCharts";
 import { IntegrityPanel } from "@/components/audit/IntegrityPanel";
-import { auditCharts, auditFilterOptions, integrityStatus } from "@/lib/audit";
+import { auditCharts, auditFilterOptions } from "@/lib/audit";
 import { DEFAULT_CHART_RANGE } from "@/lib/audit/contract";
+import { integrityStatus } from "@/lib/trace";
 import { adminPageSession } from "./admin-page";
 
 export const metadata: Metadata = { title: "Audit" };

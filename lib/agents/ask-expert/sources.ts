@@ -1,9 +1,9 @@
-import type { DataTouched } from "@/lib/audit/contract";
 import type { SourceItem } from "@/lib/chat";
 import type { Passage } from "@/lib/engine";
 import type { SearchHit } from "@/lib/rag";
 import { RRF_K } from "@/lib/rag";
 import type { FallbackHit } from "@/lib/search";
+import type { DataTouched } from "@/lib/trace/contract";
 
 /** Knowledge-base hits numbered from `first`. */
 export function knowledgeSources(hits: SearchHit[], first = 1): SourceItem[] {

@@ -1,7 +1,7 @@
 import { Annotation, END, Send, START, StateGraph } from "@langchain/langgraph";
-import type { DataTouched } from "@/lib/audit/contract";
 import type { TenantScope } from "@/lib/db";
 import { createEngineWithSelection, type Passage } from "@/lib/engine";
+import type { DataTouched } from "@/lib/trace/contract";
 import { type FoundPassage, runTool } from "./tools";
 
 /** What a specialist (L3) is handed: another expert of the catalog, the task, and its worker budget. */

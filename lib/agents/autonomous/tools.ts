@@ -1,7 +1,7 @@
-import type { DataTouched } from "@/lib/audit/contract";
 import type { TenantScope } from "@/lib/db";
 import { searchKnowledge, searchScopeOf } from "@/lib/rag";
 import { configuredSearchers, fallbackSearch } from "@/lib/search";
+import type { DataTouched } from "@/lib/trace/contract";
 import type { DataAccessScope, EvidenceLevel, Severity, ToolCategory } from "../contract";
 import { CalculatorError, calculate } from "./calculator";
 import { ToolTimeoutError, toolTimeoutSeconds, withToolTimeout } from "./tool-timeout";

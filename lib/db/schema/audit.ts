@@ -15,8 +15,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { AgentLevel, DataClassification } from "../../audit/contract";
-import { AGENT_LEVELS, DATA_CLASSIFICATIONS, TRACE_EVENT_TYPES } from "../../audit/contract";
+import type { AgentLevel, DataClassification } from "../../trace/contract";
+import { AGENT_LEVELS, DATA_CLASSIFICATIONS, TRACE_EVENT_TYPES } from "../../trace/contract";
 import { tenantRef } from "./tenancy";
 
 const oneOf = (column: PgColumn, values: readonly string[]): SQL =>

@@ -7,8 +7,8 @@ import { createdAt, tenantRef } from "./tenancy";
 // tenant, kept current by ingestion and deletion in the same transaction. Embeddings live in
 // `knowledge_embeddings`, created by a custom migration only where pgvector exists.
 
-import type { DataClassification } from "../../audit/contract";
 import type { EvidenceLevel, KnowledgeFormat, KnowledgeLanguage } from "../../rag/contract";
+import type { DataClassification } from "../../trace/contract";
 
 export const knowledgeDocuments = pgTable(
   "knowledge_documents",

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { integrityStatus, verifyAndRecord } from "@/lib/audit";
 import { requireRole } from "@/lib/auth";
 import { json, parseBody } from "@/lib/http";
 import { route } from "@/lib/server";
+import { integrityStatus, verifyAndRecord } from "@/lib/trace";
 
 /** The latest recorded verification and the chain's length now; walks nothing. */
 export const GET = route(async (req) => {

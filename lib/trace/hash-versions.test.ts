@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { GENESIS_HASH, recordTrace, sequenceTrace, verifyChain } from "@/lib/audit";
 import { rowsOf, schema } from "@/lib/db";
+import { GENESIS_HASH, recordTrace, sequenceTrace, verifyChain } from "@/lib/trace";
 import { testTargets } from "@/tests/support/databases";
 import { seededDatabase } from "@/tests/support/seeded";
 import { chainHashV1 } from "./chain";
