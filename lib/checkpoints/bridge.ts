@@ -1,4 +1,4 @@
-import { type HitlActor, registerAdapterVersion, resumeIfDecided, submitCase, VIGIL_REF_KEY } from "@/lib/hitl";
+import { type HitlActor, registerAdapterVersion, submitCase, VIGIL_REF_KEY } from "@/lib/hitl";
 import { processSingleton } from "@/lib/process";
 import type { PendingInterrupt, RunContext, RunEventBody } from "@/lib/runs";
 import {
@@ -9,6 +9,7 @@ import {
 } from "./contract";
 import { caseTitleOf, checkpointJsonSchema } from "./policies";
 import { decidedCheckpointCases, recordCheckpointOpened } from "./records";
+import { resumeIfDecided } from "./run-link";
 
 /** A checkpoint's case priority in the inbox, from its risk. */
 export const PRIORITY_OF_RISK: Record<RiskLevel, "low" | "normal" | "high" | "critical"> = {

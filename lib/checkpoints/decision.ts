@@ -14,7 +14,7 @@ export class CheckpointDecisionError extends Error {
   }
 }
 
-// What the HITL core resumes a run with when its case is decided (lib/hitl resumeValueOf).
+// What the HITL core resumes a run with when its case is decided (resumeValueOf, ./run-link).
 const CaseDecision = z.object({
   caseId: z.string(),
   outcome: z.enum(["approved", "rejected"]),

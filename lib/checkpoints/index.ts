@@ -13,5 +13,6 @@ export { closeCheckpointsOfFailedRun } from "./failed-run";
 export { checkpointModificationChecks } from "./modification-checks";
 export { simplePlanApproval } from "./plan-request";
 export { checkpointCaseOf, waitingCheckpointOf } from "./records";
+export { resumeDecidedRuns, resumeLinkedRun } from "./run-link";
 export { startCheckpointSweep } from "./sweep";
 export { runCheckpointTimeoutSweep } from "./timeouts";

@@ -6,6 +6,7 @@ import { isUniqueViolation, schema, type Tx, withTenant } from "@/lib/db";
 import { errors, NotFoundError } from "@/lib/errors";
 import { adapterForSubmitIn, clip, schemaVersionIn, summarize } from "./adapters";
 import { announceCaseChange } from "./case-bus";
+import { announceCaseDecided } from "./case-decided";
 import type {
   HitlCommandResult,
   HitlConfidence,
@@ -22,7 +23,6 @@ import { type DecisionAuthority, decisionGuard } from "./decision-guard";
 import { hitlErrors } from "./errors";
 import { HITL_LIMITS, isPlainObject, requireJsonObject, requireRequestId, requireText } from "./limits";
 import { applyEvent, toProjection } from "./projection";
-import { resumeLinkedRun } from "./run-link";
 import { dueAtFor } from "./sla";
 import { EVENT_OF_ACTION, type HitlAction, TRANSITIONS } from "./transitions";
 import type { HitlActor } from "./types";
@@ -771,7 +771,7 @@ export async function recordDecision(
     display: input.actor,
     withRunLink: true,
   });
-  if (result.linkedRun) result.linkedRun = await resumeLinkedRun(actor, result.event, result.linkedRun);
+  if (result.linkedRun) result.linkedRun = await announceCaseDecided(actor, result.event, result.linkedRun);
   return result;
 }
 

@@ -12,6 +12,11 @@ export {
 } from "./adapters";
 export { announceCaseChange, onCaseChange } from "./case-bus";
 export {
+  caseDecision,
+  decidedCasesAwaitingResume,
+  onCaseDecided,
+} from "./case-decided";
+export {
   type DecisionInput,
   escalateCase,
   provideClarification,
@@ -20,7 +25,15 @@ export {
   submitCase,
   supersedeDecision,
 } from "./commands";
-export type { HitlCaseView, HitlCommandResult, HitlEventView, HitlPage, HitlQueueItem } from "./contract";
+export type {
+  HitlCaseView,
+  HitlCommandResult,
+  HitlEventView,
+  HitlPage,
+  HitlQueueItem,
+  HitlResumeValue,
+  LinkedRun,
+} from "./contract";
 export {
   ActorInput,
   CaseRef,
@@ -57,7 +70,6 @@ export {
   reviewQueueCounts,
   STATS_BUCKETS,
 } from "./queries";
-export { resumeDecidedRuns, resumeIfDecided } from "./run-link";
 export { addSlaTime, listSlaPolicies, setSlaPolicy } from "./sla";
 export { startHitlSweeps } from "./sweeps";
 export { HITL_ACTIONS, type HitlAction, TRANSITIONS } from "./transitions";

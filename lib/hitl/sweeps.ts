@@ -1,20 +1,23 @@
 import { startSweep } from "@/lib/process";
 import { runEscalationSweep } from "./escalation";
-import { resumeDecidedRuns } from "./run-link";
 
-// The HITL core's background work in a server process: SLA escalation and resuming runs whose
-// case was decided while no process could resume them. Both are safe to run in every process.
+// The HITL core's background work in a server process: SLA escalation, and whatever else boot adds
+// to the same pass (resuming runs whose case was decided while no process could resume them,
+// lib/checkpoints). Safe to run in every process.
 
 export function hitlSweepIntervalMs(env = process.env): number {
   const configured = Number(env.VIGIL_HITL_SWEEP_MS);
   return Number.isFinite(configured) && configured >= 1000 ? configured : 60_000;
 }
 
-export async function runHitlSweeps(): Promise<void> {
-  await resumeDecidedRuns();
-  await runEscalationSweep();
-}
-
-export function startHitlSweeps(): void {
-  startSweep({ name: "HITL sweeps", everyMs: hitlSweepIntervalMs(), run: runHitlSweeps });
+/** Starts the pass: `before` runs first in each pass (the decided-runs resume, so it precedes escalation). */
+export function startHitlSweeps(before?: () => Promise<unknown>): void {
+  startSweep({
+    name: "HITL sweeps",
+    everyMs: hitlSweepIntervalMs(),
+    run: async () => {
+      await before?.();
+      await runEscalationSweep();
+    },
+  });
 }

@@ -5,7 +5,9 @@ import {
   checkpointModificationChecks,
   closeCheckpointsOfFailedRun,
   openCheckpointCases,
+  resumeDecidedRuns,
   resumeEarlyDecisions,
+  resumeLinkedRun,
   startCheckpointSweep,
 } from "@/lib/checkpoints";
 import {
@@ -19,7 +21,7 @@ import {
 } from "@/lib/db";
 import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
 import { DomainError } from "@/lib/errors";
-import { installDecisionGuard, installModificationChecks, startHitlSweeps } from "@/lib/hitl";
+import { installDecisionGuard, installModificationChecks, onCaseDecided, startHitlSweeps } from "@/lib/hitl";
 import { processSingleton } from "@/lib/process";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
 import { startTraceSequencer } from "@/lib/trace";
@@ -57,6 +59,7 @@ export async function boot(options: BootOptions = {}): Promise<Database> {
   installInterruptBridge(openCheckpointCases, resumeEarlyDecisions, closeCheckpointsOfFailedRun);
   installModificationChecks(checkpointModificationChecks());
   installDecisionGuard(checkpointDecisionGuard);
+  onCaseDecided(resumeLinkedRun);
   const database = await started(async () => {
     const opened = await getDatabase();
     await seedOnce(opened);
@@ -159,7 +162,7 @@ function startSweeps(): void {
   startTraceSequencer();
   startRetentionSweep();
   startRecoveryLoop();
-  startHitlSweeps();
+  startHitlSweeps(resumeDecidedRuns);
   startCheckpointSweep();
   startConversationCleanup();
 }

@@ -18,6 +18,11 @@ export const LAYER_RULES: readonly [string, string, string][] = [
   ...["runs", "agents", "hitl", "checkpoints", "engine", "rag", "graph-saver", "chat"].map(
     (folder): [string, string, string] => [folder, "audit", "workflows write the trace through @/lib/trace"],
   ),
+  ...["runs", "checkpoints", "agents"].map((folder): [string, string, string] => [
+    "hitl",
+    folder,
+    "the review-case core knows no runs; it announces decisions (onCaseDecided) and lib/checkpoints resumes",
+  ]),
 ];
 
 /** Folders whose index is pure and may be imported by client components. */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkpointRequestId } from "@/lib/checkpoints";
-import { caseIdOfRequest, recordDecision, resumeDecidedRuns } from "@/lib/hitl";
+import { checkpointRequestId, resumeDecidedRuns } from "@/lib/checkpoints";
+import { caseIdOfRequest, recordDecision } from "@/lib/hitl";
 import { getRun, startRun } from "@/lib/runs";
 import { appTargets } from "../support/databases";
 import { actorFor, allEvents, settled } from "../support/runs";

@@ -1,13 +1,18 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Role } from "@/lib/access";
-import { rowsOf, schema, type TenantScope, withAppRole, withTenant } from "@/lib/db";
+import type { TenantScope } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
+import {
+  caseDecision,
+  decidedCasesAwaitingResume,
+  type HitlActor,
+  type HitlEventView,
+  type HitlResumeValue,
+  type LinkedRun,
+} from "@/lib/hitl";
 import { resumeRun } from "@/lib/runs";
-import { toEventView } from "./commands";
-import type { HitlEventView, HitlResumeValue, LinkedRun } from "./contract";
-import type { HitlActor } from "./types";
 
-// A case may belong to a run waiting in an interrupt. Its decision resumes the run: the
+// A case may belong to a run waiting in an interrupt. Its decision resumes the run (the HITL core
+// announces the decision, `onCaseDecided`; boot wires `resumeLinkedRun` to it): the
 // decision is committed first (the case is the record), then the run is resumed. A crash in
 // between leaves a decided case and an interrupted run; `resumeDecidedRuns` finds those.
 
@@ -48,24 +53,6 @@ export async function resumeLinkedRun(actor: HitlActor, decision: HitlEventView,
   }
 }
 
-/** A decided case's decision event and the interrupt it answers, in one read. */
-async function decisionOf(
-  scope: TenantScope,
-  caseId: string,
-): Promise<{ decision: HitlEventView; interruptId: string | null } | null> {
-  return withTenant(scope, async (tx) => {
-    const [row] = await tx
-      .select({
-        event: schema.hitlEvents,
-        interruptId: sql<string | null>`(select r.ref_value from hitl_case_refs r
-          where r.case_id = ${caseId} and r.ref_type = 'interrupt' order by r.created_at_ms, r.ref_value limit 1)`,
-      })
-      .from(schema.hitlEvents)
-      .where(and(eq(schema.hitlEvents.caseId, caseId), eq(schema.hitlEvents.type, "decision_recorded")));
-    return row ? { decision: toEventView(row.event), interruptId: row.interruptId } : null;
-  });
-}
-
 /**
  * Resumes a run that has just stopped at checkpoints whose cases were already decided: the
  * case opens before the run is marked interrupted, so a reviewer quick enough decides it while
@@ -73,7 +60,7 @@ async function decisionOf(
  */
 export async function resumeIfDecided(scope: TenantScope, runId: string, caseIds: string[]): Promise<boolean> {
   for (const caseId of caseIds) {
-    const found = await decisionOf(scope, caseId);
+    const found = await caseDecision(scope, caseId);
     if (!found) continue;
     const system: HitlActor = { ...scope, userId: "system", role: "system" };
     const outcome = await resumeLinkedRun(system, found.decision, { runId, interruptId: found.interruptId });
@@ -84,14 +71,11 @@ export async function resumeIfDecided(scope: TenantScope, runId: string, caseIds
 
 /** Resumes runs still waiting on a case that was decided (a crash between store and resume). */
 export async function resumeDecidedRuns(limit = 50): Promise<{ resumed: string[] }> {
-  const result = await withAppRole((tx) =>
-    tx.execute(sql`select * from vigil_decided_cases_awaiting_resume(${limit})`),
-  );
-  const waiting = rowsOf<{ tenant_id: string; case_id: string; run_id: string }>(result);
+  const waiting = await decidedCasesAwaitingResume(limit);
   const resumed: string[] = [];
   for (const row of waiting) {
     const scope = { tenantId: row.tenant_id };
-    const found = await decisionOf(scope, row.case_id);
+    const found = await caseDecision(scope, row.case_id);
     if (!found) continue;
     const system: HitlActor = { ...scope, userId: "system", role: "system" };
     const outcome = await resumeLinkedRun(system, found.decision, {
