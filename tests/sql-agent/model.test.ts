@@ -175,6 +175,48 @@ for (const target of appTargets()) {
       ).not.toContain("generate");
     }, 120_000);
 
+    it("asks the model where a question goes only when the offline reading is not sure", async () => {
+      // Names the source's tables: certain, no routing call.
+      model.script = (c) => (stepOf(c) === "select" ? SELECTED : generated(ROCK_SQL));
+      await ask(ROCK);
+      expect(model.calls.map(stepOf)).not.toContain("route");
+
+      // Names nothing of the source, only a data question's shape ("most"): not certain offline, so
+      // the model decides; it reads it as a data question, and the SQL route answers with the right rows.
+      model.calls.length = 0;
+      model.script = (c) => {
+        const step = stepOf(c);
+        if (step === "route") return { route: "sql", reason: "asks which genre has the most tracks" };
+        return step === "select" ? SELECTED : generated(ROCK_SQL);
+      };
+      const routed = await ask("Which kind of songs do people like most?");
+      expect(model.calls.map(stepOf)).toEqual(["route", "select", "generate"]);
+      expect(model.calls[0].prompt).toContain("Question: Which kind of songs do people like most?");
+      expect(model.calls[0].prompt).toMatch(/chinook\.track/);
+      expect(Number(routed.part?.rows[0][0])).toBe(await rockCount());
+      expect(routed.state.next_step).toBe("sql");
+    }, 120_000);
+
+    it("answers a general question with the model, and offline when the model's output is unusable", async () => {
+      const REPLY = "It says how far values typically lie from their mean.";
+      model.script = (c) => (stepOf(c) === "route" ? { route: "general", reason: "a definition" } : { answer: REPLY });
+      const general = await ask("What does a standard deviation tell me?");
+      expect(model.calls.map(stepOf)).toEqual(["route", "general"]);
+      expect(general.part).toBeUndefined();
+      expect(general.text).toContain(REPLY);
+      expect(general.state.next_step).toBe("general");
+
+      // Routing output that is not the schema leaves the offline reading (general: no data shape, no
+      // table named), and an
+      // unusable general answer leaves the offline reply: never an empty answer.
+      model.calls.length = 0;
+      model.script = () => "not json at all";
+      const fallback = await ask("What does a standard deviation tell me?");
+      expect(model.calls.map(stepOf)).toEqual(["route", "general"]);
+      expect(fallback.text).toMatch(/I answer questions about your data by writing read-only SQL/);
+      expect(fallback.text).not.toContain(REPLY);
+    }, 120_000);
+
     it("falls back to the offline planner when the model cannot be reached, and says so", async () => {
       setEnv({ OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:9/v1" });
       const { part, text, state } = await ask("How many orders did each shipper deliver in 1997?");

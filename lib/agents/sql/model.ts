@@ -51,13 +51,30 @@ export type Asked<T> =
   | { ok: true; output: T }
   | { ok: false; kind: "unusable" | "unreachable"; reason: string; model: string };
 
+/** The orchestrator's choice (the design's `next_step`) when the offline reading is not sure. */
+export const RouteChoice = z.object({
+  route: z.enum(["sql", "rag", "general"]),
+  reason: z.string().describe("one short sentence: why this route"),
+});
+export type RouteChoice = z.infer<typeof RouteChoice>;
+
+/** The general agent's reply to a question that is neither about the data nor about using Vigil. */
+export const GeneralAnswer = z.object({
+  answer: z.string().describe("a short, plain answer; never invent figures about the user's data"),
+});
+export type GeneralAnswer = z.infer<typeof GeneralAnswer>;
+
+const ROUTE_RULES = `You are the orchestrator of a data analyst. Decide where the question goes: "sql" when it asks about the data in the tables listed (counts, lists, amounts, rankings, trends, anything the rows could answer), "rag" when it asks how to use the product Vigil (its screens, API keys, data sources, settings, reviews), "general" for anything else. Answer with the route and one short reason.`;
+
+const GENERAL_RULES = `You are the general agent of a data analyst in the product Vigil. Answer the question briefly and plainly. You cannot see the user's data here: never state figures about it; for questions about the data, say that asking about the tables (for example "How many orders per year?") gets an answer from the data.`;
+
 const SYSTEM_RULES = `You are the SQL agent of a data analyst. Write exactly one read-only SELECT (no other statement, no semicolons between statements) over the tables given, naming tables as schema.table. Use only the tables, columns and joins listed. Every content word of the question must be accounted for by a table, a column, a value filter, an operator or a date; if one cannot be, do not guess: return sql null and say which words in reason.`;
 
 /** Asks the model for one step; every call is an `llm_call` trace event with its outcome. */
 export async function askAnalystModel<T>(
   engine: Engine,
   config: LangGraphRunnableConfig,
-  step: "select" | "generate" | "correct",
+  step: "route" | "general" | "select" | "generate" | "correct",
   prompt: string,
   schema: z.ZodType<T>,
 ): Promise<Asked<T>> {
@@ -72,7 +89,7 @@ export async function askAnalystModel<T>(
   if (!engine.generateObject) return { ok: false, kind: "unreachable", reason: "no model", model: engine.model };
   try {
     const result = await engine.generateObject({
-      system: `Analyst step: ${step}.\n${SYSTEM_RULES}`,
+      system: `Analyst step: ${step}.\n${step === "route" ? ROUTE_RULES : step === "general" ? GENERAL_RULES : SYSTEM_RULES}`,
       prompt,
       schema,
       temperature: 0,
@@ -114,6 +131,15 @@ function unreachable(error: unknown): boolean {
 function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/\s+/g, " ").slice(0, 300);
+}
+
+/** At most this many table names in the routing prompt: enough to say what the source is about. */
+const MAX_TABLES_IN_ROUTING = 60;
+
+/** The routing step's material: the question and the names of the source's tables. */
+export function routingPrompt(question: string, tables: readonly string[] | null): string {
+  const listed = tables?.slice(0, MAX_TABLES_IN_ROUTING) ?? [];
+  return `Question: ${question}\n\nTables of the data source: ${listed.length ? listed.join(", ") : "(none could be read)"}`;
 }
 
 /** At most this many tables in the selection prompt (the design's SQL_MAX_TABLES_IN_SELECTION_PROMPT). */

@@ -78,6 +78,9 @@ export interface RouteInput {
   vocabulary: ReadonlySet<string> | null;
 }
 
+/** Why a route was chosen: the first two readings are certain, the rest are best guesses. */
+export type RouteBasis = "product_how_to" | "schema_words" | "product" | "data_shape" | "none";
+
 /**
  * SQL, the guide (RAG) or a general answer:
  *  1. a how-to question that names a product feature goes to the guide, whatever else it names;
@@ -86,12 +89,25 @@ export interface RouteInput {
  *  4. a question with a data question's shape or business-analysis words goes to SQL (it is answered, or declined with the
  *     words the source lacks);
  *  5. anything else about the product to the guide, the rest is answered as general.
+ * Only the first two are certain: with a model configured, the others are asked of it.
  */
-export function routeQuestion(question: string, input: RouteInput): AnalystRoute {
+export function routeReading(question: string, input: RouteInput): { route: AnalystRoute; basis: RouteBasis } {
   const product = isAboutTheProduct(question);
-  if (product && HOW_TO.test(question)) return "rag";
-  if (input.vocabulary && schemaWordsIn(question, input.vocabulary).length > 0) return "sql";
-  if (product && input.vocabulary) return "rag";
-  if (input.hasIntent || DATA_SHAPE.test(question) || ANALYSIS_WORDS.test(question)) return "sql";
-  return product ? "rag" : "general";
+  if (product && HOW_TO.test(question)) return { route: "rag", basis: "product_how_to" };
+  if (input.vocabulary && schemaWordsIn(question, input.vocabulary).length > 0)
+    return { route: "sql", basis: "schema_words" };
+  if (product && input.vocabulary) return { route: "rag", basis: "product" };
+  if (input.hasIntent || DATA_SHAPE.test(question) || ANALYSIS_WORDS.test(question)) {
+    return { route: "sql", basis: "data_shape" };
+  }
+  return product ? { route: "rag", basis: "product" } : { route: "general", basis: "none" };
+}
+
+export function routeQuestion(question: string, input: RouteInput): AnalystRoute {
+  return routeReading(question, input).route;
+}
+
+/** Whether the offline reading is sure enough that a model is not asked. */
+export function routeIsCertain(basis: RouteBasis): boolean {
+  return basis === "product_how_to" || basis === "schema_words";
 }

@@ -104,7 +104,7 @@ export async function sourceVocabulary(
   scope: TenantScope,
   consultationSourceId: string | null,
   waitMs: number,
-): Promise<ReadonlySet<string> | null> {
+): Promise<{ words: ReadonlySet<string>; tables: string[] } | null> {
   const resolved = await resolveAnalystSource(scope, consultationSourceId);
   if (!resolved?.ok) return null;
   const schema = sourceSchema(scope, resolved.source);
@@ -120,7 +120,9 @@ export async function sourceVocabulary(
       ),
       gaveUp,
     ]);
-    return read ? schemaVocabulary(Object.values(read.tables)) : null;
+    if (!read) return null;
+    const tables = Object.values(read.tables);
+    return { words: schemaVocabulary(tables), tables: tables.map((table) => `${table.schema}.${table.name}`) };
   } finally {
     clearTimeout(timer);
   }

@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { GUIDE_DOMAIN, searchKnowledge } from "@/lib/rag";
 import { emit, runContextOf } from "@/lib/runs";
+import { analystModel, askAnalystModel, GeneralAnswer } from "../model";
 import type { SqlAnalystStateType } from "../state";
 
 /** The design's RAG agent for questions about using Vigil: the user guide's best passage, quoted. */
@@ -17,8 +18,22 @@ export async function answerFromGuide(state: SqlAnalystStateType, config: LangGr
   return { final_answer: `From the user guide (${top.title}): ${passage}` };
 }
 
-/** The design's general agent, offline: says what this expert is for. */
-export async function answerGeneral(_state: SqlAnalystStateType, _config: LangGraphRunnableConfig) {
+/**
+ * The design's general agent: with a model, its short answer; offline (or when the model cannot
+ * answer), what this expert is for.
+ */
+export async function answerGeneral(state: SqlAnalystStateType, config: LangGraphRunnableConfig) {
+  const engine = analystModel(state.agent ?? null);
+  if (engine) {
+    const asked = await askAnalystModel(
+      engine,
+      config,
+      "general",
+      `Question: ${state.asked ?? state.message}`,
+      GeneralAnswer,
+    );
+    if (asked.ok && asked.output.answer.trim()) return { final_answer: asked.output.answer.trim() };
+  }
   return {
     final_answer:
       'I answer questions about your data by writing read-only SQL on your workspace\'s data source — for example "How many orders did each shipper deliver in 1997?" or "Top 5 customers by total invoice amount". For other topics, ask one of the other experts.',

@@ -2,11 +2,13 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { loadChatAgent, loadChatSession } from "@/lib/chat";
 import { emit, runContextOf } from "@/lib/runs";
 import { followUpQuestion, intentOf } from "../intent";
-import { routeQuestion } from "../routing";
+import { analystModel, askAnalystModel, RouteChoice, routingPrompt } from "../model";
+import { routeIsCertain, routeReading } from "../routing";
+import { analystSettings } from "../settings";
 import { sourceVocabulary } from "../source";
 import type { AnalystRoute, SqlAnalystStateType } from "../state";
 
-/** How long routing waits for the source's table names before it decides without them. */
+/** How long offline routing waits for the source's table names before it decides without them. */
 const VOCABULARY_WAIT_MS = 3_000;
 
 /**
@@ -27,8 +29,27 @@ export async function route(state: SqlAnalystStateType, config: LangGraphRunnabl
   const asked = spelled ?? state.message;
   const intent = (spelled ? intentOf(spelled) : null) ?? intentOf(state.message, state.lastIntent ?? null);
   if (spelled) emit(config, { kind: "step", message: `Reading the follow-up as "${spelled}"` });
-  const vocabulary = await sourceVocabulary(run, session.dataSourceId ?? null, VOCABULARY_WAIT_MS).catch(() => null);
-  const next: AnalystRoute = routeQuestion(asked, { hasIntent: intent !== null, vocabulary });
+  // With a model the SQL path waits for the source's schema anyway, so routing waits as long:
+  // without the table names no reading of the question is certain.
+  const model = analystModel(agent);
+  const waitMs = model ? analystSettings().sourceDeadlineMs : VOCABULARY_WAIT_MS;
+  const source = await sourceVocabulary(run, session.dataSourceId ?? null, waitMs).catch(() => null);
+  const reading = routeReading(asked, { hasIntent: intent !== null, vocabulary: source?.words ?? null });
+  let next: AnalystRoute = reading.route;
+  // The offline reading is sure when the question names the source's tables or columns, or asks how
+  // to do something in the product; otherwise a configured model decides, and the reading stands
+  // when it cannot.
+  const engine = routeIsCertain(reading.basis) ? null : model;
+  if (engine) {
+    const asked_ = await askAnalystModel(
+      engine,
+      config,
+      "route",
+      routingPrompt(asked, source?.tables ?? null),
+      RouteChoice,
+    );
+    if (asked_.ok) next = asked_.output.route;
+  }
   emit(config, { kind: "data", name: "route", id: "route", data: { route: next } });
   return {
     session,
