@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { sql } from "drizzle-orm";
+import { config } from "@/lib/config";
 import { getDatabase, rowsOf } from "@/lib/db";
 import { processSingleton, startSweep, stopSweep } from "@/lib/process";
 import { RETENTION_DEFAULTS } from "./contract";
@@ -104,7 +105,7 @@ const since = processSingleton("retention-since", () => ({ at: new Date() }));
 export function startRetentionSweep(): void {
   startSweep({
     name: RETENTION_SWEEP,
-    everyMs: Number(process.env.VIGIL_RETENTION_SWEEP_MS) || 60_000,
+    everyMs: config().retentionSweepMs,
     run: () => sweepRetention(new Date(), since.at),
     runAtStart: false,
   });

@@ -1,4 +1,5 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { config } from "@/lib/config";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
 import { processSingleton, startSweep, stopSweep, sweepInProgress } from "@/lib/process";
 import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
@@ -156,7 +157,7 @@ const TRACE_SWEEP = "trace sequencer";
 export function startTraceSequencer(): void {
   startSweep({
     name: TRACE_SWEEP,
-    everyMs: Number(process.env.VIGIL_TRACE_SEQUENCE_MS) || 1000,
+    everyMs: config().traceSequenceMs,
     run: sequenceTrace,
   });
 }

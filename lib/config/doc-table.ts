@@ -1,7 +1,8 @@
 import { SETTINGS, type Setting } from "./settings";
 
 /** Where the generated table sits in docs/configuration.md. */
-export const SETTINGS_TABLE_START = "<!-- settings:start (npm run docs:settings writes this table from lib/config/settings.ts) -->";
+export const SETTINGS_TABLE_START =
+  "<!-- settings:start (npm run docs:settings writes this table from lib/config/settings.ts) -->";
 export const SETTINGS_TABLE_END = "<!-- settings:end -->";
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");

@@ -28,7 +28,9 @@ export function readSettings(env: Env): ConfigReading {
     } else {
       out[key] = setting.fallback(env);
       const reason = parsed.error.issues[0]?.message ?? "not readable";
-      problems.push(`${setting.env}=${JSON.stringify(raw)} is ignored (${reason}); the default, ${setting.shown}, applies.`);
+      problems.push(
+        `${setting.env}=${JSON.stringify(raw)} is ignored (${reason}); the default, ${setting.shown}, applies.`,
+      );
     }
   }
   return { config: Object.freeze(out) as Config, problems };

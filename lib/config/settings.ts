@@ -27,9 +27,20 @@ const setting = <T>(definition: Setting<T>): Setting<T> => definition;
 // accepted range falls back to the default (boot logs that it did), one above a cap is capped.
 const number = z.string().trim().pipe(z.coerce.number<string>());
 const integer = number.pipe(z.number().int());
-const positive = (max = Number.POSITIVE_INFINITY) => number.pipe(z.number().positive().transform((n) => Math.min(n, max)));
+const positive = (max = Number.POSITIVE_INFINITY) =>
+  number.pipe(
+    z
+      .number()
+      .positive()
+      .transform((n) => Math.min(n, max)),
+  );
 const positiveInt = (max = Number.POSITIVE_INFINITY) =>
-  integer.pipe(z.number().positive().transform((n) => Math.min(n, max)));
+  integer.pipe(
+    z
+      .number()
+      .positive()
+      .transform((n) => Math.min(n, max)),
+  );
 const atLeast = (min: number) => number.pipe(z.number().min(min));
 const nonNegativeInt = integer.pipe(z.number().min(0));
 const text = z.string();
@@ -77,8 +88,7 @@ export const SETTINGS = {
     schema: trimmed,
     fallback: unset,
     shown: "`backups/` beside the data folder",
-    description:
-      "where `npm run db:backup` and the automatic before-migration backups of the embedded database go",
+    description: "where `npm run db:backup` and the automatic before-migration backups of the embedded database go",
   }),
   // Server database connections
   dbIdleInTransactionTimeoutMs: setting({
@@ -108,8 +118,7 @@ export const SETTINGS = {
     schema: nonNegativeInt,
     fallback: value(300_000),
     shown: "300000",
-    description:
-      "the same for the connection that applies migrations (which has no lock or statement timeout)",
+    description: "the same for the connection that applies migrations (which has no lock or statement timeout)",
   }),
   dbBackgroundSlots: setting({
     env: "VIGIL_DB_BACKGROUND_SLOTS",
@@ -215,7 +224,7 @@ export const SETTINGS = {
   toolsTimeoutSeconds: setting({
     env: "VIGIL_TOOLS_TIMEOUT_SECONDS",
     schema: perToolSeconds,
-    fallback: value({}),
+    fallback: (): Record<string, number> => ({}),
     shown: "—",
     description: "per-tool time limits that win over the default (`literature_search=20,calculator=5`)",
   }),
@@ -245,7 +254,12 @@ export const SETTINGS = {
   }),
   offlinePaceMs: setting({
     env: "VIGIL_OFFLINE_PACE_MS",
-    schema: number.pipe(z.number().min(0).transform((n) => Math.min(n, 10_000))),
+    schema: number.pipe(
+      z
+        .number()
+        .min(0)
+        .transform((n) => Math.min(n, 10_000)),
+    ),
     fallback: value(0),
     shown: "0",
     description:
@@ -257,8 +271,7 @@ export const SETTINGS = {
     schema: number.transform((n) => Math.min(Math.max(n, 0), 1)),
     fallback: value(0.35),
     shown: "0.35",
-    description:
-      "answers below this confidence become `final_review` cases (0.6 for agents with a high safety level)",
+    description: "answers below this confidence become `final_review` cases (0.6 for agents with a high safety level)",
   }),
   chatSources: setting({
     env: "VIGIL_CHAT_SOURCES",

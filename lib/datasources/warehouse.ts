@@ -5,6 +5,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+import { config } from "@/lib/config";
 import { openEmbedded } from "@/lib/db";
 import { processSingleton } from "@/lib/process";
 import { keyFingerprint, warehouseKey } from "./keys";
@@ -60,10 +61,10 @@ export interface Warehouse {
 
 export function warehouseOptionsFromEnv(env = process.env): WarehouseOptions {
   return {
-    dataDir: env.VIGIL_WAREHOUSE_DIR ?? warehouseDirBeside(env.VIGIL_DATA_DIR),
+    dataDir: config(env).warehouseDir ?? warehouseDirBeside(config(env).dataDir),
     // A folder outside the app, read at run time: not for the bundler to trace.
     datasetsDir: path.resolve(
-      /*turbopackIgnore: true*/ env.VIGIL_SQL_DATASETS_DIR ?? path.join(process.cwd(), SHIPPED_DATASETS_DIR),
+      /*turbopackIgnore: true*/ config(env).sqlDatasetsDir ?? path.join(process.cwd(), SHIPPED_DATASETS_DIR),
     ),
     key: warehouseKey(env),
   };

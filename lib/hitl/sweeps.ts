@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { startSweep } from "@/lib/process";
 import { runEscalationSweep } from "./escalation";
 import { resumeDecidedRuns } from "./run-link";
@@ -6,8 +7,7 @@ import { resumeDecidedRuns } from "./run-link";
 // case was decided while no process could resume them. Both are safe to run in every process.
 
 export function hitlSweepIntervalMs(env = process.env): number {
-  const configured = Number(env.VIGIL_HITL_SWEEP_MS);
-  return Number.isFinite(configured) && configured >= 1000 ? configured : 60_000;
+  return config(env).hitlSweepMs;
 }
 
 export async function runHitlSweeps(): Promise<void> {

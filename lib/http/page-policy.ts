@@ -1,3 +1,5 @@
+import { config } from "@/lib/config";
+
 let parsed: { from: string; sources: string[] } | null = null;
 
 /**
@@ -6,7 +8,7 @@ let parsed: { from: string; sources: string[] } | null = null;
  * under its path). An answer quotes text anyone could have put in a document; a remote image
  * would report to its host whoever reads the answer, with whatever the text put in its URL.
  */
-export function answerImageSources(setting = process.env.VIGIL_IMAGE_HOSTS ?? ""): string[] {
+export function answerImageSources(setting = config().imageHosts): string[] {
   if (parsed?.from !== setting) parsed = { from: setting, sources: parseImageSources(setting) };
   return parsed.sources;
 }

@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { type Database, getDatabase, type Notifications } from "@/lib/db";
 import { processSingleton, sweepNow } from "@/lib/process";
 import { runBus } from "./bus";
@@ -43,7 +44,7 @@ async function notificationsOf(): Promise<Notifications | null> {
   if (state.database !== database) {
     state.database = database;
     state.listening = undefined;
-    const off = process.env.VIGIL_RUN_NOTIFY === "off";
+    const off = !config().runNotify;
     state.notifications = off ? null : (database.notifications ?? null);
   }
   return state.notifications ?? null;

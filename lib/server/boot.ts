@@ -8,6 +8,7 @@ import {
   resumeEarlyDecisions,
   startCheckpointSweep,
 } from "@/lib/checkpoints";
+import { config } from "@/lib/config";
 import {
   type Database,
   DatabaseInUseError,
@@ -67,8 +68,7 @@ export async function boot(options: BootOptions = {}): Promise<Database> {
 
 /** Seconds between two attempts to start after a failed one (`VIGIL_STARTUP_RETRY_S`, default 5). */
 function startupRetryMs(): number {
-  const seconds = Number(process.env.VIGIL_STARTUP_RETRY_S);
-  return (Number.isFinite(seconds) && seconds >= 0 ? seconds : 5) * 1000;
+  return config().startupRetrySeconds * 1000;
 }
 
 /**
@@ -133,7 +133,7 @@ export async function startServer(): Promise<Database | null> {
 
 /** The embedded database is the zero-configuration demo: an empty one gets the demo tenants. */
 function seedOnce(database: Database): Promise<void> {
-  if (database.kind !== "pglite" || process.env.VIGIL_SEED === "off" || usingActiveDatabaseOverride()) {
+  if (database.kind !== "pglite" || !config().seed || usingActiveDatabaseOverride()) {
     return Promise.resolve();
   }
   const { seeded } = bootState();
