@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { config } from "@/lib/config";
+import { logger } from "@/lib/log";
 import { keptSecret } from "@/lib/secrets";
 
 // The two secrets of the data sources. A server deployment must bring its own: a published
@@ -22,8 +23,8 @@ function devDefault(name: string, phrase: string, env: NodeJS.ProcessEnv, file: 
   }
   if (!warned.has(name)) {
     warned.add(name);
-    console.warn(
-      `[vigil] WARNING: ${name} is not set; using the development default. Anyone with this source code can read what it protects. Set ${name} before storing real credentials.`,
+    logger().warn(
+      `${name} is not set; using the development default. Anyone with this source code can read what it protects. Set ${name} before storing real credentials.`,
     );
   }
   return phrase;

@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { config } from "@/lib/config";
 import { openEmbedded } from "@/lib/db";
+import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
 import { keyFingerprint, warehouseKey } from "./keys";
 import { protectNorthwindEmployees } from "./northwind-personal";
@@ -140,7 +141,7 @@ async function ensureDataset(client: PGlite, dataset: Dataset, options: Warehous
   const paths = wanted.map(scriptPath);
   const missingFiles = wanted.filter((_, i) => paths[i] === null);
   if (missingFiles.length > 0) {
-    console.warn(`[vigil] warehouse: ${dataset.schema} not loaded, missing ${missingFiles.join(", ")}`);
+    logger().warn(`warehouse: ${dataset.schema} not loaded, missing ${missingFiles.join(", ")}`);
     return { schema: dataset.schema, state: "missing", missingFiles };
   }
   // Hashed as text, compressed or not: a copy that only changed its compression loads nothing again.

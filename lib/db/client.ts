@@ -8,6 +8,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { config } from "@/lib/config";
+import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
 import { backupBeforeMigrations, migrationsPending } from "./backup";
 import { DatabaseUnreadableError, EMBEDDED_EXTENSIONS, openEmbedded } from "./embedded";
@@ -100,7 +101,7 @@ async function openPglite(dataDir: string, migrationsFolder: string, image?: Blo
           { cause: error },
         );
       });
-      console.info(`[vigil] backed up ${embedded.dataDir} to ${backup.file} before migrating it`);
+      logger().info(`backed up ${embedded.dataDir} to ${backup.file} before migrating it`);
     }
     return await migratedPglite(embedded.client, migrationsFolder, () => embedded.close());
   } catch (error) {

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Role } from "@/lib/access";
 import { rowsOf, schema, type TenantScope, withAppRole, withTenant } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
+import { logger } from "@/lib/log";
 import { resumeRun } from "@/lib/runs";
 import { toEventView } from "./commands";
 import type { HitlEventView, HitlResumeValue, LinkedRun } from "./contract";
@@ -43,7 +44,10 @@ export async function resumeLinkedRun(actor: HitlActor, decision: HitlEventView,
     ) {
       return { ...link, resume: "not_waiting" };
     }
-    console.error(`[vigil] resuming run ${link.runId} after case ${decision.caseId} failed; the sweep retries`, error);
+    logger({ runId: link.runId, caseId: decision.caseId }).error(
+      { err: error },
+      `resuming run ${link.runId} after case ${decision.caseId} failed; the sweep retries`,
+    );
     return { ...link, resume: "deferred" };
   }
 }

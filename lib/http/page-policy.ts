@@ -1,4 +1,5 @@
 import { config } from "@/lib/config";
+import { logger } from "@/lib/log";
 
 let parsed: { from: string; sources: string[] } | null = null;
 
@@ -18,7 +19,7 @@ function parseImageSources(setting: string): string[] {
   for (const entry of setting.split(/[\s,]+/).filter(Boolean)) {
     const source = imageSource(entry);
     if (source) sources.push(source);
-    else console.warn(`[vigil] VIGIL_IMAGE_HOSTS: ignoring "${entry}" (give a host name or an https:// URL prefix)`);
+    else logger().warn(`VIGIL_IMAGE_HOSTS: ignoring "${entry}" (give a host name or an https:// URL prefix)`);
   }
   return [...new Set(sources)];
 }

@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { type Database, getDatabase, type Notifications } from "@/lib/db";
+import { logger } from "@/lib/log";
 import { processSingleton, sweepNow } from "@/lib/process";
 import { runBus } from "./bus";
 import { instanceId } from "./instance";
@@ -61,7 +62,7 @@ export async function listenAcrossInstances(): Promise<void> {
     () => undefined,
     (error) => {
       state.listening = undefined;
-      console.warn("[vigil] listening for other instances failed; streams and recovery poll instead", error);
+      logger().warn({ err: error }, "listening for other instances failed; streams and recovery poll instead");
     },
   );
   return state.listening;

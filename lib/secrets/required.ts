@@ -1,4 +1,5 @@
 import { config } from "@/lib/config";
+import { logger } from "@/lib/log";
 
 /** The environment variables read here (process.env, or a test's own). */
 type Env = Readonly<Record<string, string | undefined>>;
@@ -35,7 +36,7 @@ export function exitIfServerSecretsMissing(env: Env = process.env): void {
   try {
     assertServerSecrets(env);
   } catch (error) {
-    console.error(`[vigil] ${(error as Error).message}`);
+    logger().fatal((error as Error).message);
     process.exit(1);
   }
 }

@@ -8,7 +8,7 @@ import {
   resumeEarlyDecisions,
   startCheckpointSweep,
 } from "@/lib/checkpoints";
-import { config } from "@/lib/config";
+import { config, configProblems } from "@/lib/config";
 import {
   type Database,
   DatabaseInUseError,
@@ -21,6 +21,7 @@ import {
 import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
 import { DomainError } from "@/lib/errors";
 import { installDecisionGuard, installModificationChecks, startHitlSweeps } from "@/lib/hitl";
+import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
 
@@ -33,6 +34,8 @@ interface BootState {
   /** Databases already seeded in this process (an embedded database is seeded once per start). */
   seeded: WeakMap<Database, Promise<void>>;
   sweepsStarted: boolean;
+  /** Whether the settings' problems were logged (once per process). */
+  settingsChecked: boolean;
   /** The last failed start (migrations, seeding): how often in a row, and when to try again. */
   failedStart: { failures: number; retryAt: number } | null;
 }
@@ -42,7 +45,7 @@ interface BootState {
 const holder = processSingleton("boot", (): { boot?: BootState } => ({}));
 
 function bootState(): BootState {
-  holder.boot ??= { seeded: new WeakMap(), sweepsStarted: false, failedStart: null };
+  holder.boot ??= { seeded: new WeakMap(), sweepsStarted: false, settingsChecked: false, failedStart: null };
   return holder.boot;
 }
 
@@ -53,6 +56,7 @@ function bootState(): BootState {
  * case or a decision before the process is wired. Idempotent and cheap after the first call.
  */
 export async function boot(options: BootOptions = {}): Promise<Database> {
+  checkSettings();
   installWorkflows(WORKFLOWS);
   installInterruptBridge(openCheckpointCases, resumeEarlyDecisions, closeCheckpointsOfFailedRun);
   installModificationChecks(checkpointModificationChecks());
@@ -85,7 +89,7 @@ async function started(open: () => Promise<Database>): Promise<Database> {
   if (failed && Date.now() < failed.retryAt) throw startupFailed(failed.failures, failed.retryAt);
   try {
     const database = await open();
-    if (state.failedStart) console.info(`[vigil] started after ${state.failedStart.failures} failed attempt(s)`);
+    if (state.failedStart) logger().info({ failures: state.failedStart.failures }, "started after failed attempts");
     state.failedStart = null;
     return database;
   } catch (error) {
@@ -99,7 +103,10 @@ async function started(open: () => Promise<Database>): Promise<Database> {
     const failures = (failed?.failures ?? 0) + 1;
     const retryAt = Date.now() + startupRetryMs();
     state.failedStart = { failures, retryAt };
-    console.error(`[vigil] start-up failed (attempt ${failures}); trying again in ${startupRetryMs() / 1000} s`, error);
+    logger().error(
+      { err: error, attempt: failures, retry_in_s: startupRetryMs() / 1000 },
+      `start-up failed (attempt ${failures}); trying again in ${startupRetryMs() / 1000} s`,
+    );
     throw startupFailed(failures, retryAt);
   }
 }
@@ -124,7 +131,7 @@ export async function startServer(): Promise<Database | null> {
     return await boot();
   } catch (error) {
     exitIfDatabaseUnusable(error);
-    if (!(error instanceof DomainError)) console.error("[vigil] start-up failed; trying again shortly", error);
+    if (!(error instanceof DomainError)) logger().error({ err: error }, "start-up failed; trying again shortly");
     const retry = setTimeout(() => void startServer(), startupRetryMs() || 1000);
     retry.unref();
     return null;
@@ -149,6 +156,17 @@ function seedOnce(database: Database): Promise<void> {
     pending.catch(() => seeded.delete(database));
   }
   return pending;
+}
+
+/**
+ * Parses the settings once at start and says, one sentence each, which values were refused: the
+ * process goes on with their defaults (as it always has), but the operator sees the typo at once.
+ */
+function checkSettings(): void {
+  const state = bootState();
+  if (state.settingsChecked) return;
+  state.settingsChecked = true;
+  for (const problem of configProblems()) logger().warn(problem);
 }
 
 function startSweeps(): void {

@@ -36,6 +36,19 @@ describe("import boundaries", () => {
         "// globalThis in a comment is fine\nexport const cache = (globalThis as { c?: number }).c;\n",
       );
       write("lib/process/index.ts", 'import "server-only";\nexport const held = globalThis;\n');
+      write(
+        "lib/store/settings.ts",
+        [
+          "// VIGIL_IN_A_COMMENT and a message naming VIGIL_IN_TEXT are fine",
+          'export const message = "set VIGIL_IN_TEXT";',
+          "export const a = process.env.VIGIL_DIRECT;",
+          'export const b = (env: Record<string, string>) => env["VIGIL_BY_KEY"];',
+          "export const { VIGIL_DESTRUCTURED: c } = process.env;",
+          "export const d = (name: string) => process.env[name];",
+        ].join("\n"),
+      );
+      write("lib/config/index.ts", 'import "server-only";\nexport const own = process.env.VIGIL_OWN;\n');
+      write("lib/store/settings.test.ts", "process.env.VIGIL_SET_BY_A_TEST = '1';\n");
 
       const found = checkBoundaries(dir).map((v) => [v.rule, v.file, v.detail]);
       expect(found).toEqual(
@@ -50,9 +63,13 @@ describe("import boundaries", () => {
           ["contract-reaches-server", "lib/leaky/contract.ts", "lib/leaky/contract.ts → lib/store/index.ts"],
           ["unused-export", "lib/loose/index.ts", "x is used nowhere outside"],
           ["process-state", "lib/store/cache.ts", "touches globalThis; use processSingleton from @/lib/process"],
+          ["settings-read", "lib/store/settings.ts", "reads VIGIL_DIRECT; use config() from @/lib/config"],
+          ["settings-read", "lib/store/settings.ts", "reads VIGIL_BY_KEY; use config() from @/lib/config"],
+          ["settings-read", "lib/store/settings.ts", "reads VIGIL_DESTRUCTURED; use config() from @/lib/config"],
+          ["settings-read", "lib/store/settings.ts", "reads process.env[…]; use config() from @/lib/config"],
         ]),
       );
-      expect(found.filter(([rule]) => rule !== "unused-export")).toHaveLength(5);
+      expect(found.filter(([rule]) => rule !== "unused-export")).toHaveLength(9);
     });
   });
 });
