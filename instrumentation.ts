@@ -18,5 +18,9 @@ export async function register() {
   const database = await startServer();
   if (!database) return;
   const { instanceId } = await import("@/lib/runs");
-  console.info(`[vigil] ${database.kind} database ready; run recovery and HITL sweeps started on ${instanceId()}`);
+  const { logger } = await import("@/lib/log");
+  logger().info(
+    { instance: instanceId(), database: database.kind },
+    `${database.kind} database ready; run recovery and HITL sweeps started on ${instanceId()}`,
+  );
 }

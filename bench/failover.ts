@@ -32,7 +32,8 @@ function worker(url: string, args: string[], env: Record<string, string> = {}): 
     "npx",
     ["tsx", "--import", "./scripts/server-only-node.mjs", "tests/support/run-worker.ts", ...args],
     {
-      env: { ...process.env, DATABASE_URL: url, VIGIL_SEED: "off", ...env },
+      // The worker reports on stdout in JSON lines; the log stays at warn (stderr) so it cannot come first.
+      env: { ...process.env, DATABASE_URL: url, VIGIL_SEED: "off", VIGIL_LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     },

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { decodeCursor, encodeCursor, keysetParts, rowsOf, schema, type Tx, withTenant } from "@/lib/db";
 import { errors, NotFoundError } from "@/lib/errors";
+import { logger } from "@/lib/log";
 import type { AuditExport, AuditExportFormat, AuditExportKind, AuditExportManifest } from "./contract";
 import { EXPORT_PART_BYTES, ExportFile } from "./export-file";
 import { abandonedExports, leaseExport } from "./export-lease";
@@ -219,7 +220,7 @@ async function writeExport(reader: AuditReader, exportId: string, tuning: Export
     if (!manifest) throw new Error("the export was no longer running when it finished");
     return manifest;
   } catch (error) {
-    console.error("[vigil] audit export failed", exportId, error);
+    logger({ exportId }).error({ err: error }, "audit export failed");
     await withTenant(reader, async (tx) => {
       await tx.execute(sql`delete from audit_export_parts where export_id = ${exportId}::uuid`);
       await tx.execute(sql`update audit_exports set status = 'failed', completed_at = now(), error = ${FAILED}

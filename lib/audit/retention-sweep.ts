@@ -1,6 +1,8 @@
 import { Cron } from "croner";
 import { sql } from "drizzle-orm";
+import { config } from "@/lib/config";
 import { getDatabase, rowsOf } from "@/lib/db";
+import { logger } from "@/lib/log";
 import { processSingleton, startSweep, stopSweep } from "@/lib/process";
 import { RETENTION_DEFAULTS } from "./contract";
 import { applyRetention } from "./retention";
@@ -90,7 +92,7 @@ export async function sweepRetention(now: Date, since: Date): Promise<number> {
       const run = await applyRetention({ tenantId: tenant.tenant_id }, { now, trigger: "schedule", actor: null, slot });
       if (run) applied += 1;
     } catch (error) {
-      console.error("[vigil] scheduled retention failed", error);
+      logger().error({ err: error }, "scheduled retention failed");
     }
   }
   return applied;
@@ -104,7 +106,7 @@ const since = processSingleton("retention-since", () => ({ at: new Date() }));
 export function startRetentionSweep(): void {
   startSweep({
     name: RETENTION_SWEEP,
-    everyMs: Number(process.env.VIGIL_RETENTION_SWEEP_MS) || 60_000,
+    everyMs: config().retentionSweepMs,
     run: () => sweepRetention(new Date(), since.at),
     runAtStart: false,
   });

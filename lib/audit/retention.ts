@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { rowsOf, schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { logger } from "@/lib/log";
 import { chainHead, chainMark, withTraceJob } from "@/lib/trace";
 import {
   RETENTION_FIELDS,
@@ -135,7 +136,7 @@ export async function applyRetention(
     return runView(row);
   } catch (error) {
     // The history shows admins that it failed; the database's own words stay in the server log.
-    console.error("[vigil] retention run failed; nothing was removed", error);
+    logger().error({ err: error }, "retention run failed; nothing was removed");
     await withTenant(scope, (tx) =>
       tx
         .update(r)

@@ -2,6 +2,7 @@ import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import ipaddr from "ipaddr.js";
+import { config } from "@/lib/config";
 import { processSingleton } from "@/lib/process";
 
 /**
@@ -98,7 +99,7 @@ let parsed: { source: string; ranges: Range[] } | undefined;
 
 /** VIGIL_TRUSTED_PROXIES: comma-separated addresses and CIDR ranges of the proxies in front. */
 function trustedProxies(): Range[] {
-  const source = process.env.VIGIL_TRUSTED_PROXIES ?? "";
+  const source = config().trustedProxies;
   if (parsed?.source !== source) parsed = { source, ranges: source.split(",").flatMap(toRange) };
   return parsed.ranges;
 }

@@ -1,5 +1,6 @@
 import { type Role, roleAtLeast } from "@/lib/access";
 import { DomainError, errors } from "@/lib/errors";
+import { addLogContext } from "@/lib/log";
 import { claimInvitations, looksLikeApiKey, type Membership, membershipsOf, resolveApiKey } from "@/lib/tenancy";
 import { authMode, TENANT_COOKIE } from "./config";
 import { localIdentity } from "./local";
@@ -8,6 +9,12 @@ import type { Identity, Session } from "./types";
 
 /** The principal of a request: an API key, or a signed-in person in their chosen tenant. */
 export async function getSession(headers: Headers): Promise<Session | null> {
+  const session = await sessionOf(headers);
+  if (session) addLogContext({ tenantId: session.tenantId });
+  return session;
+}
+
+async function sessionOf(headers: Headers): Promise<Session | null> {
   const bearer = bearerToken(headers);
   if (bearer !== null) return looksLikeApiKey(bearer) ? apiKeySession(bearer) : null;
   const identity = authMode() === "supabase" ? await supabaseIdentity(headers) : await localIdentity(headers);

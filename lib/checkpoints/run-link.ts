@@ -9,6 +9,7 @@ import {
   type HitlResumeValue,
   type LinkedRun,
 } from "@/lib/hitl";
+import { logger } from "@/lib/log";
 import { resumeRun } from "@/lib/runs";
 
 // A case may belong to a run waiting in an interrupt. Its decision resumes the run (the HITL core
@@ -48,7 +49,10 @@ export async function resumeLinkedRun(actor: HitlActor, decision: HitlEventView,
     ) {
       return { ...link, resume: "not_waiting" };
     }
-    console.error(`[vigil] resuming run ${link.runId} after case ${decision.caseId} failed; the sweep retries`, error);
+    logger({ runId: link.runId, caseId: decision.caseId }).error(
+      { err: error },
+      `resuming run ${link.runId} after case ${decision.caseId} failed; the sweep retries`,
+    );
     return { ...link, resume: "deferred" };
   }
 }

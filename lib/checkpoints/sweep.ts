@@ -1,10 +1,10 @@
+import { config } from "@/lib/config";
 import { startSweep } from "@/lib/process";
 import { runCheckpointTimeoutSweep } from "./timeouts";
 
 /** How often a server process looks for expired checkpoints (`VIGIL_CHECKPOINT_SWEEP_MS`, default 10 s). */
 export function checkpointSweepIntervalMs(env = process.env): number {
-  const configured = Number(env.VIGIL_CHECKPOINT_SWEEP_MS);
-  return Number.isFinite(configured) && configured >= 500 ? configured : 10_000;
+  return config(env).checkpointSweepMs;
 }
 
 /** Starts the timeout sweep in this process; safe to call more than once, safe in every process. */

@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { config } from "@/lib/config";
 import { configFromEnv } from "@/lib/db";
 import type { ConnectionTarget } from "./connection-target";
 
@@ -103,29 +104,33 @@ const PortRange = z
 /** A comma-separated list, empty entries ignored. */
 const commaList = z.string().transform((text) => text.split(",").filter((part) => part.trim() !== ""));
 
-const PolicyEnv = z.object({
-  VIGIL_DATASOURCE_ALLOW_HOSTS: commaList.pipe(z.array(HostPattern)).optional(),
-  VIGIL_DATASOURCE_ALLOW_PORTS: commaList.pipe(z.array(PortRange)).default([[1024, 65_535]]),
+const PolicySettings = z.object({
+  hosts: commaList.pipe(z.array(HostPattern)).optional(),
+  ports: commaList.pipe(z.array(PortRange)).default([[1024, 65_535]]),
 });
+const SETTING_OF = { hosts: "VIGIL_DATASOURCE_ALLOW_HOSTS", ports: "VIGIL_DATASOURCE_ALLOW_PORTS" } as const;
 
 let cached: { key: string; policy: EgressPolicy } | null = null;
 
 /** The policy in force, from the environment (read again when it changes, as tests change it). */
 function policyFromEnv(env: NodeJS.ProcessEnv = process.env): EgressPolicy {
-  const key = `${env.VIGIL_DATASOURCE_ALLOW_HOSTS ?? "\0"}|${env.VIGIL_DATASOURCE_ALLOW_PORTS ?? "\0"}`;
+  const { datasourceAllowHosts: hosts, datasourceAllowPorts: ports } = config(env);
+  const key = `${hosts ?? "\0"}|${ports ?? "\0"}`;
   if (cached?.key === key) return cached.policy;
-  const parsed = PolicyEnv.safeParse({
-    VIGIL_DATASOURCE_ALLOW_HOSTS: env.VIGIL_DATASOURCE_ALLOW_HOSTS || undefined,
-    VIGIL_DATASOURCE_ALLOW_PORTS: env.VIGIL_DATASOURCE_ALLOW_PORTS || undefined,
-  });
+  const parsed = PolicySettings.safeParse({ hosts, ports });
   if (!parsed.success) {
     // A policy that does not parse allows nothing rather than everything.
-    const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    const detail = parsed.error.issues
+      .map(
+        ({ path, message }) =>
+          `${[SETTING_OF[path[0] as keyof typeof SETTING_OF], ...path.slice(1)].join(".")}: ${message}`,
+      )
+      .join("; ");
     throw new EgressRefusedError(`The deployment's data-source egress policy is invalid (${detail}).`);
   }
   const policy = {
-    hosts: parsed.data.VIGIL_DATASOURCE_ALLOW_HOSTS ?? null,
-    ports: parsed.data.VIGIL_DATASOURCE_ALLOW_PORTS,
+    hosts: parsed.data.hosts ?? null,
+    ports: parsed.data.ports,
   };
   cached = { key, policy };
   return policy;

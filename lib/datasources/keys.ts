@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { config } from "@/lib/config";
+import { logger } from "@/lib/log";
 import { keptSecret } from "@/lib/secrets";
 
 // The two secrets of the data sources. A server deployment must bring its own: a published
@@ -21,8 +23,8 @@ function devDefault(name: string, phrase: string, env: NodeJS.ProcessEnv, file: 
   }
   if (!warned.has(name)) {
     warned.add(name);
-    console.warn(
-      `[vigil] WARNING: ${name} is not set; using the development default. Anyone with this source code can read what it protects. Set ${name} before storing real credentials.`,
+    logger().warn(
+      `${name} is not set; using the development default. Anyone with this source code can read what it protects. Set ${name} before storing real credentials.`,
     );
   }
   return phrase;
@@ -34,7 +36,7 @@ function devDefault(name: string, phrase: string, env: NodeJS.ProcessEnv, file: 
  * cannot quietly become a weak key.
  */
 export function dataSourceKey(env = process.env): Buffer {
-  const configured = env.VIGIL_DATASOURCE_KEY?.trim();
+  const configured = config(env).datasourceKey;
   if (!configured) {
     const phrase = devDefault("VIGIL_DATASOURCE_KEY", "vigil-development-datasource-key", env, "datasource-key");
     return createHash("sha256").update(phrase).digest();
@@ -53,7 +55,7 @@ export function dataSourceKey(env = process.env): Buffer {
  * pgp_sym_encrypt) and its secure view decrypts them with.
  */
 export function warehouseKey(env = process.env): string {
-  const configured = env.VIGIL_WAREHOUSE_KEY;
+  const configured = config(env).warehouseKey;
   if (configured && configured.length > 0) return configured;
   return devDefault("VIGIL_WAREHOUSE_KEY", "vigil-development-warehouse-key", env, "warehouse-key");
 }

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
+import { logger } from "@/lib/log";
 import type { DisplayRegistry, DomainRegistry, RegistryIssue, RegistryParse } from "@/lib/ontology";
 import { checkRegistryAgainstCatalog, issuePath, parseDisplayRegistry, parseDomainRegistry } from "@/lib/ontology";
 import type { DocumentIssue, RegistryKind, SavedRegistry, SourceRegistriesView } from "./contract";
@@ -38,7 +39,7 @@ export async function getRegistries(scope: TenantScope, sourceId: string): Promi
     const kind = row.kind as RegistryKind;
     const parsed = parse(kind, row.registry);
     if (!parsed.ok) {
-      console.warn(`[vigil] the ${kind} registry of ${sourceId}/${row.schemaName} no longer validates; not used`);
+      logger({ sourceId }).warn(`the ${kind} registry of ${sourceId}/${row.schemaName} no longer validates; not used`);
       continue;
     }
     if (kind === "domain") view.domain[row.schemaName] = parsed.registry as DomainRegistry;

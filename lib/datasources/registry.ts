@@ -3,6 +3,7 @@ import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { type Db, isUniqueViolation, schema, type TenantScope, withTenant } from "@/lib/db";
 import { DomainError, errors, NotFoundError } from "@/lib/errors";
+import { logger } from "@/lib/log";
 import type { GuardedSql } from "@/lib/sql";
 import { recordTrace } from "@/lib/trace";
 import { openSourceConnection } from "./connect";
@@ -66,7 +67,7 @@ export const UNREACHABLE_MESSAGE =
 function openFailure(error: unknown, sourceId: string): string {
   if (error instanceof EgressRefusedError) return error.message;
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  console.warn(`[vigil] data source ${sourceId} could not be opened (${detail.slice(0, 300)})`);
+  logger({ sourceId }).warn(`data source ${sourceId} could not be opened (${detail.slice(0, 300)})`);
   return UNREACHABLE_MESSAGE;
 }
 

@@ -1,6 +1,7 @@
 import type { TenantScope } from "@/lib/db";
 import { DomainError, NotFoundError } from "@/lib/errors";
 import type { SchemaCatalog } from "@/lib/joingraph";
+import { logger } from "@/lib/log";
 import type { SqlCatalog } from "@/lib/sql";
 import type { SourceCatalog } from "./connector";
 import { withSourceConnection } from "./registry";
@@ -31,7 +32,9 @@ export async function readSourceSchema(
   } catch (error) {
     if (error instanceof NotFoundError || error instanceof DomainError) throw error;
     const code = (error as { code?: unknown }).code;
-    console.warn(`[vigil] data source ${sourceId} could not be read${typeof code === "string" ? ` (${code})` : ""}`);
+    logger({ sourceId }).warn(
+      `data source ${sourceId} could not be read${typeof code === "string" ? ` (${code})` : ""}`,
+    );
     throw new DomainError(
       "unavailable",
       "DATA_SOURCE_UNREACHABLE",

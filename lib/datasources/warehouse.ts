@@ -5,7 +5,9 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+import { config } from "@/lib/config";
 import { openEmbedded } from "@/lib/db";
+import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
 import { keyFingerprint, warehouseKey } from "./keys";
 import { protectNorthwindEmployees } from "./northwind-personal";
@@ -60,10 +62,10 @@ export interface Warehouse {
 
 export function warehouseOptionsFromEnv(env = process.env): WarehouseOptions {
   return {
-    dataDir: env.VIGIL_WAREHOUSE_DIR ?? warehouseDirBeside(env.VIGIL_DATA_DIR),
+    dataDir: config(env).warehouseDir ?? warehouseDirBeside(config(env).dataDir),
     // A folder outside the app, read at run time: not for the bundler to trace.
     datasetsDir: path.resolve(
-      /*turbopackIgnore: true*/ env.VIGIL_SQL_DATASETS_DIR ?? path.join(process.cwd(), SHIPPED_DATASETS_DIR),
+      /*turbopackIgnore: true*/ config(env).sqlDatasetsDir ?? path.join(process.cwd(), SHIPPED_DATASETS_DIR),
     ),
     key: warehouseKey(env),
   };
@@ -139,7 +141,7 @@ async function ensureDataset(client: PGlite, dataset: Dataset, options: Warehous
   const paths = wanted.map(scriptPath);
   const missingFiles = wanted.filter((_, i) => paths[i] === null);
   if (missingFiles.length > 0) {
-    console.warn(`[vigil] warehouse: ${dataset.schema} not loaded, missing ${missingFiles.join(", ")}`);
+    logger().warn(`warehouse: ${dataset.schema} not loaded, missing ${missingFiles.join(", ")}`);
     return { schema: dataset.schema, state: "missing", missingFiles };
   }
   // Hashed as text, compressed or not: a copy that only changed its compression loads nothing again.

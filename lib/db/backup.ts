@@ -5,6 +5,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { readMigrationFiles } from "drizzle-orm/migrator";
+import { config } from "@/lib/config";
 import { EMBEDDED_EXTENSIONS, holdsDatabase, openEmbedded } from "./embedded";
 import { lockDataDir } from "./lock";
 
@@ -17,7 +18,7 @@ const AUTOMATIC_SUFFIX = "-before-migrations.tar.gz";
 
 /** Where backups of a data folder go: VIGIL_BACKUP_DIR, else `backups/` beside the folder. */
 export function backupDirOf(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.VIGIL_BACKUP_DIR?.trim();
+  const configured = config(env).backupDir;
   return configured ? path.resolve(configured) : path.join(path.dirname(path.resolve(dataDir)), "backups");
 }
 

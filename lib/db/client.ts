@@ -7,6 +7,8 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { config } from "@/lib/config";
+import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
 import { backupBeforeMigrations, migrationsPending } from "./backup";
 import { DatabaseUnreadableError, EMBEDDED_EXTENSIONS, openEmbedded } from "./embedded";
@@ -60,7 +62,7 @@ const defaultMigrationsFolder = path.join(process.cwd(), "drizzle");
 
 export function configFromEnv(env = process.env): DatabaseConfig {
   if (env.DATABASE_URL) return { url: env.DATABASE_URL };
-  return { dataDir: env.VIGIL_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite") };
+  return { dataDir: config(env).dataDir ?? path.join(process.cwd(), ".data", "pglite") };
 }
 
 /** Connects and applies every pending migration; safe to call on an up-to-date database. */
@@ -99,7 +101,7 @@ async function openPglite(dataDir: string, migrationsFolder: string, image?: Blo
           { cause: error },
         );
       });
-      console.info(`[vigil] backed up ${embedded.dataDir} to ${backup.file} before migrating it`);
+      logger().info(`backed up ${embedded.dataDir} to ${backup.file} before migrating it`);
     }
     return await migratedPglite(embedded.client, migrationsFolder, () => embedded.close());
   } catch (error) {
@@ -186,8 +188,7 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
 
 /** `VIGIL_DB_BACKGROUND_SLOTS`: connections background work may hold at once (default: half the gate's). */
 function backgroundSlots(): number | undefined {
-  const configured = Number(process.env.VIGIL_DB_BACKGROUND_SLOTS);
-  return Number.isInteger(configured) && configured > 0 ? configured : undefined;
+  return config().dbBackgroundSlots;
 }
 
 /** The reserved connection gives its gate slot back when it goes back to the pool. */

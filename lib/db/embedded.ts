@@ -4,6 +4,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { vector } from "@electric-sql/pglite-pgvector";
+import { logger } from "@/lib/log";
 import { DatabaseInUseError, lockDataDir } from "./lock";
 
 export const EMBEDDED_EXTENSIONS = { vector, pgcrypto };
@@ -77,6 +78,6 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
  */
 export function exitIfDatabaseUnusable(error: unknown): void {
   if (!(error instanceof DatabaseInUseError || error instanceof DatabaseUnreadableError)) return;
-  console.error(`[vigil] ${error.message}`);
+  logger().fatal(error.message);
   process.exit(1);
 }

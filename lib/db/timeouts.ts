@@ -1,3 +1,4 @@
+import { config, type Env } from "@/lib/config";
 /**
  * The server-side timeouts each kind of connection starts with (PostgreSQL startup parameters,
  * so they hold from the first statement and through a pooler that passes them on):
@@ -17,26 +18,20 @@
  */
 export type ConnectionRole = "app" | "migrate";
 
-const DEFAULTS: Record<ConnectionRole, Record<string, { env: string; ms: number }>> = {
-  app: {
-    idle_in_transaction_session_timeout: { env: "VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", ms: 15_000 },
-    lock_timeout: { env: "VIGIL_DB_LOCK_TIMEOUT_MS", ms: 10_000 },
-    statement_timeout: { env: "VIGIL_DB_STATEMENT_TIMEOUT_MS", ms: 60_000 },
-  },
-  migrate: {
-    idle_in_transaction_session_timeout: { env: "VIGIL_DB_MIGRATE_IDLE_IN_TRANSACTION_TIMEOUT_MS", ms: 300_000 },
-    lock_timeout: { env: "", ms: 0 },
-    statement_timeout: { env: "", ms: 0 },
-  },
-};
-
 /** The startup parameters of a connection of `role` (milliseconds, as PostgreSQL reads a bare number). */
-export function connectionTimeouts(role: ConnectionRole, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [setting, { env: name, ms }] of Object.entries(DEFAULTS[role])) {
-    const raw = name ? env[name] : undefined;
-    const configured = raw === undefined || raw === "" ? Number.NaN : Number(raw);
-    out[setting] = String(Number.isInteger(configured) && configured >= 0 ? configured : ms);
-  }
-  return out;
+export function connectionTimeouts(role: ConnectionRole, env: Env = process.env): Record<string, string> {
+  const settings = config(env);
+  const ms =
+    role === "app"
+      ? {
+          idle_in_transaction_session_timeout: settings.dbIdleInTransactionTimeoutMs,
+          lock_timeout: settings.dbLockTimeoutMs,
+          statement_timeout: settings.dbStatementTimeoutMs,
+        }
+      : {
+          idle_in_transaction_session_timeout: settings.dbMigrateIdleInTransactionTimeoutMs,
+          lock_timeout: 0,
+          statement_timeout: 0,
+        };
+  return Object.fromEntries(Object.entries(ms).map(([name, value]) => [name, String(value)]));
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { registerDemoWarehouse } from "@/lib/datasources";
 import { type Database, schema } from "@/lib/db";
+import { logger } from "@/lib/log";
 import { SEED_TENANTS } from "./tenants";
 
 /**
@@ -21,8 +22,8 @@ export async function seedDemoDataSources(database: Database): Promise<{ registe
     try {
       if (await registerDemoWarehouse(database.db, tenant.id)) registered++;
     } catch (error) {
-      console.error(
-        `[vigil] the demo warehouse was not registered for ${seed.slug}: ${error instanceof Error ? error.message : error}`,
+      logger().error(
+        `the demo warehouse was not registered for ${seed.slug}: ${error instanceof Error ? error.message : error}`,
       );
       break;
     }

@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { createLlmEngine } from "./llm-engine";
 import { createOfflineEngine, type OfflineEngineOptions } from "./offline-engine";
 import { type Price, parsePrice, priceOf } from "./prices";
@@ -33,15 +34,15 @@ export function createEngineWithSelection(options: CreateEngineOptions = {}): {
   const env = options.env ?? process.env;
   const selection = selectModel(options.agent?.model, env);
   if (selection.engine === "offline") {
-    const pace = Number(env.VIGIL_OFFLINE_PACE_MS ?? 0);
-    const offline = options.offline ?? (pace > 0 ? { sentenceDelayMs: Math.min(pace, 10_000) } : undefined);
+    const pace = config(env).offlinePaceMs;
+    const offline = options.offline ?? (pace > 0 ? { sentenceDelayMs: pace } : undefined);
     return { engine: createOfflineEngine(offline), selection };
   }
 
   // VIGIL_MODEL_PRICE prices the deployment's own model (an operator knows their contract);
   // any other model uses the table.
-  const deploymentModel = env.VIGIL_MODEL?.trim() || DEFAULT_MODELS[selection.engine];
-  const envPrice = selection.model === deploymentModel ? parsePrice(env.VIGIL_MODEL_PRICE) : undefined;
+  const deploymentModel = config(env).model || DEFAULT_MODELS[selection.engine];
+  const envPrice = selection.model === deploymentModel ? parsePrice(config(env).modelPrice) : undefined;
   const price = envPrice ?? priceOf(selection.model);
   const engine = createLlmEngine({
     engine: selection.engine,

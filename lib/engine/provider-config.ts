@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import type { ModelSetting } from "./types";
 
 export type EngineName = "offline" | "openai" | "anthropic" | "openai-compatible";
@@ -39,7 +40,7 @@ const present = (value: string | undefined) => Boolean(value?.trim());
  * whose key is present, else the offline engine (deterministic, no model weights).
  */
 export function configuredEngine(env: Env = process.env): EngineName {
-  const named = env.VIGIL_MODEL_PROVIDER?.trim();
+  const named = config(env).modelProvider;
   if (isEngineName(named)) return named;
   if (present(env.OPENAI_API_KEY)) return "openai";
   if (present(env.ANTHROPIC_API_KEY)) return "anthropic";
@@ -98,14 +99,13 @@ export interface ModelSelection {
  */
 export function selectModel(setting?: ModelSetting, env: Env = process.env): ModelSelection {
   const base = configuredEngine(env);
-  const baseModel = base === "offline" ? OFFLINE_MODEL : env.VIGIL_MODEL?.trim() || DEFAULT_MODELS[base];
+  const baseModel = base === "offline" ? OFFLINE_MODEL : config(env).model || DEFAULT_MODELS[base];
   const deployment = { engine: base, model: baseModel };
   const wanted = parseModelSetting(setting);
   if (!wanted) return { ...deployment, override: "none" };
   const ignored = (note: string): ModelSelection => ({ ...deployment, override: "ignored", note });
 
-  if (env.VIGIL_MODEL_PROVIDER?.trim() === "offline")
-    return ignored("VIGIL_MODEL_PROVIDER=offline applies to every agent");
+  if (config(env).modelProvider === "offline") return ignored("VIGIL_MODEL_PROVIDER=offline applies to every agent");
   if (wanted.provider === "offline") return { engine: "offline", model: OFFLINE_MODEL, override: "applied" };
   const provider = wanted.provider ?? (base === "offline" ? undefined : base);
   if (!provider) return ignored("no model provider is configured, so the offline engine answers");
@@ -117,7 +117,7 @@ export function selectModel(setting?: ModelSetting, env: Env = process.env): Mod
 /** Configuration mistakes worth showing an operator (health, logs); empty when all is well. */
 export function engineConfigProblems(env: Env = process.env): string[] {
   const problems: string[] = [];
-  const named = env.VIGIL_MODEL_PROVIDER?.trim();
+  const { modelProvider: named, modelPrice } = config(env);
   if (named && !isEngineName(named))
     problems.push(`VIGIL_MODEL_PROVIDER=${named} is not one of ${ENGINES.join(", ")}; it is ignored`);
   if (isEngineName(named) && named !== "offline" && !providerAvailable(named, env))
@@ -125,7 +125,7 @@ export function engineConfigProblems(env: Env = process.env): string[] {
   const baseUrl = env.OPENAI_COMPATIBLE_BASE_URL?.trim();
   if (baseUrl && !/^https?:\/\/\S+$/i.test(baseUrl))
     problems.push("OPENAI_COMPATIBLE_BASE_URL must be an http(s) URL, e.g. http://localhost:11434/v1");
-  if (present(env.VIGIL_MODEL_PRICE) && !/^\s*\d+(?:\.\d+)?\s*,\s*\d+(?:\.\d+)?\s*$/.test(env.VIGIL_MODEL_PRICE ?? ""))
+  if (present(modelPrice) && !/^\s*\d+(?:\.\d+)?\s*,\s*\d+(?:\.\d+)?\s*$/.test(modelPrice ?? ""))
     problems.push('VIGIL_MODEL_PRICE must be "input,output" USD per million tokens, e.g. "0.2,0.6"');
   return problems;
 }

@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { startSweep } from "@/lib/process";
 import { runEscalationSweep } from "./escalation";
 
@@ -6,8 +7,7 @@ import { runEscalationSweep } from "./escalation";
 // lib/checkpoints). Safe to run in every process.
 
 export function hitlSweepIntervalMs(env = process.env): number {
-  const configured = Number(env.VIGIL_HITL_SWEEP_MS);
-  return Number.isFinite(configured) && configured >= 1000 ? configured : 60_000;
+  return config(env).hitlSweepMs;
 }
 
 /** Starts the pass: `before` runs first in each pass (the decided-runs resume, so it precedes escalation). */

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { config } from "@/lib/config";
 import { DomainError, errors } from "@/lib/errors";
 import { unstorableText } from "./unstorable-text";
 
@@ -9,8 +10,7 @@ const MAX_JSON_DEPTH = 64;
 
 /** How long a client may take to send a whole body (ms): a trickled body must not hold a request. */
 function bodyDeadlineMs(): number {
-  const configured = Number(process.env.VIGIL_BODY_TIMEOUT_MS);
-  return Number.isFinite(configured) && configured > 0 ? configured : 10_000;
+  return config().bodyTimeoutMs;
 }
 
 /**

@@ -1,9 +1,10 @@
+import { config } from "@/lib/config";
+
 const COMMENT = new TextEncoder().encode(": keep-alive\n\n");
 
 /** `VIGIL_SSE_KEEPALIVE_MS`: the longest silence on an event stream (default 15 s). */
 function keepAliveMs(): number {
-  const configured = Number(process.env.VIGIL_SSE_KEEPALIVE_MS);
-  return Number.isInteger(configured) && configured > 0 ? configured : 15_000;
+  return config().sseKeepAliveMs;
 }
 
 /**

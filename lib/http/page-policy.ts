@@ -1,3 +1,6 @@
+import { config } from "@/lib/config";
+import { logger } from "@/lib/log";
+
 let parsed: { from: string; sources: string[] } | null = null;
 
 /**
@@ -6,7 +9,7 @@ let parsed: { from: string; sources: string[] } | null = null;
  * under its path). An answer quotes text anyone could have put in a document; a remote image
  * would report to its host whoever reads the answer, with whatever the text put in its URL.
  */
-export function answerImageSources(setting = process.env.VIGIL_IMAGE_HOSTS ?? ""): string[] {
+export function answerImageSources(setting = config().imageHosts): string[] {
   if (parsed?.from !== setting) parsed = { from: setting, sources: parseImageSources(setting) };
   return parsed.sources;
 }
@@ -16,7 +19,7 @@ function parseImageSources(setting: string): string[] {
   for (const entry of setting.split(/[\s,]+/).filter(Boolean)) {
     const source = imageSource(entry);
     if (source) sources.push(source);
-    else console.warn(`[vigil] VIGIL_IMAGE_HOSTS: ignoring "${entry}" (give a host name or an https:// URL prefix)`);
+    else logger().warn(`VIGIL_IMAGE_HOSTS: ignoring "${entry}" (give a host name or an https:// URL prefix)`);
   }
   return [...new Set(sources)];
 }

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { isDatabaseUnavailable } from "@/lib/db";
 import { DomainError, type ErrorKind, NotFoundError } from "@/lib/errors";
+import { logger, withLogContext } from "@/lib/log";
 import { assertSameSiteMutation } from "./csrf";
 import { hardenForHttps } from "./transport-security";
 import { refuseUnstorableUrl } from "./url-text";
@@ -47,7 +49,7 @@ export function errorResponse(error: unknown): Response {
   }
   if (isDatabaseUnavailable(error)) {
     // Neither the caller's fault nor a bug: the database could not be reached; retried, it may work.
-    console.warn("[vigil] database unavailable:", (error as Error).message);
+    logger().warn(`database unavailable: ${(error as Error).message}`);
     return json(
       {
         status: "error",
@@ -58,7 +60,7 @@ export function errorResponse(error: unknown): Response {
     );
   }
   // Anything else is our fault: log it in full, answer without internals.
-  console.error("[vigil] unhandled error", error);
+  logger().error({ err: error }, "unhandled error");
   return json({ status: "error", code: "INTERNAL", message: "Something went wrong on our side." }, { status: 500 });
 }
 
@@ -76,14 +78,29 @@ function retryAfterOf(error: DomainError): HeadersInit | undefined {
  */
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (req, context) => {
-    let response: Response;
-    try {
-      assertSameSiteMutation(req);
-      await refuseUnstorableUrl(req, context);
-      response = await handler(req, context);
-    } catch (error) {
-      response = errorResponse(error);
-    }
-    return hardenForHttps(req, response);
+    const requestId = requestIdOf(req);
+    // Every line logged while the request is handled names it (and its tenant, once the session is known).
+    return withLogContext({ requestId }, async () => {
+      let response: Response;
+      try {
+        assertSameSiteMutation(req);
+        await refuseUnstorableUrl(req, context);
+        response = await handler(req, context);
+      } catch (error) {
+        response = errorResponse(error);
+      }
+      response = hardenForHttps(req, response);
+      // Immutable headers (a redirect's) keep theirs; the id only helps find the request's log lines.
+      try {
+        response.headers.set("x-request-id", requestId);
+      } catch {}
+      return response;
+    });
   };
+}
+
+/** A proxy's `X-Request-Id` when it looks like one (so the logs line up with its own), else a new one. */
+function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }

@@ -1,3 +1,4 @@
+import { logger } from "@/lib/log";
 import { processSingleton } from "./singleton";
 
 export interface SweepOptions {
@@ -54,7 +55,7 @@ function pass(state: SweepState): Promise<void> {
       (error: unknown) => {
         state.status.failures += 1;
         state.status.lastError = error instanceof Error ? error.message : String(error);
-        console.error(`[vigil] ${state.options.name} failed`, error);
+        logger({ sweep: state.options.name }).error({ err: error }, `${state.options.name} failed`);
       },
     )
     .finally(() => {

@@ -1,3 +1,4 @@
+import { config, type Env } from "@/lib/config";
 /**
  * Turns texts into vectors. `model` names the model (and anything else that changes the
  * vectors, such as a reduced dimension): it is stored with each embedding, and chunks embedded
@@ -59,16 +60,15 @@ export function openAiCompatibleEmbeddings(options: OpenAiCompatibleOptions): Em
  * The deployment's embedding provider, or null (retrieval is then BM25 alone). Off unless
  * VIGIL_EMBEDDING_MODEL is set; VIGIL_EMBEDDING_BASE_URL defaults to OpenAI's API.
  */
-export function embeddingProviderFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingProvider | null {
-  const model = env.VIGIL_EMBEDDING_MODEL?.trim();
-  if (!model) return null;
-  const dimensions = Number(env.VIGIL_EMBEDDING_DIMENSIONS ?? "");
+export function embeddingProviderFromEnv(env: Env = process.env): EmbeddingProvider | null {
+  const settings = config(env);
+  if (!settings.embeddingModel) return null;
   return openAiCompatibleEmbeddings({
-    model,
-    baseUrl: env.VIGIL_EMBEDDING_BASE_URL?.trim() || "https://api.openai.com/v1",
-    apiKey: env.VIGIL_EMBEDDING_API_KEY?.trim() || undefined,
-    dimensions: Number.isInteger(dimensions) && dimensions > 0 ? dimensions : undefined,
-    batchSize: Number(env.VIGIL_EMBEDDING_BATCH ?? "") || undefined,
+    model: settings.embeddingModel,
+    baseUrl: settings.embeddingBaseUrl,
+    apiKey: settings.embeddingApiKey,
+    dimensions: settings.embeddingDimensions,
+    batchSize: settings.embeddingBatch,
   });
 }
 

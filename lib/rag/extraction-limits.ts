@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { MAX_CHUNKS_PER_DOCUMENT, PDF_MAX_CHARACTERS, PDF_MAX_PAGES } from "./contract";
 
@@ -8,8 +9,7 @@ export const EXTRACTION_HEAP_MB = 512;
 
 /** How long one extraction may take (ms), `VIGIL_EXTRACT_TIMEOUT_MS`, 60 s by default. */
 export function extractionTimeoutMs(): number {
-  const configured = Number(process.env.VIGIL_EXTRACT_TIMEOUT_MS);
-  return Number.isFinite(configured) && configured > 0 ? configured : 60_000;
+  return config().extractTimeoutMs;
 }
 
 const secondsOf = (ms: number) => {

@@ -1,6 +1,7 @@
 import { setImmediate } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { logger } from "@/lib/log";
 
 // BM25 reads postings with an index-only scan, which skips the table only for pages VACUUM has
 // marked all-visible; the planner needs fresh statistics as the collection grows; deletes leave
@@ -59,7 +60,7 @@ export function scheduleKnowledgeMaintenance(db: Db, delayMs = MAINTENANCE_DELAY
   const timer = setTimeout(() => {
     pending.delete(db);
     maintainKnowledgeIndex(db).catch((error) => {
-      if (!closed(error)) console.warn("[vigil] knowledge index maintenance failed:", error);
+      if (!closed(error)) logger().warn({ err: error }, "knowledge index maintenance failed");
     });
   }, delayMs);
   timer.unref?.();

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Db, rowsOf, type TenantScope, type Tx, withTenant } from "@/lib/db";
+import { logger } from "@/lib/log";
 import { domainFilter, toHit } from "./bm25";
 import type { SearchHit } from "./contract";
 import type { EmbeddingProvider } from "./embeddings";
@@ -36,7 +37,7 @@ export async function embedOrNull(provider: EmbeddingProvider, texts: string[]):
     if (vectors.length !== texts.length) throw new Error("the provider returned a different number of vectors");
     return vectors;
   } catch (error) {
-    console.warn(`[vigil] embedding with ${provider.model} failed; continuing without vectors:`, error);
+    logger().warn({ err: error }, `embedding with ${provider.model} failed; continuing without vectors`);
     return null;
   }
 }
@@ -142,7 +143,7 @@ export function scheduleEmbeddingRefresh(scope: TenantScope, provider: Embedding
   const entry = { at: now, running: true };
   refreshes.set(scope.tenantId, entry);
   refreshEmbeddings(scope, provider)
-    .catch((error) => console.warn("[vigil] embedding refresh failed:", error))
+    .catch((error) => logger({ tenantId: scope.tenantId }).warn({ err: error }, "embedding refresh failed"))
     .finally(() => {
       entry.running = false;
     });

@@ -3,6 +3,7 @@ import { setTimeout as pause } from "node:timers/promises";
 import { eq } from "drizzle-orm";
 import { isUniqueViolation, schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { errors } from "@/lib/errors";
+import { logger } from "@/lib/log";
 import type { IngestResult } from "./contract";
 import { toDocument } from "./documents";
 import { indexDocument, lockStatistics, registerDomains, unindexDocument } from "./indexing";
@@ -112,7 +113,7 @@ async function write(
         await unindexDocument(tx, tenantId, id);
         return (await tx.delete(documents).where(eq(documents.id, id)).returning({ id: documents.id })).length > 0;
       }).catch((cleanup) => {
-        console.warn("[vigil] could not remove a failed upload's partial document:", cleanup);
+        logger({ tenantId }).warn({ err: cleanup }, "could not remove a failed upload's partial document");
         return true;
       });
       if (!removed) {

@@ -1,4 +1,5 @@
 import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
+import { config } from "@/lib/config";
 import { schema, type Tx } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import type { RunActor } from "./lifecycle";
@@ -8,8 +9,7 @@ const RETRY_AFTER_SECONDS = 5;
 
 /** How many capped runs one person may have running at once (`VIGIL_MAX_RUNNING_RUNS`, default 3). */
 function maxRunningRuns(): number {
-  const configured = Number(process.env.VIGIL_MAX_RUNNING_RUNS);
-  return Number.isInteger(configured) && configured > 0 ? configured : 3;
+  return config().maxRunningRuns;
 }
 
 /**

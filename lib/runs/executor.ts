@@ -3,6 +3,7 @@ import { Command } from "@langchain/langgraph";
 import { inLane, isDatabaseUnavailable, type Lane, type LaneHolder, type TenantScope } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
+import { logger, withLogContext } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
 import { openNodeAttempts, type TraceEvent } from "@/lib/trace";
 import { type RunContext, runConfig } from "./context";
@@ -47,10 +48,15 @@ export function executeInBackground(scope: TenantScope, run: RunRow, mode: Execu
   const detached = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => {
     const workflow = findWorkflow(run.workflow);
     const holder: LaneHolder = { lane: mode.kind === "resume" ? "interactive" : workLane(workflow) };
-    return inLane(holder, () => execute(scope, run, mode, workflow, holder));
+    // Every line logged while it executes names the run and its tenant.
+    return withLogContext({ runId: run.id, tenantId: scope.tenantId }, () =>
+      inLane(holder, () => execute(scope, run, mode, workflow, holder)),
+    );
   });
   const done = detached
-    .catch((error) => console.error(`[vigil] run ${run.id} executor crashed`, error))
+    .catch((error) =>
+      logger({ runId: run.id, tenantId: scope.tenantId }).error({ err: error }, `run ${run.id} executor crashed`),
+    )
     // An execution may start the run's next one before it ends (a decision that came in early):
     // each forgets only its own entry.
     .finally(() => {
@@ -240,19 +246,19 @@ async function execute(
       events.discard();
       abort.abort();
       if (leaseLost || isFencedOut(error))
-        console.warn(`[vigil] run ${run.id}: lease lost; this process stopped executing it`);
+        logger().warn(`run ${run.id}: lease lost; this process stopped executing it`);
       return;
     }
     if (isDatabaseUnavailable(error)) {
       // Not the run's failure: its last checkpoint is intact. It is handed over once the
       // database answers, and recovery continues it here or in another process.
       events.discard();
-      console.warn(`[vigil] run ${run.id}: the database became unavailable; the run is handed over when it returns`);
+      logger().warn(`run ${run.id}: the database became unavailable; the run is handed over when it returns`);
       handOverWhenReachable(scope, run.id, owner);
       return;
     }
     const message = error instanceof DomainError ? error.message : "The run failed unexpectedly.";
-    console.error(`[vigil] run ${run.id} failed`, error);
+    logger().error({ err: error }, `run ${run.id} failed`);
     await events.flush().catch(() => undefined);
     const settled = await settleRun(
       scope,

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { config } from "@/lib/config";
 import { processSingleton } from "@/lib/process";
 
 const holder = processSingleton("instance", (): { instance?: string; draining?: boolean } => ({}));
@@ -10,17 +11,12 @@ export function instanceId(): string {
   return holder.instance;
 }
 
-function setting(name: string, fallback: number): number {
-  const configured = Number(process.env[name]);
-  return Number.isFinite(configured) && configured > 0 ? configured : fallback;
-}
-
 /**
  * How long a lease lasts without a heartbeat (`VIGIL_RUN_LEASE_MS`, default 10 s): a process
  * that died without handing its runs over (kill -9, a lost host) has them recovered after it.
  */
 export function leaseMs(): number {
-  return setting("VIGIL_RUN_LEASE_MS", 10_000);
+  return config().runLeaseMs;
 }
 
 /**
@@ -29,7 +25,7 @@ export function leaseMs(): number {
  */
 export function heartbeatMs(): number {
   const lease = leaseMs();
-  return Math.min(setting("VIGIL_RUN_HEARTBEAT_MS", Math.floor(lease / 4)), Math.floor(lease / 2));
+  return Math.min(config().runHeartbeatMs ?? Math.floor(lease / 4), Math.floor(lease / 2));
 }
 
 /** How often the recovery sweep looks for runs whose lease ran out (a quarter of the lease, at least 500 ms). */

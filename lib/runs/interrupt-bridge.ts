@@ -1,3 +1,4 @@
+import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
 import type { RunContext } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
@@ -38,7 +39,10 @@ export async function runFailed(context: RunContext, reason: string): Promise<vo
   try {
     await holder.runFailed?.(context, reason);
   } catch (error) {
-    console.error(`[vigil] run ${context.runId}: closing the checkpoints of the failed run failed`, error);
+    logger({ runId: context.runId }).error(
+      { err: error },
+      `run ${context.runId}: closing the checkpoints of the failed run failed`,
+    );
   }
 }
 
@@ -47,7 +51,10 @@ export async function interruptSettled(context: RunContext, pending: PendingInte
     await holder.interruptSettled?.(context, pending);
   } catch (error) {
     // The resume sweep finds a decided case of an interrupted run later.
-    console.error(`[vigil] run ${context.runId}: checking for decisions made before it stopped failed`, error);
+    logger({ runId: context.runId }).error(
+      { err: error },
+      `run ${context.runId}: checking for decisions made before it stopped failed`,
+    );
   }
 }
 

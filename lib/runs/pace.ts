@@ -1,4 +1,5 @@
 import pLimit, { type LimitFunction } from "p-limit";
+import { config } from "@/lib/config";
 import { processSingleton } from "@/lib/process";
 
 /**
@@ -10,8 +11,7 @@ import { processSingleton } from "@/lib/process";
  * themselves instead; the process stays just as busy, and interactive work goes first.
  */
 export function stepConcurrency(): number {
-  const configured = Number(process.env.VIGIL_RUN_STEP_CONCURRENCY);
-  return Number.isInteger(configured) && configured > 0 ? configured : 4;
+  return config().runStepConcurrency;
 }
 
 const holder = processSingleton("step-slots", (): { stepSlots?: LimitFunction } => ({}));

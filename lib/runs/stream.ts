@@ -1,4 +1,5 @@
 import type { TenantScope } from "@/lib/db";
+import { logger } from "@/lib/log";
 import { type LogGrowth, runBus } from "./bus";
 import type { RunEvent } from "./contract";
 import { readEvents } from "./event-log";
@@ -60,7 +61,7 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
           await changes.next(signal);
         }
       } catch (error) {
-        console.error(`[vigil] stream of run ${runId} failed`, error);
+        logger({ runId }).error({ err: error }, `stream of run ${runId} failed`);
         send(
           `data: ${JSON.stringify({ type: "error", errorText: "The stream was interrupted; reconnect to continue." })}\n\n`,
         );

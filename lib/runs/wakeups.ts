@@ -1,4 +1,6 @@
+import { config } from "@/lib/config";
 import { type Database, getDatabase, type Notifications } from "@/lib/db";
+import { logger } from "@/lib/log";
 import { processSingleton, sweepNow } from "@/lib/process";
 import { runBus } from "./bus";
 import { instanceId } from "./instance";
@@ -43,7 +45,7 @@ async function notificationsOf(): Promise<Notifications | null> {
   if (state.database !== database) {
     state.database = database;
     state.listening = undefined;
-    const off = process.env.VIGIL_RUN_NOTIFY === "off";
+    const off = !config().runNotify;
     state.notifications = off ? null : (database.notifications ?? null);
   }
   return state.notifications ?? null;
@@ -60,7 +62,7 @@ export async function listenAcrossInstances(): Promise<void> {
     () => undefined,
     (error) => {
       state.listening = undefined;
-      console.warn("[vigil] listening for other instances failed; streams and recovery poll instead", error);
+      logger().warn({ err: error }, "listening for other instances failed; streams and recovery poll instead");
     },
   );
   return state.listening;

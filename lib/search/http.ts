@@ -1,7 +1,7 @@
+import { config, type Env } from "@/lib/config";
 /** The timeout of one fallback search request, from `VIGIL_FALLBACK_TIMEOUT_MS` (default 5 s). */
-export function fallbackTimeoutMs(env: Record<string, string | undefined>): number {
-  const value = Number(env.VIGIL_FALLBACK_TIMEOUT_MS);
-  return Number.isFinite(value) && value > 0 ? Math.min(value, 60_000) : 5000;
+export function fallbackTimeoutMs(env: Env): number {
+  return config(env).fallbackTimeoutMs;
 }
 
 /** GETs a JSON document, refusing non-2xx answers and anything slower than `timeoutMs`. */

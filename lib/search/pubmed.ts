@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { clip, fallbackTimeoutMs, getJson } from "./http";
 import type { FallbackHit, FallbackSearcher, SearchEnv } from "./types";
 
@@ -28,8 +29,9 @@ interface ESummary {
  * citation line.
  */
 export function pubmedSearcher(env: SearchEnv): FallbackSearcher | null {
-  if (env.VIGIL_PUBMED_ENABLED !== "1" && env.VIGIL_PUBMED_ENABLED !== "true") return null;
-  const base = (env.VIGIL_PUBMED_BASE_URL?.trim() || PUBMED_BASE_URL).replace(/\/+$/, "");
+  const settings = config(env);
+  if (!settings.pubmedEnabled) return null;
+  const base = (settings.pubmedBaseUrl || PUBMED_BASE_URL).replace(/\/+$/, "");
   const timeoutMs = fallbackTimeoutMs(env);
   const common = new URLSearchParams({ db: "pubmed", retmode: "json", tool: "vigil" });
   if (env.NCBI_API_KEY) common.set("api_key", env.NCBI_API_KEY);

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { config } from "@/lib/config";
 import { clip, fallbackTimeoutMs, getJson } from "./http";
 import type { FallbackHit, FallbackSearcher, SearchEnv } from "./types";
 
@@ -13,12 +14,10 @@ interface WebResponse {
  * behind a small proxy of that shape. `VIGIL_WEB_SEARCH_API_KEY` is sent as a bearer token.
  */
 export function webSearcher(env: SearchEnv): FallbackSearcher | null {
-  const endpoint = env.VIGIL_WEB_SEARCH_URL?.trim();
+  const { webSearchUrl: endpoint, webSearchApiKey: apiKey } = config(env);
   if (!endpoint) return null;
   const timeoutMs = fallbackTimeoutMs(env);
-  const headers: Record<string, string> = env.VIGIL_WEB_SEARCH_API_KEY
-    ? { authorization: `Bearer ${env.VIGIL_WEB_SEARCH_API_KEY}` }
-    : {};
+  const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
   return {
     name: "web",
     async search(query, { limit, signal }) {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { config } from "@/lib/config";
 
 /** The environment variables read here (process.env, or a test's own). */
 type Env = Readonly<Record<string, string | undefined>>;
@@ -10,7 +11,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * secrets travel with the database they protect), else `.data` beside the default database.
  */
 export function keptSecretsFolder(env: Env = process.env): string {
-  const dataDir = env.VIGIL_DATA_DIR;
+  const dataDir = config(env).dataDir;
   return dataDir && !dataDir.startsWith("memory://") ? dataDir : path.join(process.cwd(), ".data");
 }
 

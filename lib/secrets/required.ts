@@ -1,3 +1,6 @@
+import { config } from "@/lib/config";
+import { logger } from "@/lib/log";
+
 /** The environment variables read here (process.env, or a test's own). */
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -11,7 +14,7 @@ export function missingServerSecrets(env: Env = process.env): string[] {
   if (!env.DATABASE_URL || env.NODE_ENV !== "production") return [];
   const missing: string[] = [];
   if (env.AUTH_MODE !== "supabase" && !env.BETTER_AUTH_SECRET) missing.push("BETTER_AUTH_SECRET");
-  if (!env.VIGIL_DATASOURCE_KEY?.trim()) missing.push("VIGIL_DATASOURCE_KEY");
+  if (!config(env).datasourceKey) missing.push("VIGIL_DATASOURCE_KEY");
   return missing;
 }
 
@@ -33,7 +36,7 @@ export function exitIfServerSecretsMissing(env: Env = process.env): void {
   try {
     assertServerSecrets(env);
   } catch (error) {
-    console.error(`[vigil] ${(error as Error).message}`);
+    logger().fatal((error as Error).message);
     process.exit(1);
   }
 }

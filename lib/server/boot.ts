@@ -10,6 +10,7 @@ import {
   resumeLinkedRun,
   startCheckpointSweep,
 } from "@/lib/checkpoints";
+import { config, configProblems } from "@/lib/config";
 import {
   type Database,
   DatabaseInUseError,
@@ -22,6 +23,7 @@ import {
 import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
 import { DomainError } from "@/lib/errors";
 import { installDecisionGuard, installModificationChecks, onCaseDecided, startHitlSweeps } from "@/lib/hitl";
+import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
 import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
 import { startTraceSequencer } from "@/lib/trace";
@@ -35,6 +37,8 @@ interface BootState {
   /** Databases already seeded in this process (an embedded database is seeded once per start). */
   seeded: WeakMap<Database, Promise<void>>;
   sweepsStarted: boolean;
+  /** Whether the settings' problems were logged (once per process). */
+  settingsChecked: boolean;
   /** The last failed start (migrations, seeding): how often in a row, and when to try again. */
   failedStart: { failures: number; retryAt: number } | null;
 }
@@ -44,7 +48,7 @@ interface BootState {
 const holder = processSingleton("boot", (): { boot?: BootState } => ({}));
 
 function bootState(): BootState {
-  holder.boot ??= { seeded: new WeakMap(), sweepsStarted: false, failedStart: null };
+  holder.boot ??= { seeded: new WeakMap(), sweepsStarted: false, settingsChecked: false, failedStart: null };
   return holder.boot;
 }
 
@@ -55,6 +59,7 @@ function bootState(): BootState {
  * case or a decision before the process is wired. Idempotent and cheap after the first call.
  */
 export async function boot(options: BootOptions = {}): Promise<Database> {
+  checkSettings();
   installWorkflows(WORKFLOWS);
   installInterruptBridge(openCheckpointCases, resumeEarlyDecisions, closeCheckpointsOfFailedRun);
   installModificationChecks(checkpointModificationChecks());
@@ -71,8 +76,7 @@ export async function boot(options: BootOptions = {}): Promise<Database> {
 
 /** Seconds between two attempts to start after a failed one (`VIGIL_STARTUP_RETRY_S`, default 5). */
 function startupRetryMs(): number {
-  const seconds = Number(process.env.VIGIL_STARTUP_RETRY_S);
-  return (Number.isFinite(seconds) && seconds >= 0 ? seconds : 5) * 1000;
+  return config().startupRetrySeconds * 1000;
 }
 
 /**
@@ -89,7 +93,7 @@ async function started(open: () => Promise<Database>): Promise<Database> {
   if (failed && Date.now() < failed.retryAt) throw startupFailed(failed.failures, failed.retryAt);
   try {
     const database = await open();
-    if (state.failedStart) console.info(`[vigil] started after ${state.failedStart.failures} failed attempt(s)`);
+    if (state.failedStart) logger().info({ failures: state.failedStart.failures }, "started after failed attempts");
     state.failedStart = null;
     return database;
   } catch (error) {
@@ -103,7 +107,10 @@ async function started(open: () => Promise<Database>): Promise<Database> {
     const failures = (failed?.failures ?? 0) + 1;
     const retryAt = Date.now() + startupRetryMs();
     state.failedStart = { failures, retryAt };
-    console.error(`[vigil] start-up failed (attempt ${failures}); trying again in ${startupRetryMs() / 1000} s`, error);
+    logger().error(
+      { err: error, attempt: failures, retry_in_s: startupRetryMs() / 1000 },
+      `start-up failed (attempt ${failures}); trying again in ${startupRetryMs() / 1000} s`,
+    );
     throw startupFailed(failures, retryAt);
   }
 }
@@ -128,7 +135,7 @@ export async function startServer(): Promise<Database | null> {
     return await boot();
   } catch (error) {
     exitIfDatabaseUnusable(error);
-    if (!(error instanceof DomainError)) console.error("[vigil] start-up failed; trying again shortly", error);
+    if (!(error instanceof DomainError)) logger().error({ err: error }, "start-up failed; trying again shortly");
     const retry = setTimeout(() => void startServer(), startupRetryMs() || 1000);
     retry.unref();
     return null;
@@ -137,7 +144,7 @@ export async function startServer(): Promise<Database | null> {
 
 /** The embedded database is the zero-configuration demo: an empty one gets the demo tenants. */
 function seedOnce(database: Database): Promise<void> {
-  if (database.kind !== "pglite" || process.env.VIGIL_SEED === "off" || usingActiveDatabaseOverride()) {
+  if (database.kind !== "pglite" || !config().seed || usingActiveDatabaseOverride()) {
     return Promise.resolve();
   }
   const { seeded } = bootState();
@@ -153,6 +160,17 @@ function seedOnce(database: Database): Promise<void> {
     pending.catch(() => seeded.delete(database));
   }
   return pending;
+}
+
+/**
+ * Parses the settings once at start and says, one sentence each, which values were refused: the
+ * process goes on with their defaults (as it always has), but the operator sees the typo at once.
+ */
+function checkSettings(): void {
+  const state = bootState();
+  if (state.settingsChecked) return;
+  state.settingsChecked = true;
+  for (const problem of configProblems()) logger().warn(problem);
 }
 
 function startSweeps(): void {

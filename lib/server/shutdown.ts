@@ -1,3 +1,4 @@
+import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
 import { shutdownRuns } from "@/lib/runs";
 
@@ -22,9 +23,13 @@ export function installShutdownHandler(): void {
     process.on(signal, () => {
       holder.started ??= shutdownRuns()
         .then((runs) => {
-          if (runs.length > 0) console.info(`[vigil] ${signal}: handed ${runs.length} run(s) over to other instances`);
+          if (runs.length > 0)
+            logger().info(
+              { signal, runs: runs.length },
+              `${signal}: handed ${runs.length} run(s) over to other instances`,
+            );
         })
-        .catch((error) => console.error("[vigil] handing runs over at shutdown failed", error));
+        .catch((error) => logger().error({ err: error }, "handing runs over at shutdown failed"));
       void holder.started.then(() => {
         if (before.length === 0) process.exit(0);
         for (const listener of before) (listener as (s: NodeJS.Signals) => void)(signal);

@@ -1,5 +1,7 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { config } from "@/lib/config";
 import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
+import { logger } from "@/lib/log";
 import { processSingleton, startSweep, stopSweep, sweepInProgress } from "@/lib/process";
 import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
 import { addToSessionMetrics } from "./session-metrics";
@@ -98,7 +100,7 @@ interface SequencerState {
 const state = () => processSingleton("trace-sequencer", (): SequencerState => ({ nudged: new Set() }));
 
 function logFailure(error: unknown): void {
-  console.error("[vigil] trace sequencing failed; the events stay in the outbox for the next sweep", error);
+  logger().error({ err: error }, "trace sequencing failed; the events stay in the outbox for the next sweep");
 }
 
 function scheduleDrain(): void {
@@ -156,7 +158,7 @@ const TRACE_SWEEP = "trace sequencer";
 export function startTraceSequencer(): void {
   startSweep({
     name: TRACE_SWEEP,
-    everyMs: Number(process.env.VIGIL_TRACE_SEQUENCE_MS) || 1000,
+    everyMs: config().traceSequenceMs,
     run: sequenceTrace,
   });
 }

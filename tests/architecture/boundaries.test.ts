@@ -38,6 +38,19 @@ describe("import boundaries", () => {
       write("lib/trace/outbox.ts", 'import { report } from "@/lib/audit";\nexport const o = report;\n');
       write("lib/audit/index.ts", 'import "server-only";\nexport const report = 1;\n');
       write("lib/process/index.ts", 'import "server-only";\nexport const held = globalThis;\n');
+      write(
+        "lib/store/settings.ts",
+        [
+          "// VIGIL_IN_A_COMMENT and a message naming VIGIL_IN_TEXT are fine",
+          'export const message = "set VIGIL_IN_TEXT";',
+          "export const a = process.env.VIGIL_DIRECT;",
+          'export const b = (env: Record<string, string>) => env["VIGIL_BY_KEY"];',
+          "export const { VIGIL_DESTRUCTURED: c } = process.env;",
+          "export const d = (name: string) => process.env[name];",
+        ].join("\n"),
+      );
+      write("lib/config/index.ts", 'import "server-only";\nexport const own = process.env.VIGIL_OWN;\n');
+      write("lib/store/settings.test.ts", "process.env.VIGIL_SET_BY_A_TEST = '1';\n");
 
       const found = checkBoundaries(dir).map((v) => [v.rule, v.file, v.detail]);
       expect(found).toEqual(
@@ -57,9 +70,13 @@ describe("import boundaries", () => {
             "lib/trace/outbox.ts",
             "imports lib/audit/index.ts: the trace's write path does not depend on the reports over it",
           ],
+          ["settings-read", "lib/store/settings.ts", "reads VIGIL_DIRECT; use config() from @/lib/config"],
+          ["settings-read", "lib/store/settings.ts", "reads VIGIL_BY_KEY; use config() from @/lib/config"],
+          ["settings-read", "lib/store/settings.ts", "reads VIGIL_DESTRUCTURED; use config() from @/lib/config"],
+          ["settings-read", "lib/store/settings.ts", "reads process.env[…]; use config() from @/lib/config"],
         ]),
       );
-      expect(found.filter(([rule]) => rule !== "unused-export")).toHaveLength(6);
+      expect(found.filter(([rule]) => rule !== "unused-export")).toHaveLength(10);
     });
   });
 });

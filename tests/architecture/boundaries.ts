@@ -10,7 +10,10 @@ import ts from "typescript";
 //  - an index exports only what some file outside its folder imports;
 //  - product code keeps process-wide state through `lib/process` only (no `globalThis` elsewhere);
 //  - a lower layer imports no higher one (LAYER_RULES): the trace's write path and the workflows
-//    that write it never reach the admin's reports.
+//    that write it never reach the admin's reports;
+//  - product code reads VIGIL_* settings through `lib/config` only: no other file reads a property
+//    named VIGIL_* (of process.env or any other variables object) or process.env by a computed name.
+//    Tests, benchmarks and scripts may set them, for themselves or for the processes they start.
 
 /** Folders of `lib/` that may not import another: [importer, forbidden target, why]. */
 export const LAYER_RULES: readonly [string, string, string][] = [
@@ -48,7 +51,8 @@ export interface Violation {
     | "contract-reaches-server"
     | "unused-export"
     | "process-state"
-    | "layer";
+    | "layer"
+    | "settings-read";
   file: string;
   detail: string;
 }
@@ -165,6 +169,33 @@ function namesGlobalThis(source: ts.SourceFile): boolean {
   return found;
 }
 
+const SETTING_NAME = /^VIGIL_[A-Z0-9_]+$/;
+
+const isProcessEnv = (node: ts.Expression) =>
+  ts.isPropertyAccessExpression(node) &&
+  node.name.text === "env" &&
+  ts.isIdentifier(node.expression) &&
+  node.expression.text === "process";
+
+/** The VIGIL_* settings a file's code reads (not names in its comments or messages), and computed reads of process.env. */
+function settingReads(source: ts.SourceFile): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isPropertyAccessExpression(node) && SETTING_NAME.test(node.name.text)) found.push(node.name.text);
+    else if (ts.isElementAccessExpression(node)) {
+      const key = node.argumentExpression;
+      if (ts.isStringLiteralLike(key) && SETTING_NAME.test(key.text)) found.push(key.text);
+      else if (isProcessEnv(node.expression) && !ts.isStringLiteralLike(key)) found.push("process.env[…]");
+    } else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
+      const key = node.propertyName ?? node.name;
+      if ((ts.isIdentifier(key) || ts.isStringLiteralLike(key)) && SETTING_NAME.test(key.text)) found.push(key.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 /** Product code: what the app runs, as opposed to its tests, benchmarks and scripts. */
 const PRODUCT_CODE = /^(lib|app|components)\/|^(proxy|instrumentation)\.ts$/;
 
@@ -217,6 +248,11 @@ export function checkBoundaries(root: string): Violation[] {
         file,
         detail: "touches globalThis; use processSingleton from @/lib/process",
       });
+    }
+    if (PRODUCT_CODE.test(file) && featureOf(file) !== "config" && !/\.test\.tsx?$/.test(file)) {
+      for (const name of new Set(settingReads(parsed))) {
+        violations.push({ rule: "settings-read", file, detail: `reads ${name}; use config() from @/lib/config` });
+      }
     }
     if (/^lib\/[^/]+\/index\.ts$/.test(file)) indexExports.set(file, exportedNames(parsed));
   }

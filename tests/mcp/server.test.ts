@@ -1,8 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/api/session/route";
 import type { Role } from "@/lib/access";
 import { caseIdOfRequest, registerDefaultAdapters } from "@/lib/hitl";
+import { captureLogs } from "@/lib/log";
 import { handleMcpRequest } from "@/lib/mcp";
 import { createApiKey } from "@/lib/tenancy";
 import { lgvPayload, rid } from "../hitl/support";
@@ -537,7 +538,7 @@ for (const target of appTargets()) {
     });
 
     it("answers an unexpected failure as INTERNAL, logged, without internals", async () => {
-      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      const logs = captureLogs();
       try {
         // An actor no credential yields, its tenant a NUL character (which no request can carry
         // any more): the database refuses the tool's first statement, a failure nothing anticipates.
@@ -561,9 +562,9 @@ for (const target of appTargets()) {
           code: "INTERNAL",
           message: "Something went wrong on our side.",
         });
-        expect(logged).toHaveBeenCalled();
+        expect(logs.lines().some((line) => line.level === "error" && line.msg === "unhandled error")).toBe(true);
       } finally {
-        logged.mockRestore();
+        logs.stop();
       }
     });
 

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { emptyCheckpoint } from "@langchain/langgraph-checkpoint";
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rowsOf, schema } from "@/lib/db";
 import { DrizzleCheckpointSaver, TenantRoutingSaver } from "@/lib/graph-saver";
+import { captureLogs } from "@/lib/log";
 import {
   appendEvents,
   claimStaleRuns,
@@ -156,7 +157,7 @@ for (const target of testTargets()) {
 
     it("stops an execution whose run was claimed again mid-step: nothing more of it is written", async () => {
       const actor = actorFor(suite.tenants);
-      const warn = vi.spyOn(console, "warn");
+      const logs = captureLogs();
       const message = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
       const { runId, threadId } = await startRun(actor, {
         workflow: "demo-echo",
@@ -188,11 +189,15 @@ for (const target of testTargets()) {
       );
       expect(await traceCount(runId)).toBe(after.trace);
       // It stopped because a write was refused, not because it ran out: the run is still the claim's.
-      expect(warn.mock.calls.some((call) => String(call[0]).includes(`run ${runId}: lease lost`))).toBe(true);
+      expect(
+        logs
+          .lines()
+          .some((line) => line.level === "warn" && line.runId === runId && String(line.msg).includes("lease lost")),
+      ).toBe(true);
       const [row] = await db().select().from(schema.runs).where(eq(schema.runs.id, runId));
       expect(row).toMatchObject({ status: "running", leaseOwner: instanceId() });
       expect(row.lastSeq).toBe(after.events);
-      warn.mockRestore();
+      logs.stop();
     });
   });
 }

@@ -1,3 +1,5 @@
+import { config } from "@/lib/config";
+
 type Env = Record<string, string | undefined>;
 
 function positiveInt(value: string | undefined, fallback: number, max: number): number {
@@ -12,13 +14,12 @@ export function maxConversationMessages(env: Env = process.env): number {
 
 /** How many knowledge-base passages an answer draws on (`VIGIL_CHAT_SOURCES`, default 5). */
 export function sourcesPerAnswer(env: Env = process.env): number {
-  return positiveInt(env.VIGIL_CHAT_SOURCES, 5, 20);
+  return config(env).chatSources;
 }
 
 /** Answers below this confidence go to review (`VIGIL_REVIEW_CONFIDENCE`, default 0.35). */
 export function reviewThreshold(env: Env = process.env): number {
-  const n = Number(env.VIGIL_REVIEW_CONFIDENCE);
-  return env.VIGIL_REVIEW_CONFIDENCE !== undefined && Number.isFinite(n) ? Math.min(Math.max(n, 0), 1) : 0.35;
+  return config(env).reviewConfidence;
 }
 
 /** Agents with the `high` safety level review below this (at least the general threshold). */

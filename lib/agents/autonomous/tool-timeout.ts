@@ -1,3 +1,4 @@
+import { config, type Env } from "@/lib/config";
 /** The design's `tools_timeout_default_seconds`: how long a tool call may take unless set otherwise. */
 export const TOOLS_TIMEOUT_DEFAULT_SECONDS = 60;
 
@@ -12,28 +13,8 @@ export class ToolTimeoutError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
-// Whole hours at most: a longer limit is a setting gone wrong, not a tool call.
-const seconds = (value: unknown): number | null => {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? Math.min(n, 3600) : null;
-};
-
-/** `literature_search=20, calculator=5` as a map; pairs that do not read are left out. */
-function perTool(text: string | undefined): Map<string, number> {
-  const found = new Map<string, number>();
-  for (const pair of (text ?? "").split(",")) {
-    const [name, value] = pair.split("=").map((part) => part.trim());
-    const limit = seconds(value);
-    if (name && limit !== null) found.set(name, limit);
-  }
-  return found;
-}
-
 /** The deployment's default tool time limit (`VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS`, else 60). */
-export const defaultToolTimeoutSeconds = (env: Env = process.env): number =>
-  seconds(env.VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS) ?? TOOLS_TIMEOUT_DEFAULT_SECONDS;
+export const defaultToolTimeoutSeconds = (env: Env = process.env): number => config(env).toolsTimeoutDefaultSeconds;
 
 /**
  * A tool call's time limit in seconds: the operator's setting for that tool
@@ -43,11 +24,8 @@ export const defaultToolTimeoutSeconds = (env: Env = process.env): number =>
  * the rest of a call is starting its worker, which a busy machine can make slow.
  */
 export function toolTimeoutSeconds(tool: string, env: Env = process.env): number {
-  return (
-    perTool(env.VIGIL_TOOLS_TIMEOUT_SECONDS).get(tool) ??
-    seconds(env.VIGIL_TOOLS_TIMEOUT_DEFAULT_SECONDS) ??
-    TOOLS_TIMEOUT_DEFAULT_SECONDS
-  );
+  const settings = config(env);
+  return settings.toolsTimeoutSeconds[tool] ?? settings.toolsTimeoutDefaultSeconds;
 }
 
 /**

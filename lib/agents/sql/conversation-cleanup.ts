@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDatabase, rowsOf } from "@/lib/db";
 import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
+import { logger } from "@/lib/log";
 import { startSweep } from "@/lib/process";
 import { analystSettings } from "./settings";
 
@@ -39,7 +40,7 @@ export async function cleanupConversations(maxAgeMs: number = analystSettings().
       await new DrizzleCheckpointSaver({ tenantId: tenant_id }).deleteThread(thread_id);
       deleted += 1;
     } catch (error) {
-      console.error(`[vigil] conversation cleanup failed for a thread of tenant ${tenant_id}`, error);
+      logger({ tenantId: tenant_id }).error({ err: error }, "conversation cleanup failed for a thread");
     }
   }
   return deleted;

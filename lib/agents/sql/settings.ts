@@ -1,3 +1,5 @@
+import { config } from "@/lib/config";
+
 // The Data Analyst's deployment settings, under the SQL agent design's own names (as
 // MAX_CONVERSATION_MESSAGES is): read from the environment when used, so a test or an operator
 // changing one sees it take effect without a restart of anything but the process.
@@ -50,6 +52,6 @@ export function analystSettings(env: Env = process.env): AnalystSettings {
     maxIterations: Math.max(1, Math.floor(positive(env.SQL_AGENT_MAX_ITERATIONS, 15, MAX_LOOP_STEPS))),
     conversationMaxAgeMs: positive(env.CONVERSATION_MAX_AGE_HOURS, 24, 24 * 365) * HOUR_MS,
     conversationCleanupEveryMs: positive(env.CONVERSATION_CLEANUP_INTERVAL_HOURS, 1, 24 * 7) * HOUR_MS,
-    sourceDeadlineMs: Math.round(positive(env.VIGIL_SQL_SOURCE_DEADLINE_MS, 15_000, 600_000)),
+    sourceDeadlineMs: config(env).sqlSourceDeadlineMs,
   };
 }

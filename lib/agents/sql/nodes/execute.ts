@@ -1,5 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { querySource } from "@/lib/datasources";
+import { logger } from "@/lib/log";
 import { emit, runContextOf } from "@/lib/runs";
 import { toResultPart, withLabels } from "../answer";
 import { shapeProblem } from "../model";
@@ -47,7 +48,7 @@ export async function executeSql(state: SqlAnalystStateType, config: LangGraphRu
     return { result: toResultPart(source, sql, plan, found), last_sql_error: null };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    console.error("[vigil] SQL analyst query failed", source.id, message);
+    logger({ sourceId: source.id }).error(`SQL analyst query failed: ${message}`);
     emit(config, { kind: "data", name: "tool", id: "sql", data: { tool: "sql_query", status: "error" } });
     emit(config, {
       kind: "trace",

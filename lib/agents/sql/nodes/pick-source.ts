@@ -2,6 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { rememberSessionSource } from "@/lib/chat";
 import { sourceDisabledReason } from "@/lib/datasources";
 import { DomainError } from "@/lib/errors";
+import { logger } from "@/lib/log";
 import { emit, runContextOf } from "@/lib/runs";
 import { analystSettings } from "../settings";
 import { resolveAnalystSource, sourceSchema } from "../source";
@@ -43,7 +44,9 @@ export async function pickSource(state: SqlAnalystStateType, config: LangGraphRu
     await (source.kind === "warehouse" ? schema : withinDeadline(schema, deadlineMs));
   } catch (error) {
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    console.warn(`[vigil] SQL analyst: data source ${source.id} did not answer (${detail.slice(0, 300)})`);
+    logger({ sourceId: source.id }).warn(
+      `SQL analyst: data source ${source.id} did not answer (${detail.slice(0, 300)})`,
+    );
     emit(config, { kind: "step", message: `${source.name} could not be reached` });
     return { source, final_answer: unreachableAnswer(source.name, error, deadlineMs) };
   }
