@@ -12,6 +12,7 @@ export {
 } from "./adapters";
 export { announceCaseChange, onCaseChange } from "./case-bus";
 export {
+  type CaseDecidedListener,
   caseDecision,
   decidedCasesAwaitingResume,
   onCaseDecided,

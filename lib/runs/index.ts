@@ -17,7 +17,12 @@ export type {
 export { appendEvents, readEvents } from "./event-log";
 export { executionSettled } from "./executor";
 export { draining, instanceId, leaseMs } from "./instance";
-export { type InterruptBridge, installInterruptBridge } from "./interrupt-bridge";
+export {
+  type InterruptBridge,
+  type InterruptSettled,
+  installInterruptBridge,
+  type RunFailed,
+} from "./interrupt-bridge";
 export {
   type BegunRun,
   beginRunIn,

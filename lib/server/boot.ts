@@ -1,15 +1,3 @@
-import { startConversationCleanup, WORKFLOWS } from "@/lib/agents";
-import { startRetentionSweep } from "@/lib/audit";
-import {
-  checkpointDecisionGuard,
-  checkpointModificationChecks,
-  closeCheckpointsOfFailedRun,
-  openCheckpointCases,
-  resumeDecidedRuns,
-  resumeEarlyDecisions,
-  resumeLinkedRun,
-  startCheckpointSweep,
-} from "@/lib/checkpoints";
 import { config, configProblems } from "@/lib/config";
 import {
   type Database,
@@ -22,11 +10,9 @@ import {
 } from "@/lib/db";
 import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
 import { DomainError } from "@/lib/errors";
-import { installDecisionGuard, installModificationChecks, onCaseDecided, startHitlSweeps } from "@/lib/hitl";
 import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
-import { installInterruptBridge, installWorkflows, startRecoveryLoop } from "@/lib/runs";
-import { startTraceSequencer } from "@/lib/trace";
+import { buildRuntime, installRuntime, type Runtime } from "./runtime";
 
 export interface BootOptions {
   /** Start the background sweeps (trace sequencer, run recovery, HITL, checkpoint timeouts, the Data Analyst's conversation cleanup). Server processes do; tests drive them by hand. */
@@ -41,6 +27,8 @@ interface BootState {
   settingsChecked: boolean;
   /** The last failed start (migrations, seeding): how often in a row, and when to try again. */
   failedStart: { failures: number; retryAt: number } | null;
+  /** Every seam and what fills it (runtime.ts), built once. */
+  runtime?: Runtime;
 }
 
 // Process-wide (lib/process): Next.js may load this module twice (instrumentation and routes); both must
@@ -60,17 +48,14 @@ function bootState(): BootState {
  */
 export async function boot(options: BootOptions = {}): Promise<Database> {
   checkSettings();
-  installWorkflows(WORKFLOWS);
-  installInterruptBridge(openCheckpointCases, resumeEarlyDecisions, closeCheckpointsOfFailedRun);
-  installModificationChecks(checkpointModificationChecks());
-  installDecisionGuard(checkpointDecisionGuard);
-  onCaseDecided(resumeLinkedRun);
+  const runtime = processRuntime();
+  installRuntime(runtime);
   const database = await started(async () => {
     const opened = await getDatabase();
     await seedOnce(opened);
     return opened;
   });
-  if (options.sweeps !== false) startSweeps();
+  if (options.sweeps !== false) startSweeps(runtime);
   return database;
 }
 
@@ -173,14 +158,16 @@ function checkSettings(): void {
   for (const problem of configProblems()) logger().warn(problem);
 }
 
-function startSweeps(): void {
+function startSweeps(runtime: Runtime): void {
   const state = bootState();
   if (state.sweepsStarted) return;
   state.sweepsStarted = true;
-  startTraceSequencer();
-  startRetentionSweep();
-  startRecoveryLoop();
-  startHitlSweeps(resumeDecidedRuns);
-  startCheckpointSweep();
-  startConversationCleanup();
+  for (const sweep of runtime.sweeps) sweep.start();
+}
+
+/** The process's one runtime, built on the first boot. */
+function processRuntime(): Runtime {
+  const state = bootState();
+  state.runtime ??= buildRuntime();
+  return state.runtime;
 }
