@@ -84,7 +84,8 @@ export function goalDocumentsOf(goal: string, passages: Passage[]): GoalDocument
   const chosen: string[] = [];
   const goalTerms = new Set(stemsOf(subjectKeywordsOf(goal)));
   const about = new Map<string, number>();
-  for (const p of passages) if (!about.has(p.documentId)) about.set(p.documentId, subjectShareOf(p.title, goalTerms, df));
+  for (const p of passages)
+    if (!about.has(p.documentId)) about.set(p.documentId, subjectShareOf(p.title, goalTerms, df));
   const textShare = (id: string, terms: string[]) =>
     coverageOf(
       terms,
