@@ -73,7 +73,13 @@ describe("tool choice by the model", () => {
     expect(model.calls[0].prompt).toContain("- calculator (argument: expression)");
     expect(model.calls[0].prompt).not.toContain("ask_expert");
     expect(llmCalls(out)).toEqual([
-      expect.objectContaining({ purpose: "tool_choice", model: MODEL_ID, outcome: "ok", planned: "knowledge_search" }),
+      expect.objectContaining({
+        purpose: "tool_choice",
+        model: MODEL_ID,
+        outcome: "ok",
+        planned: "knowledge_search",
+        tools_authorized: ["knowledge_search", "calculator"],
+      }),
     ]);
   });
 

@@ -79,7 +79,11 @@ export async function chooseTool(
     },
     {
       onFailure: "fallback",
-      extra: { step: input.step.description.slice(0, 200), planned: plan.tool },
+      extra: {
+        step: input.step.description.slice(0, 200),
+        planned: plan.tool,
+        tools_authorized: authorised.map((t) => t.name),
+      },
       refuse: refusalOf,
     },
   );
