@@ -27,7 +27,9 @@ type Check =
   | { kind: "required_disclaimer"; text: string }
   | { kind: "must_cite" }
   | { kind: "pattern"; pattern: string; mode: "forbid" | "require" }
-  | { kind: "max_length"; words: number };
+  | { kind: "max_length"; words: number }
+  | { kind: "judged"; criterion: string; fallback?: MechanicalCheck };
+type MechanicalCheck = Exclude<Check, { kind: "builtin" } | { kind: "judged" }>;
 type CheckKind = Check["kind"] | "none";
 
 interface Principle {
@@ -52,6 +54,8 @@ interface Row {
   kind: CheckKind;
   param: string;
   mode: "forbid" | "require";
+  /** A judged check's mechanical fallback (set over the API), kept as it is. */
+  fallback?: MechanicalCheck;
   checked: boolean | null;
 }
 
@@ -63,6 +67,7 @@ const CHECK_KINDS: { kind: CheckKind; label: string; param?: string }[] = [
   { kind: "must_cite", label: "must cite a source" },
   { kind: "pattern", label: "pattern", param: "A pattern (RE2 syntax)" },
   { kind: "max_length", label: "maximum length", param: "Most words" },
+  { kind: "judged", label: "judged by the model", param: "The criterion the model judges answers by" },
 ];
 
 const paramOf = (check: Check | null): string => {
@@ -75,6 +80,8 @@ const paramOf = (check: Check | null): string => {
       return check.pattern;
     case "max_length":
       return String(check.words);
+    case "judged":
+      return check.criterion;
     default:
       return "";
   }
@@ -89,6 +96,7 @@ const toRow = (p: Principle): Row => ({
   kind: p.check?.kind ?? "none",
   param: paramOf(p.check),
   mode: p.check?.kind === "pattern" ? p.check.mode : "forbid",
+  ...(p.check?.kind === "judged" && p.check.fallback ? { fallback: p.check.fallback } : {}),
   checked: p.checked,
 });
 
@@ -114,6 +122,8 @@ function checkOf(r: Row): Check | null {
       return { kind: r.kind, pattern: r.param, mode: r.mode };
     case "max_length":
       return { kind: r.kind, words: Number(r.param) };
+    case "judged":
+      return { kind: r.kind, criterion: r.param, ...(r.fallback ? { fallback: r.fallback } : {}) };
   }
 }
 
@@ -171,7 +181,7 @@ export function PrinciplesEditor() {
   };
 
   const ROW_FIELDS = ["id", "description", "severity", "enabled", "check"] as const;
-  const CHECK_PARTS = ["phrases", "text", "pattern", "words", "mode"] as const;
+  const CHECK_PARTS = ["phrases", "text", "pattern", "words", "mode", "criterion"] as const;
   const problems = fieldErrors(put.error, [
     "principles",
     ...rows.flatMap((_, i) => [
@@ -268,7 +278,12 @@ export function PrinciplesEditor() {
                     aria-invalid={problemOf(i, "check") ? true : undefined}
                     aria-describedby={problemOf(i, "check") ? errorId(i, "check") : undefined}
                     value={r.kind}
-                    onChange={(e) => edit(r.key, { kind: e.target.value as CheckKind, checked: null })}
+                    onChange={(e) => {
+                      const kind = e.target.value as CheckKind;
+                      // A judged principle's criterion starts as the principle's own words.
+                      const param = kind === "judged" && !r.param.trim() ? r.description : r.param;
+                      edit(r.key, { kind, param, checked: null });
+                    }}
                   >
                     {CHECK_KINDS.map((k) => (
                       <option key={k.kind} value={k.kind}>
@@ -297,6 +312,13 @@ export function PrinciplesEditor() {
                       <option value="forbid">no sentence may match</option>
                       <option value="require">the text must match</option>
                     </Select>
+                  )}
+                  {r.kind === "judged" && (
+                    <p className="mt-1 text-xs text-slate-500 md:w-56">
+                      The model reads each answer against this criterion and revises it; without a model configured, it
+                      can only be enabled with a fallback check.
+                      {r.fallback ? ` Fallback: ${r.fallback.kind.replace("_", " ")}.` : ""}
+                    </p>
                   )}
                   <FieldError id={errorId(i, "check")} message={problemOf(i, "check")} />
                 </DataTableCell>

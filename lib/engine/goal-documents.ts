@@ -16,6 +16,13 @@ import type { Passage } from "./types";
  *   at least NEXT_DOCUMENT_TEXT as well. A title word that many titles share ("application",
  *   "trials") weighs little, so it does not bring in a document on its own.
  *
+ * A title that names a part is not enough when the rest of the title is about something else: a
+ * document's subject is its whole title, so it is one of the goal's documents only when the goal
+ * names at least SUBJECT_SHARE of its title (by the same weights), or the abbreviation its title
+ * gives ("ICER" for "Incremental cost-effectiveness ratio (ICER)"). "A rare disease programme"
+ * names "programs" in "FDA expedited programs: fast track, breakthrough therapy and priority
+ * review", but a goal that names nothing else of that title is not about expedited programs.
+ *
  * When no title names any part of the goal ("a regulatory strategy for a class II device"),
  * the goal's documents are those whose retrieved passages cover the goal's terms nearly as well
  * as the best one does (TEXT_COVERAGE_SHARE).
@@ -24,6 +31,8 @@ export const NEXT_DOCUMENT_SHARE = 0.75;
 export const TEXT_COVERAGE_SHARE = 0.75;
 /** A further document of a part must cover its words this share as well as the first one. */
 export const NEXT_DOCUMENT_TEXT = 0.75;
+/** The least share of a document's title (by weight) the goal must name for the document to be about the goal. */
+export const SUBJECT_SHARE = 0.25;
 
 const stemsOf = (words: string[]) => [...new Set(words.map((w) => stem(w.toLowerCase())))];
 
@@ -44,6 +53,20 @@ function titlesOf(passages: Passage[]): Map<string, Set<string>> {
 /** A title's name without the abbreviation in brackets: "New Drug Application (NDA)" is its first three words. */
 const nameOf = (title: string) => new Set(contentTerms(title.replace(/\([^)]*\)/g, " ")));
 
+/**
+ * How much of a document's subject (its title, by weight) the goal names: 1 when the goal names
+ * the abbreviation the title gives in brackets, else the weighted share of the title's other
+ * words the goal's terms name.
+ */
+export function subjectShareOf(title: string, goalTerms: ReadonlySet<string>, documentFrequency: Map<string, number>) {
+  const abbreviations = [...title.matchAll(/\(([^)]*)\)/g)].flatMap((m) => contentTerms(m[1] ?? ""));
+  if (abbreviations.some((t) => goalTerms.has(t))) return 1;
+  const name = [...nameOf(title)];
+  const weight = (terms: string[]) => terms.reduce((sum, t) => sum + 1 / (documentFrequency.get(t) ?? 1), 0);
+  const whole = weight(name);
+  return whole === 0 ? 0 : weight(name.filter((t) => goalTerms.has(t))) / whole;
+}
+
 /** The weight of the terms a title names: each 1 / how many of the run's titles name it. */
 export function titleWeight(terms: string[], title: Set<string>, documentFrequency: Map<string, number>): number {
   return terms.filter((t) => title.has(t)).reduce((sum, t) => sum + 1 / (documentFrequency.get(t) ?? 1), 0);
@@ -59,6 +82,10 @@ export function goalDocumentsOf(goal: string, passages: Passage[]): GoalDocument
   const titles = titlesOf(passages);
   const df = titleFrequencies(passages);
   const chosen: string[] = [];
+  const goalTerms = new Set(stemsOf(subjectKeywordsOf(goal)));
+  const about = new Map<string, number>();
+  for (const p of passages)
+    if (!about.has(p.documentId)) about.set(p.documentId, subjectShareOf(p.title, goalTerms, df));
   const textShare = (id: string, terms: string[]) =>
     coverageOf(
       terms,
@@ -69,7 +96,7 @@ export function goalDocumentsOf(goal: string, passages: Passage[]): GoalDocument
     const terms = stemsOf(facet);
     const named = [...titles.entries()]
       .map(([id, title]) => ({ id, weight: titleWeight(terms, title, df), share: textShare(id, terms) }))
-      .filter((d) => d.weight > 0)
+      .filter((d) => d.weight > 0 && (about.get(d.id) ?? 0) >= SUBJECT_SHARE)
       .sort((a, b) => b.weight - a.weight || b.share - a.share);
     const first = named[0];
     if (!first) continue;
@@ -84,7 +111,6 @@ export function goalDocumentsOf(goal: string, passages: Passage[]): GoalDocument
   }
   // A document the goal names in full ("... to a new drug application") is one of its documents,
   // however many other titles share those words.
-  const goalTerms = new Set(stemsOf(subjectKeywordsOf(goal)));
   const named = new Map<string, Set<string>>();
   for (const p of passages) if (!named.has(p.documentId)) named.set(p.documentId, nameOf(p.title));
   for (const [id, name] of named) {

@@ -59,6 +59,20 @@ for (const target of appTargets()) {
         ],
       });
       expect(badPattern.status).toBe(400);
+      // A judged check needs a model to judge it; none is configured here, and it declares no fallback.
+      const judged = await put(ADMIN, {
+        principles: [
+          {
+            id: "no_competitor_advice",
+            description: "Never recommend a competitor's product.",
+            severity: "high",
+            check: { kind: "judged", criterion: "Never recommend a competitor's product." },
+          },
+        ],
+      });
+      expect(judged.status).toBe(400);
+      expect(JSON.stringify(judged.body)).toMatch(/check/);
+      expect(JSON.stringify(judged.body)).toMatch(/No model is configured/);
       expect((await client.get(MEMBER, principlesRoute.GET, "/api/principles")).body.defaults).toBe(true);
 
       const set = await put(ADMIN, {

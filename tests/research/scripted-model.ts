@@ -37,7 +37,7 @@ export async function startScriptedModel(modelId: string): Promise<ScriptedModel
       body += chunk;
     });
     req.on("end", () => {
-      const request = JSON.parse(body) as { messages: { role: string; content: string }[] };
+      const request = JSON.parse(body) as { messages: { role: string; content: string }[]; stream?: boolean };
       const system = request.messages.find((m) => m.role === "system")?.content ?? "";
       const prompt = request.messages
         .filter((m) => m.role === "user")
@@ -54,6 +54,17 @@ export async function startScriptedModel(modelId: string): Promise<ScriptedModel
         res.end(JSON.stringify({ error: { message: String(error) } }));
         return;
       }
+      const usage = { prompt_tokens: Math.ceil(body.length / 4), completion_tokens: Math.ceil(content.length / 4) };
+      if (request.stream) {
+        // A streamed answer (streamText): the content as one chunk, then the finish and the usage.
+        const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+          `data: ${JSON.stringify({ id: `chatcmpl-${model.calls.length}`, object: "chat.completion.chunk", created: 0, model: modelId, choices: [{ index: 0, ...choice }], ...extra })}\n\n`;
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(chunk({ delta: { role: "assistant", content }, finish_reason: null }));
+        res.write(chunk({ delta: {}, finish_reason: "stop" }, { usage }));
+        res.end("data: [DONE]\n\n");
+        return;
+      }
       res.writeHead(200, { "content-type": "application/json" });
       res.end(
         JSON.stringify({
@@ -62,7 +73,7 @@ export async function startScriptedModel(modelId: string): Promise<ScriptedModel
           created: 0,
           model: modelId,
           choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-          usage: { prompt_tokens: Math.ceil(body.length / 4), completion_tokens: Math.ceil(content.length / 4) },
+          usage,
         }),
       );
     });

@@ -51,12 +51,28 @@ export const BUILTIN_PRINCIPLES: ReadonlySet<string> = new Set(DEFAULT_PRINCIPLE
 /** Built-in principles that read citations and confidence, which only an answer has. */
 const RESPONSE_ONLY = new Set(["cite_sources", "disclose_uncertainty"]);
 
-/** Whether the validator can check this principle at all (a tenant's principle needs a check of its own). */
-export const isCheckable = (p: Pick<Principle, "id" | "check">) =>
-  p.check ? p.check.kind !== "builtin" || BUILTIN_PRINCIPLES.has(p.id) : BUILTIN_PRINCIPLES.has(p.id);
+/**
+ * Whether the validator can check this principle at all (a tenant's principle needs a check of
+ * its own); a judged one only with a model to judge it (`modelJudges`) or a mechanical fallback.
+ */
+export const isCheckable = (p: Pick<Principle, "id" | "check">, modelJudges = false) => {
+  if (!p.check) return BUILTIN_PRINCIPLES.has(p.id);
+  if (p.check.kind === "builtin") return BUILTIN_PRINCIPLES.has(p.id);
+  if (p.check.kind === "judged") return modelJudges || Boolean(p.check.fallback);
+  return true;
+};
 
+/** The model's verdict on a judged principle, its revision (if any) already in the draft validated. */
+export interface JudgedVerdict {
+  failure: string | null;
+  /** The model could not judge: the principle counts as violated, never as passed. */
+  failedClosed: boolean;
+}
+
+// A judged principle always applies to what it reads: without a verdict it runs its fallback or
+// fails closed, so it is never skipped as if it had passed.
 const appliesTo = (p: Principle, content: ContentType) =>
-  isCheckable(p) &&
+  isCheckable(p, true) &&
   (p.check && p.check.kind !== "builtin"
     ? checkApplies(p.check, content)
     : content === "response" || !RESPONSE_ONLY.has(p.id));
@@ -74,7 +90,13 @@ const WEAK_EVIDENCE = 0.5;
 export function validateDraft(
   draft: string,
   principles: readonly Principle[],
-  context: { confidence: number; knownCitations: number[]; content?: ContentType },
+  context: {
+    confidence: number;
+    knownCitations: number[];
+    content?: ContentType;
+    /** The model's verdicts on the judged principles (principle-judgement.ts), by principle id. */
+    judged?: ReadonlyMap<string, JudgedVerdict>;
+  },
 ): ValidationResult {
   const content = context.content ?? "response";
   const known = new Set(context.knownCitations);
@@ -84,14 +106,28 @@ export function validateDraft(
   // Disclaimers the tenant requires are not claims that need a source of their own.
   const exempt = new Set([
     CAVEAT,
-    ...applicable.flatMap((p) =>
-      p.check?.kind === "required_disclaimer" ? claimsOf(p.check.text).map((c) => c.text) : [],
-    ),
+    ...applicable.flatMap((p) => {
+      const check = p.check?.kind === "judged" ? p.check.fallback : p.check;
+      return check?.kind === "required_disclaimer" ? claimsOf(check.text).map((c) => c.text) : [];
+    }),
   ]);
   let revised = draft;
   for (const principle of applicable) {
-    if (principle.check && principle.check.kind !== "builtin") {
-      const outcome = runCheck(principle.check, revised, {
+    let check = principle.check;
+    if (check?.kind === "judged") {
+      const verdict = context.judged?.get(principle.id);
+      if (verdict) {
+        if (verdict.failure) failed.set(principle.id, verdict.failure);
+        continue;
+      }
+      if (!check.fallback) {
+        failed.set(principle.id, "not judged: no model is configured for this run, and it has no fallback check");
+        continue;
+      }
+      check = check.fallback;
+    }
+    if (check && check.kind !== "builtin") {
+      const outcome = runCheck(check, revised, {
         content,
         knownCitations: known,
         claimMinWords: CLAIM_MIN_WORDS,

@@ -1,7 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScriptedModel, startScriptedModel } from "../../../tests/research/scripted-model";
-import { proposedPlans, runModelOf, weighedByModel } from "./model-planning";
+import { runModelOf } from "./model-call";
+import { proposedPlans, weighedByModel } from "./model-planning";
 import { modelWeighing } from "./nodes/decide";
 import { candidatePlans, type PlanningInput, scorePlans } from "./planner";
 

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
-import { createEngineWithSelection, type Engine } from "@/lib/engine";
-import { emit } from "@/lib/runs";
+import type { Engine } from "@/lib/engine";
+import { askModel } from "./model-call";
 import { type DraftPlan, draftsFromProposals, type PlanningInput } from "./planner";
 
 // The model path of planning and decision weighing (design 000's Tree of Thoughts and critical
@@ -9,16 +9,6 @@ import { type DraftPlan, draftsFromProposals, type PlanningInput } from "./plann
 // decision's options, through the engine seam with typed output. The scoring of candidates stays
 // explicit (planner.ts), and whatever the model proposes is checked before it is used; when the
 // call fails or nothing usable comes back, the run plans and weighs offline and the trace says so.
-
-/** The run agent's model when the deployment has one that answers typed requests, else null. */
-export function runModelOf(agent: { model: string | null; temperature: number | null }): Engine | null {
-  try {
-    const { engine } = createEngineWithSelection({ agent: { model: agent.model, temperature: agent.temperature } });
-    return engine.generateObject ? engine : null;
-  } catch {
-    return null;
-  }
-}
 
 const ProposedStep = z.object({
   kind: z.enum(["search", "tool", "delegate", "decide", "synthesize"]),
@@ -43,37 +33,6 @@ const Weighing = z.object({
 });
 export type Weighing = z.infer<typeof Weighing>;
 
-async function ask<T>(
-  config: LangGraphRunnableConfig,
-  engine: Engine,
-  purpose: string,
-  request: { system: string; prompt: string; schema: z.ZodType<T> },
-): Promise<T | null> {
-  const started = Date.now();
-  const trace = (outcome: string, extra: Record<string, unknown> = {}) =>
-    emit(config, {
-      kind: "trace",
-      eventType: "llm_call",
-      durationMs: Date.now() - started,
-      payload: { purpose, engine: engine.name, model: engine.model, outcome, ...extra },
-    });
-  try {
-    const result = await (engine.generateObject as NonNullable<Engine["generateObject"]>)({
-      ...request,
-      temperature: 0,
-      signal: config.signal,
-    });
-    trace("ok", {
-      tokens: result.usage ? result.usage.inputTokens + result.usage.outputTokens : 0,
-      costUsd: result.costUsd,
-    });
-    return result.output;
-  } catch (error) {
-    trace("fallback", { reason: (error instanceof Error ? error.message : String(error)).slice(0, 300) });
-    return null;
-  }
-}
-
 /**
  * Two or three candidate plans the model proposes for the goal, checked (planner.ts) — or null
  * when the model fails or fewer than two usable plans remain, and the offline pool is used.
@@ -85,14 +44,14 @@ export async function proposedPlans(
 ): Promise<DraftPlan[] | null> {
   const experts = input.experts.map((e) => `- ${e.slug}: ${e.name} (${e.domain})`).join("\n") || "- none";
   const tools = input.tools.map((t) => `- ${t.name} (risk ${t.risk})`).join("\n") || "- none";
-  const output = await ask(config, engine, "plan_candidates", {
+  const answer = await askModel(config, engine, "plan_candidates", {
     system:
       "Run step: plan. You plan how an expert agent works a goal. Propose two or three candidate plans that differ in how they decompose the goal, which tools they use and which experts they consult. Use only the tools and experts listed. A search step needs a short query. Do not add the decision or the final answer: they are added to every plan.",
     prompt: `Goal: ${input.goal}\n\nAgent: ${input.agent.name} (${input.agent.domain})\n\nTools:\n${tools}\n\nExperts:\n${experts}`,
     schema: Proposals,
   });
-  if (!output) return null;
-  const drafts = draftsFromProposals(input, output.candidates).filter((d) =>
+  if (!answer.ok) return null;
+  const drafts = draftsFromProposals(input, answer.output.candidates).filter((d) =>
     d.steps.some((s) => s.kind !== "synthesize" && s.kind !== "decide"),
   );
   return drafts.length >= 2 ? drafts : null;
@@ -108,13 +67,14 @@ export async function weighedByModel(
   engine: Engine,
   decision: { goal: string; options: { id: string; label: string }[]; evidence: string[] },
 ): Promise<Weighing | null> {
-  const output = await ask(config, engine, "decision_weighing", {
+  const answer = await askModel(config, engine, "decision_weighing", {
     system:
       "Run step: decide. Weigh each option against the evidence only. For every option give its support between 0 and 1 and the reason, citing evidence numbers like [2]; recommend the best supported option by its id.",
     prompt: `Decision: ${decision.goal}\n\nOptions:\n${decision.options.map((o) => `- ${o.id}: ${o.label}`).join("\n")}\n\nEvidence:\n${decision.evidence.join("\n")}`,
     schema: Weighing,
   });
-  if (!output) return null;
+  if (!answer.ok) return null;
+  const output = answer.output;
   const ids = new Set(decision.options.map((o) => o.id));
   const complete = decision.options.every((o) => output.options.some((w) => w.id === o.id));
   if (!ids.has(output.recommended) || !complete || output.options.some((w) => !ids.has(w.id))) return null;

@@ -12,31 +12,64 @@ export type ContentType = "plan" | "decision" | "response";
 
 const phrase = z.string().trim().min(1).max(200);
 
+const ForbiddenPhrases = z
+  .object({
+    kind: z.literal("forbidden_phrases"),
+    phrases: z.array(phrase).min(1, "Name at least one phrase.").max(50),
+    /** What stands in for a forbidden phrase; without one, the sentence that holds it is removed. */
+    replacement: z.string().trim().max(200).optional(),
+  })
+  .strict();
+const RequiredDisclaimer = z
+  .object({ kind: z.literal("required_disclaimer"), text: z.string().trim().min(1).max(1000) })
+  .strict();
+const MustCite = z.object({ kind: z.literal("must_cite") }).strict();
+const Pattern = z
+  .object({
+    kind: z.literal("pattern"),
+    pattern: z
+      .string()
+      .min(1)
+      .max(500)
+      .refine(compiles, "This pattern cannot be read (patterns use RE2 syntax, without backreferences)."),
+    /** forbid: no sentence may match; require: the text must match somewhere. */
+    mode: z.enum(["forbid", "require"]),
+  })
+  .strict();
+const MaxLength = z.object({ kind: z.literal("max_length"), words: z.number().int().min(1).max(100_000) }).strict();
+
+/** The checks the validator runs itself, without a model. */
+export const MechanicalCheck = z.discriminatedUnion("kind", [
+  ForbiddenPhrases,
+  RequiredDisclaimer,
+  MustCite,
+  Pattern,
+  MaxLength,
+]);
+export type MechanicalCheck = z.infer<typeof MechanicalCheck>;
+
+/**
+ * A principle the model judges, by its criterion (the principle in words: "never advise a
+ * patient directly"), for what no mechanical check expresses. Only with a model: without one it
+ * runs its declared mechanical `fallback`, or cannot be enabled.
+ */
+export const JudgedCheck = z
+  .object({
+    kind: z.literal("judged"),
+    criterion: z.string().trim().min(1).max(2000),
+    fallback: MechanicalCheck.optional(),
+  })
+  .strict();
+export type JudgedCheck = z.infer<typeof JudgedCheck>;
+
 export const PrincipleCheck = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("builtin") }).strict(),
-  z
-    .object({
-      kind: z.literal("forbidden_phrases"),
-      phrases: z.array(phrase).min(1, "Name at least one phrase.").max(50),
-      /** What stands in for a forbidden phrase; without one, the sentence that holds it is removed. */
-      replacement: z.string().trim().max(200).optional(),
-    })
-    .strict(),
-  z.object({ kind: z.literal("required_disclaimer"), text: z.string().trim().min(1).max(1000) }).strict(),
-  z.object({ kind: z.literal("must_cite") }).strict(),
-  z
-    .object({
-      kind: z.literal("pattern"),
-      pattern: z
-        .string()
-        .min(1)
-        .max(500)
-        .refine(compiles, "This pattern cannot be read (patterns use RE2 syntax, without backreferences)."),
-      /** forbid: no sentence may match; require: the text must match somewhere. */
-      mode: z.enum(["forbid", "require"]),
-    })
-    .strict(),
-  z.object({ kind: z.literal("max_length"), words: z.number().int().min(1).max(100_000) }).strict(),
+  ForbiddenPhrases,
+  RequiredDisclaimer,
+  MustCite,
+  Pattern,
+  MaxLength,
+  JudgedCheck,
 ]);
 export type PrincipleCheck = z.infer<typeof PrincipleCheck>;
 
@@ -55,6 +88,8 @@ export function checkApplies(check: PrincipleCheck, content: ContentType): boole
     case "must_cite":
     case "required_disclaimer":
     case "max_length":
+    // A judgement reads a whole answer; a plan's steps and a decision's options are checked by wording.
+    case "judged":
       return content === "response";
     default:
       return true;
@@ -83,11 +118,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const phraseRe = (p: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(p)}(?![\\p{L}\\p{N}])`, "giu");
 
 /** Runs one tenant-defined check on the text (which may already carry earlier revisions). */
-export function runCheck(
-  check: Exclude<PrincipleCheck, { kind: "builtin" }>,
-  text: string,
-  ctx: CheckContext,
-): CheckOutcome {
+export function runCheck(check: MechanicalCheck, text: string, ctx: CheckContext): CheckOutcome {
   switch (check.kind) {
     case "forbidden_phrases": {
       const found = check.phrases.filter((p) => phraseRe(p).test(text));

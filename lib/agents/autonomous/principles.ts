@@ -3,6 +3,7 @@ import { z } from "zod";
 import { schema, type TenantScope, withTenant } from "@/lib/db";
 import { SEVERITIES } from "../contract";
 import { BUILTIN_PRINCIPLES, DEFAULT_PRINCIPLES, isCheckable } from "./constitution";
+import { deploymentModelJudges } from "./model-call";
 import { PrincipleCheck } from "./principle-checks";
 
 /** `PUT /api/principles`: the tenant's whole set, replacing the last (an empty list restores the defaults). */
@@ -21,10 +22,17 @@ export const PrinciplesBody = z
           })
           .strict()
           // Saved as enabled, a principle nothing checks would read as enforced while it is not.
-          .refine((p) => !p.enabled || isCheckable(p), {
+          .refine((p) => !p.enabled || p.check?.kind === "judged" || isCheckable(p), {
             path: ["check"],
             message:
-              "Give this principle a check (forbidden phrases, a required disclaimer, must cite, a pattern or a maximum length), or save it disabled.",
+              "Give this principle a check (forbidden phrases, a required disclaimer, must cite, a pattern, a maximum length, or judged by the model), or save it disabled.",
+          })
+          // A judged check is enforced only where a model judges it: without one, it needs a
+          // mechanical fallback, or it would read as enforced while nothing checks it.
+          .refine((p) => !p.enabled || p.check?.kind !== "judged" || isCheckable(p, deploymentModelJudges()), {
+            path: ["check"],
+            message:
+              "No model is configured to judge this principle: give the judged check a fallback (a mechanical check), or save it disabled.",
           })
           .refine((p) => p.check?.kind !== "builtin" || BUILTIN_PRINCIPLES.has(p.id), {
             path: ["check"],
@@ -77,7 +85,7 @@ export async function listPrinciples(scope: TenantScope): Promise<{ items: Princ
         severity: r.severity,
         enabled: r.enabled,
         check,
-        checked: isCheckable({ id: r.principleId, check }),
+        checked: isCheckable({ id: r.principleId, check }, deploymentModelJudges()),
       };
     }),
     defaults: false,

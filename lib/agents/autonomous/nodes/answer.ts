@@ -16,6 +16,8 @@ import { emit, type RunContext, runContextOf } from "@/lib/runs";
 import { claimsOf } from "../claims";
 import { validateDraft } from "../constitution";
 import { evidenceOf } from "../evidence";
+import { runModelOf } from "../model-call";
+import { judgeDraft } from "../principle-judgement";
 import { emitAgent, emitTodo, endingOf, historyEntry, reasonOf } from "../progress";
 import { documentTitles, loadPrinciples, saveEvidence, saveHierarchyNode, saveValidation, stableId } from "../records";
 import { answerEvidenceLevelOf, nodesExecutedOf } from "../run-summary";
@@ -200,9 +202,12 @@ export async function validate(state: AutonomousStateType, config: LangGraphRunn
   const run = runContextOf(config);
   const text = state.draft?.text ?? "";
   const principles = await loadPrinciples(run);
-  const result = validateDraft(text, principles, {
+  // Judged principles first, by the run's model: the mechanical checks then read its revision.
+  const judged = await judgeDraft(config, state.agent ? runModelOf(state.agent) : null, text, principles);
+  const result = validateDraft(judged.text, principles, {
     confidence: state.draft?.confidence ?? 0,
     knownCitations: state.sources.map((s) => s.n),
+    judged: judged.verdicts,
   });
   const applied = result.requiresRevision && result.suggestedRevision !== null;
   await saveValidation(run, stableId(run.runId, "response", text), { type: "response", text }, result, applied);
@@ -215,6 +220,7 @@ export async function validate(state: AutonomousStateType, config: LangGraphRunn
       violations: result.violations,
       revisionApplied: applied,
       principles: result.principlesChecked,
+      ...(judged.trace.length ? { judged: judged.trace } : {}),
     },
   });
   const known = state.sources.map((s) => s.n);
@@ -224,6 +230,7 @@ export async function validate(state: AutonomousStateType, config: LangGraphRunn
   const emptied = state.draft !== null && supportedClaimsOf(revised, known) === 0;
   const unsupported = [
     ...(state.draft?.unsupported ?? []),
+    ...judged.notes,
     ...(emptied && supportedClaimsOf(text, known) > 0
       ? [`the constitutional revision removed every cited claim (${result.violations.join("; ")})`]
       : []),
@@ -240,7 +247,7 @@ export async function validate(state: AutonomousStateType, config: LangGraphRunn
     validations: [
       { isValid: result.isValid, severity: result.severity, violations: result.violations, revisionApplied: applied },
     ],
-    ...(state.draft && (applied || emptied)
+    ...(state.draft && (applied || emptied || judged.notes.length > 0)
       ? { draft: { ...state.draft, text: finalText, unsupported, ...(emptied ? { confidence: 0 } : {}) } }
       : {}),
   };

@@ -1,13 +1,18 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { emit, runContextOf } from "@/lib/runs";
 import { AUTONOMOUS_LIMITS, type SteeringEntry } from "../../contract";
+import { runModelOf } from "../model-call";
 import { stepsForSteering, todoOf } from "../planner";
 import { emitTodo, withStep } from "../progress";
 import { steeringAfter } from "../records";
 import type { AutonomousStateType, PendingAction, WorkStep } from "../state";
+import { chooseTool } from "../tool-choice";
 
 /** Steps that stay at the end of the plan: new work goes before them. */
 const isClosing = (step: WorkStep) => step.kind === "decide" || step.kind === "synthesize";
+
+/** Steps whose tool the model may choose: the planner's and the owner's steering, not a reviewer's own. */
+const byModel = (step: WorkStep) => step.origin !== "reviewer" && step.origin !== "replan";
 
 /** Spawns so far, not counting the run's own expert. */
 export const spawnsOf = (state: AutonomousStateType) => state.hierarchy.filter((n) => n.depth > 1).length;
@@ -102,19 +107,42 @@ export async function think(state: AutonomousStateType, config: LangGraphRunnabl
       thought: `${next.description}: ${why}, so I search the knowledge base myself.`,
     };
   } else {
+    // With a model, it chooses the tool and arguments of a planned or steered step; a step a
+    // reviewer wrote or re-planned after a rejection runs as it stands.
+    let step = next;
+    const model = state.agent && step.kind === "tool" && step.tool && byModel(step) ? runModelOf(state.agent) : null;
+    if (model && step.tool) {
+      const chosen = await chooseTool(config, model, {
+        goal: state.goal,
+        step: { description: step.description, tool: step.tool, params: step.params ?? {} },
+        tools: state.tools,
+      });
+      const change = {
+        ...(chosen.by === "model"
+          ? {
+              tool: chosen.tool,
+              params: chosen.params,
+              risk_level: state.tools.find((t) => t.name === chosen.tool)?.risk ?? "medium",
+            }
+          : {}),
+        ...(chosen.note ? { note: `Tool choice: ${chosen.note}` } : {}),
+      };
+      step = { ...step, ...change };
+      todo = withStep(todo, step.id, change);
+    }
     const action =
-      next.kind === "tool"
-        ? `${next.tool}(${JSON.stringify(next.params ?? {})})`
-        : next.kind === "delegate"
-          ? `ask_expert(${next.agent})`
-          : next.kind;
+      step.kind === "tool"
+        ? `${step.tool}(${JSON.stringify(step.params ?? {})})`
+        : step.kind === "delegate"
+          ? `ask_expert(${step.agent})`
+          : step.kind;
     current = {
-      stepId: next.id,
+      stepId: step.id,
       iteration,
-      kind: next.kind,
-      ...(next.tool ? { tool: next.tool } : {}),
-      ...(next.params ? { params: next.params } : {}),
-      thought: `Step "${next.description}": next action ${action}.`,
+      kind: step.kind,
+      ...(step.tool ? { tool: step.tool } : {}),
+      ...(step.params ? { params: step.params } : {}),
+      thought: `Step "${step.description}": next action ${action}.`,
     };
   }
   if (current.stepId) {
