@@ -28,6 +28,11 @@ describe("German words as the offline engine reads them", () => {
     expect(isStopword("man", "en")).toBe(false);
   });
 
+  it("reads a German hyphenated compound's parts as words of the text, an English one's not", () => {
+    expect(contentTerms("die Eleutherian-Pulvermühlen", "de")).toContain(stemAs("pulvermühlen", "de"));
+    expect(contentTerms("post-market studies", "en")).not.toContain("market");
+  });
+
   it("relates a compound to its parts of five letters or more, not to short ones", () => {
     expect(compoundRelated(stemAs("sauerstoff", "de"), stemAs("sauerstoffkammern", "de"))).toBe(true);
     expect(compoundRelated(stemAs("kohlenmonoxidvergiftung", "de"), stemAs("vergiftungen", "de"))).toBe(true);

@@ -240,8 +240,23 @@ export function contentTerms(text: string, language?: string): string[] {
   for (const { normal } of tokenize(text)) {
     if (!isContentWord(normal, language)) continue;
     seen.add(stemAs(normal, language));
+    for (const part of hyphenParts(normal, language)) seen.add(part);
   }
   return [...seen];
+}
+
+/**
+ * The stems of a German hyphenated compound's parts ("Eleutherian-Pulvermühlen": "eleutherian",
+ * "pulvermuhl"): German writes the same compound with a hyphen in one text and joined or
+ * apart in another, so its parts are words of the text too. None for other languages, where a
+ * hyphen joins words that are not used alone ("post-market").
+ */
+export function hyphenParts(normal: string, language?: string): string[] {
+  if (language !== "de" || !normal.includes("-")) return [];
+  return normal
+    .split("-")
+    .filter((p) => isContentWord(p, language) && p.length >= 2)
+    .map((p) => stemAs(p, language));
 }
 
 /** Numbers count ("21 CFR 314"); single letters and stopwords do not. */
