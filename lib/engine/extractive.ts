@@ -1,5 +1,5 @@
 import { type Coverage, type CoverageOptions, coverageOf, coversEnough } from "./coverage";
-import { contentTerms } from "./lexicon";
+import { compoundRelated, contentTerms, stemAs } from "./lexicon";
 import { bm25Scores, idfOf, type ScoredUnit, termFrequencies } from "./sentence-bm25";
 import { splitSentences } from "./sentences";
 import type { Passage } from "./types";
@@ -93,6 +93,7 @@ function unitsOf(passages: Passage[], question: Set<string>, language?: string):
       const words = wordCount(sentence.text);
       const { tf, length } = termFrequencies(sentence.text, language);
       const terms = new Set(tf.keys());
+      if (language === "de") addCompoundParts(tf, question);
       const matched = [...question].filter((t) => terms.has(t) || context.has(t));
       units.push({
         tf,
@@ -113,6 +114,29 @@ function unitsOf(passages: Passage[], question: Set<string>, language?: string):
     }
   }
   return units;
+}
+
+/** A question term found only as a part of a German compound (or the compound of a part) counts this much. */
+const COMPOUND_WEIGHT = 0.5;
+
+/**
+ * German joins words into compounds that a question and its passage split differently
+ * ("Sauerstoffkammern" in the passage, "Kammer" in the question; "Kohlenmonoxidvergiftung" in
+ * the question, "Vergiftungen" in the passage): a question term the sentence lacks counts with
+ * COMPOUND_WEIGHT per sentence word it is a compound part of, or that is a part of it.
+ */
+function addCompoundParts(tf: Map<string, number>, question: Set<string>): void {
+  const stems = [...tf.entries()];
+  const found = (term: string) =>
+    stems.filter(([s]) => s === term || compoundRelated(term, s)).reduce((sum, [, n]) => sum + n, 0);
+  for (const q of question) {
+    if (tf.has(q)) continue;
+    // A compound written with hyphens ("Amazonas-Regenwald", "ABC-Logo") is also written
+    // joined or apart: it counts by the share of its parts the sentence has.
+    const parts = q.split("-").filter((p) => p.length >= 2);
+    const f = parts.length > 1 ? parts.filter((p) => found(stemAs(p, "de")) > 0).length / parts.length : found(q);
+    if (f > 0) tf.set(q, COMPOUND_WEIGHT * f);
+  }
 }
 
 /** Every sentence of the passages with its relevance to the question (quotable ones only). */

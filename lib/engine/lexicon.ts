@@ -55,7 +55,8 @@ const OTHER_LANGUAGES: Record<string, string> = {
     für hat ich ihr im in ist ja kann mit nach nicht noch nur oder sich sie sind so über um und uns von vor war was
     welche wie wir wird zu zum zur
     beim vom ins ans durch gegen ohne unter zwischen während wegen seit ab
-    wer wen wem wessen wann warum wieso weshalb wo woher wohin womit wofür wodurch wozu worauf worin wovon welcher
+    wer wen wem wessen wann warum wieso weshalb wo woher wohin womit wofür wodurch wozu worauf worin wovon worüber
+    worum woran wobei welcher
     welches welchem welchen viel viele vieler vielen wieviel wieviele
     hatte hatten habe haben hast hätte hätten bist sein seid waren wäre wären werden wurde wurden würde würden
     worden geworden kannst können konnte konnten könnte könnten muss müssen musste mussten soll sollen sollte
@@ -77,7 +78,17 @@ const OTHER_LANGUAGES: Record<string, string> = {
     na nas no nos não o os ou para pela pelo por qual quando que se sem ser seu sua são também um uma`,
 };
 
+// More German words that say nothing about a question's subject, as the English lists above
+// hold "per", "other", "most", "kind", "mean": not used to guess a language, as several are
+// English words too ("man", "pro", "hier").
+const GERMAN_MORE = `eines keines dessen deren denen man pro laut hier dort da nun jetzt sehr schon bereits immer ganz
+  mehr meist meiste meisten andere anderen anderer anderes anderem beide beiden wenige wenigen weniger solche solcher
+  solches solchen solchem selbst eigene eigenen eigener eigenes gleiche gleichen weitere weiteren jedoch obwohl
+  daher somit deshalb also zwar dabei dazu davon dafür daran darauf darin darüber damals sonst statt anstatt innerhalb
+  außerhalb bitte art arten weise beispiel beispiele versteht verstehen bedeutet bedeuten bedeutung`;
+
 const words = (list: string) => list.split(/\s+/).filter(Boolean);
+const GERMAN_STOPWORDS = new Set(words(GERMAN_MORE));
 
 const LANGUAGE_WORDS = new Map<string, Set<string>>([
   ["en", new Set(words(ENGLISH))],
@@ -94,12 +105,15 @@ const BASE_STOPWORDS = new Set([...words(ENGLISH), ...words(REQUEST)]);
 export function isStopword(normal: string, language?: string): boolean {
   const word = normal.replace(/’/g, "'");
   if (BASE_STOPWORDS.has(word)) return true;
+  if (language === "de" && GERMAN_STOPWORDS.has(word)) return true;
   return language !== undefined && language !== "en" && (LANGUAGE_WORDS.get(language)?.has(word) ?? false);
 }
 
 /**
  * The language a text is most likely written in, by counting each language's function words;
- * undefined when fewer than two are found or two languages tie.
+ * undefined when none is found or two languages tie. A short question has few function words
+ * ("Welche Auszeichnung erhielt Marlee Matlin?" has one): a single one decides when it opens
+ * the text, is no English word, and no other language has a word there.
  */
 export function guessLanguage(text: string): string | undefined {
   const counts = new Map<string, number>();
@@ -108,8 +122,13 @@ export function guessLanguage(text: string): string | undefined {
   }
   const ranked = [...counts].sort((a, b) => b[1] - a[1]);
   const [best, second] = ranked;
-  if (!best || best[1] < 2 || (second && second[1] === best[1])) return undefined;
-  return best[0];
+  if (!best || (second && second[1] === best[1])) return undefined;
+  if (best[1] >= 2) return best[0];
+  // One word: only a question's opening word that is no English word ("Welche", "Wann"), not
+  // one inside an English text ("civil war", "die casting").
+  const first = tokenize(text)[0]?.normal ?? "";
+  const english = LANGUAGE_WORDS.get("en");
+  return !second && LANGUAGE_WORDS.get(best[0])?.has(first) && !english?.has(first) ? best[0] : undefined;
 }
 
 // Longest suffix first. `min` is the shortest stem a rule may leave; `vowel` asks that the stem
@@ -175,16 +194,44 @@ const germanStems = new Map<string, string>();
 function germanStem(word: string): string {
   let stemmed = germanStems.get(word);
   if (stemmed === undefined) {
-    stemmed = germanStemmer(word)
-      .toLowerCase()
-      .replace(/ä/g, "a")
-      .replace(/ö/g, "o")
-      .replace(/ü/g, "u")
-      .replace(/ß/g, "ss");
+    stemmed = foldVerbEnding(
+      germanStemmer(word).toLowerCase().replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u").replace(/ß/g, "ss"),
+    );
     if (germanStems.size > 10_000) germanStems.clear();
     germanStems.set(word, stemmed);
   }
   return stemmed;
+}
+
+/**
+ * Snowball's German stemmer leaves the endings of verb forms in -t ("startete" → "startet",
+ * "klassifiziert", "verfasst") while it strips the infinitive's ("starten" → "start",
+ * "klassifizieren" → "klassifizi"): a question asks in the past tense what its passage says in
+ * another form. A final "t" is dropped, then an "e" or "er" it leaves, as long as the stem stays
+ * five letters or more (so "Welt", "Zeit" and "Macht" stay whole). Applied to every German
+ * stem, question and passage alike, so forms that agreed before still agree.
+ */
+function foldVerbEnding(stem: string): string {
+  if (stem.length < 6 || !stem.endsWith("t")) return stem;
+  let s = stem.slice(0, -1);
+  if (s.length >= 6 && s.endsWith("e")) s = s.slice(0, -1);
+  else if (s.length >= 7 && s.endsWith("er")) s = s.slice(0, -2);
+  return s;
+}
+
+/** A German compound part shorter than this could match inside any word by chance. */
+export const COMPOUND_PART = 5;
+
+/**
+ * Whether two German stems name the same thing as a compound and its part: one ends with the
+ * other (the compound's head: "baumart" and "art" do not, "sauerstoffkamm" and "kamm" do not,
+ * "kohlenmonoxidvergift" and "vergift" do) or holds it whole ("sauerstoff" in
+ * "sauerstoffkonzentration"), the part at least COMPOUND_PART letters long. Not the same stem.
+ */
+export function compoundRelated(a: string, b: string): boolean {
+  if (a === b) return false;
+  const [part, whole] = a.length < b.length ? [a, b] : [b, a];
+  return part.length >= COMPOUND_PART && whole.includes(part);
 }
 
 /** The content terms of a text: stems of the words that are not stopwords, in order, once each. */
@@ -193,8 +240,23 @@ export function contentTerms(text: string, language?: string): string[] {
   for (const { normal } of tokenize(text)) {
     if (!isContentWord(normal, language)) continue;
     seen.add(stemAs(normal, language));
+    for (const part of hyphenParts(normal, language)) seen.add(part);
   }
   return [...seen];
+}
+
+/**
+ * The stems of a German hyphenated compound's parts ("Eleutherian-Pulvermühlen": "eleutherian",
+ * "pulvermuhl"): German writes the same compound with a hyphen in one text and joined or
+ * apart in another, so its parts are words of the text too. None for other languages, where a
+ * hyphen joins words that are not used alone ("post-market").
+ */
+export function hyphenParts(normal: string, language?: string): string[] {
+  if (language !== "de" || !normal.includes("-")) return [];
+  return normal
+    .split("-")
+    .filter((p) => isContentWord(p, language) && p.length >= 2)
+    .map((p) => stemAs(p, language));
 }
 
 /** Numbers count ("21 CFR 314"); single letters and stopwords do not. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coverageOf } from "./coverage";
+import { coverageOf, ELSEWHERE_WEIGHT } from "./coverage";
 import { stem } from "./lexicon";
 import { bm25Scores, type ScoredUnit, termFrequencies } from "./sentence-bm25";
 import type { Passage } from "./types";
@@ -49,12 +49,13 @@ describe("question coverage", () => {
   const nda = passage(1, "New Drug Application", "The new drug application holds the clinical data.");
   const ind = passage(2, "IND", "Patients are dosed once the IND is in effect.");
 
-  it("weighs a term no passage has fully, and one only another passage has by half", () => {
+  it("weighs a term no passage has fully, and one only another passage has less (ELSEWHERE_WEIGHT)", () => {
     const foreign = coverageOf(terms("japan", "new", "drug", "application"), [nda], [nda, ind]);
     expect(foreign.unknown).toEqual(["japan"]);
     expect(foreign.share).toBe(3 / 4);
     const incidental = coverageOf(terms("patients", "new", "drug", "application"), [nda], [nda, ind]);
     expect(incidental.elsewhere).toEqual([stem("patients")]);
-    expect(incidental.share).toBe(3 / 3.5);
+    expect(incidental.share).toBe(3 / (3 + ELSEWHERE_WEIGHT));
+    expect(incidental.share).toBeCloseTo(3 / 3.35, 12);
   });
 });

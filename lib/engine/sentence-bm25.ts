@@ -1,4 +1,4 @@
-import { isContentWord, stemAs, tokenize } from "./lexicon";
+import { hyphenParts, isContentWord, stemAs, tokenize } from "./lexicon";
 
 /**
  * Okapi BM25 over a small collection of sentences (those of the passages retrieved for one
@@ -36,6 +36,8 @@ export function termFrequencies(text: string, language?: string): { tf: Map<stri
     if (!isContentWord(normal, language)) continue;
     const term = stemAs(normal, language);
     tf.set(term, (tf.get(term) ?? 0) + 1);
+    // A German hyphenated compound's parts are its words too (lexicon.hyphenParts).
+    for (const part of hyphenParts(normal, language)) if (part !== term) tf.set(part, (tf.get(part) ?? 0) + 1);
     length++;
   }
   return { tf, length };

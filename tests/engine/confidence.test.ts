@@ -22,9 +22,9 @@ describe("confidenceOf", () => {
   });
 
   it("measures coverage of the question's terms in the cited passages, weighing what no passage knows", () => {
-    // "novo" is in another retrieved passage (half weight), "pma" in the cited one.
+    // "novo" is in another retrieved passage (weight 0.35, coverage.ts), "pma" in the cited one.
     const c = confidenceOf({ passages: PASSAGES, answer: "PMA is stringent [3].", questionTerms: ["novo", "pma"] });
-    expect(c.coverage).toBeCloseTo(1 / 1.5, 12);
+    expect(c.coverage).toBeCloseTo(1 / 1.35, 12);
     // "tungsten" is in no passage at all: a part of the question the sources cannot speak to.
     const d = confidenceOf({ passages: PASSAGES, answer: "PMA is stringent [3].", questionTerms: ["tungsten", "pma"] });
     expect(d.coverage).toBe(0.5);

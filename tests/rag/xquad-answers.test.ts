@@ -19,11 +19,12 @@ import { newTenant } from "./support";
 /** The issue's goal: the answer contains the reference span for 80% of questions. */
 const GOAL = 0.8;
 /**
- * German does not reach GOAL yet (0.701 measured, docs/answer-quality.md): a lexical engine
- * misses German compounds and inflections that a question and its paragraph phrase differently,
- * and refuses. The floor holds today's level so it cannot slip while the gap is worked on.
+ * German is just under GOAL (0.794, 162 of 204, docs/answer-quality.md; 0.701 before German
+ * questions were read as German): the floor sits one question under it, so it cannot slip.
  */
-const FLOOR: Record<"en" | "de", number> = { en: GOAL, de: 0.69 };
+const FLOOR: Record<"en" | "de", number> = { en: GOAL, de: 0.785 };
+/** German may trail English by at most this share (measured: 0.015, three questions). */
+const MAX_GAP = 0.02;
 /** Every STRIDE-th question, from the first: an even, fixed sample. */
 const STRIDE = 3;
 /** The chat's default number of sources per answer (VIGIL_CHAT_SOURCES). */
@@ -96,6 +97,7 @@ const present = xquadPresent();
 const target = appTargets()[0];
 
 describe(`XQuAD answers contain the answer span, on ${target.name}`, () => {
+  const measured: Partial<Record<"en" | "de", number>> = {};
   for (const language of ["en", "de"] as const) {
     it(`in ${language === "en" ? "English" : "German"}: at least ${FLOOR[language]} of answers contain the reference span`, async () => {
       if (!present) throw new Error(`XQuAD is not at ${xquadDir()}: set VIGIL_IR_DIR to the folder that holds xquad/`);
@@ -107,6 +109,7 @@ describe(`XQuAD answers contain the answer span, on ${target.name}`, () => {
         console.info(
           `XQuAD ${language}: span in answer ${share(f.contained)} (${f.contained} / ${f.questions}); first citation right ${share(f.firstCitationRight)}; refused ${f.refused}`,
         );
+        measured[language] = f.contained / f.questions;
         expect(f.contained / f.questions).toBeGreaterThanOrEqual(FLOOR[language]);
       } finally {
         setActiveDatabase(undefined);
@@ -114,4 +117,10 @@ describe(`XQuAD answers contain the answer span, on ${target.name}`, () => {
       }
     }, 600_000);
   }
+
+  it(`answers German within ${MAX_GAP} of English`, () => {
+    if (measured.en === undefined || measured.de === undefined)
+      throw new Error("both languages must be measured first");
+    expect(measured.en - measured.de).toBeLessThanOrEqual(MAX_GAP);
+  });
 });

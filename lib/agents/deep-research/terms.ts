@@ -1,5 +1,4 @@
-import { stemmer as germanStem } from "@orama/stemmers/german";
-import { keywordsOf, stem } from "@/lib/engine";
+import { keywordsOf, stem, stemAs } from "@/lib/engine";
 import type { ResearchLanguage } from "./contract";
 
 // The words research measures with: a question's concepts and entities, and whether a passage
@@ -43,22 +42,10 @@ function isSentenceStart(text: string, word: string): boolean {
 const foldGerman = (text: string) =>
   text.toLowerCase().replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u").replace(/ß/g, "ss");
 
-// Terms are matched against every sentence of every passage: each is stemmed once.
-const germanStems = new Map<string, string>();
-function germanStemOf(word: string): string {
-  let stemmed = germanStems.get(word);
-  if (stemmed === undefined) {
-    stemmed = foldGerman(germanStem(word));
-    if (germanStems.size > 10_000) germanStems.clear();
-    germanStems.set(word, stemmed);
-  }
-  return stemmed;
-}
-
 /** A term as matching sees it, in the run's language. */
 export function normalTerm(term: string, language: ResearchLanguage = "en"): string {
   const lower = term.toLowerCase().replace(/['’]s$/, "");
-  if (language === "de") return /^[\p{L}][\p{L}-]*$/u.test(lower) ? germanStemOf(lower) : foldGerman(lower);
+  if (language === "de") return /^[\p{L}][\p{L}-]*$/u.test(lower) ? stemAs(lower, "de") : foldGerman(lower);
   return /^[a-z][a-z-]*$/.test(lower) ? stem(lower) : lower;
 }
 
