@@ -18,7 +18,7 @@ import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 import type { Graded } from "./support/grade";
-import { accuracyTables, declinedAnswers, tally, wrongAnswers } from "./support/report";
+import { accuracyTables, correctAnswers, declineCauses, declinedAnswers, tally, wrongAnswers } from "./support/report";
 import { runSqlEval, runWarehouseSet } from "./support/run";
 
 /**
@@ -71,7 +71,19 @@ if (!serverUrl || !server) {
           "",
           "Wrong:",
           ...wrongAnswers(graded),
-          ...(process.env.VIGIL_ACCURACY_DECLINES ? ["", "Declined:", ...declinedAnswers(graded)] : []),
+          ...(process.env.VIGIL_ACCURACY_DECLINES
+            ? [
+                "",
+                "Declined:",
+                ...declinedAnswers(graded),
+                "",
+                "Decline causes:",
+                ...declineCauses(graded),
+                "",
+                "Correct:",
+                ...correctAnswers(graded),
+              ]
+            : []),
         ].join("\n"),
       );
       // A question is never a server error: a refusal is an answer, a 500 is a bug.

@@ -228,6 +228,10 @@ interface Draft {
   valueMentions: string[];
   /** The question's words nothing in this draft accounts for: a draft with any is not answered. */
   unplaced: string[];
+  /** A column of the subject its rows are ranked by ("the 3 publications with the most citations"). */
+  rank: ColumnChoice | null;
+  /** An explicit order: by the figure, by the group, or by a column of the subject. */
+  order: { by: "value" | "group" | "label" | ColumnChoice; descending: boolean } | null;
 }
 
 /** The intent read against one schema, or why it does not fit there. */
@@ -364,9 +368,30 @@ function draftIn(
     readings.push(`${intent.year} → ${ctx.graph.tables[subject].name}.${column}`);
   }
 
+  let rank: ColumnChoice | null = null;
+  if (intent.rankBy) {
+    // A column of the subject's own rows, named by its last word ("number of citations" is
+    // `citation_num`, "ratings" is `rating`), never a key.
+    const words = wordsOf(intent.rankBy);
+    rank =
+      rankColumns(ctx.graph, [subject], words, (t) => NUMERIC.test(t)).filter(
+        (c) => !isKeyColumn(c) && headNamed(c, words) && wordsOf(c.column).every((w) => words.includes(w)),
+      )[0] ?? null;
+    if (!rank) return `no column of ${ctx.graph.tables[subject].name} matches "${intent.rankBy}"`;
+    score += rank.score;
+    readings.push(`"${intent.rankBy}" → ${rank.table.name}.${rank.column}`);
+  }
+
   // Every content word accounted for, or the draft says which are not: first by the names and
   // values it uses, then by values in the data for the words left over.
   const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
+  if (rank) for (const w of wordsOf(rank.column)) covered.add(w);
+  const order = intent.order ? orderIn(ctx, intent, intent.order, { subject, group, measure }) : null;
+  if (typeof order === "string") return order;
+  if (order) {
+    for (const w of order.words) covered.add(w);
+    readings.push(`"${intent.order?.said}" → order by ${order.readable}`);
+  }
   let unplaced = unaccountedWords(question, intent, covered);
   if (unplaced.length && ctx.values) {
     const found = valueConditions(ctx, subject, near, question, new Set(unplaced));
@@ -385,7 +410,74 @@ function draftIn(
       unplaced = unaccountedWords(question, intent, covered);
     } else if (found) return found;
   }
-  return { schema, score, subject, group, measure, conditions, date, terms, readings, valueMentions, unplaced };
+  return {
+    schema,
+    score,
+    subject,
+    group,
+    measure,
+    conditions,
+    date,
+    terms,
+    readings,
+    valueMentions,
+    unplaced,
+    rank,
+    order: order ? { by: order.by, descending: order.descending } : null,
+  };
+}
+
+/** Words of an order clause that only say "the figure": "the number of …", "the average cost". */
+const FIGURE_WORDS = new Set(["number", "count", "total", "sum", "average", "avg", "mean", "amount", "value"]);
+
+/**
+ * What an order clause sorts by: the figure (a count or a measure), the group, the rows' labels,
+ * or a column of the subject. Every word of the clause must name one of them, or the draft
+ * declines: an order the plan cannot honour is not silently dropped.
+ */
+function orderIn(
+  ctx: PlannerContext,
+  intent: QuestionIntent,
+  order: NonNullable<QuestionIntent["order"]>,
+  d: Pick<Draft, "subject" | "group" | "measure">,
+): { by: "value" | "group" | "label" | ColumnChoice; descending: boolean; words: string[]; readable: string } | string {
+  const words = order.words ? wordsOf(order.words) : [];
+  const tableWords = (key: string) => wordsOf(ctx.graph.tables[key].name);
+  const within = (pool: readonly string[]) => words.every((w) => pool.includes(w));
+  const grouped = d.group !== null;
+  const descending = order.descending;
+  if (!words.length) {
+    if (order.alphabetical || intent.shape === "list")
+      return { by: grouped ? "group" : "label", descending, words, readable: "the labels" };
+    return `"${order.said}" does not say what to sort by`;
+  }
+  const hasFigure = intent.shape === "count" || intent.measure !== null;
+  if (hasFigure && words.some((w) => FIGURE_WORDS.has(w))) {
+    const pool = [
+      ...FIGURE_WORDS,
+      ...tableWords(d.subject),
+      ...(d.measure ? [...wordsOf(d.measure.column), ...tableWords(d.measure.key)] : []),
+    ];
+    if (within(pool)) return { by: "value", descending, words, readable: "the figure" };
+  }
+  if (d.group) {
+    const pool = [
+      ...tableWords(d.group.key),
+      ...(d.group.column ? wordsOf(d.group.column) : labelsOf(ctx, d.group.key).flatMap((c) => wordsOf(c))),
+      "name",
+    ];
+    if (within(pool)) return { by: "group", descending, words, readable: "the group" };
+  }
+  if (intent.shape === "list") {
+    const labels = labelsOf(ctx, d.subject).flatMap((c) => wordsOf(c));
+    if (within([...labels, ...tableWords(d.subject)]))
+      return { by: "label", descending, words, readable: "the labels" };
+    const column = rankColumns(ctx.graph, [d.subject], words, () => true).find((c) =>
+      within([...wordsOf(c.column), ...tableWords(d.subject)]),
+    );
+    if (column) return { by: column, descending, words, readable: column.column };
+  }
+  return `nothing in the answer matches "${order.words}" to sort by`;
 }
 
 /** The words of every table, column, value and term a draft uses. */
@@ -439,12 +531,18 @@ function valueConditions(
   const index = ctx.values as ValueIndex;
   const questionWords = new Set(wordsOf(question));
   const out: { choice: ColumnChoice; value: string; words: string[]; text: string; near: boolean }[] = [];
-  for (const mention of findValueMentions(question, index, wanted)) {
-    const around = new Set([mention.before, mention.after].flatMap((w) => (w ? wordsOf(w) : [])));
+  const mentions = findValueMentions(question, index, wanted);
+  for (const mention of mentions) {
+    // Raw words, stop words kept: "to ORD" is `to_airport` as "from LAX" is `from_airport`.
+    const around = new Set([mention.before, mention.after].flatMap((w) => (w ? [...wordsOf(w), w] : [])));
     const scored = mention.hits
       .filter((h) => near.includes(h.table))
       .map((hit) => {
-        const names = new Set([...wordsOf(hit.column), ...wordsOf(ctx.graph.tables[hit.table].name)]);
+        const names = new Set([
+          ...wordsOf(hit.column),
+          ...rawWords(hit.column),
+          ...wordsOf(ctx.graph.tables[hit.table].name),
+        ]);
         const beside = [...around].filter((w) => names.has(w)).length;
         const named = [...names].filter((w) => questionWords.has(w)).length;
         const hops = ctx.finder.findShortestPath(subject, hit.table)?.length ?? 0;
@@ -468,8 +566,34 @@ function valueConditions(
       near: mention.near === true,
     });
   }
+  // Two values on one column are alternatives ("in France, Italy or Spain") only when the
+  // question lists them so; "in both X and Y" or "from X to Y" on one column is another question.
+  const byColumn = new Map<string, string[]>();
+  for (const o of out) {
+    const key = `${o.choice.key}.${o.choice.column}`;
+    byColumn.set(key, [...(byColumn.get(key) ?? []), o.text]);
+  }
+  for (const [column, texts] of byColumn) {
+    if (texts.length < 2) continue;
+    const positions = texts.map((t) => question.indexOf(t)).sort((a, b) => a - b);
+    const ordered = positions.map((p) => texts.find((t) => question.indexOf(t) === p) as string);
+    for (let i = 1; i < ordered.length; i++) {
+      const between = question.slice(positions[i - 1] + ordered[i - 1].length, positions[i]);
+      if (!/^[\s"'(),]*(?:,|\bor\b)[\s"'(),]*(?:or\s+)?$/i.test(between)) {
+        return `${ordered.map((t) => `"${t}"`).join(" and ")} are all values of ${column}; say whether either one or both are meant`;
+      }
+    }
+  }
   return out;
 }
+
+/** An identifier's words as written, stop words kept: `to_airport` → ["to", "airport"]. */
+const rawWords = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 const columnLabel = (ctx: PlannerContext, hit: ValueHit) => `${ctx.graph.tables[hit.table].name}.${hit.column}`;
 
@@ -516,6 +640,13 @@ const isKeyColumn = (c: ColumnChoice) =>
 
 /** Writes the intent as one SELECT over the schema that fits it best. */
 export function planSql(intent: QuestionIntent, ctx: PlannerContext, question: string): Plan {
+  const plan = planOne(intent, ctx, question);
+  if (plan.ok || !intent.alternative) return plan;
+  const other = planOne(intent.alternative, ctx, question);
+  return other.ok ? other : plan;
+}
+
+function planOne(intent: QuestionIntent, ctx: PlannerContext, question: string): Plan {
   const allWords = wordsOf(question);
   const drafts: Draft[] = [];
   const misses: string[] = [];
@@ -678,7 +809,15 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
         ...base,
         // A ranked count ("the 3 countries with the most customers") keeps its first N; a date
         // part reads in time order.
-        sql: `select ${select}, ${counted} as ${w.id(name)} from ${from.join(" ")}${whereSql} group by ${groupRefs.join(", ")}${intent.having ? ` having ${counted} ${intent.having.op} ${Number(intent.having.value)}` : ""} order by ${d.group.part && intent.limit === null ? `${groupRefs.join(", ")}` : `${w.id(name)} ${intent.descending ? "desc" : "asc"}, ${groupRefs.join(", ")}`}${intent.limit !== null ? ` limit ${intent.limit}` : ""}`,
+        sql: `select ${select}, ${counted} as ${w.id(name)} from ${from.join(" ")}${whereSql} group by ${groupRefs.join(", ")}${intent.having ? ` having ${counted} ${intent.having.op} ${Number(intent.having.value)}` : ""} order by ${
+          d.order?.by === "value"
+            ? `${sortTerm(ctx.dialect, w.id(name), d.order.descending)}, ${groupRefs.join(", ")}`
+            : d.order?.by === "group"
+              ? groupRefs.map((r) => sortTerm(ctx.dialect, r, d.order?.descending === true)).join(", ")
+              : d.group.part && intent.limit === null
+                ? `${groupRefs.join(", ")}`
+                : `${w.id(name)} ${intent.descending ? "desc" : "asc"}, ${groupRefs.join(", ")}`
+        }${intent.limit !== null ? ` limit ${intent.limit}` : ""}`,
         labelColumns: groupColumns,
         valueColumn: name,
       },
@@ -687,15 +826,28 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
 
   if (intent.shape === "list") {
     const labels = labelsOf(ctx, d.subject);
-    const extra = d.conditions.map((c) => c.choice).filter((c) => c.key === d.subject && !labels.includes(c.column));
+    const sortColumn = d.rank ?? (d.order && typeof d.order.by === "object" ? d.order.by : null);
+    const extra = [
+      ...d.conditions.map((c) => c.choice).filter((c) => c.key === d.subject && !labels.includes(c.column)),
+      ...(sortColumn && !labels.includes(sortColumn.column) ? [sortColumn] : []),
+    ];
     const columns = [...new Set([...labels, ...extra.map((c) => c.column)])];
     const select = columns.map((c) => ref(d.subject, c)).join(", ");
-    const order = labels.map((c) => ref(d.subject, c)).join(", ");
+    const labelOrder = labels.map((c) => ref(d.subject, c));
+    // A ranking keeps its first N by the column; an order clause sorts by what it names.
+    const order = d.rank
+      ? [sortTerm(ctx.dialect, ref(d.subject, d.rank.column), intent.descending), ...labelOrder].join(", ")
+      : sortColumn && d.order
+        ? [sortTerm(ctx.dialect, ref(d.subject, sortColumn.column), d.order.descending), ...labelOrder].join(", ")
+        : d.order
+          ? labelOrder.map((r) => sortTerm(ctx.dialect, r, d.order?.descending === true)).join(", ")
+          : labelOrder.join(", ");
+    const limit = d.rank ? ` limit ${intent.limit ?? 1}` : "";
     return {
       ok: true,
       plan: {
         ...base,
-        sql: `select ${select} from ${from.join(" ")}${whereSql} order by ${order}`,
+        sql: `select ${select} from ${from.join(" ")}${whereSql} order by ${order}${limit}`,
         labelColumns: labels,
         valueColumn: null,
       },
@@ -704,6 +856,10 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
 
   const m = d.measure;
   if (!m || !intent.measure) return { ok: false, reason: "the question names no measure" };
+  // A top-N is sorted by its figure: an order by anything else would not be honoured.
+  if (intent.shape === "top" && d.order && d.order.by !== "value") {
+    return { ok: false, reason: "a top-N is sorted by its figure, not by another order" };
+  }
   const aggregate = intent.measure.aggregate === "count" ? "count" : intent.measure.aggregate;
   const valueName = `${aggregate}_${m.column}`.toLowerCase();
   const value = `${aggregate}(${ref(m.key, m.column)})`;
@@ -726,7 +882,13 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
 
   // A measure per a dimension, or over everything.
   const select = groupRefs.map((r, i) => `${r} as ${w.id(groupColumns[i])}`);
-  const groupSql = groupRefs.length ? ` group by ${groupRefs.join(", ")} order by ${groupRefs.join(", ")}` : "";
+  const groupOrder =
+    d.order?.by === "value"
+      ? [sortTerm(ctx.dialect, w.id(valueName), d.order.descending), ...groupRefs]
+      : d.order?.by === "group"
+        ? groupRefs.map((r) => sortTerm(ctx.dialect, r, d.order?.descending === true))
+        : groupRefs;
+  const groupSql = groupRefs.length ? ` group by ${groupRefs.join(", ")} order by ${groupOrder.join(", ")}` : "";
   return {
     ok: true,
     plan: {
@@ -736,6 +898,12 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
       valueColumn: valueName,
     },
   };
+}
+
+/** One ORDER BY term; rows without a value last either way, as a reader expects. */
+function sortTerm(dialect: PlannerDialect, ref: string, descending: boolean): string {
+  if (dialect === "mysql") return descending ? `${ref} desc` : `${ref} is null, ${ref} asc`;
+  return descending ? `${ref} desc nulls last` : `${ref} asc`;
 }
 
 /** A number compared with a column; the numbers were read as numbers, so they are written as such. */
