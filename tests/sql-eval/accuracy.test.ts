@@ -28,9 +28,13 @@ import { runSqlEval, runWarehouseSet } from "./support/run";
  * declined, 0 wrong; with elliptical follow-ups read ("What about 1996?"), warehouse 35 correct,
  * 33 declined, 0 wrong; with a value the data held changed by a follow-up ("What about Jazz?")
  * and near spellings of values, warehouse 36 correct, 32 declined, 0 wrong (sql-eval unchanged).
+ * With keys inferred from column statistics where a dump declares none, order clauses, rankings
+ * of rows by a column, number columns named `year`, grouping by a joined table's column, and
+ * ties on a sorted number graded as unordered (support/compare.ts): sql-eval 21 correct, 69
+ * declined, 0 wrong; warehouse unchanged at 36 / 32 / 0.
  * Correct answers may not fall below the floor; wrong ones may not pass 3 %.
  */
-const FLOOR = { sqlEval: 4, warehouse: 36 };
+const FLOOR = { sqlEval: 21, warehouse: 36 };
 /** The issue's bar: a wrong answer is worse than a refusal. */
 const MAX_WRONG_SHARE = 0.03;
 const CONCURRENCY = 3;

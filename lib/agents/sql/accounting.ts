@@ -34,6 +34,7 @@ const RELATION_VERBS = new Set(
     "work works worked live lives lived locate located base based come comes",
     "provide provides provided supply supplies supplied release released record recorded",
     "receive receives received get gets got",
+    "serving offering selling selled containing including playing working living",
   ]
     .join(" ")
     .split(" ")

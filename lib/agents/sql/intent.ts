@@ -156,15 +156,37 @@ function yearOf(text: string): { rest: string; year: number | null; month: numbe
 
 function groupOf(text: string): string | null {
   const m = /\b(?:each|every|per|by|for each)\s+([a-z][a-z _-]*)/i.exec(text);
-  return m ? phrase(m[1]) || null : null;
+  return m ? groupPhrase(m[1]) : null;
+}
+
+/** "type of food" is one dimension (`food_type`): "of" does not end a group's words. */
+function groupPhrase(text: string): string | null {
+  const of = /^([a-z][a-z_-]*)\s+of\s+(.+)$/i.exec(text.trim());
+  if (of) {
+    const tail = phrase(of[2]);
+    if (tail) return `${of[1].toLowerCase()} of ${tail.toLowerCase()}`;
+  }
+  return phrase(text) || null;
 }
 
 function measureOf(words: string): { aggregate: Aggregate; words: string } {
   const lower = words.toLowerCase();
   for (const [pattern, aggregate] of AGGREGATE_WORDS) {
-    if (pattern.test(lower)) return { aggregate, words: phrase(lower.replace(pattern, "")) };
+    if (pattern.test(lower)) return { aggregate, words: measurePhrase(lower.replace(pattern, "")) };
   }
-  return { aggregate: "sum", words: phrase(lower) };
+  return { aggregate: "sum", words: measurePhrase(lower) };
+}
+
+/**
+ * "number of citations received" is a number of citations (`citation_num`), not a bare "number";
+ * "cost of round-trip fares" is the round-trip cost: the words after "of" help pick the column.
+ */
+function measurePhrase(words: string): string {
+  const of = /^(?:the\s+)?([a-z][a-z _-]*?)\s+of\s+(?:an?\s+|the\s+|all\s+)*(.+)$/.exec(words);
+  if (!of) return phrase(words);
+  const head = phrase(of[1]);
+  const tail = phrase(of[2]);
+  return head && tail ? `${head} of ${tail}` : phrase(words);
 }
 
 /**
@@ -302,12 +324,12 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
   }
   // "What is the total number of restaurants in each city", "count the number of flights per month".
   m =
-    /^(?:what is |what was |what's |show |give me )?(?:the )?(?:total\s+)?(?:number|count)\s+of\s+(.+?)\s+(?:in|per|for|by)\s+(?:each|every)?\s*(.+)$/i.exec(
+    /^(?:what is |what was |what's |show |give me )?(?:the )?(?:total\s+)?(?:number|count)\s+of\s+(.+?)\s+(?:(?:in|per|for|by)\s+(?:each|every)?|each|every)\s*(.+)$/i.exec(
       text,
     ) ?? /^count\s+(?:the\s+)?(?:number\s+of\s+)?(.+?)\s+(?:per|for each|in each|by)\s+(.+)$/i.exec(text);
   if (m) {
     const subject = phrase(m[1].toLowerCase());
-    const group = phrase(m[2].toLowerCase());
+    const group = groupPhrase(m[2].toLowerCase());
     if (subject && group) return { ...base, shape: "count", subject, groupBy: group };
   }
   // "What are the names of the restaurants that serve Italian food": a list of what is named.
@@ -345,10 +367,16 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
     return subject ? { ...base, shape: "count", subject, groupBy: groupOf(m[1].slice(subject.length)) } : null;
   }
   // "Total freight per shipper", "average film length by rating"
-  m =
-    /^(?:what is |what was |what were |what are |what's |show |show me |list )?(?:the )?((?:total|sum of|sum|average|avg|mean|maximum|max|minimum|min)\s+.+?)\s+(?:per|by|for each|of each|for every)\s+(.+)$/i.exec(
-      text,
+  // "each" before "by": in "citations received by publications in each year" the group is the year.
+  const MEASURE_PER = (per: string) =>
+    new RegExp(
+      `^(?:what is |what was |what were |what are |what's |show |show me |list )?(?:the )?((?:total|sum of|sum|average|avg|mean|maximum|max|minimum|min)\\s+.+?)\\s+(?:${per})\\s+(.+)$`,
+      "i",
     );
+  m =
+    MEASURE_PER("per|for each|of each|for every|in each|in every").exec(text) ??
+    MEASURE_PER("by").exec(text) ??
+    MEASURE_PER("each|every").exec(text);
   if (m) {
     const measure = measureOf(m[1]);
     return { ...base, shape: "measure", subject: measure.words, measure, groupBy: phrase(m[2].toLowerCase()) };
@@ -376,7 +404,7 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
 
 /** "Which 3 countries have the most customers", "Top 3 employees with the most orders". */
 const COUNT_MOST =
-  /^(?:(?:which|what|who)\s+(?:are\s+the\s+|is\s+the\s+)?|(top|bottom)\s+)(?:(\d{1,3})\s+)?(.+?)\s+(?:has|have|had|with)\s+the\s+(most|fewest|least|highest number of|lowest number of|largest number of|smallest number of|most number of)\s+(.+)$/i;
+  /^(?:(?:which|what|who)\s+(?:are\s+the\s+|is\s+the\s+)?|(top|bottom)\s+)(?:(\d{1,3})\s+)?(.+?)\s+(?:has|have|had|with)\s+the\s+(most number of|highest number of|lowest number of|largest number of|smallest number of|most|fewest|least)\s+(.+)$/i;
 
 const AGGREGATE_WORD = /\b(?:total|sum|average|avg|mean|maximum|max|minimum|min|highest|lowest)\b/i;
 

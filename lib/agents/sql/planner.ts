@@ -187,6 +187,12 @@ function dateColumnOf(table: JoinGraphTable, questionWords: readonly string[]): 
   return (own ?? dates[0]).name;
 }
 
+/** A number column named just `year` (or `month`): a date part the table keeps as a number. */
+function numberNamed(table: JoinGraphTable, part: string): string | null {
+  const found = table.columns.find((c) => NUMERIC.test(c.data_type) && wordsOf(c.name).join(" ") === part);
+  return found ? found.name : null;
+}
+
 interface Writer {
   id(name: string): string;
   table(t: JoinGraphTable): string;
@@ -256,7 +262,7 @@ function draftIn(
     const subjectWords = intent.subject === intent.measure?.words ? [] : wordsOf(intent.subject);
     measure =
       rankColumns(ctx.graph, everyTable, [...measureWords, ...subjectWords], (t) => NUMERIC.test(t)).filter(
-        (c) => !isKeyColumn(c) && headNamed(c, measureWords),
+        (c) => !isKeyColumn(c) && headNamed(c, measureWords, [...measureWords, ...subjectWords]),
       )[0] ?? null;
     if (!measure) return `no numeric column matches "${intent.measure?.words}"`;
     subject = measure.key;
@@ -286,7 +292,12 @@ function draftIn(
 
   let group: Draft["group"] = null;
   const part = intent.groupBy ? datePartOf(intent.groupBy) : null;
-  if (part) {
+  const partColumn = part ? numberNamed(ctx.graph.tables[subject], part) : null;
+  if (part && partColumn && !dateColumnOf(ctx.graph.tables[subject], allWords)) {
+    // A table that keeps the year as a number (`publication.year`) groups by that column.
+    group = { key: subject, column: partColumn };
+    readings.push(`"${intent.groupBy}" → ${ctx.graph.tables[subject].name}.${partColumn}`);
+  } else if (part) {
     // "per year", "each month": a part of the subject's date column, not a table or a column.
     const column = dateColumnOf(ctx.graph.tables[subject], allWords);
     if (!column) return `${ctx.graph.tables[subject].name} has no date to group by ${part}`;
@@ -308,7 +319,28 @@ function draftIn(
       group = { key: table.key, column: null };
       score += table.score;
       readings.push(`"${intent.groupBy}" → ${schema}.${table.table.name}`);
-    } else return `nothing reachable from ${subject} matches "${intent.groupBy}"`;
+    } else {
+      // A column of a joined table ("in each region" where regions are a column of the cities
+      // the subject's rows are in): the fewest joins first; a tie between two tables declines.
+      const hops = (key: string) => ctx.finder.findShortestPath(subject as string, key)?.length ?? 0;
+      const joined = rankColumns(
+        ctx.graph,
+        near.filter((k) => k !== subject),
+        words,
+        (t) => !NUMERIC.test(t) || TEXTUAL.test(t),
+      )
+        .filter((c) => !isKeyColumn(c) && wordsOf(c.column).some((w) => words.includes(w)))
+        .map((c) => ({ ...c, score: c.score - hops(c.key) }))
+        .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key));
+      const [first, second] = joined;
+      if (!first) return `nothing reachable from ${subject} matches "${intent.groupBy}"`;
+      if (second && second.score === first.score && second.column !== first.column) {
+        return `"${intent.groupBy}" may be ${first.table.name}.${first.column} or ${second.table.name}.${second.column}`;
+      }
+      group = { key: first.key, column: first.column };
+      score += first.score;
+      readings.push(`"${intent.groupBy}" → ${first.table.name}.${first.column}`);
+    }
   }
 
   const conditions: Draft["conditions"] = [];
@@ -361,7 +393,13 @@ function draftIn(
   }
 
   let date: Draft["date"] = null;
-  if (intent.year !== null) {
+  const yearColumn = numberNamed(ctx.graph.tables[subject], "year");
+  if (intent.year !== null && !intent.month && yearColumn && !dateColumnOf(ctx.graph.tables[subject], allWords)) {
+    // "in 2021" where the year is kept as a number: equality on that column.
+    const choice = { key: subject, table: ctx.graph.tables[subject], column: yearColumn, score: 2 };
+    conditions.push({ choice, value: String(intent.year), op: "=" });
+    readings.push(`${intent.year} → ${ctx.graph.tables[subject].name}.${yearColumn}`);
+  } else if (intent.year !== null) {
     const column = dateColumnOf(ctx.graph.tables[subject], allWords);
     if (!column) return `${subject} has no date column for ${intent.year}`;
     date = { key: subject, column };
@@ -601,10 +639,17 @@ const columnLabel = (ctx: PlannerContext, hit: ValueHit) => `${ctx.graph.tables[
  * A measure column's last word is what it measures ("unit_price" is a price): the question must
  * name it, or "units sold" would be read as a sum of prices.
  */
-function headNamed(c: ColumnChoice, words: readonly string[]): boolean {
+function headNamed(c: ColumnChoice, words: readonly string[], context: readonly string[] = words): boolean {
   const own = wordsOf(c.column);
-  return own.length > 0 && words.includes(own[own.length - 1]);
+  if (own.length === 0 || !words.includes(own[own.length - 1])) return false;
+  // A generic head says nothing of which figure: "number of restaurants" is no `house_number`,
+  // "number of citations" is `citation_num`. Another word of the column (or its table: "payment
+  // amount" is `payment.amount`) must be named too.
+  const qualifiers = [...own.slice(0, -1), ...wordsOf(c.table.name)];
+  return !GENERIC_HEADS.has(own[own.length - 1]) || qualifiers.some((w) => context.includes(w));
 }
+
+const GENERIC_HEADS = new Set(["number", "count", "amount", "total", "value", "quantity"]);
 
 /** Whether a table has a label of its own (a name, a title), not only its key columns. */
 function hasOwnLabel(ctx: PlannerContext, key: string): boolean {
