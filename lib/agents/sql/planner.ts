@@ -4,7 +4,7 @@ import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTe
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
 import type { Comparison, QuestionIntent } from "./intent";
-import { findValueMentions, type ValueHit, type ValueIndex } from "./values";
+import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
 
 // The offline engine's SQL: an intent's words matched to one schema's tables and columns, the
@@ -570,9 +570,26 @@ function valueConditions(
   const questionWords = new Set(wordsOf(question));
   const out: { choice: ColumnChoice; value: string; words: string[]; text: string; near: boolean }[] = [];
   const mentions = findValueMentions(question, index, wanted);
-  for (const mention of mentions) {
+  for (const found of mentions) {
+    let mention = found;
     // Raw words, stop words kept: "to ORD" is `to_airport` as "from LAX" is `from_airport`.
     const around = new Set([mention.before, mention.after].flatMap((w) => (w ? [...wordsOf(w), w] : [])));
+    // How a hit relates to the question: its column or table beside the value or named in it, or
+    // the subject's own table. An exact value in a table the question does not mention ("Brasil",
+    // a track's title) loses to a near spelling in a related one (Brazil, the customer's country).
+    const related = (hit: ValueHit) => {
+      const names = new Set([
+        ...wordsOf(hit.column),
+        ...rawWords(hit.column),
+        ...wordsOf(ctx.graph.tables[hit.table].name),
+      ]);
+      return hit.table === subject || [...names].some((w) => around.has(w) || questionWords.has(w));
+    };
+    if (!mention.near && !mention.hits.some((h) => near.includes(h.table) && related(h))) {
+      const other = nearestValue(mention.text, index, normaliseValue(mention.text));
+      const hits = (other ? (index.byValue.get(other) ?? []) : []).filter((h) => near.includes(h.table) && related(h));
+      if (hits.length) mention = { ...mention, hits, near: true };
+    }
     const scored = mention.hits
       .filter((h) => near.includes(h.table))
       .map((hit) => {
