@@ -307,12 +307,11 @@ describe("keys taken from column statistics where none is declared", () => {
   });
 
   it("takes no key from a link table's two equal sides, nor from statistics when a key is declared", () => {
-    const graph = buildJoinGraph(
-      catalog(bare("domain_keyword", [["did"], ["kid"]], ["did", "kid"]), {
-        ...table("keyword", [["kid"], ["keyword", "text"]]),
-        unique_by_statistics: ["keyword"],
-      }),
-    );
+    const keyword = { ...table("keyword", [["kid"], ["keyword", "text"]]), unique_by_statistics: ["keyword"] };
+    const graph = buildJoinGraph({
+      dialect: "postgres",
+      tables: [bare("domain_keyword", [["did"], ["kid"]], ["did", "kid"]), keyword],
+    });
     expect(graph.tables.domain_keyword.primary_key).toEqual([]);
     expect(graph.tables.keyword.primary_key).toEqual(["kid"]);
     expect(graph.tables.keyword.note).toBeNull();

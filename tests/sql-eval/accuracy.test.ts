@@ -31,10 +31,12 @@ import { runSqlEval, runWarehouseSet } from "./support/run";
  * With keys inferred from column statistics where a dump declares none, order clauses, rankings
  * of rows by a column, number columns named `year`, grouping by a joined table's column, and
  * ties on a sorted number graded as unordered (support/compare.ts): sql-eval 21 correct, 69
- * declined, 0 wrong; warehouse unchanged at 36 / 32 / 0.
+ * declined, 0 wrong; warehouse unchanged at 36 / 32 / 0. With "with the highest …" no longer read
+ * as a filter, "what are the top 2 … with the most …" and a subject's own column preferred over a
+ * table several joins away: sql-eval 24 correct, 66 declined, 0 wrong (warehouse unchanged).
  * Correct answers may not fall below the floor; wrong ones may not pass 3 %.
  */
-const FLOOR = { sqlEval: 21, warehouse: 36 };
+const FLOOR = { sqlEval: 24, warehouse: 36 };
 /** The issue's bar: a wrong answer is worse than a refusal. */
 const MAX_WRONG_SHARE = 0.03;
 const CONCURRENCY = 3;

@@ -78,6 +78,8 @@ function conditionsOf(text: string): { rest: string; conditions: ColumnCondition
     /\s+(?:where|whose|with)\s+(?:the\s+)?([a-z][a-z _]*?)\s+(?:is|=|equals|of|being)\s+(?:'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w .-]*?))(?=\s+(?:and|in|during)\b|[?.!]?$)/i;
   let rest = text;
   for (let m = pattern.exec(rest); m; m = pattern.exec(rest)) {
+    // "with the highest number of citations" ranks; it names no value.
+    if (/^(?:highest|lowest|largest|smallest|greatest|most|fewest|least|best|worst)\b/i.test(m[1].trim())) break;
     conditions.push({ column: m[1].trim().toLowerCase(), value: (m[2] ?? m[3] ?? m[4]).trim() });
     rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
   }
@@ -213,6 +215,13 @@ function orderOf(text: string): { rest: string; order: QuestionIntent["order"] }
     descending = /descending|decreasing|reverse/.test(way[1]);
     alphabetical = /alphabetical/.test(way[1]);
     tail = tail.slice(0, way.index).trim();
+    said = true;
+  }
+  // "in descending order by average cost": the way first, then what to sort by.
+  const wayFirst = /^(?:in\s+)?(ascending|descending|increasing|decreasing)\s+order\s+(by\s+.+)$/.exec(tail);
+  if (wayFirst && !said) {
+    descending = /descending|decreasing/.test(wayFirst[1]);
+    tail = wayFirst[2];
     said = true;
   }
   const from = /\s*\bfrom\s+(?:the\s+)?(highest|lowest|largest|smallest|most|least|best|worst)\b.*$/.exec(tail);
@@ -404,7 +413,7 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
 
 /** "Which 3 countries have the most customers", "Top 3 employees with the most orders". */
 const COUNT_MOST =
-  /^(?:(?:which|what|who)\s+(?:are\s+the\s+|is\s+the\s+)?|(top|bottom)\s+)(?:(\d{1,3})\s+)?(.+?)\s+(?:has|have|had|with)\s+the\s+(most number of|highest number of|lowest number of|largest number of|smallest number of|most|fewest|least)\s+(.+)$/i;
+  /^(?=which|what|who|top|bottom)(?:(?:which|what|who)\s+(?:are\s+the\s+|is\s+the\s+)?)?(?:(top|bottom)\s+)?(?:(\d{1,3})\s+)?(.+?)\s+(?:has|have|had|with)\s+the\s+(most number of|highest number of|lowest number of|largest number of|smallest number of|most|fewest|least)\s+(.+)$/i;
 
 const AGGREGATE_WORD = /\b(?:total|sum|average|avg|mean|maximum|max|minimum|min|highest|lowest)\b/i;
 

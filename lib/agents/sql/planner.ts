@@ -309,9 +309,12 @@ function draftIn(
     const own = rankColumns(ctx.graph, [subject], words, (t) => !NUMERIC.test(t) || TEXTUAL.test(t))[0];
     // A link table (film_category) names both its sides but labels nothing: group by the side
     // that has a label when there is one.
+    // Each join past the first to reach that table costs a point against the subject's own
+    // column: the fare's own `fare_airline` before the airline table three joins away.
+    const tableHops = (key: string) => ctx.finder.findShortestPath(subject as string, key)?.length ?? 0;
     const tables = rankTables(ctx.graph, schema, words).filter((c) => near.includes(c.key));
     const table = tables.find((c) => hasOwnLabel(ctx, c.key)) ?? tables[0];
-    if (own && (!table || own.score >= table.score + 1)) {
+    if (own && (!table || own.score >= table.score - Math.max(0, tableHops(table.key) - 1) + 1)) {
       group = { key: subject, column: own.column };
       score += own.score;
       readings.push(`"${intent.groupBy}" → ${own.table.name}.${own.column}`);
