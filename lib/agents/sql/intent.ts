@@ -269,6 +269,13 @@ function rankedOf(text: string, base: Omit<QuestionIntent, "shape" | "subject">)
   };
 }
 
+/** "Total freight per shipper": a measure, then the words of its group after `per`. */
+const measurePer = (per: string) =>
+  new RegExp(
+    `^(?:what is |what was |what were |what are |what's |show |show me |list )?(?:the )?((?:total|sum of|sum|average|avg|mean|maximum|max|minimum|min)\\s+.+?)\\s+(?:${per})\\s+(.+)$`,
+    "i",
+  );
+
 /**
  * Reads a question into an intent, or null when it has none of the shapes the offline engine
  * answers. `previous` is the conversation's last intent: "and in 1998?" asks it again for 1998.
@@ -377,15 +384,10 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
   }
   // "Total freight per shipper", "average film length by rating"
   // "each" before "by": in "citations received by publications in each year" the group is the year.
-  const MEASURE_PER = (per: string) =>
-    new RegExp(
-      `^(?:what is |what was |what were |what are |what's |show |show me |list )?(?:the )?((?:total|sum of|sum|average|avg|mean|maximum|max|minimum|min)\\s+.+?)\\s+(?:${per})\\s+(.+)$`,
-      "i",
-    );
   m =
-    MEASURE_PER("per|for each|of each|for every|in each|in every").exec(text) ??
-    MEASURE_PER("by").exec(text) ??
-    MEASURE_PER("each|every").exec(text);
+    measurePer("per|for each|of each|for every|in each|in every").exec(text) ??
+    measurePer("by").exec(text) ??
+    measurePer("each|every").exec(text);
   if (m) {
     const measure = measureOf(m[1]);
     return { ...base, shape: "measure", subject: measure.words, measure, groupBy: phrase(m[2].toLowerCase()) };

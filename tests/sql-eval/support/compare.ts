@@ -101,7 +101,7 @@ function tieRuns(ans: Cell[][]): number[][] {
     const down = values.every((v, i) => i === 0 || values[i - 1] >= v);
     if (!up && !down) continue;
     const runIds: number[] = [];
-    values.forEach((v, i) => runIds.push(i > 0 && v === values[i - 1] ? runIds[i - 1] : i));
+    for (let i = 0; i < values.length; i++) runIds.push(i > 0 && values[i] === values[i - 1] ? runIds[i - 1] : i);
     out.push(runIds);
   }
   return out;
