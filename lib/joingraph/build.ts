@@ -7,7 +7,7 @@ import {
   type JoinRelationship,
   type RelationshipSource,
 } from "./contract";
-import { nameMatcher } from "./naming";
+import { nameKey, nameMatcher, nameWords } from "./naming";
 
 export interface BuildOptions {
   /** Guess relationships from column names where no foreign key declares one (default true). */
@@ -24,7 +24,7 @@ export function buildJoinGraph(catalog: SchemaCatalog, options: BuildOptions = {
   const keyOf = tableKeys(catalog.tables);
   const tables: Record<string, JoinGraphTable> = {};
   const sorted = [...catalog.tables].sort((a, b) => cmp(keyOf(a.schema, a.name), keyOf(b.schema, b.name)));
-  for (const t of sorted) tables[keyOf(t.schema, t.name)] = graphTable(t);
+  for (const t of sorted) tables[keyOf(t.schema, t.name)] = graphTable(t, sorted);
 
   const relationships = new Map<string, JoinRelationship>();
   const add = (rel: JoinRelationship) => {
@@ -75,6 +75,39 @@ export function buildJoinGraph(catalog: SchemaCatalog, options: BuildOptions = {
   };
 }
 
+/**
+ * The key of a table that declares none, from its column statistics: a column unique and never
+ * null whose name says it identifies (`id`, `aid`, `airline_code`) or that other tables of the
+ * schema repeat (`city_name` in a table of cities), and that is not named after another table
+ * (`flight_id` in `flight_leg` points at `flight`). One such column, or one that is also
+ * declared NOT NULL, or none: two equal candidates (a link table's two sides) mean no key.
+ */
+function inferredKey(t: CatalogTable, all: readonly CatalogTable[]): string | null {
+  const unique = t.unique_by_statistics ?? [];
+  if (!unique.length) return null;
+  const tableNames = new Set(all.filter((o) => o.schema === t.schema).map((o) => nameKey(o.name)));
+  const own = nameKey(t.name);
+  const identifying = (name: string) => {
+    const words = nameWords(name);
+    const last = words[words.length - 1] ?? "";
+    return /^(?:id|code|key)$/.test(last) || (words.length === 1 && /^[a-z]{1,4}id$/.test(last));
+  };
+  const repeated = (name: string) =>
+    all.some((o) => o !== t && o.schema === t.schema && o.columns.some((c) => c.name === name));
+  const namedAfterOther = (name: string) => {
+    const stem = nameWords(name).slice(0, -1).join("");
+    return stem !== "" && stem !== own && tableNames.has(stem);
+  };
+  const candidates = t.columns
+    .filter((c) => unique.includes(c.name) && !namedAfterOther(c.name))
+    .filter((c) => identifying(c.name) || repeated(c.name));
+  const pick = (list: typeof candidates) => (list.length === 1 ? list[0].name : null);
+  if (candidates.length <= 1) return pick(candidates);
+  const notNull = candidates.filter((c) => !c.nullable);
+  if (notNull.length) return pick(notNull);
+  return pick(candidates.filter((c) => identifying(c.name)));
+}
+
 /** Bare names, unless two schemas read hold the same name: then `schema.name` for both. */
 function tableKeys(tables: CatalogTable[]): (schema: string, name: string) => string {
   const count = new Map<string, number>();
@@ -82,12 +115,13 @@ function tableKeys(tables: CatalogTable[]): (schema: string, name: string) => st
   return (schema, name) => ((count.get(name) ?? 0) > 1 ? `${schema}.${name}` : name);
 }
 
-function graphTable(t: CatalogTable): JoinGraphTable {
+function graphTable(t: CatalogTable, all: readonly CatalogTable[]): JoinGraphTable {
+  const inferred = t.primary_key.length ? null : inferredKey(t, all);
   return {
     name: t.name,
     schema: t.schema,
     columns: t.columns.map((c) => ({ ...c })),
-    primary_key: [...t.primary_key],
+    primary_key: inferred ? [inferred] : [...t.primary_key],
     unique_columns: [...new Set(t.unique_keys.filter((k) => k.length === 1).map((k) => k[0]))].sort(cmp),
     unique_keys: dedupeKeys(t.unique_keys),
     comment: t.comment,
@@ -96,7 +130,7 @@ function graphTable(t: CatalogTable): JoinGraphTable {
     exclude_as_bridge_for: [],
     category: null,
     description: null,
-    note: null,
+    note: inferred ? `no key declared: ${inferred} is taken as the key (unique in the column statistics)` : null,
   };
 }
 

@@ -33,6 +33,11 @@ export interface CatalogTable {
   /** Every unique key, the primary key included. */
   unique_keys: string[][];
   foreign_keys: CatalogForeignKey[];
+  /**
+   * Columns the planner's statistics (PostgreSQL's pg_stats, after ANALYZE) hold unique and never
+   * null: where no key is declared, one of them may be the table's key (see `build.ts`).
+   */
+  unique_by_statistics?: string[];
 }
 
 /** What a database's catalog says, before any inference: the input of `buildJoinGraph`. */

@@ -57,6 +57,15 @@ join pg_namespace rn on rn.oid = rc.relnamespace
 where con.contype = 'f' and ${IN_SCHEMAS}
 order by 1, 2, 3`;
 
+// The planner's statistics, for tables that declare no key (common in dumps without constraints):
+// n_distinct = -1 means every row has its own value. Only rows the role may read are listed.
+const UNIQUE_BY_STATISTICS = `
+select s.schemaname as schema_name, s.tablename as table_name, s.attname as column_name
+from pg_stats s
+join pg_namespace n on n.nspname = s.schemaname
+where s.n_distinct = -1 and s.null_frac = 0 and not s.inherited and ${IN_SCHEMAS}
+order by 1, 2, 3`;
+
 export interface PostgresIntrospectionOptions {
   /** Schemas to read; `public` when left out. */
   schemas?: string[];
@@ -74,6 +83,8 @@ export async function introspectPostgres(
     await client.query(UNIQUE_KEYS, params),
     await client.query(FOREIGN_KEYS, params),
   ];
+  // Statistics are a hint: a server that hides them (or a copy never analysed) gives none.
+  const stats = await client.query(UNIQUE_BY_STATISTICS, params).catch(() => []);
   const byKey = new Map<string, CatalogTable>();
   const key = (row: Record<string, unknown>) => `${text(row.schema_name)}\u0000${text(row.table_name)}`;
   for (const row of tables) {
@@ -113,6 +124,10 @@ export async function introspectPostgres(
       ref_table: text(row.ref_table),
       ref_columns: stringList(row.ref_columns),
     });
+  }
+  for (const row of stats) {
+    const table = byKey.get(key(row));
+    if (table) table.unique_by_statistics = [...(table.unique_by_statistics ?? []), text(row.column_name)];
   }
   return { dialect: "postgres", tables: [...byKey.values()] };
 }

@@ -259,3 +259,61 @@ describe("graphVersionHash", () => {
     expect(hashes.size).toBe(4);
   });
 });
+
+describe("keys taken from column statistics where none is declared", () => {
+  // A dump without constraints: nothing declares author.aid or conference.cid a key, but the
+  // statistics hold them unique and never null.
+  const bare = (name: string, cols: Col[], unique: string[], nullable: string[] = []) => ({
+    ...table(name, cols, { pk: [] }),
+    unique_keys: [],
+    columns: cols.map(([n, t]) => ({
+      name: n,
+      data_type: t ?? "bigint",
+      nullable: nullable.includes(n),
+      comment: null,
+    })),
+    unique_by_statistics: unique,
+  });
+
+  it("joins by a column that identifies a row, or that other tables repeat", () => {
+    const graph = buildJoinGraph(
+      catalog(
+        bare("author", [["aid"], ["name", "text"], ["oid"]], ["aid", "name"], ["name", "oid"]),
+        bare("organization", [["oid"], ["name", "text"]], ["oid", "name"], ["name"]),
+        bare("writes", [["aid"], ["pid"]], []),
+        bare(
+          "geographic",
+          [
+            ["city_name", "text"],
+            ["county", "text"],
+          ],
+          ["city_name", "county"],
+          ["city_name", "county"],
+        ),
+        bare("restaurant", [["id"], ["city_name", "text"]], ["id"], ["id", "city_name"]),
+        bare("location", [["restaurant_id"], ["city_name", "text"]], ["restaurant_id"], ["restaurant_id", "city_name"]),
+      ),
+    );
+    expect(graph.tables.author.primary_key).toEqual(["aid"]);
+    expect(graph.tables.author.note).toMatch(/statistics/);
+    expect(graph.tables.geographic.primary_key).toEqual(["city_name"]);
+    // location.restaurant_id names another table: it points at restaurant, it is not location's key.
+    expect(graph.tables.location.primary_key).toEqual([]);
+    const ids = graph.relationships.map((r) => r.id);
+    expect(ids).toContain("writes.aid->author.aid");
+    expect(ids).toContain("author.oid->organization.oid");
+    expect(ids).toContain("restaurant.city_name->geographic.city_name");
+    expect(ids).toContain("location.restaurant_id->restaurant.id");
+  });
+
+  it("takes no key from a link table's two equal sides, nor from statistics when a key is declared", () => {
+    const keyword = { ...table("keyword", [["kid"], ["keyword", "text"]]), unique_by_statistics: ["keyword"] };
+    const graph = buildJoinGraph({
+      dialect: "postgres",
+      tables: [bare("domain_keyword", [["did"], ["kid"]], ["did", "kid"]), keyword],
+    });
+    expect(graph.tables.domain_keyword.primary_key).toEqual([]);
+    expect(graph.tables.keyword.primary_key).toEqual(["kid"]);
+    expect(graph.tables.keyword.note).toBeNull();
+  });
+});

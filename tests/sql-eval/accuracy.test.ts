@@ -18,7 +18,7 @@ import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 import type { Graded } from "./support/grade";
-import { accuracyTables, declinedAnswers, tally, wrongAnswers } from "./support/report";
+import { accuracyTables, correctAnswers, declineCauses, declinedAnswers, tally, wrongAnswers } from "./support/report";
 import { runSqlEval, runWarehouseSet } from "./support/run";
 
 /**
@@ -28,9 +28,15 @@ import { runSqlEval, runWarehouseSet } from "./support/run";
  * declined, 0 wrong; with elliptical follow-ups read ("What about 1996?"), warehouse 35 correct,
  * 33 declined, 0 wrong; with a value the data held changed by a follow-up ("What about Jazz?")
  * and near spellings of values, warehouse 36 correct, 32 declined, 0 wrong (sql-eval unchanged).
+ * With keys inferred from column statistics where a dump declares none, order clauses, rankings
+ * of rows by a column, number columns named `year`, grouping by a joined table's column, and
+ * ties on a sorted number graded as unordered (support/compare.ts): sql-eval 21 correct, 69
+ * declined, 0 wrong; warehouse unchanged at 36 / 32 / 0. With "with the highest …" no longer read
+ * as a filter, "what are the top 2 … with the most …" and a subject's own column preferred over a
+ * table several joins away: sql-eval 24 correct, 66 declined, 0 wrong (warehouse unchanged).
  * Correct answers may not fall below the floor; wrong ones may not pass 3 %.
  */
-const FLOOR = { sqlEval: 4, warehouse: 36 };
+const FLOOR = { sqlEval: 24, warehouse: 36 };
 /** The issue's bar: a wrong answer is worse than a refusal. */
 const MAX_WRONG_SHARE = 0.03;
 const CONCURRENCY = 3;
@@ -71,7 +77,19 @@ if (!serverUrl || !server) {
           "",
           "Wrong:",
           ...wrongAnswers(graded),
-          ...(process.env.VIGIL_ACCURACY_DECLINES ? ["", "Declined:", ...declinedAnswers(graded)] : []),
+          ...(process.env.VIGIL_ACCURACY_DECLINES
+            ? [
+                "",
+                "Declined:",
+                ...declinedAnswers(graded),
+                "",
+                "Decline causes:",
+                ...declineCauses(graded),
+                "",
+                "Correct:",
+                ...correctAnswers(graded),
+              ]
+            : []),
         ].join("\n"),
       );
       // A question is never a server error: a refusal is an answer, a 500 is a bug.

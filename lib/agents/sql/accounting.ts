@@ -33,6 +33,8 @@ const RELATION_VERBS = new Set(
     "handle handled handles write wrote written publish published play plays played rent rented",
     "work works worked live lives lived locate located base based come comes",
     "provide provides provided supply supplies supplied release released record recorded",
+    "receive receives received get gets got",
+    "serving offering selling selled containing including playing working living",
   ]
     .join(" ")
     .split(" ")
@@ -64,6 +66,38 @@ const COMPARISON_WORDS =
 
 const MONTHS = "january february march april may june july august september october november december".split(" ");
 
+const ORDER_WORDS = [
+  "sorted",
+  "ordered",
+  "sort",
+  "order",
+  "rank",
+  "ranked",
+  "arrange",
+  "arranged",
+  "result",
+  "them",
+  "row",
+  "output",
+  "list",
+  "by",
+  "ascending",
+  "descending",
+  "increasing",
+  "decreasing",
+  "alphabetical",
+  "alphabetically",
+  "reverse",
+  "highest",
+  "lowest",
+  "largest",
+  "smallest",
+  "most",
+  "least",
+  "best",
+  "worst",
+].map((w) => wordsOf(w)[0] ?? w);
+
 /** Nouns that name a measure without naming its column: "amount", "value", "figure". */
 const MEASURE_NOUNS = ["amount", "value", "figure"];
 
@@ -92,6 +126,27 @@ function intentWords(intent: QuestionIntent): Set<string> {
   if (intent.having || intent.conditions.some((c) => c.op && c.op !== "=")) {
     for (const w of COMPARISON_WORDS) out.add(w);
     if (intent.having) out.add(String(intent.having.value));
+  }
+  // An order clause the reader took off the question: its verbs and way; what it sorts by is
+  // the plan's to account for.
+  if (intent.order) {
+    for (const w of ORDER_WORDS) out.add(w);
+  }
+  // A ranking of rows by a column of theirs: "the top 3 … with the highest number of …".
+  if (intent.rankBy) {
+    for (const w of [
+      "top",
+      "bottom",
+      "highest",
+      "lowest",
+      "largest",
+      "smallest",
+      "greatest",
+      "most",
+      "fewest",
+      "least",
+    ])
+      out.add(w);
   }
   if (intent.month) {
     out.add(MONTHS[intent.month - 1]);

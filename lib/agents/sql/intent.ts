@@ -37,6 +37,18 @@ export interface QuestionIntent {
   relaxed?: boolean;
   /** A count per group kept only where the count passes this ("countries with more than 5 customers"). */
   having?: { op: Comparison; value: number };
+  /**
+   * An explicit order ("sorted by the number of meals in descending order", "ordered
+   * alphabetically"): `words` name what to sort by (null: the rows' labels), `descending` the way.
+   */
+  order?: { words: string | null; descending: boolean; alphabetical: boolean; said: string } | null;
+  /**
+   * A ranking of rows by one of their own columns, no aggregate ("the top 3 publications with the
+   * highest number of citations", "the title of the publication with the most citations").
+   */
+  rankBy?: string | null;
+  /** Another reading of the same words, planned when this one does not fit the data. */
+  alternative?: QuestionIntent | null;
 }
 
 const AGGREGATE_WORDS: [RegExp, Aggregate][] = [
@@ -66,6 +78,8 @@ function conditionsOf(text: string): { rest: string; conditions: ColumnCondition
     /\s+(?:where|whose|with)\s+(?:the\s+)?([a-z][a-z _]*?)\s+(?:is|=|equals|of|being)\s+(?:'([^']+)'|"([^"]+)"|([A-Za-z0-9][\w .-]*?))(?=\s+(?:and|in|during)\b|[?.!]?$)/i;
   let rest = text;
   for (let m = pattern.exec(rest); m; m = pattern.exec(rest)) {
+    // "with the highest number of citations" ranks; it names no value.
+    if (/^(?:highest|lowest|largest|smallest|greatest|most|fewest|least|best|worst)\b/i.test(m[1].trim())) break;
     conditions.push({ column: m[1].trim().toLowerCase(), value: (m[2] ?? m[3] ?? m[4]).trim() });
     rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
   }
@@ -144,23 +158,131 @@ function yearOf(text: string): { rest: string; year: number | null; month: numbe
 
 function groupOf(text: string): string | null {
   const m = /\b(?:each|every|per|by|for each)\s+([a-z][a-z _-]*)/i.exec(text);
-  return m ? phrase(m[1]) || null : null;
+  return m ? groupPhrase(m[1]) : null;
+}
+
+/** "type of food" is one dimension (`food_type`): "of" does not end a group's words. */
+function groupPhrase(text: string): string | null {
+  const of = /^([a-z][a-z_-]*)\s+of\s+(.+)$/i.exec(text.trim());
+  if (of) {
+    const tail = phrase(of[2]);
+    if (tail) return `${of[1].toLowerCase()} of ${tail.toLowerCase()}`;
+  }
+  return phrase(text) || null;
 }
 
 function measureOf(words: string): { aggregate: Aggregate; words: string } {
   const lower = words.toLowerCase();
   for (const [pattern, aggregate] of AGGREGATE_WORDS) {
-    if (pattern.test(lower)) return { aggregate, words: phrase(lower.replace(pattern, "")) };
+    if (pattern.test(lower)) return { aggregate, words: measurePhrase(lower.replace(pattern, "")) };
   }
-  return { aggregate: "sum", words: phrase(lower) };
+  return { aggregate: "sum", words: measurePhrase(lower) };
 }
+
+/**
+ * "number of citations received" is a number of citations (`citation_num`), not a bare "number";
+ * "cost of round-trip fares" is the round-trip cost: the words after "of" help pick the column.
+ */
+function measurePhrase(words: string): string {
+  const of = /^(?:the\s+)?([a-z][a-z _-]*?)\s+of\s+(?:an?\s+|the\s+|all\s+)*(.+)$/.exec(words);
+  if (!of) return phrase(words);
+  const head = phrase(of[1]);
+  const tail = phrase(of[2]);
+  return head && tail ? `${head} of ${tail}` : phrase(words);
+}
+
+/**
+ * The question without its order clause, and the clause read: "…, sorted by the number of meals
+ * in descending order", "… ordered alphabetically", "Order the results by the region name.",
+ * "sort the aircraft codes in ascending order". Only at the end of the question (or as its last
+ * sentence), where such a clause says how to show the rows and nothing else.
+ */
+function orderOf(text: string): { rest: string; order: QuestionIntent["order"] } {
+  const m =
+    /(?:^|[,.?;]\s*|\s+(?:and\s+)?)((?:sorted|ordered|sort|order|rank|ranked|arrange|arranged)\b(?:\s+(?:the\s+)?(?:results?|them|rows|output|list))?(.*?))\s*[.?!]*\s*$/i.exec(
+      text,
+    );
+  if (!m || m.index === 0) return { rest: text, order: null };
+  let tail = m[2].trim().toLowerCase();
+  let descending = false;
+  let alphabetical = false;
+  let said = false;
+  const way =
+    /\s*\b(?:in\s+)?(?:an?\s+)?(ascending|descending|increasing|decreasing|alphabetical|reverse alphabetical)(?:ly)?(?:\s+order)?\s*$/.exec(
+      tail,
+    );
+  if (way) {
+    descending = /descending|decreasing|reverse/.test(way[1]);
+    alphabetical = /alphabetical/.test(way[1]);
+    tail = tail.slice(0, way.index).trim();
+    said = true;
+  }
+  // "in descending order by average cost": the way first, then what to sort by.
+  const wayFirst = /^(?:in\s+)?(ascending|descending|increasing|decreasing)\s+order\s+(by\s+.+)$/.exec(tail);
+  if (wayFirst && !said) {
+    descending = /descending|decreasing/.test(wayFirst[1]);
+    tail = wayFirst[2];
+    said = true;
+  }
+  const from = /\s*\bfrom\s+(?:the\s+)?(highest|lowest|largest|smallest|most|least|best|worst)\b.*$/.exec(tail);
+  if (from) {
+    descending = /highest|largest|most|best/.test(from[1]);
+    tail = tail.slice(0, from.index).trim();
+    said = true;
+  }
+  const by = tail
+    .replace(/^(?:by|on|according to)\s+/, "")
+    .replace(/^(?:the|their|its)\s+/, "")
+    .trim();
+  if (!by && !said) return { rest: text, order: null };
+  if (by && !/^[a-z][a-z0-9 _'-]*$/.test(by)) return { rest: text, order: null };
+  return {
+    rest: text.slice(0, m.index).trim(),
+    order: { words: by || null, descending, alphabetical, said: m[1] },
+  };
+}
+
+/**
+ * Rows ranked by a column of their own, no aggregate: "the top 3 publications with the highest
+ * number of citations", "the title of the publication that has received the highest number of
+ * citations", "the names of the top 3 restaurants with the highest ratings" — the first N (one
+ * by default). Read beside a ranked count ("the genre with the most tracks"): the planner takes
+ * whichever the data can answer.
+ */
+function rankedOf(text: string, base: Omit<QuestionIntent, "shape" | "subject">): QuestionIntent | null {
+  const ranked =
+    /^(?:what (?:is|are)\s+|which\s+(?:is\s+|are\s+)?|list\s+|show\s+(?:me\s+)?|give me\s+|find\s+)?(?:the\s+)?(?:(?:names?|titles?|ids?)\s+of\s+(?:the\s+)?)?(?:(top|bottom)\s+)?(?:(\d{1,3})\s+)?(.+?)\s+(?:(?:that|which|who)\s+(?:has|have|had)\s+(?:received\s+|got\s+|gotten\s+)?|with\s+)the\s+(highest|lowest|largest|smallest|greatest|most|fewest|least)\s+(.+)$/i.exec(
+      text,
+    );
+  if (!ranked || /\b(?:each|every|per)\b/i.test(text)) return null;
+  const subject = phrase(ranked[3].toLowerCase());
+  const fewest = /lowest|smallest|fewest|least/i.test(ranked[4]) || ranked[1]?.toLowerCase() === "bottom";
+  if (!subject || subject.split(" ").length > 3) return null;
+  return {
+    ...base,
+    conditions: [...base.conditions],
+    shape: "list",
+    subject,
+    rankBy: ranked[5].toLowerCase().trim(),
+    limit: ranked[2] ? Number(ranked[2]) : ranked[1] ? 10 : 1,
+    descending: !fewest,
+  };
+}
+
+/** "Total freight per shipper": a measure, then the words of its group after `per`. */
+const measurePer = (per: string) =>
+  new RegExp(
+    `^(?:what is |what was |what were |what are |what's |show |show me |list )?(?:the )?((?:total|sum of|sum|average|avg|mean|maximum|max|minimum|min)\\s+.+?)\\s+(?:${per})\\s+(.+)$`,
+    "i",
+  );
 
 /**
  * Reads a question into an intent, or null when it has none of the shapes the offline engine
  * answers. `previous` is the conversation's last intent: "and in 1998?" asks it again for 1998.
  */
 export function intentOf(question: string, previous: QuestionIntent | null = null): QuestionIntent | null {
-  const asked = clean(question);
+  const ordered = orderOf(clean(question));
+  const asked = clean(ordered.rest);
   const compared = comparisonsOf(` ${asked}`);
   const named = conditionsOf(compared.rest);
   const noConditions = named.rest;
@@ -178,7 +300,19 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
       conditions: [...previous.conditions, ...conditions],
     };
   }
-  const base = { year, month, conditions, limit: null, descending: true, measure: null, groupBy: null };
+  const base = {
+    year,
+    month,
+    conditions,
+    limit: null,
+    descending: true,
+    measure: null,
+    groupBy: null,
+    order: ordered.order,
+  };
+
+  const ranked = rankedOf(text, base);
+  if (ranked && !COUNT_MOST.test(text)) return ranked;
 
   // "Top 5 customers by total invoice amount", "the 3 lowest-priced products by unit price"
   let m = /^(?:what are |who are |show |list )?(?:the )?(top|bottom)\s+(\d{1,3})\s+(.+?)\s+by\s+(.+)$/i.exec(text);
@@ -206,12 +340,12 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
   }
   // "What is the total number of restaurants in each city", "count the number of flights per month".
   m =
-    /^(?:what is |what was |what's |show |give me )?(?:the )?(?:total\s+)?(?:number|count)\s+of\s+(.+?)\s+(?:in|per|for|by)\s+(?:each|every)?\s*(.+)$/i.exec(
+    /^(?:what is |what was |what's |show |give me )?(?:the )?(?:total\s+)?(?:number|count)\s+of\s+(.+?)\s+(?:(?:in|per|for|by)\s+(?:each|every)?|each|every)\s*(.+)$/i.exec(
       text,
     ) ?? /^count\s+(?:the\s+)?(?:number\s+of\s+)?(.+?)\s+(?:per|for each|in each|by)\s+(.+)$/i.exec(text);
   if (m) {
     const subject = phrase(m[1].toLowerCase());
-    const group = phrase(m[2].toLowerCase());
+    const group = groupPhrase(m[2].toLowerCase());
     if (subject && group) return { ...base, shape: "count", subject, groupBy: group };
   }
   // "What are the names of the restaurants that serve Italian food": a list of what is named.
@@ -225,10 +359,7 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
   }
   // "Which 3 countries have the most customers", "Which genre has the fewest tracks", "Top 3
   // employees with the most orders": a count per the first noun, ranked, the first N (one by default).
-  m =
-    /^(?:(?:which|what|who)\s+(?:are\s+the\s+|is\s+the\s+)?|(top|bottom)\s+)(?:(\d{1,3})\s+)?(.+?)\s+(?:has|have|had|with)\s+the\s+(most|fewest|least|highest number of|lowest number of|largest number of|smallest number of)\s+(.+)$/i.exec(
-      text,
-    );
+  m = COUNT_MOST.exec(text);
   if (m) {
     const fewest = /fewest|least|lowest|smallest/i.test(m[4]) || m[1]?.toLowerCase() === "bottom";
     const subject = phrase(m[5].toLowerCase());
@@ -241,6 +372,7 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
         groupBy: group,
         limit: m[2] ? Number(m[2]) : m[1] ? 10 : 1,
         descending: !fewest,
+        alternative: rankedOf(text, base),
       };
     }
   }
@@ -251,10 +383,11 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
     return subject ? { ...base, shape: "count", subject, groupBy: groupOf(m[1].slice(subject.length)) } : null;
   }
   // "Total freight per shipper", "average film length by rating"
+  // "each" before "by": in "citations received by publications in each year" the group is the year.
   m =
-    /^(?:what is |what was |what were |what are |what's |show |show me |list )?(?:the )?((?:total|sum of|sum|average|avg|mean|maximum|max|minimum|min)\s+.+?)\s+(?:per|by|for each|of each|for every)\s+(.+)$/i.exec(
-      text,
-    );
+    measurePer("per|for each|of each|for every|in each|in every").exec(text) ??
+    measurePer("by").exec(text) ??
+    measurePer("each|every").exec(text);
   if (m) {
     const measure = measureOf(m[1]);
     return { ...base, shape: "measure", subject: measure.words, measure, groupBy: phrase(m[2].toLowerCase()) };
@@ -279,6 +412,10 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
   }
   return null;
 }
+
+/** "Which 3 countries have the most customers", "Top 3 employees with the most orders". */
+const COUNT_MOST =
+  /^(?=which|what|who|top|bottom)(?:(?:which|what|who)\s+(?:are\s+the\s+|is\s+the\s+)?)?(?:(top|bottom)\s+)?(?:(\d{1,3})\s+)?(.+?)\s+(?:has|have|had|with)\s+the\s+(most number of|highest number of|lowest number of|largest number of|smallest number of|most|fewest|least)\s+(.+)$/i;
 
 const AGGREGATE_WORD = /\b(?:total|sum|average|avg|mean|maximum|max|minimum|min|highest|lowest)\b/i;
 

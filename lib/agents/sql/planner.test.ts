@@ -77,6 +77,37 @@ describe("the planner with registries", () => {
     );
   });
 
+  it("reads a near spelling on the subject's own table over the same spelling in an unrelated one", async () => {
+    // "Brasil" is a track's title in Chinook, spelled exactly; the customers' country is Brazil.
+    const brasil = await run("How many customers are in Brasil?");
+    expect(brasil.plan.sql).toMatch(/country/);
+    expect(brasil.plan.sql).not.toMatch(/track/);
+    expect(brasil.plan.sql).toMatch(/'Brazil'/);
+    // The exact title still wins where the question names what holds it.
+    const track = await run("List the tracks whose name is Brasil");
+    expect(track.plan.sql).toMatch(/'Brasil'/);
+  });
+
+  it("ranks rows by a column of their own and honours an order clause", async () => {
+    const longest = await run("What are the names of the top 3 tracks with the highest milliseconds?");
+    const expected = await warehouse.client.query<unknown[]>(
+      "select name from chinook.track order by milliseconds desc limit 3",
+      [],
+      { rowMode: "array" },
+    );
+    expect(longest.rows.map((r) => r[0])).toEqual(expected.rows.map((r) => r[0]));
+    const sorted = await run(
+      "How many tracks are there in each genre? Order the results by the number of tracks in ascending order.",
+    );
+    const counts = sorted.rows.map((r) => Number(r.at(-1)));
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    // An order clause naming nothing in the answer is declined, not dropped.
+    const intent = intentOf("How many tracks are there in each genre, sorted by the colour?");
+    expect(intent && planSql(intent, ctx, "How many tracks are there in each genre, sorted by the colour?").ok).toBe(
+      false,
+    );
+  });
+
   it("labels rows by the display registry's primary label", async () => {
     const top = await run("Top 3 employees by total freight");
     const northwind = DEMO_ONTOLOGY.find((o) => o.schema === "northwind")?.display;

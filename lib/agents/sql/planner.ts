@@ -4,7 +4,7 @@ import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTe
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
 import type { Comparison, QuestionIntent } from "./intent";
-import { findValueMentions, type ValueHit, type ValueIndex } from "./values";
+import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
 
 // The offline engine's SQL: an intent's words matched to one schema's tables and columns, the
@@ -187,6 +187,12 @@ function dateColumnOf(table: JoinGraphTable, questionWords: readonly string[]): 
   return (own ?? dates[0]).name;
 }
 
+/** A number column named just `year` (or `month`): a date part the table keeps as a number. */
+function numberNamed(table: JoinGraphTable, part: string): string | null {
+  const found = table.columns.find((c) => NUMERIC.test(c.data_type) && wordsOf(c.name).join(" ") === part);
+  return found ? found.name : null;
+}
+
 interface Writer {
   id(name: string): string;
   table(t: JoinGraphTable): string;
@@ -228,6 +234,10 @@ interface Draft {
   valueMentions: string[];
   /** The question's words nothing in this draft accounts for: a draft with any is not answered. */
   unplaced: string[];
+  /** A column of the subject its rows are ranked by ("the 3 publications with the most citations"). */
+  rank: ColumnChoice | null;
+  /** An explicit order: by the figure, by the group, or by a column of the subject. */
+  order: { by: "value" | "group" | "label" | ColumnChoice; descending: boolean } | null;
 }
 
 /** The intent read against one schema, or why it does not fit there. */
@@ -252,7 +262,7 @@ function draftIn(
     const subjectWords = intent.subject === intent.measure?.words ? [] : wordsOf(intent.subject);
     measure =
       rankColumns(ctx.graph, everyTable, [...measureWords, ...subjectWords], (t) => NUMERIC.test(t)).filter(
-        (c) => !isKeyColumn(c) && headNamed(c, measureWords),
+        (c) => !isKeyColumn(c) && headNamed(c, measureWords, [...measureWords, ...subjectWords]),
       )[0] ?? null;
     if (!measure) return `no numeric column matches "${intent.measure?.words}"`;
     subject = measure.key;
@@ -282,7 +292,12 @@ function draftIn(
 
   let group: Draft["group"] = null;
   const part = intent.groupBy ? datePartOf(intent.groupBy) : null;
-  if (part) {
+  const partColumn = part ? numberNamed(ctx.graph.tables[subject], part) : null;
+  if (part && partColumn && !dateColumnOf(ctx.graph.tables[subject], allWords)) {
+    // A table that keeps the year as a number (`publication.year`) groups by that column.
+    group = { key: subject, column: partColumn };
+    readings.push(`"${intent.groupBy}" → ${ctx.graph.tables[subject].name}.${partColumn}`);
+  } else if (part) {
     // "per year", "each month": a part of the subject's date column, not a table or a column.
     const column = dateColumnOf(ctx.graph.tables[subject], allWords);
     if (!column) return `${ctx.graph.tables[subject].name} has no date to group by ${part}`;
@@ -294,9 +309,12 @@ function draftIn(
     const own = rankColumns(ctx.graph, [subject], words, (t) => !NUMERIC.test(t) || TEXTUAL.test(t))[0];
     // A link table (film_category) names both its sides but labels nothing: group by the side
     // that has a label when there is one.
+    // Each join past the first to reach that table costs a point against the subject's own
+    // column: the fare's own `fare_airline` before the airline table three joins away.
+    const tableHops = (key: string) => ctx.finder.findShortestPath(subject as string, key)?.length ?? 0;
     const tables = rankTables(ctx.graph, schema, words).filter((c) => near.includes(c.key));
     const table = tables.find((c) => hasOwnLabel(ctx, c.key)) ?? tables[0];
-    if (own && (!table || own.score >= table.score + 1)) {
+    if (own && (!table || own.score >= table.score - Math.max(0, tableHops(table.key) - 1) + 1)) {
       group = { key: subject, column: own.column };
       score += own.score;
       readings.push(`"${intent.groupBy}" → ${own.table.name}.${own.column}`);
@@ -304,7 +322,28 @@ function draftIn(
       group = { key: table.key, column: null };
       score += table.score;
       readings.push(`"${intent.groupBy}" → ${schema}.${table.table.name}`);
-    } else return `nothing reachable from ${subject} matches "${intent.groupBy}"`;
+    } else {
+      // A column of a joined table ("in each region" where regions are a column of the cities
+      // the subject's rows are in): the fewest joins first; a tie between two tables declines.
+      const hops = (key: string) => ctx.finder.findShortestPath(subject as string, key)?.length ?? 0;
+      const joined = rankColumns(
+        ctx.graph,
+        near.filter((k) => k !== subject),
+        words,
+        (t) => !NUMERIC.test(t) || TEXTUAL.test(t),
+      )
+        .filter((c) => !isKeyColumn(c) && wordsOf(c.column).some((w) => words.includes(w)))
+        .map((c) => ({ ...c, score: c.score - hops(c.key) }))
+        .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key));
+      const [first, second] = joined;
+      if (!first) return `nothing reachable from ${subject} matches "${intent.groupBy}"`;
+      if (second && second.score === first.score && second.column !== first.column) {
+        return `"${intent.groupBy}" may be ${first.table.name}.${first.column} or ${second.table.name}.${second.column}`;
+      }
+      group = { key: first.key, column: first.column };
+      score += first.score;
+      readings.push(`"${intent.groupBy}" → ${first.table.name}.${first.column}`);
+    }
   }
 
   const conditions: Draft["conditions"] = [];
@@ -357,16 +396,43 @@ function draftIn(
   }
 
   let date: Draft["date"] = null;
-  if (intent.year !== null) {
+  const yearColumn = numberNamed(ctx.graph.tables[subject], "year");
+  if (intent.year !== null && !intent.month && yearColumn && !dateColumnOf(ctx.graph.tables[subject], allWords)) {
+    // "in 2021" where the year is kept as a number: equality on that column.
+    const choice = { key: subject, table: ctx.graph.tables[subject], column: yearColumn, score: 2 };
+    conditions.push({ choice, value: String(intent.year), op: "=" });
+    readings.push(`${intent.year} → ${ctx.graph.tables[subject].name}.${yearColumn}`);
+  } else if (intent.year !== null) {
     const column = dateColumnOf(ctx.graph.tables[subject], allWords);
     if (!column) return `${subject} has no date column for ${intent.year}`;
     date = { key: subject, column };
     readings.push(`${intent.year} → ${ctx.graph.tables[subject].name}.${column}`);
   }
 
+  let rank: ColumnChoice | null = null;
+  if (intent.rankBy) {
+    // A column of the subject's own rows, named by its last word ("number of citations" is
+    // `citation_num`, "ratings" is `rating`), never a key.
+    const words = wordsOf(intent.rankBy);
+    rank =
+      rankColumns(ctx.graph, [subject], words, (t) => NUMERIC.test(t)).filter(
+        (c) => !isKeyColumn(c) && headNamed(c, words) && wordsOf(c.column).every((w) => words.includes(w)),
+      )[0] ?? null;
+    if (!rank) return `no column of ${ctx.graph.tables[subject].name} matches "${intent.rankBy}"`;
+    score += rank.score;
+    readings.push(`"${intent.rankBy}" → ${rank.table.name}.${rank.column}`);
+  }
+
   // Every content word accounted for, or the draft says which are not: first by the names and
   // values it uses, then by values in the data for the words left over.
   const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
+  if (rank) for (const w of wordsOf(rank.column)) covered.add(w);
+  const order = intent.order ? orderIn(ctx, intent, intent.order, { subject, group, measure }) : null;
+  if (typeof order === "string") return order;
+  if (order) {
+    for (const w of order.words) covered.add(w);
+    readings.push(`"${intent.order?.said}" → order by ${order.readable}`);
+  }
   let unplaced = unaccountedWords(question, intent, covered);
   if (unplaced.length && ctx.values) {
     const found = valueConditions(ctx, subject, near, question, new Set(unplaced));
@@ -385,7 +451,74 @@ function draftIn(
       unplaced = unaccountedWords(question, intent, covered);
     } else if (found) return found;
   }
-  return { schema, score, subject, group, measure, conditions, date, terms, readings, valueMentions, unplaced };
+  return {
+    schema,
+    score,
+    subject,
+    group,
+    measure,
+    conditions,
+    date,
+    terms,
+    readings,
+    valueMentions,
+    unplaced,
+    rank,
+    order: order ? { by: order.by, descending: order.descending } : null,
+  };
+}
+
+/** Words of an order clause that only say "the figure": "the number of …", "the average cost". */
+const FIGURE_WORDS = new Set(["number", "count", "total", "sum", "average", "avg", "mean", "amount", "value"]);
+
+/**
+ * What an order clause sorts by: the figure (a count or a measure), the group, the rows' labels,
+ * or a column of the subject. Every word of the clause must name one of them, or the draft
+ * declines: an order the plan cannot honour is not silently dropped.
+ */
+function orderIn(
+  ctx: PlannerContext,
+  intent: QuestionIntent,
+  order: NonNullable<QuestionIntent["order"]>,
+  d: Pick<Draft, "subject" | "group" | "measure">,
+): { by: "value" | "group" | "label" | ColumnChoice; descending: boolean; words: string[]; readable: string } | string {
+  const words = order.words ? wordsOf(order.words) : [];
+  const tableWords = (key: string) => wordsOf(ctx.graph.tables[key].name);
+  const within = (pool: readonly string[]) => words.every((w) => pool.includes(w));
+  const grouped = d.group !== null;
+  const descending = order.descending;
+  if (!words.length) {
+    if (order.alphabetical || intent.shape === "list")
+      return { by: grouped ? "group" : "label", descending, words, readable: "the labels" };
+    return `"${order.said}" does not say what to sort by`;
+  }
+  const hasFigure = intent.shape === "count" || intent.measure !== null;
+  if (hasFigure && words.some((w) => FIGURE_WORDS.has(w))) {
+    const pool = [
+      ...FIGURE_WORDS,
+      ...tableWords(d.subject),
+      ...(d.measure ? [...wordsOf(d.measure.column), ...tableWords(d.measure.key)] : []),
+    ];
+    if (within(pool)) return { by: "value", descending, words, readable: "the figure" };
+  }
+  if (d.group) {
+    const pool = [
+      ...tableWords(d.group.key),
+      ...(d.group.column ? wordsOf(d.group.column) : labelsOf(ctx, d.group.key).flatMap((c) => wordsOf(c))),
+      "name",
+    ];
+    if (within(pool)) return { by: "group", descending, words, readable: "the group" };
+  }
+  if (intent.shape === "list") {
+    const labels = labelsOf(ctx, d.subject).flatMap((c) => wordsOf(c));
+    if (within([...labels, ...tableWords(d.subject)]))
+      return { by: "label", descending, words, readable: "the labels" };
+    const column = rankColumns(ctx.graph, [d.subject], words, () => true).find((c) =>
+      within([...wordsOf(c.column), ...tableWords(d.subject)]),
+    );
+    if (column) return { by: column, descending, words, readable: column.column };
+  }
+  return `nothing in the answer matches "${order.words}" to sort by`;
 }
 
 /** The words of every table, column, value and term a draft uses. */
@@ -439,12 +572,35 @@ function valueConditions(
   const index = ctx.values as ValueIndex;
   const questionWords = new Set(wordsOf(question));
   const out: { choice: ColumnChoice; value: string; words: string[]; text: string; near: boolean }[] = [];
-  for (const mention of findValueMentions(question, index, wanted)) {
-    const around = new Set([mention.before, mention.after].flatMap((w) => (w ? wordsOf(w) : [])));
+  const mentions = findValueMentions(question, index, wanted);
+  for (const found of mentions) {
+    let mention = found;
+    // Raw words, stop words kept: "to ORD" is `to_airport` as "from LAX" is `from_airport`.
+    const around = new Set([mention.before, mention.after].flatMap((w) => (w ? [...wordsOf(w), w] : [])));
+    // How a hit relates to the question: its column or table beside the value or named in it, or
+    // the subject's own table. An exact value in a table the question does not mention ("Brasil",
+    // a track's title) loses to a near spelling in a related one (Brazil, the customer's country).
+    const related = (hit: ValueHit) => {
+      const names = new Set([
+        ...wordsOf(hit.column),
+        ...rawWords(hit.column),
+        ...wordsOf(ctx.graph.tables[hit.table].name),
+      ]);
+      return hit.table === subject || [...names].some((w) => around.has(w) || questionWords.has(w));
+    };
+    if (!mention.near && !mention.hits.some((h) => near.includes(h.table) && related(h))) {
+      const other = nearestValue(mention.text, index, normaliseValue(mention.text));
+      const hits = (other ? (index.byValue.get(other) ?? []) : []).filter((h) => near.includes(h.table) && related(h));
+      if (hits.length) mention = { ...mention, hits, near: true };
+    }
     const scored = mention.hits
       .filter((h) => near.includes(h.table))
       .map((hit) => {
-        const names = new Set([...wordsOf(hit.column), ...wordsOf(ctx.graph.tables[hit.table].name)]);
+        const names = new Set([
+          ...wordsOf(hit.column),
+          ...rawWords(hit.column),
+          ...wordsOf(ctx.graph.tables[hit.table].name),
+        ]);
         const beside = [...around].filter((w) => names.has(w)).length;
         const named = [...names].filter((w) => questionWords.has(w)).length;
         const hops = ctx.finder.findShortestPath(subject, hit.table)?.length ?? 0;
@@ -468,8 +624,34 @@ function valueConditions(
       near: mention.near === true,
     });
   }
+  // Two values on one column are alternatives ("in France, Italy or Spain") only when the
+  // question lists them so; "in both X and Y" or "from X to Y" on one column is another question.
+  const byColumn = new Map<string, string[]>();
+  for (const o of out) {
+    const key = `${o.choice.key}.${o.choice.column}`;
+    byColumn.set(key, [...(byColumn.get(key) ?? []), o.text]);
+  }
+  for (const [column, texts] of byColumn) {
+    if (texts.length < 2) continue;
+    const positions = texts.map((t) => question.indexOf(t)).sort((a, b) => a - b);
+    const ordered = positions.map((p) => texts.find((t) => question.indexOf(t) === p) as string);
+    for (let i = 1; i < ordered.length; i++) {
+      const between = question.slice(positions[i - 1] + ordered[i - 1].length, positions[i]);
+      if (!/^[\s"'(),]*(?:,|\bor\b)[\s"'(),]*(?:or\s+)?$/i.test(between)) {
+        return `${ordered.map((t) => `"${t}"`).join(" and ")} are all values of ${column}; say whether either one or both are meant`;
+      }
+    }
+  }
   return out;
 }
+
+/** An identifier's words as written, stop words kept: `to_airport` → ["to", "airport"]. */
+const rawWords = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 const columnLabel = (ctx: PlannerContext, hit: ValueHit) => `${ctx.graph.tables[hit.table].name}.${hit.column}`;
 
@@ -477,10 +659,17 @@ const columnLabel = (ctx: PlannerContext, hit: ValueHit) => `${ctx.graph.tables[
  * A measure column's last word is what it measures ("unit_price" is a price): the question must
  * name it, or "units sold" would be read as a sum of prices.
  */
-function headNamed(c: ColumnChoice, words: readonly string[]): boolean {
+function headNamed(c: ColumnChoice, words: readonly string[], context: readonly string[] = words): boolean {
   const own = wordsOf(c.column);
-  return own.length > 0 && words.includes(own[own.length - 1]);
+  if (own.length === 0 || !words.includes(own[own.length - 1])) return false;
+  // A generic head says nothing of which figure: "number of restaurants" is no `house_number`,
+  // "number of citations" is `citation_num`. Another word of the column (or its table: "payment
+  // amount" is `payment.amount`) must be named too.
+  const qualifiers = [...own.slice(0, -1), ...wordsOf(c.table.name)];
+  return !GENERIC_HEADS.has(own[own.length - 1]) || qualifiers.some((w) => context.includes(w));
 }
+
+const GENERIC_HEADS = new Set(["number", "count", "amount", "total", "value", "quantity"]);
 
 /** Whether a table has a label of its own (a name, a title), not only its key columns. */
 function hasOwnLabel(ctx: PlannerContext, key: string): boolean {
@@ -516,6 +705,13 @@ const isKeyColumn = (c: ColumnChoice) =>
 
 /** Writes the intent as one SELECT over the schema that fits it best. */
 export function planSql(intent: QuestionIntent, ctx: PlannerContext, question: string): Plan {
+  const plan = planOne(intent, ctx, question);
+  if (plan.ok || !intent.alternative) return plan;
+  const other = planOne(intent.alternative, ctx, question);
+  return other.ok ? other : plan;
+}
+
+function planOne(intent: QuestionIntent, ctx: PlannerContext, question: string): Plan {
   const allWords = wordsOf(question);
   const drafts: Draft[] = [];
   const misses: string[] = [];
@@ -678,7 +874,15 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
         ...base,
         // A ranked count ("the 3 countries with the most customers") keeps its first N; a date
         // part reads in time order.
-        sql: `select ${select}, ${counted} as ${w.id(name)} from ${from.join(" ")}${whereSql} group by ${groupRefs.join(", ")}${intent.having ? ` having ${counted} ${intent.having.op} ${Number(intent.having.value)}` : ""} order by ${d.group.part && intent.limit === null ? `${groupRefs.join(", ")}` : `${w.id(name)} ${intent.descending ? "desc" : "asc"}, ${groupRefs.join(", ")}`}${intent.limit !== null ? ` limit ${intent.limit}` : ""}`,
+        sql: `select ${select}, ${counted} as ${w.id(name)} from ${from.join(" ")}${whereSql} group by ${groupRefs.join(", ")}${intent.having ? ` having ${counted} ${intent.having.op} ${Number(intent.having.value)}` : ""} order by ${
+          d.order?.by === "value"
+            ? `${sortTerm(ctx.dialect, w.id(name), d.order.descending)}, ${groupRefs.join(", ")}`
+            : d.order?.by === "group"
+              ? groupRefs.map((r) => sortTerm(ctx.dialect, r, d.order?.descending === true)).join(", ")
+              : d.group.part && intent.limit === null
+                ? `${groupRefs.join(", ")}`
+                : `${w.id(name)} ${intent.descending ? "desc" : "asc"}, ${groupRefs.join(", ")}`
+        }${intent.limit !== null ? ` limit ${intent.limit}` : ""}`,
         labelColumns: groupColumns,
         valueColumn: name,
       },
@@ -687,15 +891,28 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
 
   if (intent.shape === "list") {
     const labels = labelsOf(ctx, d.subject);
-    const extra = d.conditions.map((c) => c.choice).filter((c) => c.key === d.subject && !labels.includes(c.column));
+    const sortColumn = d.rank ?? (d.order && typeof d.order.by === "object" ? d.order.by : null);
+    const extra = [
+      ...d.conditions.map((c) => c.choice).filter((c) => c.key === d.subject && !labels.includes(c.column)),
+      ...(sortColumn && !labels.includes(sortColumn.column) ? [sortColumn] : []),
+    ];
     const columns = [...new Set([...labels, ...extra.map((c) => c.column)])];
     const select = columns.map((c) => ref(d.subject, c)).join(", ");
-    const order = labels.map((c) => ref(d.subject, c)).join(", ");
+    const labelOrder = labels.map((c) => ref(d.subject, c));
+    // A ranking keeps its first N by the column; an order clause sorts by what it names.
+    const order = d.rank
+      ? [sortTerm(ctx.dialect, ref(d.subject, d.rank.column), intent.descending), ...labelOrder].join(", ")
+      : sortColumn && d.order
+        ? [sortTerm(ctx.dialect, ref(d.subject, sortColumn.column), d.order.descending), ...labelOrder].join(", ")
+        : d.order
+          ? labelOrder.map((r) => sortTerm(ctx.dialect, r, d.order?.descending === true)).join(", ")
+          : labelOrder.join(", ");
+    const limit = d.rank ? ` limit ${intent.limit ?? 1}` : "";
     return {
       ok: true,
       plan: {
         ...base,
-        sql: `select ${select} from ${from.join(" ")}${whereSql} order by ${order}`,
+        sql: `select ${select} from ${from.join(" ")}${whereSql} order by ${order}${limit}`,
         labelColumns: labels,
         valueColumn: null,
       },
@@ -704,6 +921,10 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
 
   const m = d.measure;
   if (!m || !intent.measure) return { ok: false, reason: "the question names no measure" };
+  // A top-N is sorted by its figure: an order by anything else would not be honoured.
+  if (intent.shape === "top" && d.order && d.order.by !== "value") {
+    return { ok: false, reason: "a top-N is sorted by its figure, not by another order" };
+  }
   const aggregate = intent.measure.aggregate === "count" ? "count" : intent.measure.aggregate;
   const valueName = `${aggregate}_${m.column}`.toLowerCase();
   const value = `${aggregate}(${ref(m.key, m.column)})`;
@@ -726,7 +947,13 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
 
   // A measure per a dimension, or over everything.
   const select = groupRefs.map((r, i) => `${r} as ${w.id(groupColumns[i])}`);
-  const groupSql = groupRefs.length ? ` group by ${groupRefs.join(", ")} order by ${groupRefs.join(", ")}` : "";
+  const groupOrder =
+    d.order?.by === "value"
+      ? [sortTerm(ctx.dialect, w.id(valueName), d.order.descending), ...groupRefs]
+      : d.order?.by === "group"
+        ? groupRefs.map((r) => sortTerm(ctx.dialect, r, d.order?.descending === true))
+        : groupRefs;
+  const groupSql = groupRefs.length ? ` group by ${groupRefs.join(", ")} order by ${groupOrder.join(", ")}` : "";
   return {
     ok: true,
     plan: {
@@ -736,6 +963,12 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
       valueColumn: valueName,
     },
   };
+}
+
+/** One ORDER BY term; rows without a value last either way, as a reader expects. */
+function sortTerm(dialect: PlannerDialect, ref: string, descending: boolean): string {
+  if (dialect === "mysql") return descending ? `${ref} desc` : `${ref} is null, ${ref} asc`;
+  return descending ? `${ref} desc nulls last` : `${ref} asc`;
 }
 
 /** A number compared with a column; the numbers were read as numbers, so they are written as such. */

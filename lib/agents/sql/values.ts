@@ -76,7 +76,7 @@ const editsAllowed = (key: string) => (key.length < 5 ? 0 : key.length < 8 ? 1 :
  * or when two values are equally near: a guess between two values would be an answer to a
  * question nobody asked.
  */
-export function nearestValue(text: string, index: ValueIndex): string | null {
+export function nearestValue(text: string, index: ValueIndex, exclude?: string): string | null {
   const key = normaliseValue(text);
   const allowed = editsAllowed(key);
   if (allowed === 0 || /\d/.test(key)) return null;
@@ -84,6 +84,7 @@ export function nearestValue(text: string, index: ValueIndex): string | null {
   let bestDistance = allowed + 1;
   let tied = false;
   for (const candidate of index.byShape.get(shapeOf(key)) ?? []) {
+    if (candidate === exclude) continue;
     if (Math.abs(candidate.length - key.length) > allowed) continue;
     const d = distance(key, candidate);
     if (d < bestDistance) {

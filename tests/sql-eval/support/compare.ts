@@ -78,8 +78,51 @@ function sameMultiset(a: Cell[][], b: Cell[][]): boolean {
  * when `ordered`, as a multiset otherwise).
  */
 export function matchesReference(reference: ResultRows, answer: ResultRows, ordered: boolean): boolean {
+  if (matchesIn(reference, answer, ordered ? "ordered" : "unordered")) return true;
+  return ordered && matchesIn(reference, answer, "ties");
+}
+
+/**
+ * Rows that tie on what the question sorts by have no order between them ("the top 3 restaurants
+ * with the highest ratings": two rated 4.6 may come either way), and the reference's order
+ * between them is the database's accident. Read as: the answer is sorted by one of its number
+ * columns (non-strictly, either way), and between runs of rows equal on that column it holds the
+ * reference's rows in the reference's places, in any order within a run. An answer sorted by no
+ * number column gets no such slack.
+ */
+function tieRuns(ans: Cell[][]): number[][] {
+  const out: number[][] = [];
+  const width = ans[0]?.length ?? 0;
+  for (let k = 0; k < width; k++) {
+    const column = columnOf(ans, k);
+    if (!column.every((c) => typeof c === "number")) continue;
+    const values = column as number[];
+    const up = values.every((v, i) => i === 0 || values[i - 1] <= v);
+    const down = values.every((v, i) => i === 0 || values[i - 1] >= v);
+    if (!up && !down) continue;
+    const runIds: number[] = [];
+    for (let i = 0; i < values.length; i++) runIds.push(i > 0 && values[i] === values[i - 1] ? runIds[i - 1] : i);
+    out.push(runIds);
+  }
+  return out;
+}
+
+function sameWithinRuns(projected: Cell[][], ref: Cell[][], runIds: number[]): boolean {
+  for (let start = 0; start < runIds.length; ) {
+    let end = start;
+    while (end < runIds.length && runIds[end] === runIds[start]) end++;
+    if (!sameMultiset(projected.slice(start, end), ref.slice(start, end))) return false;
+    start = end;
+  }
+  return true;
+}
+
+function matchesIn(reference: ResultRows, answer: ResultRows, mode: "ordered" | "unordered" | "ties"): boolean {
+  const ordered = mode === "ordered";
   const ref = reference.rows.map((r) => r.map(normalizeCell));
   const ans = answer.rows.map((r) => r.map(normalizeCell));
+  const runs = mode === "ties" ? tieRuns(ans) : [];
+  if (mode === "ties" && runs.length === 0) return false;
   if (ref.length !== ans.length) return false;
   if (ref.length === 0) return true;
   const refWidth = ref[0].length;
@@ -108,6 +151,7 @@ export function matchesReference(reference: ResultRows, answer: ResultRows, orde
   const search = (j: number): boolean => {
     if (j === refWidth) {
       const projected = ans.map((row) => chosen.map((k) => row[k]));
+      if (mode === "ties") return runs.some((runIds) => sameWithinRuns(projected, ref, runIds));
       return ordered ? projected.every((row, i) => sameSequence(row, ref[i])) : sameMultiset(projected, ref);
     }
     for (const k of candidates[j]) {

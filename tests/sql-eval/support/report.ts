@@ -66,3 +66,32 @@ export function declinedAnswers(graded: Graded[]): string[] {
       (g) => `- [${g.case.group}/${g.case.category}] ${g.case.question} → ${g.said.replace(/\s+/g, " ").slice(0, 220)}`,
     );
 }
+
+/**
+ * Why questions were declined, most frequent first: a word nothing placed ("could not place"),
+ * a name no table or column matched, or a shape the offline engine does not read. Each word of a
+ * "could not place" decline counts once, so the words that cost the most questions lead.
+ */
+export function declineCauses(graded: Graded[]): string[] {
+  const counts = new Map<string, number>();
+  const bump = (cause: string) => counts.set(cause, (counts.get(cause) ?? 0) + 1);
+  for (const g of graded.filter((x) => x.verdict === "declined")) {
+    const unplaced = /I could not place (.+?) in /.exec(g.said);
+    if (unplaced) {
+      for (const word of unplaced[1].matchAll(/"([^"]+)"/g)) bump(`unplaced word "${word[1]}"`);
+      continue;
+    }
+    const matched = /(?:public|\w+): ([^.;]+?)(?:\.|;| Try)/.exec(g.said);
+    if (/I could not match/.test(g.said) && matched) bump(matched[1].replace(/"[^"]*"/g, '"…"'));
+    else if (/beyond what the offline engine/.test(g.said)) bump("a shape the offline engine does not read");
+    else bump(g.said.slice(0, 60));
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([c, n]) => `- ${n} × ${c}`);
+}
+
+/** The correct answers (printed with VIGIL_ACCURACY_DECLINES=1, to see what a change gained or lost). */
+export function correctAnswers(graded: Graded[]): string[] {
+  return graded
+    .filter((g) => g.verdict === "correct")
+    .map((g) => `- [${g.case.group}/${g.case.category}] ${g.case.question}`);
+}
