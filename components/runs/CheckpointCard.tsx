@@ -4,9 +4,9 @@ import Link from "next/link";
 import { useEffect, useId, useRef } from "react";
 import { TimeoutBadge } from "@/components/hitl/Badges";
 import { ClarificationAnswer } from "@/components/hitl/ClarificationAnswer";
+import { DecisionActions } from "@/components/hitl/DecisionActions";
 import type { AutonomousPublicState, CheckpointPart } from "./api";
 import { RiskBadge } from "./Badges";
-import { CheckpointActions } from "./CheckpointActions";
 import { CheckpointRequestView } from "./CheckpointRequestView";
 import { editorFor } from "./editors/editor-for";
 import { CHECKPOINT_LABELS } from "./format";
@@ -93,10 +93,15 @@ export function CheckpointCard({
         ))}
       <CheckpointRequestView checkpoint={checkpoint} state={state} />
       {canDecide ? (
-        <CheckpointActions
+        <DecisionActions
           key={checkpoint.caseId}
-          checkpoint={checkpoint}
-          editor={editorFor(checkpoint, experts)}
+          caseId={checkpoint.caseId}
+          title={CHECKPOINT_LABELS[checkpoint.type]}
+          testId="checkpoint-actions"
+          rejection="reason"
+          mayReject={checkpoint.allowedActions.includes("reject")}
+          editor={checkpoint.allowedActions.includes("edit") ? editorFor(checkpoint, experts) : null}
+          editLabel="Approve with changes…"
           onDecided={onDecided}
         />
       ) : (
