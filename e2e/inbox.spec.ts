@@ -50,6 +50,8 @@ test("a reviewer approves a case from the inbox with a note, by keyboard", async
   await expect(reviewer.getByTestId("shortcuts")).toContainText("a approve");
   const row = reviewer.locator(`[data-case-id="${id}"]`);
   await expect(row).toContainText(`LGV ${lgv} at Lyon DC2`);
+  // The adapter's key reads as words, its abbreviation in capitals.
+  await expect(row).toContainText("LGV troubleshooting");
   await expect(reviewer.getByTestId("count-pending")).not.toHaveText("0");
   await row.click();
   await expect(reviewer).toHaveURL(new RegExp(`\\?case=${id}$`));

@@ -11,7 +11,7 @@ import ts from "typescript";
 //  - product code keeps process-wide state through `lib/process` only (no `globalThis` elsewhere).
 
 /** Folders whose index is pure and may be imported by client components. */
-export const CLIENT_SAFE_FOLDERS = ["access", "errors"];
+export const CLIENT_SAFE_FOLDERS = ["access", "errors", "words"];
 
 const SKIP = new Set([
   "node_modules",
