@@ -9,7 +9,7 @@ import type { AutonomousPublicState, CheckpointPart } from "./api";
 import { RiskBadge } from "./Badges";
 import { CheckpointRequestView } from "./CheckpointRequestView";
 import { editorFor } from "./editors/editor-for";
-import { CHECKPOINT_LABELS } from "./format";
+import { CHECKPOINT_LABELS, checkpointNumberLabel } from "./format";
 
 const QUESTIONS: Record<string, string> = {
   plan_approval: "Approve the plan before any step runs?",
@@ -59,7 +59,8 @@ export function CheckpointCard({
       <header className="space-y-1">
         <div className="flex flex-wrap items-center gap-1.5">
           <span className="text-xs font-semibold tracking-wide text-amber-800 uppercase dark:text-amber-300">
-            Checkpoint {checkpoint.number ?? ""} · {CHECKPOINT_LABELS[checkpoint.type]}
+            {CHECKPOINT_LABELS[checkpoint.type]}
+            {checkpoint.number ? ` · ${checkpointNumberLabel(checkpoint.number)}` : ""}
           </span>
           <RiskBadge risk={checkpoint.riskLevel} />
           <TimeoutBadge
