@@ -1,6 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { inSentence } from "@/lib/words";
 import { formatNumber } from "./sql-cells";
 import { type ChartBars, chartSummary } from "./sql-chart-data";
 
@@ -58,18 +59,18 @@ export function SqlChart({ data }: { data: ChartBars }) {
                   <div className="rounded-md border border-slate-200 bg-white px-2 py-1 text-xs text-slate-900 shadow-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
                     <p className="font-medium">{bar.label}</p>
                     <p className="tabular-nums">
-                      {data.y}: {formatNumber(bar.value)}
+                      {data.yTitle}: {formatNumber(bar.value)}
                     </p>
                   </div>
                 );
               }}
             />
-            <Bar dataKey="value" name={data.y} fill="#2f6fed" isAnimationActive={false} />
+            <Bar dataKey="value" name={data.yTitle} fill="#2f6fed" isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
       </div>
       <figcaption className="text-xs text-slate-500 dark:text-slate-400">
-        Bars show {data.y} by {data.x}.
+        Bars show {inSentence(data.yTitle)} by {inSentence(data.xTitle)}.
         {data.total > data.bars.length &&
           ` The chart shows the first ${data.bars.length} of ${new Intl.NumberFormat().format(data.total)} rows; the table has them all.`}
       </figcaption>

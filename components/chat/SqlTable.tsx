@@ -3,6 +3,7 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { useMemo, useState } from "react";
 import type { SqlResultPart } from "@/lib/runs/contract";
+import { columnTitle } from "@/lib/words";
 import { type PageWindow, pageWindow, rowsLabel } from "./paging";
 import { type ColumnView, cellView } from "./sql-cells";
 
@@ -56,7 +57,8 @@ export function SqlTable({ result, columns }: { result: SqlResultPart; columns: 
                       : ""
                   }`}
                 >
-                  {c.name}
+                  {/* The column in words ("Total amount"); its name in the SQL on hover and in the CSV. */}
+                  <span title={c.name}>{columnTitle(c.name)}</span>
                 </th>
               ))}
             </tr>

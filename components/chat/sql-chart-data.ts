@@ -1,4 +1,5 @@
 import type { SqlResultPart } from "@/lib/runs/contract";
+import { columnTitle, inSentence, labelTitle } from "@/lib/words";
 import { isNumericCell } from "./sql-cells";
 
 /** More bars than this stop being readable in a chat column, and on a phone. */
@@ -14,6 +15,10 @@ export interface Bar {
 export interface ChartBars {
   x: string;
   y: string;
+  /** What the bars are labelled by, in words: "Name" for a person's first and last name. */
+  xTitle: string;
+  /** The figure in words: "Total amount" for `sum_amount`. */
+  yTitle: string;
   bars: Bar[];
   /** How many rows the chart could have drawn: more than `bars.length` when it was cut. */
   total: number;
@@ -26,16 +31,27 @@ export function chartBars(result: SqlResultPart, max = MAX_BARS): ChartBars | nu
   const xi = result.columns.indexOf(chart.x);
   const yi = result.columns.indexOf(chart.y);
   if (xi < 0 || yi < 0 || result.rows.length === 0) return null;
+  // A row named by several columns (a person's first and last name) is labelled by all of them:
+  // bars of first names alone merge two Marys and read as nobody in particular.
+  const labels =
+    result.labelColumns[0] === chart.x
+      ? result.labelColumns.map((c) => result.columns.indexOf(c)).filter((i) => i >= 0)
+      : [xi];
+  const text = (cell: unknown) => (cell === null || cell === undefined ? "" : String(cell));
   const bars = result.rows.slice(0, max).map((row) => {
-    const x = row[xi];
     const y = row[yi];
+    const label = labels
+      .map((i) => text(row[i]))
+      .filter(Boolean)
+      .join(" ");
     return {
-      label: x === null || x === undefined ? "—" : String(x),
+      label: label || "—",
       value: y !== null && y !== undefined && isNumericCell(y) ? Number(y) : null,
     };
   });
   if (bars.every((b) => b.value === null)) return null;
-  return { x: chart.x, y: chart.y, bars, total: result.rows.length };
+  const xTitle = labels.length > 1 ? labelTitle(labels.map((i) => result.columns[i])) : columnTitle(chart.x);
+  return { x: chart.x, y: chart.y, xTitle, yTitle: columnTitle(chart.y), bars, total: result.rows.length };
 }
 
 /**
@@ -50,5 +66,5 @@ export function chartSummary(data: ChartBars, format: (n: number) => string): st
     .map((b) => `${b.label} ${format(b.value)}`);
   const count = `${data.bars.length} ${data.bars.length === 1 ? "bar" : "bars"}`;
   const cut = data.total > data.bars.length ? ` (the first ${data.bars.length} of ${data.total} rows)` : "";
-  return `Bar chart of ${data.y} by ${data.x}, ${count}${cut}. Largest: ${top.join(", ")}.`;
+  return `Bar chart of ${inSentence(data.yTitle)} by ${inSentence(data.xTitle)}, ${count}${cut}. Largest: ${top.join(", ")}.`;
 }

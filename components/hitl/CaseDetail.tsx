@@ -1,24 +1,36 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { type ReactNode, type Ref, useState } from "react";
 import { fetchAgents } from "@/components/runs/api";
 import { CaseCheckpoint, isRunCheckpoint } from "@/components/runs/CaseCheckpoint";
 import { editorFor } from "@/components/runs/editors/editor-for";
 import { type Role, roleAtLeast } from "@/lib/access";
-import type { HitlEventView } from "@/lib/hitl/contract";
+import type { HitlCaseView, HitlEventView } from "@/lib/hitl/contract";
 import { AnswerContext } from "./AnswerContext";
 import { type CaseDetailBody, HitlApiError, hitlFetch, type StandingDecision } from "./api";
 import { ConfidenceBadge, DueBadge, EscalationBadge, PriorityBadge, StateBadge } from "./Badges";
-import { CaseActions, type CaseActionsHandle } from "./CaseActions";
 import { CaseRefs } from "./CaseRefs";
 import { ClarificationAnswer } from "./ClarificationAnswer";
+import { DecisionActions, type DecisionActionsHandle, type Editor } from "./DecisionActions";
 import { decisionLine, formatTime, humanize } from "./format";
 import { HistoryTimeline } from "./HistoryTimeline";
 import { PayloadView } from "./PayloadView";
 import { SupersedeForm } from "./SupersedeForm";
 
 export const REFRESH_MS = 5_000;
+
+// The form library and its validator load only when a reviewer opens the form.
+const ModifyForm = dynamic(() => import("./ModifyForm").then((m) => m.ModifyForm), {
+  ssr: false,
+  loading: () => <p className="text-sm text-slate-500">Loading the form…</p>,
+});
+
+/** Modify and approve from the case's schema, where the run page has no editor of its own. */
+const schemaForm =
+  (kase: HitlCaseView): Editor =>
+  ({ busy, onApprove }) => <ModifyForm kase={kase} busy={busy} onApprove={onApprove} />;
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -58,7 +70,7 @@ export function CaseDetail({
 }: {
   caseId: string;
   role: Role;
-  actions?: Ref<CaseActionsHandle>;
+  actions?: Ref<DecisionActionsHandle>;
 }) {
   const [standing, setStanding] = useState<StandingDecision | null>(null);
   const { data, error, isPending } = useQuery({
@@ -163,20 +175,27 @@ export function CaseDetail({
       )}
 
       {open && (mayDecide || reviewer) && (
-        <CaseActions
-          kase={kase}
+        <DecisionActions
+          caseId={kase.id}
+          title={kase.title}
+          heading="Decide"
           handle={actions}
           onStanding={setStanding}
           refusal={refusal}
-          mayAsk={reviewer}
-          askWho={runId ? "the run's owner" : "the submitter"}
+          rejection="notes"
+          ask={
+            reviewer
+              ? { who: runId ? "the run's owner" : "the submitter", waiting: state.state === "needs_clarification" }
+              : null
+          }
+          editLabel="Modify and approve…"
           editor={
-            checkpoint
+            (checkpoint
               ? editorFor(
                   { caseId: kase.id, type: checkpoint, request: kase.payload },
                   (experts.data ?? []).map((a) => ({ slug: a.slug, name: a.name })),
                 )
-              : null
+              : null) ?? schemaForm(kase)
           }
         />
       )}

@@ -1,7 +1,7 @@
 "use client";
 
 import { type ReactNode, useEffect, useState } from "react";
-import { UNDO_MS } from "./undo";
+import { countdownText, secondsLeft } from "./undo";
 
 /** Whole seconds until `dueAt`, ticking while there is time left. */
 function useSecondsLeft(dueAt: number | null): number {
@@ -12,12 +12,20 @@ function useSecondsLeft(dueAt: number | null): number {
     const timer = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(timer);
   }, [dueAt]);
-  return dueAt === null ? 0 : Math.max(0, Math.ceil((dueAt - now) / 1000));
+  return dueAt === null ? 0 : secondsLeft(dueAt, now);
+}
+
+/**
+ * "Approving in 3 seconds…", counting down to `dueAt`: the card and the toast render this one
+ * component from the same due time, so they cannot show different numbers.
+ */
+export function UndoCountdown({ dueAt }: { dueAt: number }) {
+  return <span data-testid="undo-countdown">{countdownText(useSecondsLeft(dueAt))}</span>;
 }
 
 /**
  * An approval waiting out its undo window (a countdown and "Undo approval"), then being sent:
- * the inbox's and the run page's checkpoint cards show the same. `hint` is the undo key, where
+ * the inbox's and the run page's decision actions show the same. `hint` is the undo key, where
  * the page has one.
  */
 export function PendingApproval({
@@ -29,7 +37,6 @@ export function PendingApproval({
   onUndo: () => void;
   hint?: ReactNode;
 }) {
-  const secondsLeft = useSecondsLeft(pending.phase === "waiting" ? pending.dueAt : null);
   return (
     <div
       role="status"
@@ -38,7 +45,7 @@ export function PendingApproval({
     >
       {pending.phase === "waiting" ? (
         <>
-          <span>Approving in {secondsLeft || Math.ceil(UNDO_MS / 1000)} s…</span>
+          <UndoCountdown dueAt={pending.dueAt} />
           <button
             type="button"
             onClick={onUndo}

@@ -10,8 +10,8 @@ import { type Role, roleAtLeast } from "@/lib/access";
 import type { BlockedRunItem } from "@/lib/hitl/contract";
 import { type AdaptersBody, type CaseList, type CountsBody, hitlFetch } from "./api";
 import { BlockedRuns } from "./BlockedRuns";
-import type { CaseActionsHandle } from "./CaseActions";
 import { CaseDetail, REFRESH_MS } from "./CaseDetail";
+import type { DecisionActionsHandle } from "./DecisionActions";
 import { DEFAULT_FILTER, type QueueFilter, QueueFilters, queueQuery } from "./QueueFilters";
 import { QueueList } from "./QueueList";
 import { UNDO_MS } from "./undo";
@@ -64,7 +64,7 @@ export function ReviewInbox({ role }: { role: Role }) {
   const searchParams = useSearchParams();
   const selectedId = searchParams.get("case");
   const [filter, setFilter] = useState<QueueFilter>(DEFAULT_FILTER);
-  const actions = useRef<CaseActionsHandle>(null);
+  const actions = useRef<DecisionActionsHandle>(null);
   const mayDecide = roleAtLeast(role, "reviewer");
 
   const query = queueQuery(filter).toString();

@@ -1,3 +1,4 @@
+import { readableName } from "@/lib/words";
 import type { CasePriority, CaseState } from "./api";
 
 export const STATE_LABELS: Record<CaseState, string> = {
@@ -14,14 +15,8 @@ export const PRIORITY_LABELS: Record<CasePriority, string> = {
   low: "Low",
 };
 
-/** `proposed_next_action` → `Proposed next action`. */
-export function humanize(key: string): string {
-  const words = key
-    .replace(/[_-]+/g, " ")
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .trim();
-  return words ? words[0].toUpperCase() + words.slice(1).toLowerCase() : key;
-}
+/** `proposed_next_action` → "Proposed next action", `lgv_troubleshooting` → "LGV troubleshooting". */
+export const humanize = readableName;
 
 /** `10:42` today, `3 Mar, 10:42` another day of this year, with the year otherwise. */
 export function formatTime(ms: number, now = Date.now()): string {

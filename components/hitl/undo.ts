@@ -2,8 +2,22 @@
 // back. Pending decisions live outside React: switching to another case (which unmounts its
 // actions) neither sends nor drops them, and coming back shows the one still waiting.
 
-/** How long an approval waits for "Undo" before it is sent. */
+/**
+ * How long an approval waits for "Undo" before it is sent: the one window every countdown reads
+ * (the card, the toast, the inbox's shortcut line, the deferrer's timer). The server has no undo
+ * window of its own: it receives the decision only once this one has passed.
+ */
 export const UNDO_MS = 5_000;
+
+/** Whole seconds left until `dueAt` (rounded up, never below 0): what every countdown shows. */
+export function secondsLeft(dueAt: number, now: number): number {
+  return Math.max(0, Math.ceil((dueAt - now) / 1000));
+}
+
+/** The words of a waiting approval, the same on the card and in the toast. */
+export function countdownText(seconds: number): string {
+  return seconds > 0 ? `Approving in ${seconds} ${seconds === 1 ? "second" : "seconds"}…` : "Approving now…";
+}
 
 export type DeferredPhase = "waiting" | "sending";
 

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useId } from "react";
-import { CheckpointActions } from "@/components/runs/CheckpointActions";
+import { DecisionActions } from "@/components/hitl/DecisionActions";
 import type { PlanStep } from "@/lib/checkpoints/contract";
 import type { ResearchRunDetail } from "./api";
 import { PlanEditor } from "./PlanEditor";
@@ -52,10 +52,17 @@ export function PlanCheckpoint({
         ))}
       </ol>
       {canDecide ? (
-        <CheckpointActions
+        <DecisionActions
           key={checkpoint.caseId}
-          checkpoint={checkpoint}
-          editor={(props) => <PlanEditor {...props} proposed={steps} />}
+          caseId={checkpoint.caseId}
+          title="Research plan"
+          testId="checkpoint-actions"
+          rejection="reason"
+          mayReject={checkpoint.allowedActions.includes("reject")}
+          editor={
+            checkpoint.allowedActions.includes("edit") ? (props) => <PlanEditor {...props} proposed={steps} /> : null
+          }
+          editLabel="Approve with changes…"
           onDecided={onDecided}
         />
       ) : (

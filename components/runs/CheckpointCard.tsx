@@ -4,12 +4,12 @@ import Link from "next/link";
 import { useEffect, useId, useRef } from "react";
 import { TimeoutBadge } from "@/components/hitl/Badges";
 import { ClarificationAnswer } from "@/components/hitl/ClarificationAnswer";
+import { DecisionActions } from "@/components/hitl/DecisionActions";
 import type { AutonomousPublicState, CheckpointPart } from "./api";
 import { RiskBadge } from "./Badges";
-import { CheckpointActions } from "./CheckpointActions";
 import { CheckpointRequestView } from "./CheckpointRequestView";
 import { editorFor } from "./editors/editor-for";
-import { CHECKPOINT_LABELS } from "./format";
+import { CHECKPOINT_LABELS, checkpointNumberLabel } from "./format";
 
 const QUESTIONS: Record<string, string> = {
   plan_approval: "Approve the plan before any step runs?",
@@ -59,7 +59,8 @@ export function CheckpointCard({
       <header className="space-y-1">
         <div className="flex flex-wrap items-center gap-1.5">
           <span className="text-xs font-semibold tracking-wide text-amber-800 uppercase dark:text-amber-300">
-            Checkpoint {checkpoint.number ?? ""} · {CHECKPOINT_LABELS[checkpoint.type]}
+            {CHECKPOINT_LABELS[checkpoint.type]}
+            {checkpoint.number ? ` · ${checkpointNumberLabel(checkpoint.number)}` : ""}
           </span>
           <RiskBadge risk={checkpoint.riskLevel} />
           <TimeoutBadge
@@ -93,10 +94,15 @@ export function CheckpointCard({
         ))}
       <CheckpointRequestView checkpoint={checkpoint} state={state} />
       {canDecide ? (
-        <CheckpointActions
+        <DecisionActions
           key={checkpoint.caseId}
-          checkpoint={checkpoint}
-          editor={editorFor(checkpoint, experts)}
+          caseId={checkpoint.caseId}
+          title={CHECKPOINT_LABELS[checkpoint.type]}
+          testId="checkpoint-actions"
+          rejection="reason"
+          mayReject={checkpoint.allowedActions.includes("reject")}
+          editor={checkpoint.allowedActions.includes("edit") ? editorFor(checkpoint, experts) : null}
+          editLabel="Approve with changes…"
           onDecided={onDecided}
         />
       ) : (

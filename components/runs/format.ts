@@ -1,3 +1,4 @@
+import { DECIDER_CHECKPOINT_TYPES } from "@/lib/checkpoints/contract";
 import type { CheckpointTypeName, PlanStepStatus, RunOutcome, RunStatus, SafetyLevel } from "./api";
 
 export const SAFETY_LABELS: Record<SafetyLevel, { label: string; hint: string }> = {
@@ -47,6 +48,33 @@ export const CHECKPOINT_LABELS: Record<CheckpointTypeName, string> = {
   final_review: "Final review",
   clarification: "Clarification",
 };
+
+/**
+ * A checkpoint's number is its type's place among the design's five (1 plan approval … 5 final
+ * review), not a count: a run that needs no sub-agent and no critical decision goes 1, 2, 5.
+ * So a checkpoint is named by its type first and its number reads "checkpoint 5 of 5".
+ */
+export function checkpointNumberLabel(number: number | null | undefined): string | null {
+  return number ? `checkpoint ${number} of ${DECIDER_CHECKPOINT_TYPES.length}` : null;
+}
+
+/**
+ * The design's checkpoint types a run has passed over so far: those numbered below the highest
+ * it has reached and not met. Their names, in the design's order, with their numbers.
+ */
+export function checkpointTypesPassedOver(numbers: (number | null)[]): { number: number; label: string }[] {
+  const seen = new Set(numbers.filter((n): n is number => typeof n === "number"));
+  const highest = Math.max(0, ...seen);
+  return DECIDER_CHECKPOINT_TYPES.map((type, i) => ({ number: i + 1, label: CHECKPOINT_LABELS[type] })).filter(
+    (t) => t.number < highest && !seen.has(t.number),
+  );
+}
+
+/** "Sub-agent (3) or Critical decision (4)": the types a run has had no checkpoint of. */
+export function passedOverSentence(types: { number: number; label: string }[]): string {
+  const names = types.map((t) => `${t.label.toLowerCase()} (${t.number})`);
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
 
 /** `0.4213` → `42%`. */
 export const percent = (value: number) => `${Math.round(value * 100)}%`;

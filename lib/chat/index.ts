@@ -5,7 +5,7 @@ export type { ReviewState, SourceItem } from "./contract";
 export { MAX_TITLE_CHARS, SESSION_PAGE_MAX, SESSION_SEARCH_MAX_CHARS, titleFromMessage } from "./limits";
 export { answerReviewContext, answerReviewStream, answerReviews, myAnswerReviews } from "./reviews";
 export { deleteChatSession, getChatSession, listChatSessions, renameChatSession, startChatTurn } from "./sessions";
-export { questionsFromOutlines, suggestedQuestions } from "./suggestions";
+export { questionsFromOutlines, suggestedQuestions, suggestionsFor } from "./suggestions";
 export {
   type ChatAgentProfile,
   type ChatSessionContext,

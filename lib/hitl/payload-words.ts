@@ -1,4 +1,5 @@
 import type { ErrorObject } from "ajv";
+import { readableName } from "@/lib/words";
 
 // Ajv's findings in the words of the form a person filled in: the field's title from the schema
 // ("Response text", not `response_text`) and what to do, instead of "must have required property
@@ -8,15 +9,8 @@ type Schema = Record<string, unknown>;
 const isSchema = (value: unknown): value is Schema =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** `response_text` → "Response text". */
-export function humanizeKey(key: string): string {
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/[_-]+/g, " ")
-    .trim()
-    .toLowerCase();
-  return words ? words[0].toUpperCase() + words.slice(1) : key;
-}
+/** `response_text` → "Response text", `lgv_id` → "LGV ID". */
+const humanizeKey = readableName;
 
 /** The schema of the value at a JSON pointer, following properties and items. */
 function schemaAt(root: Schema, pointer: string): Schema | null {

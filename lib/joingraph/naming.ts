@@ -51,6 +51,8 @@ export function typeFamily(dataType: string): string {
 
 export interface HeuristicTable {
   key: string;
+  /** Guesses stay inside one schema: each schema of a warehouse is its own dataset. */
+  schema: string;
   columns: CatalogColumn[];
   primary_key: string[];
   unique_columns: string[];
@@ -65,14 +67,20 @@ export interface NameMatch {
 
 /**
  * Indexes target tables by name once, so guessing over every column of a large schema stays
- * linear. A target is a table's one-column primary key, or a one-column unique key.
+ * linear. A target is a table's one-column primary key, or a one-column unique key, in the same
+ * schema as the referencing table: two schemas are two datasets (northwind and pagila in the demo
+ * warehouse), and a name shared across them (`categories.category_id`, `category.category_id`)
+ * says nothing about a relation. Only a declared foreign key crosses schemas.
  */
 export function nameMatcher(tables: HeuristicTable[]) {
   const exact = new Map<string, HeuristicTable[]>();
   const plural = new Map<string, HeuristicTable[]>();
   const sharedKey = new Map<string, HeuristicTable[]>();
-  const push = (map: Map<string, HeuristicTable[]>, key: string, table: HeuristicTable) =>
-    map.set(key, [...(map.get(key) ?? []), table]);
+  // Keyed by schema and name, so a lookup only ever sees tables of the referencing schema.
+  const push = (map: Map<string, HeuristicTable[]>, key: string, table: HeuristicTable) => {
+    const k = `${table.schema}\u0000${key}`;
+    map.set(k, [...(map.get(k) ?? []), table]);
+  };
   for (const table of tables) {
     const key = nameKey(table.key.split(".").pop() ?? table.key);
     push(exact, key, table);
@@ -94,9 +102,10 @@ export function nameMatcher(tables: HeuristicTable[]) {
   };
 
   return function match(from: HeuristicTable, col: CatalogColumn): NameMatch | null {
+    const inSchema = (map: Map<string, HeuristicTable[]>, key: string) => map.get(`${from.schema}\u0000${key}`) ?? [];
     const words = nameWords(col.name);
     if (words.length < 2 || words[words.length - 1] !== "id") {
-      const shared = sharedKey.get(nameKey(col.name)) ?? [];
+      const shared = inSchema(sharedKey, nameKey(col.name));
       const isOwnKey = from.primary_key.length === 1 && from.primary_key[0] === col.name;
       const hit = isOwnKey ? undefined : shared.find((t) => t !== from);
       const pk = hit?.primary_key[0];
@@ -115,8 +124,8 @@ export function nameMatcher(tables: HeuristicTable[]) {
       const stem = words.slice(start, -1).join("");
       const prefixed = start > 0;
       for (const [candidates, isPlural] of [
-        [exact.get(stem) ?? [], false],
-        [plural.get(stem) ?? [], true],
+        [inSchema(exact, stem), false],
+        [inSchema(plural, stem), true],
       ] as const) {
         for (const table of candidates) {
           const to = targets(table, columnKey).find(

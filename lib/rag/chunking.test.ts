@@ -115,6 +115,23 @@ describe("extraction", () => {
     expect(c.contentHash).not.toBe(a.contentHash);
   });
 
+  it("titles a document named only by its file as words, not as the file's slug", async () => {
+    const title = async (fileName: string, content = "No heading here, only text.") =>
+      (await extractDocument({ format: "text", content, domains: ["x"], fileName })).title;
+    expect(await title("uploads/lgv-troubleshooting.txt")).toBe("LGV troubleshooting");
+    expect(await title("site_survey_2024.md")).toBe("Site survey 2024");
+    // A name a person wrote keeps its own spelling.
+    expect(await title("Dock Entrance Checklist.txt")).toBe("Dock Entrance Checklist");
+    // A heading of its own is still the title.
+    const md = await extractDocument({
+      format: "markdown",
+      content: "# LGV field guide\n\nText.",
+      domains: ["x"],
+      fileName: "lgv-guide.md",
+    });
+    expect(md.title).toBe("LGV field guide");
+  });
+
   it("turns HTML headings into section paths and drops scripts, styles and link targets", async () => {
     const doc = await extractDocument({
       format: "html",
@@ -175,7 +192,8 @@ describe("extraction", () => {
       domains: ["x"],
       fileName: "notes/sop-42.txt",
     });
-    expect(doc.title).toBe("sop-42");
+    // The file's slug in words: "SOP 42", as the knowledge page and citations show it.
+    expect(doc.title).toBe("SOP 42");
     expect(doc.chunks.map((c) => c.text)).toEqual(["Line one.\n\nLine two."]);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { DomainError } from "@/lib/errors";
+import { looksLikeSlug, readableName } from "@/lib/words";
 import type { Block } from "./blocks";
 import { type ChunkDraft, chunkBlocks } from "./chunking";
 import {
@@ -72,8 +73,10 @@ function titleFrom(...candidates: (string | null | undefined)[]): string {
   return "Untitled document";
 }
 
+/** A file's name as a title: `lgv-troubleshooting.md` reads "LGV troubleshooting", not the slug. */
 function fileStem(fileName: string | undefined): string | undefined {
-  return fileName?.replace(/^.*[\\/]/, "").replace(/\.[^.]+$/, "");
+  const stem = fileName?.replace(/^.*[\\/]/, "").replace(/\.[^.]+$/, "");
+  return stem && looksLikeSlug(stem) ? readableName(stem) : stem;
 }
 
 /** Text, chunks and identity of a document, before anything is written. */

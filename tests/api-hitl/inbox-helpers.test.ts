@@ -54,7 +54,11 @@ describe("modify and approve", () => {
 
   it("labels payload keys for reviewers", () => {
     expect(humanize("proposed_next_action")).toBe("Proposed next action");
-    expect(humanize("lgvId")).toBe("Lgv id");
+    // Abbreviations stay in capitals: "Lgv id" read as an internal name.
+    expect(humanize("lgvId")).toBe("LGV ID");
+    expect(humanize("lgv_troubleshooting")).toBe("LGV troubleshooting");
+    expect(humanize("phi_access")).toBe("PHI access");
+    expect(humanize("by_type")).toBe("By type");
     expect(humanize("chat_session")).toBe("Chat session");
     // Ref types are the caller's own lower_snake_case names.
     expect(humanize("neo4j_node")).toBe("Neo4j node");

@@ -29,7 +29,7 @@ export const LAYER_RULES: readonly [string, string, string][] = [
 ];
 
 /** Folders whose index is pure and may be imported by client components. */
-export const CLIENT_SAFE_FOLDERS = ["access", "errors"];
+export const CLIENT_SAFE_FOLDERS = ["access", "errors", "words"];
 
 const SKIP = new Set([
   "node_modules",

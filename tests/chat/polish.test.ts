@@ -1,12 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as sessionsRoute from "@/app/api/chat/sessions/route";
-import { questionsFromOutlines, suggestedQuestions, titleFromMessage } from "@/lib/chat";
+import { questionsFromOutlines, suggestedQuestions, suggestionsFor, titleFromMessage } from "@/lib/chat";
 import { schema } from "@/lib/db";
+import { SEED_TENANTS } from "@/lib/demo";
+import type { SourceItem } from "@/lib/runs/contract";
 import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
-import { principal } from "./support";
+import { postChat, principal } from "./support";
 
 describe("session titles from the first question", () => {
   it("keeps a short question whole, without its closing punctuation", () => {
@@ -39,21 +41,48 @@ describe("session titles from the first question", () => {
 });
 
 describe("suggested questions from an agent's knowledge", () => {
-  it("asks about each document's first section, then their next ones, up to the count", () => {
+  // They were templates ("What does <title> say about <section>?"); they are now the questions a
+  // person asks, made from the section headings.
+  it("asks each document's first section as a question, then their next ones, up to the count", () => {
     const outlines = [
       { title: "FDA 510(k) premarket notification", sections: ["Substantial equivalence", "Types of 510(k)"] },
       { title: "De Novo classification request", sections: ["When to use De Novo", "Examples"] },
     ];
     expect(questionsFromOutlines(outlines, 4)).toEqual([
-      "What does FDA 510(k) premarket notification say about substantial equivalence?",
-      "What does De Novo classification request say about when to use De Novo?",
-      "What does FDA 510(k) premarket notification say about types of 510(k)?",
-      "What does De Novo classification request say about examples?",
+      "What is substantial equivalence?",
+      "When to use De Novo?",
+      "What are the types of 510(k)?",
+      // "Examples" alone says nothing of what: the document's title does.
+      "What are the examples of De Novo classification request?",
     ]);
     expect(questionsFromOutlines(outlines, 1)).toHaveLength(1);
   });
 
-  it("keeps acronyms, asks about a document without sections as a whole, and leaves out what would not fit", () => {
+  it("asks headings worded as questions directly, and names what 'it' is", () => {
+    expect(
+      questionsFromOutlines(
+        [
+          {
+            title: "EMA centralised procedure",
+            sections: [
+              "Which medicines must use it",
+              "What a PMA must show",
+              "What an IND contains",
+              "Can a sponsor appeal?",
+            ],
+          },
+        ],
+        4,
+      ),
+    ).toEqual([
+      "Which medicines must use the EMA centralised procedure?",
+      "What must a PMA show?",
+      "What does an IND contain?",
+      "Can a sponsor appeal?",
+    ]);
+  });
+
+  it("keeps acronyms, asks about a document without sections by its title, and leaves out what would not fit", () => {
     expect(
       questionsFromOutlines([
         { title: "Signal detection.", sections: ["MedDRA coding", "Signal detection"] },
@@ -61,11 +90,19 @@ describe("suggested questions from an agent's knowledge", () => {
         { title: `A ${"very ".repeat(30)}long title`, sections: ["Intro"] },
         { title: "   ", sections: ["Orphan"] },
       ]),
-    ).toEqual([
-      "What does Signal detection say about MedDRA coding?",
-      "What are the key points of Budget impact analysis?",
-    ]);
+    ).toEqual(["What is MedDRA coding?", "What is budget impact analysis?"]);
     expect(questionsFromOutlines([])).toEqual([]);
+  });
+
+  it("puts the documents on the agent's own subject first", () => {
+    const outlines = [
+      { title: "EMA centralised procedure", sections: ["Which medicines must use it"] },
+      { title: "FDA 510(k) premarket notification", sections: ["Substantial equivalence"] },
+    ];
+    expect(questionsFromOutlines(outlines, 1, "FDA Regulatory Specialist: 510(k), De Novo")).toEqual([
+      "What is substantial equivalence?",
+    ]);
+    expect(questionsFromOutlines(outlines, 1)).toEqual(["Which medicines must use the EMA centralised procedure?"]);
   });
 });
 
@@ -75,7 +112,8 @@ for (const target of appTargets()) {
 
     it("suggests questions from the documents of the agent's own domains only", async () => {
       const scope = { tenantId: suite.tenants.demo };
-      const regulatory = await suggestedQuestions(scope, ["regulatory"]);
+      const suggestions = await suggestionsFor(scope, ["regulatory"]);
+      const regulatory = suggestions.map((s) => s.question);
       expect(regulatory).toHaveLength(4);
       const titles = (
         await suite.database.db
@@ -85,15 +123,13 @@ for (const target of appTargets()) {
       )
         .filter((d) => d.domains.includes("regulatory"))
         .map((d) => d.title);
-      for (const question of regulatory) {
-        expect(
-          titles.some((t) => question.includes(t)),
-          question,
-        ).toBe(true);
+      for (const { question, document } of suggestions) {
+        expect(titles, question).toContain(document);
         expect(question.endsWith("?")).toBe(true);
+        expect(question).not.toMatch(/^What does .* say about/);
       }
       // Four different documents, the same four every time.
-      expect(new Set(regulatory.map((q) => titles.find((t) => q.includes(t)))).size).toBe(4);
+      expect(new Set(suggestions.map((s) => s.document)).size).toBe(4);
       expect(await suggestedQuestions(scope, ["regulatory"])).toEqual(regulatory);
       const safety = await suggestedQuestions(scope, ["safety"]);
       expect(safety.some((q) => regulatory.includes(q))).toBe(false);
@@ -101,6 +137,36 @@ for (const target of appTargets()) {
       expect(await suggestedQuestions(scope, ["no-such-domain"])).toEqual([]);
       expect(await suggestedQuestions({ tenantId: suite.tenants.acme }, ["regulatory"])).toEqual([]);
     });
+
+    it("suggests, for every demo expert, questions its offline engine answers from the document they came from", async () => {
+      const unanswered: string[] = [];
+      for (const tenant of SEED_TENANTS) {
+        const tenantId = suite.tenants[tenant.slug as keyof typeof suite.tenants];
+        const { auth } = await principal(tenantId);
+        for (const agent of tenant.agents.filter((a) => !a.workflow)) {
+          const subject = `${agent.name} ${agent.domain} ${agent.description}`;
+          const suggestions = await suggestionsFor({ tenantId }, agent.knowledgeDomains, subject);
+          expect(suggestions.length, agent.slug).toBeGreaterThan(0);
+          for (const { question, document } of suggestions) {
+            const turn = await postChat(auth, { agentId: agent.slug, message: question });
+            expect(turn.status, question).toBe(200);
+            const sources = turn.chunks.find((c) => c.type === "data-sources") as
+              | { data: { items: SourceItem[] } }
+              | undefined;
+            const meta = turn.chunks.find((c) => c.type === "message-metadata") as
+              | { messageMetadata: { citations?: number[] } }
+              | undefined;
+            const cited = (meta?.messageMetadata.citations ?? []).map(
+              (n) => sources?.data.items.find((s) => s.n === n)?.title,
+            );
+            // Answered (a citation, not "I found nothing"), from the document the question was made from.
+            if (!cited.includes(document))
+              unanswered.push(`${agent.slug}: ${question} → ${cited.join(", ") || "refused"}`);
+          }
+        }
+      }
+      expect(unanswered).toEqual([]);
+    }, 600_000);
 
     it("searches the caller's session titles with q, paged, and refuses a bad q", async () => {
       const me = await principal(suite.tenants.demo);

@@ -115,6 +115,39 @@ describe("name heuristics", () => {
     const graph = buildJoinGraph(catalog(a, b, table("order", [["id"]])));
     expect(Object.keys(graph.tables)).toEqual(["order", "sales.item", "stock.item"]);
   });
+
+  it("guesses only inside one schema: two datasets sharing a name are not related", () => {
+    // The demo warehouse's case: northwind.categories and pagila.category both key `category_id`.
+    const at = (schema: string, t: ReturnType<typeof table>) => ({ ...t, schema });
+    const c = catalog(
+      at("northwind", table("categories", [["category_id"], ["category_name", "text"]])),
+      at("northwind", table("products", [["product_id"], ["category_id"]])),
+      at("pagila", table("category", [["category_id"], ["name", "text"]])),
+      at("pagila", table("film_category", [["film_id"], ["category_id"]], { pk: ["film_id", "category_id"] })),
+      at("pagila", table("film", [["film_id"], ["title", "text"]])),
+    );
+    expect(guesses(c)).toEqual([
+      ["film_category.category_id->category.category_id", HEURISTIC_CONFIDENCE.tableName, "N:1"],
+      ["film_category.film_id->film.film_id", HEURISTIC_CONFIDENCE.tableName, "N:1"],
+      ["products.category_id->categories.category_id", HEURISTIC_CONFIDENCE.pluralOrUnique, "N:1"],
+    ]);
+    // A declared foreign key still crosses schemas: only guesses are kept inside one.
+    const declared = at("pagila", table("rental_note", [["id"], ["category_id"]]));
+    declared.foreign_keys = [
+      {
+        name: "rental_note_category_fkey",
+        columns: ["category_id"],
+        ref_schema: "northwind",
+        ref_table: "categories",
+        ref_columns: ["category_id"],
+      },
+    ];
+    const graph = buildJoinGraph(catalog(...c.tables.map((t) => t as ReturnType<typeof table>), declared));
+    expect(graph.relationships.find((r) => r.from_table === "rental_note")).toMatchObject({
+      to_table: "categories",
+      source: "fk",
+    });
+  });
 });
 
 describe("overrides", () => {

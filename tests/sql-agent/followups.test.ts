@@ -62,6 +62,30 @@ for (const target of appTargets()) {
       expect(sqlPart(brazil.chunks)?.rows.map((r) => r[0])).toEqual(brazilExpected.map((r) => r[0]));
     }, 120_000);
 
+    it("offers another year only where the data has it: after 1998 (northwind's last), 1997, never 1999", async () => {
+      const member = await principal(suite.tenants.demo);
+      const years = (await direct("select distinct extract(year from order_date)::int from northwind.orders")).map(
+        (r) => Number(r[0]),
+      );
+      const last = Math.max(...years);
+      const turn = await postChat(member.auth, {
+        agentId: "data-analyst",
+        message: `What is the total freight per shipper in ${last}?`,
+      });
+      const followups = sqlPart(turn.chunks)?.followups ?? [];
+      expect(followups, textOf(turn.chunks)).toContain(`And in ${last - 1}?`);
+      expect(followups).not.toContain(`And in ${last + 1}?`);
+      expect(followups.filter((q) => /^And in \d{4}\?$/.test(q))).toHaveLength(1);
+
+      // The first year of the data offers the one after it.
+      const first = Math.min(...years);
+      const early = await postChat(member.auth, {
+        agentId: "data-analyst",
+        message: `What is the total freight per shipper in ${first}?`,
+      });
+      expect(sqlPart(early.chunks)?.followups).toContain(`And in ${first + 1}?`);
+    }, 120_000);
+
     it('reads "What about Jazz?" after a Rock count as the same count for Jazz, and declines a change the data does not hold', async () => {
       const member = await principal(suite.tenants.demo);
       const count = async (genre: string) =>

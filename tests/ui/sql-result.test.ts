@@ -126,6 +126,8 @@ describe("the chart of an aggregate", () => {
     expect(chartBars(result())).toEqual({
       x: "country",
       y: "customers",
+      xTitle: "Country",
+      yTitle: "Customers",
       bars: [
         { label: "USA", value: 13 },
         { label: "Canada", value: 8 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createDeferrer, type Timers, UNDO_MS } from "@/components/hitl/undo";
+import { countdownText, createDeferrer, secondsLeft, type Timers, UNDO_MS } from "@/components/hitl/undo";
 
 /** Timers that move only when the test says so. */
 function manualTimers() {
@@ -163,5 +163,34 @@ describe("a deferred decision", () => {
     expect(deferrer.view("async")).toBeNull();
     // A new decision can be scheduled again on the same case.
     expect(deferrer.schedule("async", () => Promise.resolve())).toBe(true);
+  });
+});
+
+describe("the undo countdown", () => {
+  it("reads the deferrer's one window: the full window when scheduled, 1 just before sending, 0 as it is sent", () => {
+    const { timers, advance } = manualTimers();
+    const deferrer = createDeferrer(timers);
+    const { run, calls } = controlledRun();
+    deferrer.schedule("case-1", run);
+    const dueAt = deferrer.view("case-1")?.dueAt ?? 0;
+    // The card and the toast both render countdownText(secondsLeft(dueAt, now)).
+    expect(countdownText(secondsLeft(dueAt, timers.now()))).toBe(`Approving in ${UNDO_MS / 1000} seconds…`);
+    advance(1);
+    expect(secondsLeft(dueAt, timers.now())).toBe(UNDO_MS / 1000);
+    advance(UNDO_MS - 1_001);
+    expect(countdownText(secondsLeft(dueAt, timers.now()))).toBe("Approving in 1 second…");
+    advance(999);
+    expect(secondsLeft(dueAt, timers.now())).toBe(1);
+    expect(calls).toEqual([]);
+    advance(1);
+    expect(calls).toEqual([{ unloading: false }]);
+    expect(countdownText(secondsLeft(dueAt, timers.now()))).toBe("Approving now…");
+  });
+
+  it("never goes below zero nor back up to the full window once the time has passed", () => {
+    expect(secondsLeft(10_000, 10_000)).toBe(0);
+    expect(secondsLeft(10_000, 25_000)).toBe(0);
+    expect(secondsLeft(10_000, 9_001)).toBe(1);
+    expect(secondsLeft(10_000, 7_999)).toBe(3);
   });
 });

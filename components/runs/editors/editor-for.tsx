@@ -1,8 +1,8 @@
 "use client";
 
+import type { Editor } from "@/components/hitl/DecisionActions";
 import type { CheckpointRequest } from "@/lib/checkpoints/contract";
 import type { CheckpointPart } from "../api";
-import type { Editor } from "../CheckpointActions";
 import { CaseModifyForm } from "./CaseModifyForm";
 import { OptionPicker } from "./OptionPicker";
 import { PlanStepsEditor } from "./PlanStepsEditor";

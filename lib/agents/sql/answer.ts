@@ -1,5 +1,6 @@
 import type { QueryResult } from "@/lib/datasources/contract";
 import type { SqlCell, SqlResultPart } from "@/lib/runs/contract";
+import { columnWords } from "@/lib/words";
 import type { QuestionIntent } from "./intent";
 import type { PlannedSql } from "./planner";
 import type { AnalystSource } from "./state";
@@ -76,11 +77,8 @@ function labelOf(result: SqlResultPart, row: SqlCell[]): string {
   return parts.length ? parts.join(" ") : shown(row[0]);
 }
 
-const words = (identifier: string) =>
-  identifier
-    .replaceAll("_", " ")
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase();
+/** A result column in the sentence's words: `sum_amount` → "total amount", `order_count` → "number of orders". */
+const words = columnWords;
 
 /** The answer's sentence, from the rows themselves. */
 export function answerSentence(intent: QuestionIntent, result: SqlResultPart): string {
@@ -114,10 +112,13 @@ export function answerSentence(intent: QuestionIntent, result: SqlResultPart): s
   return `Found ${n} ${intent.subject}${suffix}: ${listed.join(", ")}${n > 5 ? ", …" : ""}.${more}`;
 }
 
-/** Questions the engine can answer next, from this one. */
-export function followupsOf(intent: QuestionIntent): string[] {
+/**
+ * Questions the engine can answer next, from this one. `yearFollowup` is "And in <year>?" for a
+ * year the data was found to hold (`heldYearFollowup`), or null: a year is never guessed here.
+ */
+export function followupsOf(intent: QuestionIntent, yearFollowup: string | null = null): string[] {
   const out: string[] = [];
-  if (intent.year !== null) out.push(`And in ${intent.year + 1}?`);
+  if (yearFollowup) out.push(yearFollowup);
   if (intent.shape === "count" && intent.groupBy) out.push(`How many ${intent.subject} are there?`);
   if (intent.shape === "count" && !intent.groupBy) out.push(`List ${intent.subject}`);
   if (intent.shape === "list") out.push(`How many ${intent.subject} are there?`);

@@ -12,6 +12,7 @@ import { createPathFinder, type JoinPathFinder } from "@/lib/joingraph";
 import type { JoinGraph } from "@/lib/joingraph/contract";
 import type { DisplayRegistry, DomainRegistry } from "@/lib/ontology";
 import { guardSql, type SecureViewMap, type SqlCatalog } from "@/lib/sql";
+import type { PlannerContext } from "./planner";
 import { schemaVocabulary } from "./routing";
 import { analystSettings } from "./settings";
 import type { AnalystSource } from "./state";
@@ -45,6 +46,22 @@ export interface SourceSchema {
    * A source whose values cannot be read plans without them.
    */
   values: Promise<ValueIndex>;
+}
+
+/** What the offline planner plans with on `source`: its graph, catalog, registries and values. */
+export async function plannerContext(
+  source: AnalystSource,
+  schema: SourceSchema,
+): Promise<PlannerContext & { values: ValueIndex }> {
+  return {
+    graph: schema.graph,
+    finder: schema.finder,
+    dialect: source.dialect,
+    schemas: source.schemas,
+    catalog: schema.planning,
+    registries: schema.registries,
+    values: await schema.values,
+  };
 }
 
 const KEEP_MS = 5 * 60_000;

@@ -29,7 +29,11 @@ export default async function NewChatPage({ searchParams }: { searchParams: Prom
     );
   }
   const { id, name, avatar, domain, description, workflow, defaultSafetyLevel } = agent;
-  const suggestions = await suggestedQuestions(result.session, agent.knowledgeDomains);
+  const suggestions = await suggestedQuestions(
+    result.session,
+    agent.knowledgeDomains,
+    `${name} ${domain ?? ""} ${description ?? ""}`,
+  );
   // A fresh conversation each time this page is opened for an agent.
   return (
     <NewChat

@@ -1,7 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { emit } from "@/lib/runs";
+import { emit, runContextOf } from "@/lib/runs";
 import { answerSentence, followupsOf, resultSentence } from "../answer";
 import type { SqlAnalystStateType } from "../state";
+import { heldYearFollowup } from "../year-followup";
 
 /**
  * The design's finalize and follow-up steps: the result with its labels, chart and follow-ups as
@@ -22,7 +23,9 @@ export async function finalize(state: SqlAnalystStateType, config: LangGraphRunn
   }
   if (state.result && state.intent) {
     const interpretation = state.plan?.interpretation ?? null;
-    const result = { ...state.result, followups: followupsOf(state.intent), interpretation };
+    const question = state.asked ?? state.message;
+    const year = await heldYearFollowup(runContextOf(config), state.source, state.intent, question);
+    const result = { ...state.result, followups: followupsOf(state.intent, year), interpretation };
     emit(config, { kind: "data", name: "sql", id: "sql", data: result });
     // How the question was read comes first, so a misreading shows before the figure does.
     const sentence = answerSentence(state.intent, result);

@@ -5,7 +5,7 @@ import { analystModel } from "../model";
 import { generateWithModel } from "../model-generate";
 import { type Plan, planSql } from "../planner";
 import { answerablePhrasings } from "../rephrasings";
-import { analystSource, sourceSchema } from "../source";
+import { analystSource, plannerContext, sourceSchema } from "../source";
 import type { SqlAnalystStateType } from "../state";
 
 /**
@@ -78,23 +78,11 @@ export async function generateSql(state: SqlAnalystStateType, config: LangGraphR
     };
   }
   emit(config, { kind: "step", message: "Planning the joins and writing the SQL" });
-  const values = await schema.values;
-  const planned = planSql(
-    state.intent,
-    {
-      graph: schema.graph,
-      finder: schema.finder,
-      dialect: source.dialect,
-      schemas: source.schemas,
-      catalog: schema.planning,
-      registries: schema.registries,
-      values,
-    },
-    question,
-  );
+  const context = await plannerContext(source, schema);
+  const planned = planSql(state.intent, context, question);
   if (!planned.ok) {
     const rephrasings = planned.unplaced?.length
-      ? { unplaced: planned.unplaced, phrasings: answerablePhrasings(question, schema, source, values) }
+      ? { unplaced: planned.unplaced, phrasings: answerablePhrasings(question, schema, source, context.values) }
       : null;
     if (rephrasings) emit(config, { kind: "data", name: "rephrasings", id: "rephrasings", data: rephrasings });
     const text = declined(planned, source.name, rephrasings?.phrasings ?? []);
