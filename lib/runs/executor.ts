@@ -9,10 +9,11 @@ import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
 import { BufferedEventWriter } from "./event-log";
 import { isFencedOut } from "./fence";
-import { draining, heartbeatMs, instanceId, leaseMs } from "./instance";
+import { holdLease } from "./heartbeat";
+import { draining, instanceId, leaseMs } from "./instance";
 import { bridgeInterrupts, interruptSettled, runFailed } from "./interrupt-bridge";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
-import { type RunRow, releaseRun, renewLease, resetRecoveriesIn, settleRun } from "./store";
+import { type RunRow, releaseRun, releaseRuns, resetRecoveriesIn, settleRun } from "./store";
 import { describeError, TaskLog } from "./task-log";
 import { attachTaskRecorder, detachTaskRecorder } from "./task-recorders";
 import { wakeRecoveryElsewhere } from "./wakeups";
@@ -28,6 +29,8 @@ const HANDOVER = "handover";
 interface Registry {
   controllers: Map<string, AbortController>;
   completions: Map<string, Promise<void>>;
+  /** The runs a graceful shutdown released together (handOverRuns). */
+  handedOver?: Promise<Set<string>>;
 }
 const holder = processSingleton("runs", (): { runs?: Registry } => ({}));
 function registry(): Registry {
@@ -82,6 +85,16 @@ export function abortExecution(runId: string): void {
 export async function handOverRuns(graceMs = 3000): Promise<string[]> {
   const runs = [...registry().controllers.keys()];
   for (const abort of registry().controllers.values()) abort.abort(HANDOVER);
+  // Every lease ends in one statement, not one per run: a hundred runs are claimable elsewhere
+  // at once. The release raises each run's fencing token, so a write still in flight from an
+  // execution that has not stopped yet is refused. An execution whose run this missed (the
+  // database did not answer) releases its own.
+  const owner = instanceId();
+  registry().handedOver = releaseRuns(owner, runs).then(
+    (released) => new Set(released),
+    () => new Set<string>(),
+  );
+  if ((await registry().handedOver)?.size) wakeRecoveryElsewhere();
   const stopped = Promise.all(runs.map((runId) => executionSettled(runId)));
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
@@ -157,19 +170,11 @@ async function execute(
   const abort = new AbortController();
   registry().controllers.set(run.id, abort);
   let leaseLost = false;
-  const heartbeat = setInterval(
-    () =>
-      void renewLease(scope, run.id, owner, fence)
-        .then((held) => {
-          if (!held) {
-            leaseLost = true;
-            abort.abort();
-          }
-        })
-        // A failed heartbeat is not a lost lease; the next one tries again.
-        .catch(() => undefined),
-    heartbeatMs(),
-  );
+  // The process's one heartbeat renews this lease with all the others it holds.
+  const letGo = holdLease(run.id, fence, () => {
+    leaseLost = true;
+    abort.abort();
+  });
   const context = config.configurable.vigil_run;
 
   try {
@@ -231,7 +236,8 @@ async function execute(
       // last checkpoint elsewhere), and the lease ends now.
       events.discard();
       await events.settled();
-      await handOver(scope, run.id, owner).catch(() => undefined);
+      const released = await registry().handedOver;
+      if (!released?.has(run.id)) await handOver(scope, run.id, owner).catch(() => undefined);
       return;
     }
     if (abort.signal.aborted || isFencedOut(error)) {
@@ -264,7 +270,7 @@ async function execute(
     );
     if (settled) await runFailed(context, message);
   } finally {
-    clearInterval(heartbeat);
+    letGo();
     detachTaskRecorder(run.id, taskLog);
     if (registry().controllers.get(run.id) === abort) registry().controllers.delete(run.id);
   }

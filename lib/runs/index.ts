@@ -41,7 +41,7 @@ export {
   type Workflow,
 } from "./registry";
 export { shutdownRuns } from "./shutdown";
-export { claimStaleRuns, latestRunOnThread, renewLease } from "./store";
+export { claimStaleRuns, latestRunOnThread, msToNextLeaseExpiry, releaseRuns, renewLease, renewLeases } from "./store";
 export { runEventStream, sseHeaders } from "./stream";
 export { UIChunkAdapter } from "./ui-stream";
 export { privateWorkflows } from "./visibility";
