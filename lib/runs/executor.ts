@@ -7,7 +7,7 @@ import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { processSingleton } from "@/lib/process";
 import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
-import { BufferedEventWriter } from "./event-log";
+import { BufferedEventWriter, deadPartsOf } from "./event-log";
 import { isFencedOut } from "./fence";
 import { holdLease } from "./heartbeat";
 import { draining, instanceId, leaseMs } from "./instance";
@@ -315,6 +315,7 @@ async function inputFor(
   const saver = new DrizzleCheckpointSaver(scope);
   if (!(await saver.getTuple(config))) {
     await closeDeadAttempts(scope, run, events);
+    await supersedeDeadParts(scope, run, events);
     return { value: run.input };
   }
   const state = await graph.getState(config);
@@ -324,6 +325,7 @@ async function inputFor(
     // decision must never answer a newer question.
     if (run.resumeInterruptId && pending.some((p) => p.id === run.resumeInterruptId)) {
       await closeDeadAttempts(scope, run, events);
+      await supersedeDeadParts(scope, run, events);
       return { value: new Command({ resume: run.resumeValue }) };
     }
     // The nodes that stopped are closed by the hitl_requests written with this settle.
@@ -337,6 +339,7 @@ async function inputFor(
   // Otherwise let the graph continue from its last checkpoint and the writes saved since: a
   // step whose writes were saved is not run again; a finished graph simply ends.
   await closeDeadAttempts(scope, run, events);
+  await supersedeDeadParts(scope, run, events);
   events.push({
     type: "step",
     payload: { node: "recovery", status: "done", message: "Resumed from the last checkpoint after a server restart" },
@@ -369,6 +372,16 @@ async function closeDeadAttempts(
       });
     }
   }
+}
+
+/**
+ * The text the dead execution streamed mid-step stays in the log, but the step runs again into
+ * parts of its own: the log says which parts the re-run replaces, so a replay (a reload, a
+ * reconnect) reads the answer once.
+ */
+async function supersedeDeadParts(scope: TenantScope, run: RunRow, events: BufferedEventWriter): Promise<void> {
+  const partIds = await deadPartsOf(scope, run.id);
+  if (partIds.length > 0) events.push({ type: "supersede", payload: { partIds } });
 }
 
 /** What every trace event of a run carries: the run, its thread as the session, the person it works for. */

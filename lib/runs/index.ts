@@ -16,7 +16,7 @@ export type {
 } from "./contract";
 export { appendEvents, readEvents } from "./event-log";
 export { executionSettled } from "./executor";
-export { draining, instanceId, leaseMs } from "./instance";
+export { draining, heartbeatMs, instanceId, leaseMs } from "./instance";
 export { type InterruptBridge, installInterruptBridge } from "./interrupt-bridge";
 export {
   type BegunRun,

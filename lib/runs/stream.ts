@@ -1,7 +1,7 @@
 import type { TenantScope } from "@/lib/db";
 import { type LogGrowth, runBus } from "./bus";
 import type { RunEvent } from "./contract";
-import { readEvents } from "./event-log";
+import { readEvents, supersededParts } from "./event-log";
 import { UIChunkAdapter } from "./ui-stream";
 import { listenAcrossInstances } from "./wakeups";
 
@@ -17,7 +17,7 @@ const PAGE = 500;
  */
 export function runEventStream(scope: TenantScope, runId: string, afterSeq: number, signal?: AbortSignal) {
   const encoder = new TextEncoder();
-  const adapter = new UIChunkAdapter();
+  let adapter = new UIChunkAdapter();
   let cursor = 0;
   let closed = false;
 
@@ -44,6 +44,9 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
       // Headers and a first byte now: the client learns the run (to stop it) before any event.
       send(": stream open\n\n");
       try {
+        // Parts of attempts that died mid-answer are named later in the log than their text:
+        // learnt first, so the replay skips them.
+        adapter = new UIChunkAdapter(await supersededParts(scope, runId));
         while (!closed) {
           // What this process committed comes straight from the bus; anything else from the log.
           const live = changes.take(cursor);
