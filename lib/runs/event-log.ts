@@ -299,7 +299,34 @@ export function deadAttemptParts(log: readonly RunEvent[]): string[] {
   return dead.filter((partId) => !already.has(partId));
 }
 
-/** The parts the run's last, dead execution left mid-step (deadAttemptParts of its whole log). */
+/**
+ * The parts the run's last, dead execution left mid-step (deadAttemptParts of its whole log),
+ * read without the text itself: only what tells parts and boundaries apart.
+ */
 export async function deadPartsOf(scope: TenantScope, runId: string): Promise<string[]> {
-  return deadAttemptParts(await withTenant(scope, (tx) => logIn(tx, runId)));
+  const e = schema.runEvents;
+  const rows = await withTenant(scope, (tx) =>
+    tx
+      .select({
+        seq: e.seq,
+        type: e.type,
+        partId: sql<string | null>`${e.payload}->>'partId'`,
+        node: sql<string | null>`${e.payload}->>'node'`,
+        status: sql<string | null>`${e.payload}->>'status'`,
+        partIds: sql<string[] | null>`case when ${e.type} = 'supersede' then ${e.payload}->'partIds' end`,
+      })
+      .from(e)
+      .where(eq(e.runId, runId))
+      .orderBy(asc(e.seq)),
+  );
+  // Shaped as the events deadAttemptParts reads (only the fields it looks at).
+  const log = rows.map(
+    (row) =>
+      ({
+        seq: row.seq,
+        type: row.type,
+        payload: { partId: row.partId, node: row.node, status: row.status, partIds: row.partIds ?? [], delta: "" },
+      }) as unknown as RunEvent,
+  );
+  return deadAttemptParts(log);
 }

@@ -3,7 +3,6 @@ import { Command } from "@langchain/langgraph";
 import { openNodeAttempts, type TraceEvent } from "@/lib/audit";
 import { inLane, isDatabaseUnavailable, type Lane, type LaneHolder, type TenantScope } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
-import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { processSingleton } from "@/lib/process";
 import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
@@ -311,21 +310,29 @@ async function inputFor(
     };
   }
   const scope = { tenantId: config.configurable.vigil_run.tenantId };
-  // No checkpoint yet: the process died before the first step finished. Start over.
-  const saver = new DrizzleCheckpointSaver(scope);
-  if (!(await saver.getTuple(config))) {
+  // The last checkpoint and what the dead execution left in the log, read together: every
+  // run of a dead instance is claimed at once, and each waits on these before it goes on.
+  const [state, deadParts] = await Promise.all([graph.getState(config), deadPartsOf(scope, run.id)]);
+  // The text the dead execution streamed mid-step stays in the log, but the step runs again
+  // into parts of its own: the log says which parts the re-run replaces, so a replay (a
+  // reload, a reconnect) reads the answer once.
+  const supersede = () => {
+    if (deadParts.length > 0) events.push({ type: "supersede", payload: { partIds: deadParts } });
+  };
+  // No checkpoint yet (a snapshot without one has no creation time): the process died before
+  // the first step finished. Start over.
+  if (state.createdAt === undefined) {
     await closeDeadAttempts(scope, run, events);
-    await supersedeDeadParts(scope, run, events);
+    supersede();
     return { value: run.input };
   }
-  const state = await graph.getState(config);
   const pending = interruptsOf(state);
   if (pending.length > 0) {
     // Resume only with a decision stored for an interrupt that is still pending; a stale
     // decision must never answer a newer question.
     if (run.resumeInterruptId && pending.some((p) => p.id === run.resumeInterruptId)) {
       await closeDeadAttempts(scope, run, events);
-      await supersedeDeadParts(scope, run, events);
+      supersede();
       return { value: new Command({ resume: run.resumeValue }) };
     }
     // The nodes that stopped are closed by the hitl_requests written with this settle.
@@ -339,11 +346,14 @@ async function inputFor(
   // Otherwise let the graph continue from its last checkpoint and the writes saved since: a
   // step whose writes were saved is not run again; a finished graph simply ends.
   await closeDeadAttempts(scope, run, events);
-  await supersedeDeadParts(scope, run, events);
+  supersede();
   events.push({
     type: "step",
     payload: { node: "recovery", status: "done", message: "Resumed from the last checkpoint after a server restart" },
   });
+  // Written before the graph loads its checkpoint again: a reader learns at once that the run
+  // goes on, and the write does not queue behind the re-run's reads.
+  await events.flush();
   return { value: null };
 }
 
@@ -372,16 +382,6 @@ async function closeDeadAttempts(
       });
     }
   }
-}
-
-/**
- * The text the dead execution streamed mid-step stays in the log, but the step runs again into
- * parts of its own: the log says which parts the re-run replaces, so a replay (a reload, a
- * reconnect) reads the answer once.
- */
-async function supersedeDeadParts(scope: TenantScope, run: RunRow, events: BufferedEventWriter): Promise<void> {
-  const partIds = await deadPartsOf(scope, run.id);
-  if (partIds.length > 0) events.push({ type: "supersede", payload: { partIds } });
 }
 
 /** What every trace event of a run carries: the run, its thread as the session, the person it works for. */

@@ -16,6 +16,8 @@ export interface RunnableGraph {
     next: readonly string[];
     tasks: readonly { name: string; interrupts?: readonly { id?: string; value?: unknown }[] }[];
     config?: unknown;
+    /** When the checkpoint the state comes from was saved; absent when the thread has none yet. */
+    createdAt?: string;
   }>;
 }
 
