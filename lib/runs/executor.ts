@@ -312,7 +312,13 @@ async function inputFor(
   const scope = { tenantId: config.configurable.vigil_run.tenantId };
   // The last checkpoint and what the dead execution left in the log, read together: every
   // run of a dead instance is claimed at once, and each waits on these before it goes on.
-  const [state, deadParts] = await Promise.all([graph.getState(config), deadPartsOf(scope, run.id)]);
+  const [state, deadParts, openAttempts] = await Promise.all([
+    graph.getState(config),
+    deadPartsOf(scope, run.id),
+    openNodeAttempts(scope, run.id),
+  ]);
+  const closeDeadAttempts = (closedByCaller?: ReadonlySet<string>) =>
+    closeAttempts(run, events, openAttempts, closedByCaller);
   // The text the dead execution streamed mid-step stays in the log, but the step runs again
   // into parts of its own: the log says which parts the re-run replaces, so a replay (a
   // reload, a reconnect) reads the answer once.
@@ -322,7 +328,7 @@ async function inputFor(
   // No checkpoint yet (a snapshot without one has no creation time): the process died before
   // the first step finished. Start over.
   if (state.createdAt === undefined) {
-    await closeDeadAttempts(scope, run, events);
+    closeDeadAttempts();
     supersede();
     return { value: run.input };
   }
@@ -331,12 +337,12 @@ async function inputFor(
     // Resume only with a decision stored for an interrupt that is still pending; a stale
     // decision must never answer a newer question.
     if (run.resumeInterruptId && pending.some((p) => p.id === run.resumeInterruptId)) {
-      await closeDeadAttempts(scope, run, events);
+      closeDeadAttempts();
       supersede();
       return { value: new Command({ resume: run.resumeValue }) };
     }
     // The nodes that stopped are closed by the hitl_requests written with this settle.
-    await closeDeadAttempts(scope, run, events, new Set(pending.map((p) => p.node)));
+    closeDeadAttempts(new Set(pending.map((p) => p.node)));
     return {
       settle: { status: "interrupted", pendingInterrupts: pending },
       events: await interruptedEvents(config.configurable.vigil_run, pending),
@@ -345,7 +351,7 @@ async function inputFor(
   }
   // Otherwise let the graph continue from its last checkpoint and the writes saved since: a
   // step whose writes were saved is not run again; a finished graph simply ends.
-  await closeDeadAttempts(scope, run, events);
+  closeDeadAttempts();
   supersede();
   events.push({
     type: "step",
@@ -363,13 +369,13 @@ async function inputFor(
  * saved nothing: it died with the process and runs again (node_error). `closedByCaller` names
  * nodes whose open start the caller is about to close itself (a stop for a person).
  */
-async function closeDeadAttempts(
-  scope: TenantScope,
+function closeAttempts(
   run: RunRow,
   events: BufferedEventWriter,
+  openAttempts: Awaited<ReturnType<typeof openNodeAttempts>>,
   closedByCaller: ReadonlySet<string> = new Set(),
-): Promise<void> {
-  for (const [node, surplus] of await openNodeAttempts(scope, run.id)) {
+): void {
+  for (const [node, surplus] of openAttempts) {
     const open = surplus - (closedByCaller.has(node) ? 1 : 0);
     for (let i = 0; i < open; i++) {
       events.trace({

@@ -56,9 +56,9 @@ export function beat(): Promise<void> {
 async function renewAll(): Promise<void> {
   const snapshot = [...state.held.entries()];
   if (snapshot.length === 0) return;
-  let renewed: Set<string>;
+  let lost: Set<string>;
   try {
-    renewed = await renewLeases(
+    lost = await renewLeases(
       instanceId(),
       snapshot.map(([runId, held]) => ({ runId, fence: held.fence })),
     );
@@ -68,7 +68,7 @@ async function renewAll(): Promise<void> {
     return;
   }
   for (const [runId, held] of snapshot) {
-    if (renewed.has(runId) || state.held.get(runId) !== held) continue;
+    if (!lost.has(runId) || state.held.get(runId) !== held) continue;
     state.held.delete(runId);
     held.lost();
   }
