@@ -4,30 +4,21 @@
 -- instance executes runs of every tenant, and row-level security would hide all but one.
 
 -- Renews this instance's lease on each run still held under the fencing token it was claimed
--- with, and returns the runs it lost (cancelled, settled or claimed by another instance, as
--- last committed). A run whose row is locked right now (its own execution is writing it) is
--- skipped rather than waited for, and counts as held: one busy row must not hold up the
--- renewal of every other lease; the next beat renews it. Sets only lease_expires_at, so the
--- token stays.
+-- with, and returns the runs it lost (cancelled, settled or claimed by another instance). Sets
+-- only lease_expires_at, so the token stays. A row its own execution is writing at that moment
+-- is waited for (milliseconds): skipping it instead lost leases of busy runs on a loaded host.
 CREATE OR REPLACE FUNCTION vigil_renew_leases(p_owner text, p_lease_ms integer, p_runs uuid[], p_fences integer[])
 RETURNS TABLE (run_id uuid)
 LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $$
   WITH held AS (
     SELECT h.id, h.fence FROM unnest(p_runs, p_fences) AS h(id, fence)
-  ), renewable AS (
-    SELECT r.id FROM runs r JOIN held ON r.id = held.id
-    WHERE r.fence_token = held.fence AND r.lease_owner = p_owner AND r.status = 'running'
-    ORDER BY r.id
-    FOR UPDATE OF r SKIP LOCKED
   ), renewed AS (
     UPDATE runs r SET lease_expires_at = now() + make_interval(secs => p_lease_ms / 1000.0)
-    FROM renewable WHERE r.id = renewable.id
+    FROM held
+    WHERE r.id = held.id AND r.fence_token = held.fence AND r.lease_owner = p_owner AND r.status = 'running'
     RETURNING r.id
   )
-  SELECT held.id FROM held
-  WHERE NOT EXISTS (
-    SELECT 1 FROM runs r
-    WHERE r.id = held.id AND r.fence_token = held.fence AND r.lease_owner = p_owner AND r.status = 'running')
+  SELECT held.id FROM held WHERE held.id NOT IN (SELECT renewed.id FROM renewed)
 $$;
 --> statement-breakpoint
 -- Hands runs this instance holds back at once (a graceful shutdown): their leases end now, and

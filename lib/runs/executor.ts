@@ -165,7 +165,7 @@ async function execute(
     await resetRecoveriesIn(tx, run.id);
     owesReset = false;
   });
-  attachTaskRecorder(run.id, taskLog);
+  attachTaskRecorder(run.id, taskLog, fence);
   const abort = new AbortController();
   registry().controllers.set(run.id, abort);
   let leaseLost = false;

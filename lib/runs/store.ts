@@ -333,8 +333,7 @@ function arrayLiteral(values: readonly (string | number)[]): string {
 /**
  * Renews this process's leases on all the runs it executes in one statement (one heartbeat per
  * instance, not one per run), each only while it is still held under its fencing token.
- * Returns the runs lost (cancelled, settled or claimed elsewhere). A run whose row its own
- * execution is writing at that moment is skipped, not waited for: the next beat renews it.
+ * Returns the runs lost (cancelled, settled or claimed elsewhere).
  */
 export async function renewLeases(
   owner: string,
