@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { openDatabase } from "@/lib/db";
-import { leaseMs } from "@/lib/runs";
+import { heartbeatMs, leaseMs, type RunEvent, UIChunkAdapter } from "@/lib/runs";
 import { fmt, machineRows, percentile } from "./support/machine";
 import { createServerDatabase } from "./support/server-database";
 import { benchTenant } from "./support/tenant";
@@ -74,6 +74,8 @@ interface Failover {
   lost: number;
   duplicated: number;
   unfinished: number;
+  /** Runs whose replayed stream (a reload) does not read the answer exactly once. */
+  replayNotOnce: number;
 }
 
 async function failover(sql: postgres.Sql, url: string, tenant: string, runs: number, how: "kill -9" | "SIGTERM") {
@@ -96,7 +98,16 @@ async function failover(sql: postgres.Sql, url: string, tenant: string, runs: nu
       if (n === 0 || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    const result: Failover = { runs, how, inFlight: 0, stalls: [], lost: 0, duplicated: 0, unfinished: 0 };
+    const result: Failover = {
+      runs,
+      how,
+      inFlight: 0,
+      stalls: [],
+      lost: 0,
+      duplicated: 0,
+      unfinished: 0,
+      replayNotOnce: 0,
+    };
     for (const runId of runIds) {
       const [run] = await sql<{ status: string }[]>`select status from runs where id = ${runId}`;
       const events = await sql<{ seq: number; type: string; payload: Record<string, unknown>; created_at: Date }[]>`
@@ -116,6 +127,15 @@ async function failover(sql: postgres.Sql, url: string, tenant: string, runs: nu
         .filter((e) => e.payload.partId === lastPart)
         .map((e) => String(e.payload.delta))
         .join("");
+      // What a client reloading the run reads: the whole log replayed as its stream, the parts
+      // of the dead attempt skipped as the log says.
+      const log = events as unknown as RunEvent[];
+      const adapter = new UIChunkAdapter(log.flatMap((e) => (e.type === "supersede" ? e.payload.partIds : [])));
+      const replayed = log
+        .flatMap((e) => adapter.toChunks(e))
+        .map((c) => (c.type === "text-delta" ? c.delta : ""))
+        .join("");
+      if (replayed !== MESSAGE) result.replayNotOnce += 1;
       // A step that completed (its result kept) and then ran again after the takeover.
       const completions = events.filter(
         (e) => e.type === "step" && e.payload.node === "respond" && e.payload.status === "done",
@@ -200,15 +220,15 @@ async function main() {
     const report = [
       "# Failover benchmark",
       "",
-      `Run ${new Date().toISOString()} with \`npm run bench:failover\`: lease ${leaseMs()} ms, ${WORDS}-word answers at ${DELAY_MS} ms a word.`,
+      `Run ${new Date().toISOString()} with \`npm run bench:failover\`: lease ${leaseMs()} ms, heartbeat ${heartbeatMs()} ms, ${WORDS}-word answers at ${DELAY_MS} ms a word.`,
       "",
       machineRows(),
       "",
-      "| runs | stop | runs in flight | stall p50 ms | p95 ms | max ms | lost | duplicated | unfinished |",
-      "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| runs | stop | runs in flight | stall p50 ms | p95 ms | max ms | lost | duplicated | unfinished | replay not the answer once |",
+      "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
       ...failovers.map(
         (f) =>
-          `| ${f.runs} | ${f.how} | ${f.inFlight} | ${fmt(percentile(f.stalls, 50), 0)} | ${fmt(percentile(f.stalls, 95), 0)} | ${fmt(Math.max(...f.stalls), 0)} | ${f.lost} | ${f.duplicated} | ${f.unfinished} |`,
+          `| ${f.runs} | ${f.how} | ${f.inFlight} | ${fmt(percentile(f.stalls, 50), 0)} | ${fmt(percentile(f.stalls, 95), 0)} | ${fmt(Math.max(...f.stalls), 0)} | ${f.lost} | ${f.duplicated} | ${f.unfinished} | ${f.replayNotOnce} |`,
       ),
       "",
       "| cross-instance wake-up | live events | p50 ms | p95 ms | max ms |",

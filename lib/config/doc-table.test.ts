@@ -18,13 +18,13 @@ describe("the settings reference", () => {
     const settings = Object.values(SETTINGS);
     expect(rows).toHaveLength(settings.length);
     expect(rows).toContain(
-      "| `VIGIL_RUN_LEASE_MS` | 10000 | how long a run's lease lasts without a heartbeat; a dead process's runs are recovered after it ([`operations.md`](operations.md)) |",
+      "| `VIGIL_RUN_LEASE_MS` | 4000 | how long a run's lease lasts without a heartbeat; a dead process's runs are recovered after it ([`operations.md`](operations.md)) |",
     );
   });
 
   it("notices a document that drifted from the schema", () => {
     const doc = readFileSync(DOC, "utf8");
-    const drifted = doc.replace("| `VIGIL_RUN_LEASE_MS` | 10000 |", "| `VIGIL_RUN_LEASE_MS` | 20000 |");
+    const drifted = doc.replace("| `VIGIL_RUN_LEASE_MS` | 4000 |", "| `VIGIL_RUN_LEASE_MS` | 20000 |");
     expect(drifted).not.toBe(doc);
     expect(withSettingsTable(drifted)).toBe(doc);
     expect(() => withSettingsTable(doc.replace(SETTINGS_TABLE_END, ""))).toThrow(/markers/);

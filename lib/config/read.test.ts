@@ -6,7 +6,7 @@ describe("the settings", () => {
   it("have their defaults when unset or blank", () => {
     for (const env of [{}, { VIGIL_RUN_LEASE_MS: "", VIGIL_CHAT_SOURCES: "  ", VIGIL_REVIEW_CONFIDENCE: "" }]) {
       expect(readConfig(env)).toMatchObject({
-        runLeaseMs: 10_000,
+        runLeaseMs: 4_000,
         runHeartbeatMs: undefined,
         chatSources: 5,
         reviewConfidence: 0.35,
@@ -64,7 +64,7 @@ describe("the settings", () => {
       VIGIL_FALLBACK_TIMEOUT_MS: "Infinity",
     };
     expect(readConfig(env)).toMatchObject({
-      runLeaseMs: 10_000,
+      runLeaseMs: 4_000,
       dbStatementTimeoutMs: 60_000,
       hitlSweepMs: 60_000,
       maxRunningRuns: 3,
@@ -75,7 +75,7 @@ describe("the settings", () => {
     const problems = configProblems(env);
     expect(problems).toHaveLength(7);
     expect(problems).toContainEqual(
-      expect.stringMatching(/^VIGIL_RUN_LEASE_MS="ten seconds" is ignored \(.+\); the default, 10000, applies\.$/),
+      expect.stringMatching(/^VIGIL_RUN_LEASE_MS="ten seconds" is ignored \(.+\); the default, 4000, applies\.$/),
     );
     expect(problems).toContainEqual(
       expect.stringMatching(/^VIGIL_HITL_SWEEP_MS="10" is ignored \(.+\); the default, 60000, applies\.$/),

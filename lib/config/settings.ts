@@ -178,8 +178,8 @@ export const SETTINGS = {
   runLeaseMs: setting({
     env: "VIGIL_RUN_LEASE_MS",
     schema: positive(),
-    fallback: value(10_000),
-    shown: "10000",
+    fallback: value(4_000),
+    shown: "4000",
     description:
       "how long a run's lease lasts without a heartbeat; a dead process's runs are recovered after it ([`operations.md`](operations.md))",
   }),

@@ -41,3 +41,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Whether `error` (or one it wraps) is a statement the server stopped for taking too long: its
+ * `statement_timeout` ran out (SQLSTATE 57014) or it waited past `lock_timeout` for a lock
+ * (55P03). The database is up but busy (a long report, a lock held elsewhere); nothing the
+ * statement began was committed, and the same request may succeed when retried.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  for (let e = error as DriverError | undefined; e && typeof e === "object"; e = e.cause as DriverError | undefined) {
+    if (e.code === "57014" || e.code === "55P03") return true;
+  }
+  return false;
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isDatabaseUnavailable } from "@/lib/db";
+import { isDatabaseBusy, isDatabaseUnavailable } from "@/lib/db";
 import { DomainError, type ErrorKind, NotFoundError } from "@/lib/errors";
 import { logger, withLogContext } from "@/lib/log";
 import { assertSameSiteMutation } from "./csrf";
@@ -57,6 +57,19 @@ export function errorResponse(error: unknown): Response {
         message: "The database is unavailable right now; try again shortly.",
       },
       { status: 503, headers: { "retry-after": "5" } },
+    );
+  }
+  if (isDatabaseBusy(error)) {
+    // A statement stopped by the server's statement or lock timeout: the database is up but
+    // busy (a long query, a row locked elsewhere); nothing was committed and a retry may work.
+    logger().warn(`database busy: ${(error as Error).message}`);
+    return json(
+      {
+        status: "error",
+        code: "DATABASE_BUSY",
+        message: "The database took too long to answer; try again shortly.",
+      },
+      { status: 503, headers: { "retry-after": "2" } },
     );
   }
   // Anything else is our fault: log it in full, answer without internals.

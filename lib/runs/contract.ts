@@ -29,7 +29,12 @@ export type RunEventBody =
   | { type: "interrupt"; payload: { interrupts: PendingInterrupt[] } }
   | { type: "resume"; payload: { interruptId: string; actorId: string } }
   | { type: "status"; payload: { status: RunStatus; error?: string } }
-  | { type: "finish"; payload: { metadata: Record<string, unknown> } };
+  | { type: "finish"; payload: { metadata: Record<string, unknown> } }
+  /**
+   * Text and reasoning parts of an attempt that died with its process (a crash mid-answer):
+   * the step runs again into parts of its own, so readers skip these and read the answer once.
+   */
+  | { type: "supersede"; payload: { partIds: string[] } };
 
 export type RunEventType = RunEventBody["type"];
 

@@ -263,3 +263,70 @@ export class BufferedEventWriter {
     this.tokens = 0;
   }
 }
+
+/** The text and reasoning parts of dead attempts the run's log names (its `supersede` events). */
+export async function supersededParts(scope: TenantScope, runId: string): Promise<Set<string>> {
+  const e = schema.runEvents;
+  const rows = await withTenant(scope, (tx) =>
+    tx
+      .select({ payload: e.payload })
+      .from(e)
+      .where(and(eq(e.runId, runId), eq(e.type, "supersede"))),
+  );
+  return new Set(rows.flatMap((row) => (row.payload as { partIds: string[] }).partIds));
+}
+
+/**
+ * The text and reasoning parts an execution that died mid-step left in `log`: those written
+ * after the run's last boundary (a step that ended, a stop for a person, a decision, a status).
+ * A step's end commits with its result, so a part after the last end belongs to a step that
+ * runs again after recovery. Parts already superseded are not named twice.
+ */
+export function deadAttemptParts(log: readonly RunEvent[]): string[] {
+  const already = new Set(log.flatMap((e) => (e.type === "supersede" ? e.payload.partIds : [])));
+  let dead: string[] = [];
+  for (const event of log) {
+    const boundary =
+      (event.type === "step" && event.payload.status !== "running" && event.payload.node !== "recovery") ||
+      event.type === "interrupt" ||
+      event.type === "resume" ||
+      event.type === "status";
+    if (boundary) dead = [];
+    else if ((event.type === "text" || event.type === "reasoning") && !dead.includes(event.payload.partId)) {
+      dead.push(event.payload.partId);
+    }
+  }
+  return dead.filter((partId) => !already.has(partId));
+}
+
+/**
+ * The parts the run's last, dead execution left mid-step (deadAttemptParts of its whole log),
+ * read without the text itself: only what tells parts and boundaries apart.
+ */
+export async function deadPartsOf(scope: TenantScope, runId: string): Promise<string[]> {
+  const e = schema.runEvents;
+  const rows = await withTenant(scope, (tx) =>
+    tx
+      .select({
+        seq: e.seq,
+        type: e.type,
+        partId: sql<string | null>`${e.payload}->>'partId'`,
+        node: sql<string | null>`${e.payload}->>'node'`,
+        status: sql<string | null>`${e.payload}->>'status'`,
+        partIds: sql<string[] | null>`case when ${e.type} = 'supersede' then ${e.payload}->'partIds' end`,
+      })
+      .from(e)
+      .where(eq(e.runId, runId))
+      .orderBy(asc(e.seq)),
+  );
+  // Shaped as the events deadAttemptParts reads (only the fields it looks at).
+  const log = rows.map(
+    (row) =>
+      ({
+        seq: row.seq,
+        type: row.type,
+        payload: { partId: row.partId, node: row.node, status: row.status, partIds: row.partIds ?? [], delta: "" },
+      }) as unknown as RunEvent,
+  );
+  return deadAttemptParts(log);
+}

@@ -2,18 +2,18 @@ import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { Command } from "@langchain/langgraph";
 import { inLane, isDatabaseUnavailable, type Lane, type LaneHolder, type TenantScope } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
-import { DrizzleCheckpointSaver } from "@/lib/graph-saver";
 import { logger, withLogContext } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
 import { openNodeAttempts, type TraceEvent } from "@/lib/trace";
 import { type RunContext, runConfig } from "./context";
 import type { PendingInterrupt, RunEventBody } from "./contract";
-import { BufferedEventWriter } from "./event-log";
+import { BufferedEventWriter, deadPartsOf } from "./event-log";
 import { isFencedOut } from "./fence";
-import { draining, heartbeatMs, instanceId, leaseMs } from "./instance";
+import { holdLease } from "./heartbeat";
+import { draining, instanceId, leaseMs } from "./instance";
 import { bridgeInterrupts, interruptSettled, runFailed } from "./interrupt-bridge";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
-import { type RunRow, releaseRun, renewLease, resetRecoveriesIn, settleRun } from "./store";
+import { type RunRow, releaseRun, releaseRuns, resetRecoveriesIn, settleRun } from "./store";
 import { describeError, TaskLog } from "./task-log";
 import { attachTaskRecorder, detachTaskRecorder } from "./task-recorders";
 import { wakeRecoveryElsewhere } from "./wakeups";
@@ -29,6 +29,8 @@ const HANDOVER = "handover";
 interface Registry {
   controllers: Map<string, AbortController>;
   completions: Map<string, Promise<void>>;
+  /** The runs a graceful shutdown released together (handOverRuns). */
+  handedOver?: Promise<Set<string>>;
 }
 const holder = processSingleton("runs", (): { runs?: Registry } => ({}));
 function registry(): Registry {
@@ -88,6 +90,16 @@ export function abortExecution(runId: string): void {
 export async function handOverRuns(graceMs = 3000): Promise<string[]> {
   const runs = [...registry().controllers.keys()];
   for (const abort of registry().controllers.values()) abort.abort(HANDOVER);
+  // Every lease ends in one statement, not one per run: a hundred runs are claimable elsewhere
+  // at once. The release raises each run's fencing token, so a write still in flight from an
+  // execution that has not stopped yet is refused. An execution whose run this missed (the
+  // database did not answer) releases its own.
+  const owner = instanceId();
+  registry().handedOver = releaseRuns(owner, runs).then(
+    (released) => new Set(released),
+    () => new Set<string>(),
+  );
+  if ((await registry().handedOver)?.size) wakeRecoveryElsewhere();
   const stopped = Promise.all(runs.map((runId) => executionSettled(runId)));
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
@@ -159,23 +171,15 @@ async function execute(
     await resetRecoveriesIn(tx, run.id);
     owesReset = false;
   });
-  attachTaskRecorder(run.id, taskLog);
+  attachTaskRecorder(run.id, taskLog, fence);
   const abort = new AbortController();
   registry().controllers.set(run.id, abort);
   let leaseLost = false;
-  const heartbeat = setInterval(
-    () =>
-      void renewLease(scope, run.id, owner, fence)
-        .then((held) => {
-          if (!held) {
-            leaseLost = true;
-            abort.abort();
-          }
-        })
-        // A failed heartbeat is not a lost lease; the next one tries again.
-        .catch(() => undefined),
-    heartbeatMs(),
-  );
+  // The process's one heartbeat renews this lease with all the others it holds.
+  const letGo = holdLease(run.id, fence, () => {
+    leaseLost = true;
+    abort.abort();
+  });
   const context = config.configurable.vigil_run;
 
   try {
@@ -237,7 +241,8 @@ async function execute(
       // last checkpoint elsewhere), and the lease ends now.
       events.discard();
       await events.settled();
-      await handOver(scope, run.id, owner).catch(() => undefined);
+      const released = await registry().handedOver;
+      if (!released?.has(run.id)) await handOver(scope, run.id, owner).catch(() => undefined);
       return;
     }
     if (abort.signal.aborted || isFencedOut(error)) {
@@ -270,7 +275,7 @@ async function execute(
     );
     if (settled) await runFailed(context, message);
   } finally {
-    clearInterval(heartbeat);
+    letGo();
     detachTaskRecorder(run.id, taskLog);
     if (registry().controllers.get(run.id) === abort) registry().controllers.delete(run.id);
   }
@@ -311,23 +316,39 @@ async function inputFor(
     };
   }
   const scope = { tenantId: config.configurable.vigil_run.tenantId };
-  // No checkpoint yet: the process died before the first step finished. Start over.
-  const saver = new DrizzleCheckpointSaver(scope);
-  if (!(await saver.getTuple(config))) {
-    await closeDeadAttempts(scope, run, events);
+  // The last checkpoint and what the dead execution left in the log, read together: every
+  // run of a dead instance is claimed at once, and each waits on these before it goes on.
+  const [state, deadParts, openAttempts] = await Promise.all([
+    graph.getState(config),
+    deadPartsOf(scope, run.id),
+    openNodeAttempts(scope, run.id),
+  ]);
+  const closeDeadAttempts = (closedByCaller?: ReadonlySet<string>) =>
+    closeAttempts(run, events, openAttempts, closedByCaller);
+  // The text the dead execution streamed mid-step stays in the log, but the step runs again
+  // into parts of its own: the log says which parts the re-run replaces, so a replay (a
+  // reload, a reconnect) reads the answer once.
+  const supersede = () => {
+    if (deadParts.length > 0) events.push({ type: "supersede", payload: { partIds: deadParts } });
+  };
+  // No checkpoint yet (a snapshot without one has no creation time): the process died before
+  // the first step finished. Start over.
+  if (state.createdAt === undefined) {
+    closeDeadAttempts();
+    supersede();
     return { value: run.input };
   }
-  const state = await graph.getState(config);
   const pending = interruptsOf(state);
   if (pending.length > 0) {
     // Resume only with a decision stored for an interrupt that is still pending; a stale
     // decision must never answer a newer question.
     if (run.resumeInterruptId && pending.some((p) => p.id === run.resumeInterruptId)) {
-      await closeDeadAttempts(scope, run, events);
+      closeDeadAttempts();
+      supersede();
       return { value: new Command({ resume: run.resumeValue }) };
     }
     // The nodes that stopped are closed by the hitl_requests written with this settle.
-    await closeDeadAttempts(scope, run, events, new Set(pending.map((p) => p.node)));
+    closeDeadAttempts(new Set(pending.map((p) => p.node)));
     return {
       settle: { status: "interrupted", pendingInterrupts: pending },
       events: await interruptedEvents(config.configurable.vigil_run, pending),
@@ -336,11 +357,15 @@ async function inputFor(
   }
   // Otherwise let the graph continue from its last checkpoint and the writes saved since: a
   // step whose writes were saved is not run again; a finished graph simply ends.
-  await closeDeadAttempts(scope, run, events);
+  closeDeadAttempts();
+  supersede();
   events.push({
     type: "step",
     payload: { node: "recovery", status: "done", message: "Resumed from the last checkpoint after a server restart" },
   });
+  // Written before the graph loads its checkpoint again: a reader learns at once that the run
+  // goes on, and the write does not queue behind the re-run's reads.
+  await events.flush();
   return { value: null };
 }
 
@@ -350,13 +375,13 @@ async function inputFor(
  * saved nothing: it died with the process and runs again (node_error). `closedByCaller` names
  * nodes whose open start the caller is about to close itself (a stop for a person).
  */
-async function closeDeadAttempts(
-  scope: TenantScope,
+function closeAttempts(
   run: RunRow,
   events: BufferedEventWriter,
+  openAttempts: Awaited<ReturnType<typeof openNodeAttempts>>,
   closedByCaller: ReadonlySet<string> = new Set(),
-): Promise<void> {
-  for (const [node, surplus] of await openNodeAttempts(scope, run.id)) {
+): void {
+  for (const [node, surplus] of openAttempts) {
     const open = surplus - (closedByCaller.has(node) ? 1 : 0);
     for (let i = 0; i < open; i++) {
       events.trace({

@@ -16,7 +16,7 @@ export type {
 } from "./contract";
 export { appendEvents, readEvents } from "./event-log";
 export { executionSettled } from "./executor";
-export { draining, instanceId, leaseMs } from "./instance";
+export { draining, heartbeatMs, instanceId, leaseMs } from "./instance";
 export {
   type InterruptBridge,
   type InterruptSettled,
@@ -46,7 +46,7 @@ export {
   type Workflow,
 } from "./registry";
 export { shutdownRuns } from "./shutdown";
-export { claimStaleRuns, latestRunOnThread, renewLease } from "./store";
+export { claimStaleRuns, latestRunOnThread, msToNextLeaseExpiry, releaseRuns, renewLease, renewLeases } from "./store";
 export { runEventStream, sseHeaders } from "./stream";
 export { UIChunkAdapter } from "./ui-stream";
 export { privateWorkflows } from "./visibility";

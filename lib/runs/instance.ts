@@ -12,8 +12,10 @@ export function instanceId(): string {
 }
 
 /**
- * How long a lease lasts without a heartbeat (`VIGIL_RUN_LEASE_MS`, default 10 s): a process
+ * How long a lease lasts without a heartbeat (`VIGIL_RUN_LEASE_MS`, default 4 s): a process
  * that died without handing its runs over (kill -9, a lost host) has them recovered after it.
+ * Short is safe: a process that was only slow and lost its lease is fenced out (its writes are
+ * refused), and the heartbeat is one statement per process, whatever the number of runs.
  */
 export function leaseMs(): number {
   return config().runLeaseMs;
@@ -28,7 +30,10 @@ export function heartbeatMs(): number {
   return Math.min(config().runHeartbeatMs ?? Math.floor(lease / 4), Math.floor(lease / 2));
 }
 
-/** How often the recovery sweep looks for runs whose lease ran out (a quarter of the lease, at least 500 ms). */
+/**
+ * How often the recovery sweep looks for runs whose lease ran out (a quarter of the lease, at
+ * least 500 ms); it also wakes when the next lease it saw runs out.
+ */
 export function recoverySweepMs(): number {
   return Math.max(500, Math.floor(leaseMs() / 4));
 }

@@ -16,6 +16,8 @@ export interface RunnableGraph {
     next: readonly string[];
     tasks: readonly { name: string; interrupts?: readonly { id?: string; value?: unknown }[] }[];
     config?: unknown;
+    /** When the checkpoint the state comes from was saved; absent when the thread has none yet. */
+    createdAt?: string;
   }>;
 }
 
@@ -111,9 +113,9 @@ export function graphOf(workflow: Workflow): RunnableGraph {
         tenantOfConfig,
         (config, task, writes, save) => {
           const context = runContextOf(config);
-          return saveTaskWrites(context, context.runId, task, writes, save);
+          return saveTaskWrites(context, context.runId, context.fence, task, writes, save);
         },
-        (config) => taskWritesSaved(runContextOf(config).runId),
+        (config) => taskWritesSaved(runContextOf(config).runId, runContextOf(config).fence),
         (config) => {
           const { runId, fence } = runContextOf(config);
           return fence === undefined ? undefined : fenceGuard(runId, fence);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { isUniqueViolation, rowsOf, schema, type TenantScope, type Tx, withAppRole, withTenant } from "@/lib/db";
 import { DomainError, NotFoundError } from "@/lib/errors";
 import type { TraceEvent } from "@/lib/trace";
@@ -323,4 +323,59 @@ export async function claimStaleRuns(owner: string, limit: number): Promise<{ ru
     runId: row.run_id,
     tenantId: row.tenant_id,
   }));
+}
+
+/** A PostgreSQL array literal of ids or numbers (neither needs quoting), passed as one parameter on either driver. */
+function arrayLiteral(values: readonly (string | number)[]): string {
+  return `{${values.join(",")}}`;
+}
+
+/**
+ * Renews this process's leases on all the runs it executes in one statement (one heartbeat per
+ * instance, not one per run), each only while it is still held under its fencing token.
+ * Returns the runs lost (cancelled, settled or claimed elsewhere).
+ */
+export async function renewLeases(
+  owner: string,
+  held: readonly { runId: string; fence: number }[],
+): Promise<Set<string>> {
+  if (held.length === 0) return new Set();
+  const ids = arrayLiteral(held.map((h) => h.runId));
+  const fences = arrayLiteral(held.map((h) => h.fence));
+  const result = await withAppRole((tx) =>
+    tx.execute(
+      sql`select run_id from vigil_renew_leases(${owner}, ${leaseMs()}, ${ids}::uuid[], ${fences}::integer[])`,
+    ),
+  );
+  return new Set(rowsOf<{ run_id: string }>(result).map((row) => row.run_id));
+}
+
+/**
+ * Hands many runs this process holds back in one statement (a graceful shutdown of an instance
+ * executing a hundred runs): as releaseRun, for each. Returns the runs released.
+ */
+export async function releaseRuns(owner: string, runIds: readonly string[]): Promise<string[]> {
+  if (runIds.length === 0) return [];
+  const result = await withAppRole((tx) =>
+    tx.execute(sql`select run_id from vigil_release_runs(${owner}, ${arrayLiteral(runIds)}::uuid[])`),
+  );
+  return rowsOf<{ run_id: string }>(result).map((row) => row.run_id);
+}
+
+/** Milliseconds until the next lease of a running run runs out (database clock), across tenants; null when none is held. */
+export async function msToNextLeaseExpiry(): Promise<number | null> {
+  const result = await withAppRole((tx) => tx.execute(sql`select vigil_next_lease_expiry_ms() as ms`));
+  const ms = rowsOf<{ ms: number | string | null }>(result)[0]?.ms;
+  return ms === null || ms === undefined ? null : Number(ms);
+}
+
+/** Many runs of one tenant in one statement (the runs a recovery sweep just claimed). */
+export async function getRunRows(scope: TenantScope, runIds: readonly string[]): Promise<RunRow[]> {
+  if (runIds.length === 0) return [];
+  return withTenant(scope, (tx) =>
+    tx
+      .select()
+      .from(r)
+      .where(inArray(r.id, [...runIds])),
+  );
 }

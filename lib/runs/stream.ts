@@ -2,7 +2,7 @@ import type { TenantScope } from "@/lib/db";
 import { logger } from "@/lib/log";
 import { type LogGrowth, runBus } from "./bus";
 import type { RunEvent } from "./contract";
-import { readEvents } from "./event-log";
+import { readEvents, supersededParts } from "./event-log";
 import { UIChunkAdapter } from "./ui-stream";
 import { listenAcrossInstances } from "./wakeups";
 
@@ -18,7 +18,7 @@ const PAGE = 500;
  */
 export function runEventStream(scope: TenantScope, runId: string, afterSeq: number, signal?: AbortSignal) {
   const encoder = new TextEncoder();
-  const adapter = new UIChunkAdapter();
+  let adapter = new UIChunkAdapter();
   let cursor = 0;
   let closed = false;
 
@@ -45,6 +45,9 @@ export function runEventStream(scope: TenantScope, runId: string, afterSeq: numb
       // Headers and a first byte now: the client learns the run (to stop it) before any event.
       send(": stream open\n\n");
       try {
+        // Parts of attempts that died mid-answer are named later in the log than their text:
+        // learnt first, so the replay skips them.
+        adapter = new UIChunkAdapter(await supersededParts(scope, runId));
         while (!closed) {
           // What this process committed comes straight from the bus; anything else from the log.
           const live = changes.take(cursor);

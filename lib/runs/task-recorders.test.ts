@@ -32,3 +32,33 @@ describe("nodeOfTaskPath", () => {
     expect(nodeOfTaskPath("~__pregel_push, 0000000001")).toBeNull();
   });
 });
+
+describe("taskRecorderOf", () => {
+  it("hands a run's recorder only to the execution holding its current fencing token", async () => {
+    const { attachTaskRecorder, detachTaskRecorder, taskRecorderOf } = await import("./task-recorders");
+    const { emit } = await import("./writer");
+    const outputs: string[] = [];
+    const recorder = {
+      output: (_task: { id: string; node: string }, output: { kind: string; delta?: string }) =>
+        void outputs.push(String(output.delta)),
+      saveWithTask: async () => undefined,
+      saved: async () => undefined,
+    };
+    attachTaskRecorder("run-1", recorder, 7);
+    try {
+      expect(taskRecorderOf("run-1", 7)).toBe(recorder);
+      // An execution that lost its claim (token 6) while its node still ran, in the same process.
+      expect(taskRecorderOf("run-1", 6)).toBeUndefined();
+      const config = (fence: number) => ({
+        configurable: { vigil_run: { runId: "run-1", fence }, __pregel_task_id: "task-1" },
+        metadata: { langgraph_node: "respond" },
+      });
+      emit(config(6), { kind: "text", delta: "stale words" });
+      emit(config(7), { kind: "text", delta: "current words" });
+      expect(outputs).toEqual(["current words"]);
+    } finally {
+      detachTaskRecorder("run-1", recorder);
+    }
+    expect(taskRecorderOf("run-1", 7)).toBeUndefined();
+  });
+});

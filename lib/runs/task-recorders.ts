@@ -16,24 +16,37 @@ export interface TaskRecorder {
   saved(): Promise<void>;
 }
 
-export function taskRecorderOf(runId: string): TaskRecorder | undefined {
-  return recorders().get(runId);
+/**
+ * The recorder of the run's execution in this process, if `fence` is its fencing token: an
+ * execution that lost its claim (an older token) and whose node still runs must not record
+ * into the log of the execution that replaced it (its text would read twice); its output goes
+ * nowhere and its saves are refused by their own fence check.
+ */
+export function taskRecorderOf(runId: string, fence?: number): TaskRecorder | undefined {
+  const attached = recorders().get(runId);
+  if (!attached || attached.fence !== fence) return undefined;
+  return attached.recorder;
+}
+
+interface Attached {
+  recorder: TaskRecorder;
+  fence?: number;
 }
 
 // The recorder of each run this process executes, for the checkpointer (TenantRoutingSaver).
-const holder = processSingleton("task-recorders", (): { taskRecorders?: Map<string, TaskRecorder> } => ({}));
+const holder = processSingleton("task-recorders", (): { taskRecorders?: Map<string, Attached> } => ({}));
 
-function recorders(): Map<string, TaskRecorder> {
+function recorders(): Map<string, Attached> {
   holder.taskRecorders ??= new Map();
   return holder.taskRecorders;
 }
 
-export function attachTaskRecorder(runId: string, recorder: TaskRecorder): void {
-  recorders().set(runId, recorder);
+export function attachTaskRecorder(runId: string, recorder: TaskRecorder, fence?: number): void {
+  recorders().set(runId, { recorder, fence });
 }
 
 export function detachTaskRecorder(runId: string, recorder: TaskRecorder): void {
-  if (recorders().get(runId) === recorder) recorders().delete(runId);
+  if (recorders().get(runId)?.recorder === recorder) recorders().delete(runId);
 }
 
 /**
@@ -45,18 +58,19 @@ export function detachTaskRecorder(runId: string, recorder: TaskRecorder): void 
 export function saveTaskWrites(
   scope: TenantScope,
   runId: string,
+  fence: number | undefined,
   task: { id: string; path: string },
   writes: PendingWrite[],
   save: (tx: Tx) => Promise<void>,
 ): Promise<void> {
-  const recorder = recorders().get(runId);
+  const recorder = taskRecorderOf(runId, fence);
   if (recorder) return recorder.saveWithTask({ id: task.id, node: nodeOfTaskPath(task.path) }, writes, save);
   return withTenant(scope, save);
 }
 
 /** Waits for the run's task writes in flight in this process, before its next checkpoint. */
-export async function taskWritesSaved(runId: string): Promise<void> {
-  await recorders().get(runId)?.saved();
+export async function taskWritesSaved(runId: string, fence?: number): Promise<void> {
+  await taskRecorderOf(runId, fence)?.saved();
 }
 
 /**

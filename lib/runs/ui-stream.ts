@@ -9,11 +9,26 @@ import type { DataPartName, DataParts, RunEvent, RunStatus, RunUIChunk } from ".
 export class UIChunkAdapter {
   private openText: string | null = null;
   private openReasoning: string | null = null;
+  private readonly superseded: Set<string>;
   status: RunStatus | null = null;
+
+  /**
+   * `superseded`: the parts of dead attempts the run's log names (supersededParts), known before
+   * a replay reaches them: a reader replaying the log sees only the attempt that finished.
+   */
+  constructor(superseded: Iterable<string> = []) {
+    this.superseded = new Set(superseded);
+  }
 
   toChunks(event: RunEvent): RunUIChunk[] {
     const out: RunUIChunk[] = [];
+    if ((event.type === "text" || event.type === "reasoning") && this.superseded.has(event.payload.partId)) return out;
     switch (event.type) {
+      case "supersede":
+        // A reader following live already showed the dead attempt's words; from here on the
+        // parts are skipped, and a replay (a reload, a reconnect before them) never shows them.
+        for (const partId of event.payload.partIds) this.superseded.add(partId);
+        break;
       case "run-start":
         out.push({ type: "start", messageId: event.payload.runId, messageMetadata: { runId: event.payload.runId } });
         this.status = "running";

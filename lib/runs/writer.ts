@@ -8,10 +8,10 @@ import { taskRecorderOf } from "./task-recorders";
  * ahead of the node's writes (which commit with them); elsewhere to LangGraph's custom stream.
  */
 export function emit(config: LangGraphRunnableConfig | undefined, output: NodeOutput): void {
-  const runId = (config?.configurable?.vigil_run as { runId?: string } | undefined)?.runId;
+  const run = config?.configurable?.vigil_run as { runId?: string; fence?: number } | undefined;
   const taskId = config?.configurable?.__pregel_task_id;
   const node = config?.metadata?.langgraph_node;
-  const recorder = runId ? taskRecorderOf(runId) : undefined;
+  const recorder = run?.runId ? taskRecorderOf(run.runId, run.fence) : undefined;
   if (recorder && typeof taskId === "string" && typeof node === "string") {
     recorder.output({ id: taskId, node }, output);
     return;

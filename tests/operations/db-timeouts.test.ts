@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase, rowsOf } from "@/lib/db";
+import { route } from "@/lib/http";
 import { type TestDatabase, testTargets } from "../support/databases";
 
 // A frozen instance (SIGSTOP, a paused VM) must not hold a run's row lock past its lease: the
@@ -68,5 +69,73 @@ describe("connection timeouts on postgres", { timeout: 120_000 }, () => {
     await expect(connection.unsafe("select 1")).rejects.toThrow();
     connection.release();
     await frozen.close();
+  });
+
+  /** A database whose app connections start with these timeout settings (the environment as boot reads it). */
+  async function openWith(settings: Record<string, string>): Promise<Database> {
+    const before = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, settings);
+    try {
+      return await openDatabase({ url: database.url as string });
+    } finally {
+      for (const [k, v] of Object.entries(before)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  }
+
+  it("answers a statement stopped by statement_timeout with 503 DATABASE_BUSY, not 500", async () => {
+    const slow = await openWith({ VIGIL_DB_STATEMENT_TIMEOUT_MS: "200" });
+    try {
+      const handler = route(async () => {
+        await slow.db.execute(sql`select pg_sleep(2)`);
+        return new Response("finished");
+      });
+      const started = Date.now();
+      const response = await handler(new Request("http://localhost/api/anything"), {});
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("2");
+      expect(await response.json()).toEqual({
+        status: "error",
+        code: "DATABASE_BUSY",
+        message: "The database took too long to answer; try again shortly.",
+      });
+      // The same pool answers the next statement: the timeout stopped one statement only.
+      expect(rowsOf<{ one: number }>(await slow.db.execute(sql`select 1 as one`))[0].one).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("answers a statement that waited past lock_timeout with 503 DATABASE_BUSY", async () => {
+    const impatient = await openWith({ VIGIL_DB_LOCK_TIMEOUT_MS: "200" });
+    const holder = await (database.reserve as NonNullable<Database["reserve"]>)();
+    try {
+      await holder.unsafe("begin");
+      await holder.unsafe("select pg_advisory_xact_lock(4343)");
+      const handler = route(async () => {
+        await impatient.db.execute(sql`select pg_advisory_xact_lock(4343)`);
+        return new Response("locked");
+      });
+      const response = await handler(new Request("http://localhost/api/anything"), {});
+      expect(response.status).toBe(503);
+      expect((await response.json()).code).toBe("DATABASE_BUSY");
+    } finally {
+      await holder.unsafe("rollback");
+      holder.release();
+      await impatient.close();
+    }
+  });
+
+  it("still answers 500 for a statement that is simply wrong", async () => {
+    const handler = route(async () => {
+      await database.db.execute(sql`select 1 / 0`);
+      return new Response("divided");
+    });
+    const response = await handler(new Request("http://localhost/api/anything"), {});
+    expect(response.status).toBe(500);
+    expect((await response.json()).code).toBe("INTERNAL");
   });
 });

@@ -2,11 +2,12 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AutonomousPublicState } from "@/lib/agents/contract";
 import { type Database, rowsOf, setActiveDatabase } from "@/lib/db";
-import { getRun, type RunActor } from "@/lib/runs";
+import { getRun, type RunActor, runEventStream } from "@/lib/runs";
 import { boot } from "@/lib/server";
 import { crashLocations, kill9, type Location, worker } from "../support/crash";
 import { allEvents, expectCompleteTrace, expectContiguous, visibleText } from "../support/runs";
 import { seedTenants } from "../support/seeded";
+import { assemble, chunksOf, readFrames } from "../support/sse";
 
 const AUTONOMOUS_GOAL =
   "Should we file a 510(k) or request De Novo classification for our new glucose monitor? Check adverse event reporting with the pharmacovigilance expert and the cost per QALY with the health economist: 45000 / 0.9.";
@@ -92,6 +93,22 @@ for (const target of crashLocations()) {
       // The re-executed node streams into a new part, which holds the whole answer once.
       const afterRecovery = events.filter((e) => e.seq > (recovery?.seq ?? 0));
       expect(visibleText(afterRecovery)).toBe(words);
+      // The dead attempt's words stay in the log, named as superseded by the re-run's part…
+      const firstText = events.find((e) => e.type === "text");
+      if (!firstText || firstText.type !== "text") throw new Error("the run streamed no text");
+      expect(firstText.seq).toBeLessThan(recovery?.seq ?? 0);
+      const superseded = events.filter((e) => e.type === "supersede");
+      expect(superseded).toHaveLength(1);
+      expect((superseded[0].payload as { partIds: string[] }).partIds).toContain(firstText.payload.partId);
+      // …so a client that reloads, or reconnects from before the answer began, reads it once.
+      for (const after of [0, firstText.seq - 1]) {
+        const message = await assemble(chunksOf(await readFrames(runEventStream(actor, runId, after))));
+        const text = message.parts
+          .filter((p) => p.type === "text")
+          .map((p) => (p as { text: string }).text)
+          .join("");
+        expect(text, `replayed after seq ${after}`).toBe(words);
+      }
       // The attempt the dead process left open is closed in the trace before the node ran again.
       const trace = await expectCompleteTrace(database, actor, runId);
       expect(trace.filter((t) => t === "node_error").length, trace.join(" ")).toBeGreaterThanOrEqual(1);

@@ -1,6 +1,7 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { schema } from "@/lib/db";
-import { claimStaleRuns, renewLease } from "@/lib/runs";
+import { claimStaleRuns, msToNextLeaseExpiry, releaseRuns, renewLease } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
@@ -46,6 +47,33 @@ for (const target of testTargets()) {
       expect(await renewLease({ tenantId: suite.tenants.demo }, id, "some-process")).toBe(true);
       expect(await renewLease({ tenantId: suite.tenants.demo }, id, "intruder")).toBe(false);
       expect(await renewLease({ tenantId: suite.tenants.acme }, id, "some-process")).toBe(false);
+    });
+
+    it("releases the runs of a stopping process in one statement, across tenants, and only its own", async () => {
+      const mine = [
+        ...(await insertRuns(3, 60_000, suite.tenants.demo)),
+        ...(await insertRuns(2, 60_000, suite.tenants.acme)),
+      ];
+      const released = await releaseRuns("some-process", mine);
+      expect(released.sort()).toEqual([...mine].sort());
+      // Released runs are claimable at once; a process cannot release runs it does not hold.
+      expect(await releaseRuns("intruder", mine)).toEqual([]);
+      const claimed = (await claimStaleRuns("successor", 100)).map((c) => c.runId);
+      expect(claimed.sort()).toEqual([...mine].sort());
+    });
+
+    it("tells the sweep how long until the next lease runs out", async () => {
+      // Only the leases inserted here are live (earlier runs of the suite end first); one that
+      // ran out already is the sweep's to claim now, not a moment to wait for.
+      await suite.database.db.execute(sql`update runs set status = 'completed' where status = 'running'`);
+      await insertRuns(1, -5000, suite.tenants.demo);
+      expect(await msToNextLeaseExpiry()).toBeNull();
+      await insertRuns(1, 1500, suite.tenants.demo);
+      await insertRuns(1, 30_000, suite.tenants.acme);
+      const ms = await msToNextLeaseExpiry();
+      expect(ms).not.toBeNull();
+      expect(ms as number).toBeGreaterThan(500);
+      expect(ms as number).toBeLessThanOrEqual(1500);
     });
   });
 }

@@ -1,4 +1,3 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
 import * as streamRoute from "@/app/api/runs/[id]/stream/route";
 import { runEventStream, startRun } from "@/lib/runs";
@@ -7,53 +6,7 @@ import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { actorFor, allEvents, settled } from "../support/runs";
 import { seededDatabase } from "../support/seeded";
-
-interface Frame {
-  id: number | null;
-  data: string;
-}
-
-/** Reads a server-sent-event body into frames; stops after `limit` frames when given. */
-async function readFrames(body: ReadableStream<Uint8Array>, limit = Number.POSITIVE_INFINITY): Promise<Frame[]> {
-  const reader = body
-    .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
-    .getReader();
-  const frames: Frame[] = [];
-  let buffer = "";
-  while (frames.length < limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end = buffer.indexOf("\n\n");
-    while (end >= 0 && frames.length < limit) {
-      const raw = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf("\n\n");
-      // A comment (the stream's opening line) carries no event.
-      if (raw.startsWith(":")) continue;
-      const id = /^id: (\d+)$/m.exec(raw)?.[1];
-      frames.push({ id: id ? Number(id) : null, data: raw.replace(/^(id: .*\n)?data: /, "") });
-    }
-  }
-  await reader.cancel();
-  return frames;
-}
-
-const chunksOf = (frames: Frame[]) =>
-  frames.filter((f) => f.data !== "[DONE]").map((f) => JSON.parse(f.data) as UIMessageChunk);
-
-async function assemble(chunks: UIMessageChunk[]): Promise<UIMessage> {
-  const stream = new ReadableStream<UIMessageChunk>({
-    start(c) {
-      for (const chunk of chunks) c.enqueue(chunk);
-      c.close();
-    },
-  });
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream({ stream })) last = message;
-  if (!last) throw new Error("no message");
-  return last;
-}
+import { assemble, chunksOf, type Frame, readFrames } from "../support/sse";
 
 for (const target of appTargets()) {
   describe(`run streams on ${target.name}`, () => {

@@ -19,8 +19,10 @@ export async function keepStoppedAnswer(
   let partId: string | null = null;
   let content = "";
   let sources: SourceItem[] = [];
+  // A part of an attempt that died mid-answer is not what the asker reads (see supersede).
+  const superseded = new Set(log.flatMap((e) => (e.type === "supersede" ? e.payload.partIds : [])));
   for (const event of log) {
-    if (event.type === "text") {
+    if (event.type === "text" && !superseded.has(event.payload.partId)) {
       if (event.payload.partId !== partId) {
         partId = event.payload.partId;
         content = "";
