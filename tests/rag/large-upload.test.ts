@@ -46,8 +46,11 @@ async function readUpload(res: Response, onProgress: (p: IngestProgress) => Prom
     for (let end = buffer.indexOf("\n\n"); end !== -1; end = buffer.indexOf("\n\n")) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
+      const line = /^data: (.*)$/m.exec(block)?.[1];
+      // A comment (": keep-alive", after 15 s without an event) is no event: readers skip it.
+      if (line === undefined) continue;
       const event = /^event: (.*)$/m.exec(block)?.[1] as string;
-      const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] as string);
+      const data = JSON.parse(line);
       if (event === "progress") {
         streamed.progress.push(data);
         await onProgress(data);
