@@ -1,6 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-
-const port = Number(process.env.E2E_PORT ?? 3210);
+import { E2E_WORKERS, suiteServerPort } from "./e2e/ports";
 
 // Debian's Chromium: this machine cannot download Playwright's own browser builds.
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -9,12 +8,14 @@ export default defineConfig({
   testDir: "e2e",
   timeout: 60_000,
   expect: { timeout: 15_000 },
+  // A spec file's tests run in order in one worker; files run side by side, each worker against
+  // its own suite server (e2e/fixtures.ts gives a spec its worker's server as baseURL).
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: 0,
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `http://127.0.0.1:${suiteServerPort(0)}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
@@ -30,18 +31,18 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // Against the production build, on a fresh embedded database of its own.
-    command: `rm -rf .data/e2e && npx next start -p ${port}`,
-    url: `http://127.0.0.1:${port}/api/health`,
+  // One server per worker, each against the production build on a fresh embedded database of its own.
+  webServer: Array.from({ length: E2E_WORKERS }, (_, lane) => ({
+    command: `rm -rf .data/e2e-lane${lane} && npx next start -p ${suiteServerPort(lane)}`,
+    url: `http://127.0.0.1:${suiteServerPort(lane)}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
     env: {
-      VIGIL_DATA_DIR: ".data/e2e",
+      VIGIL_DATA_DIR: `.data/e2e-lane${lane}`,
       // No secrets: an embedded install generates its auth secret and data-source keys beside its
       // database, so the specs also prove that `npm start` needs no configuration.
       // Specs register the local PostgreSQL and MariaDB as sources: the operator's allowance.
       VIGIL_DATASOURCE_ALLOW_HOSTS: "127.0.0.1,localhost",
     },
-  },
+  })),
 });

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signIn } from "./support";
 
 test("an admin sets a tool's risk, an agent's tools and the principles", async ({ page }) => {

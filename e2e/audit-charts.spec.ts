@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "./fixtures";
 import { signIn, startStrictRunAsReviewer } from "./support";
 
 // The audit overview's charts in the browser: after a finished autonomous run, the demo admin

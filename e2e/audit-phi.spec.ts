@@ -1,4 +1,4 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "./fixtures";
 import { signIn } from "./support";
 
 // PHI in the browser: an admin marks a knowledge document as PHI, an expert asks a question the

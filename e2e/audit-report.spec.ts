@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectNoHorizontalOverflow, finishedRun, phonePage, signIn } from "./support";
 
 // The printable report of a finished run, and the alert rules: an admin opens the report from

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./fixtures";
 import { signIn } from "./support";
 
 // Retention in the browser: an admin edits the policy (a bad schedule is refused with the

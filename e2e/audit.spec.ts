@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectNoHorizontalOverflow, finishedRun, navLabels, phonePage, signIn } from "./support";
 
 // The audit trail in the browser: an admin verifies the chain, finds a finished autonomous run

@@ -1,5 +1,5 @@
-import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { setStrictDeciders } from "./decider-policy";
+import { type Browser, expect, type Locator, type Page, test } from "./fixtures";
 import { signIn } from "./support";
 
 // An autonomous run in the browser, at the strict safety level: a reviewer starts it from /runs

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectNoHorizontalOverflow, phonePage, signIn } from "./support";
 
 test("an admin reads the demo warehouse's join graph, edits its overrides and checks a registry", async ({

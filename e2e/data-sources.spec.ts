@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectNoHorizontalOverflow, phonePage, signIn } from "./support";
 
 test("an admin tests the demo warehouse, adds a source, sees it unreachable and removes it", async ({

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type Browser, expect, type Page, type Request, test } from "@playwright/test";
 import { AUDIT_TABS } from "@/components/audit/audit-tabs";
+import { type Browser, expect, type Page, type Request, test } from "./fixtures";
 import { signIn } from "./support";
 
 // Every page each demo role can reach — the navigation's pages (and the refusal a role gets for

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./fixtures";
 import { signIn } from "./support";
 
 /** A pending case in Demo Pharma, so the open-case counts the nav and the inbox share are not zero. */

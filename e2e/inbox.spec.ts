@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "./fixtures";
 import { signIn } from "./support";
 
 const MEMBER = "expert@demo.local";

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
 import judged from "../tests/fixtures/judged-questions.json" with { type: "json" };
+import { expect, type Page, test } from "./fixtures";
 import { signIn } from "./support";
 
 // A few questions of the judged set (tests/fixtures/judged-questions.json), asked through the

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { expect, test } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { type Database, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
 import { verifyChain } from "@/lib/trace";
+import { expect, test } from "./fixtures";
+import { specServerPort } from "./ports";
 import { api as apiAt, killServer, listening, type ServerProcess, signInAt, startServer } from "./server-process";
 
 // The server is killed with SIGKILL at random moments while 20 runs stream, wait for approval
@@ -13,7 +14,7 @@ import { api as apiAt, killServer, listening, type ServerProcess, signInAt, star
 // each node execution that started ended, each stop for a person was answered, nothing twice,
 // and the chain verifies.
 
-const PORT = 3232;
+const PORT = specServerPort(1);
 const BASE = `http://127.0.0.1:${PORT}`;
 const RUNS = 20;
 const KILLS = 3;

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { minimalPdf } from "../tests/rag/pdf";
+import { expect, test } from "./fixtures";
 import { navLabels, signIn } from "./support";
 
 // A word no demo document contains, so a search for it can only find the uploaded note.

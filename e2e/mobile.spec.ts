@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "./fixtures";
 import { shownTenant, signIn } from "./support";
 
 // Vigil on a 390 × 844 phone: the header folds into a menu, chat keeps its composer at the

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "./fixtures";
 import { signIn } from "./support";
 
 // The admin's screens on a 390 × 844 phone: every row of the admin tables is a card whose actions

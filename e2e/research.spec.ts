@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, type Locator, type Page, test } from "@playwright/test";
 import { getDocumentProxy } from "unpdf";
+import { expect, type Locator, type Page, test } from "./fixtures";
 import { expectNoHorizontalOverflow, phonePage, signIn } from "./support";
 
 // A deep-research run in the browser, on the demo tenant with the offline engine: a member starts

@@ -1,7 +1,8 @@
 import { rmSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { specServerPort } from "./ports";
 import {
   api as apiAt,
   listening,
@@ -14,7 +15,7 @@ import {
 // A decision made as a freshly started server's very first request must resume its run: the
 // workflow catalog is installed by boot() before any handler runs, whatever route comes first.
 
-const PORT = 3231;
+const PORT = specServerPort(2);
 const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = ".data/e2e-restart";
 

@@ -1,4 +1,5 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "./fixtures";
+import { specServerPort } from "./ports";
 import { api as apiAt, reviewingServer, signInAt } from "./server-process";
 import { PASSWORD } from "./support";
 
@@ -6,7 +7,7 @@ import { PASSWORD } from "./support";
 // answer to review (VIGIL_REVIEW_CONFIDENCE=0.999, which the suite's own server cannot be given
 // per test), so a member's question in the chat opens a final_review case.
 
-const PORT = 3251;
+const PORT = specServerPort(4);
 const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = ".data/e2e-review-context";
 const AGENT = "Clinical Trial Designer";

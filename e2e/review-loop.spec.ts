@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./fixtures";
+import { specServerPort } from "./ports";
 import { api as apiAt, reviewingServer, signInAt } from "./server-process";
 import { PASSWORD } from "./support";
 
@@ -8,7 +9,7 @@ import { PASSWORD } from "./support";
 // step without a reload — the reviewer's question (answered from the chat), the edited answer,
 // a rejection and its reason.
 
-const PORT = 3241;
+const PORT = specServerPort(3);
 const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = ".data/e2e-review-loop";
 const AGENT = "Clinical Trial Designer";

@@ -1,4 +1,4 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "./fixtures";
 import { signIn } from "./support";
 
 // A reviewer's question on an autonomous run's checkpoint reaches the run's owner: the member

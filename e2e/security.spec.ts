@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./fixtures";
 import { PASSWORD, signIn } from "./support";
 
 /** Answers every request to the foreign site (so nothing leaves the machine) and counts them. */

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signIn } from "./support";
 
 // Four eyes in the browser: a reviewer who starts a strict run approves its plan, but the run's

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signIn } from "./support";
 
 // The Data Analyst in the browser, on the demo warehouse: a question answered with a chart, a

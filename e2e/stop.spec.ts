@@ -1,11 +1,12 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./fixtures";
+import { specServerPort } from "./ports";
 import { api as apiAt, reviewingServer, signInAt } from "./server-process";
 import { PASSWORD } from "./support";
 
 // Streaming and Stop in the browser, on a server whose offline engine pauses after each
 // sentence (VIGIL_OFFLINE_PACE_MS) and where every finished answer would go to review.
 
-const PORT = 3261;
+const PORT = specServerPort(5);
 const BASE = `http://127.0.0.1:${PORT}`;
 const AGENT = "FDA Regulatory Specialist";
 // Long enough that Stop, pressed once the first sentence shows, lands before a short answer's

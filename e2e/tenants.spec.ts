@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signIn } from "./support";
 
 test("the demo admin switches to Acme, sees Acme's experts and knowledge, and switches back", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type APIRequestContext, expect, test } from "@playwright/test";
+import { type APIRequestContext, expect, test } from "./fixtures";
 import { signIn } from "./support";
 
 // The calculator under `next start`: its worker thread loads in the production build, computes

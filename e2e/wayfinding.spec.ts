@@ -1,4 +1,4 @@
-import { expect, type Locator, test } from "@playwright/test";
+import { expect, type Locator, test } from "./fixtures";
 import { navLabels, signIn } from "./support";
 
 test("a mistyped address shows a 404 inside the app, with the navigation still there", async ({ page }) => {

@@ -1,6 +1,6 @@
 // `npm test`: every check the project has, in order, ending with one summary line
 // `N passed, N failed, N skipped` summed over all suites (from their JSON reports).
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 
 const results = { passed: 0, failed: 0, skipped: 0 };
@@ -21,12 +21,28 @@ function unexpectedSpecs(suites, path = []) {
 }
 mkdirSync("test-results", { recursive: true });
 
-function run(label, command, args, env = {}) {
-  console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
-  const started = Date.now();
-  const child = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  console.log(`=== ${label} finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${child.status})`);
-  return child.status === 0;
+/**
+ * Starts a command; resolves to whether it exited 0. Its output goes straight to ours, or, when
+ * `quiet`, is kept and printed as one block when it ends (a command running beside another).
+ */
+function run(label, command, args, { quiet = false } = {}) {
+  return new Promise((resolve) => {
+    if (!quiet) console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
+    const started = Date.now();
+    const child = spawn(command, args, { stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit", env: process.env });
+    let output = "";
+    child.stdout?.on("data", (d) => {
+      output += d;
+    });
+    child.stderr?.on("data", (d) => {
+      output += d;
+    });
+    child.on("close", (code) => {
+      if (quiet) console.log(`\n=== ${label}: ${command} ${args.join(" ")}\n${output}`);
+      console.log(`=== ${label} finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${code})`);
+      resolve(code === 0);
+    });
+  });
 }
 
 function check(label, ok) {
@@ -45,18 +61,28 @@ function readJson(file) {
   }
 }
 
-// 1. Types and lint count as one check each.
-check("typecheck", run("typecheck", "npx", ["tsc", "--noEmit"]));
-check("lint", run("lint", "npx", ["biome", "check", "."]));
+// 1. Types and lint count as one check each, run side by side. (Not beside the build: the type
+// check reads the route types the build writes into .next/types.)
+const [typecheckOk, lintOk] = await Promise.all([
+  run("typecheck", "npx", ["tsc", "--noEmit"]),
+  run("lint", "npx", ["biome", "check", "."], { quiet: true }),
+]);
+check("typecheck", typecheckOk);
+check("lint", lintOk);
 
-// 2. Unit and integration tests (PGlite, plus the server Postgres when TEST_DATABASE_URL is set).
+// 2. Unit and integration tests (PGlite, plus the server Postgres when TEST_DATABASE_URL is set),
+// with the production build the end-to-end tests need made beside them: much of the Vitest
+// stage is spent waiting on databases and child processes, with a core to spare.
 rmSync("test-results/vitest.json", { force: true });
-const vitestOk = run("vitest", "npx", [
-  "vitest",
-  "run",
-  "--reporter=default",
-  "--reporter=json",
-  "--outputFile=test-results/vitest.json",
+const [vitestOk, buildOk] = await Promise.all([
+  run("vitest", "npx", [
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    "--outputFile=test-results/vitest.json",
+  ]),
+  run("build", "npx", ["next", "build"], { quiet: true }),
 ]);
 const vitest = readJson("test-results/vitest.json");
 if (vitest) {
@@ -79,10 +105,10 @@ if (vitest) {
 if (!vitestOk && vitest && vitest.numFailedTests === 0 && results.failed === 0) check("vitest exit code", false);
 
 // 3. End-to-end tests in Debian Chromium against a production build.
-if (run("build", "npx", ["next", "build"])) {
+if (buildOk) {
   rmSync("test-results/e2e.json", { force: true });
   // The spec process imports server modules (seeding, the audit check): resolve them as the server does.
-  run("e2e", process.execPath, [
+  await run("e2e", process.execPath, [
     "--import",
     "./scripts/server-only-node.mjs",
     "node_modules/@playwright/test/cli.js",

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf, schema, setActiveDatabase } from "@/lib/db";
 import { sequenceTrace, verifyChain } from "@/lib/trace";
+import { TSX_NODE_ARGS } from "../support/crash";
 import { type TestDatabase, testTargets } from "../support/databases";
 
 // An embedded PGlite data folder cannot be shared by processes: these run on the server only.
@@ -20,20 +21,12 @@ interface Worker {
 
 function startWorker(url: string, tenantId: string, tag: string, limit?: number): Worker {
   const child = spawn(
-    "npx",
-    [
-      "tsx",
-      "--import",
-      "./scripts/server-only-node.mjs",
-      "tests/audit/trace-worker.ts",
-      tenantId,
-      tag,
-      ...(limit ? [String(limit)] : []),
-    ],
+    process.execPath,
+    [...TSX_NODE_ARGS, "tests/audit/trace-worker.ts", tenantId, tag, ...(limit ? [String(limit)] : [])],
     {
       env: { ...process.env, DATABASE_URL: url, VIGIL_TRACE_SEQUENCE_MS: "25" },
       stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group, so SIGKILL reaches npx and the node process it started.
+      // Its own process group, so SIGKILL reaches whatever the worker starts too.
       detached: true,
     },
   );
@@ -64,7 +57,7 @@ function startWorker(url: string, tenantId: string, tag: string, limit?: number)
 }
 
 function kill9(worker: Worker): Promise<void> {
-  // npx starts node as a child: kill the whole process group the hard way.
+  // The whole process group, the hard way.
   process.kill(-(worker.child.pid as number), "SIGKILL");
   return worker.exited;
 }

@@ -1,5 +1,5 @@
-// Introspection against real databases loaded with Chinook: PGlite always, the server PostgreSQL
-// when TEST_DATABASE_URL is set, and MariaDB (required: an unreachable server fails the suite).
+// Introspection against real databases loaded with Chinook: PGlite, the server PostgreSQL
+// (TEST_DATABASE_URL) and MariaDB (required: an unset or unreachable server fails its suite).
 import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import mysql from "mysql2/promise";
@@ -160,36 +160,41 @@ describe("PostgreSQL introspection on PGlite (Chinook)", () => {
 });
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-if (serverUrl) {
-  describe("PostgreSQL introspection on the server (Chinook)", () => {
-    const name = `jg_test_${randomBytes(5).toString("hex")}`;
-    let sql: postgres.Sql;
+describe("PostgreSQL introspection on the server (Chinook)", () => {
+  const name = `jg_test_${randomBytes(5).toString("hex")}`;
+  let sql: postgres.Sql;
 
-    beforeAll(async () => {
-      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`create database ${name}`);
-      await admin.end();
-      const url = new URL(serverUrl);
-      url.pathname = `/${name}`;
-      sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
-      await sql.unsafe(chinookPostgresScript());
-      await sql.unsafe("analyze");
-    });
-    afterAll(async () => {
-      await sql?.end();
-      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    });
-
-    it("finds the same tables and foreign keys as on PGlite", async () => {
-      const catalog = await introspectPostgres(postgresCatalogClient(sql));
-      const graph = expectChinookGraph(catalog, "postgres");
-      expect(graph.tables.playlist_track.row_estimate).toBe(8715);
-      expect(graph.tables.playlist_track.primary_key).toEqual(["playlist_id", "track_id"]);
-    });
+  beforeAll(async () => {
+    // Without a server this suite fails and says so, as the MariaDB one below does: it used to
+    // be left out without a word, and a run without TEST_DATABASE_URL looked complete.
+    if (!serverUrl)
+      throw new Error(
+        "TEST_DATABASE_URL is not set: this suite introspects Chinook on the server PostgreSQL (e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres); it does not skip.",
+      );
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    await sql.unsafe(chinookPostgresScript());
+    await sql.unsafe("analyze");
   });
-}
+  afterAll(async () => {
+    await sql?.end();
+    if (!serverUrl) return;
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+
+  it("finds the same tables and foreign keys as on PGlite", async () => {
+    const catalog = await introspectPostgres(postgresCatalogClient(sql));
+    const graph = expectChinookGraph(catalog, "postgres");
+    expect(graph.tables.playlist_track.row_estimate).toBe(8715);
+    expect(graph.tables.playlist_track.primary_key).toEqual(["playlist_id", "track_id"]);
+  });
+});
 
 describe("MySQL introspection on MariaDB (Chinook)", () => {
   const name = `jg_test_${randomBytes(5).toString("hex")}`;

@@ -11,6 +11,13 @@ import { testTargets } from "./databases";
 
 export const CRASH_LEASE_MS = 1500;
 
+/**
+ * Node's arguments for a TypeScript worker: tsx as a loader in this very node process. Through
+ * `npx tsx` each start paid for npm, then tsx's own launcher, then node (about 1.3 s of CPU more
+ * per start, measured), and a crash suite starts dozens.
+ */
+export const TSX_NODE_ARGS = ["--import", "tsx", "--import", "./scripts/server-only-node.mjs"];
+
 /** Where a child process finds the database: a server URL or an embedded data folder. */
 export interface Location {
   env: Record<string, string>;
@@ -23,16 +30,12 @@ export function worker(
   args: string[],
   env: Record<string, string> = {},
 ): { child: ChildProcess; line: Promise<Record<string, unknown>>; output: () => string } {
-  const child = spawn(
-    "npx",
-    ["tsx", "--import", "./scripts/server-only-node.mjs", "tests/support/run-worker.ts", ...args],
-    {
-      env: { ...process.env, ...location.env, VIGIL_RUN_LEASE_MS: String(CRASH_LEASE_MS), VIGIL_SEED: "off", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group, so SIGKILL reaches npx and the node process it started.
-      detached: true,
-    },
-  );
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, "tests/support/run-worker.ts", ...args], {
+    env: { ...process.env, ...location.env, VIGIL_RUN_LEASE_MS: String(CRASH_LEASE_MS), VIGIL_SEED: "off", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so a signal reaches whatever the worker starts too.
+    detached: true,
+  });
   let stderr = "";
   let stdout = "";
   child.stderr?.on("data", (d) => {
@@ -59,8 +62,8 @@ export function worker(
 }
 
 /**
- * Sends SIGTERM to the worker's process group (npx and the node process it started, as a
- * process manager stopping a service would); resolves when npx has exited.
+ * Sends SIGTERM to the worker's process group (as a process manager stopping a service would);
+ * resolves when the worker has exited.
  */
 export function terminate(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -82,7 +85,7 @@ export function killGroup(child: ChildProcess): void {
 export function kill9(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.on("exit", () => resolve());
-    // npx starts node as a child: kill the whole process group the hard way.
+    // The whole process group, the hard way.
     process.kill(-(child.pid as number), "SIGKILL");
   });
 }
