@@ -1,11 +1,12 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { config } from "@/lib/config";
 import { DomainError, type ErrorKind } from "@/lib/errors";
 import type { ChunkDraft } from "./chunking";
 import type { DocumentInput } from "./contract";
 import { type ExtractedDocument, extractDocument } from "./extract";
-import { EXTRACTION_HEAP_MB, extractionTimeoutMs, limitErrors } from "./extraction-limits";
+import { EXTRACTION_HEAP_MB, limitErrors } from "./extraction-limits";
 
 // Extraction is CPU work — PDF parsing above all, then normalising, hashing and cutting text
 // into chunks — and a request that does it on the event loop holds every other request for as
@@ -67,7 +68,8 @@ function startWorker(input: DocumentInput): Worker {
 export function extractInWorker(input: DocumentInput): Promise<ExtractedDocument> {
   const worker = startWorker(input);
   const chunks: ChunkDraft[] = [];
-  const timeoutMs = extractionTimeoutMs();
+  // How long one extraction may take (`VIGIL_EXTRACT_TIMEOUT_MS`, 60 s by default).
+  const timeoutMs = config().extractTimeoutMs;
   let timer: NodeJS.Timeout | undefined;
   return new Promise<ExtractedDocument>((resolve, reject) => {
     // The worker is terminated in `finally`, wherever in PDF.js it is.

@@ -1,16 +1,12 @@
-import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { MAX_CHUNKS_PER_DOCUMENT, PDF_MAX_CHARACTERS, PDF_MAX_PAGES } from "./contract";
 
 // How far extracting one upload may go (the limits on what it holds are in the contract). The
-// time and memory limits stop a document that is still too costly in its worker thread.
+// time and memory limits stop a document that is still too costly in its worker thread. The
+// worker thread imports this file, so it reads no settings (lib/config is server-only): the
+// time limit is read where the thread is started (extract-thread.ts).
 /** Heap of the extraction worker (MB): a PDF that still blows up is stopped, not the server. */
 export const EXTRACTION_HEAP_MB = 512;
-
-/** How long one extraction may take (ms), `VIGIL_EXTRACT_TIMEOUT_MS`, 60 s by default. */
-export function extractionTimeoutMs(): number {
-  return config().extractTimeoutMs;
-}
 
 const secondsOf = (ms: number) => {
   const seconds = Math.max(1, Math.round(ms / 1000));

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as principlesRoute from "@/app/api/principles/route";
 import { rowsOf } from "@/lib/db";
 import { drainTrace } from "@/lib/trace";
 import { ADMIN, hitlClient, MEMBER } from "../api-hitl/support";
-import { type ScriptedModel, startScriptedModel } from "../research/scripted-model";
 import { appTargets } from "../support/databases";
+import { scriptedModelForSuite } from "../support/scripted-model-suite";
 import { seededDatabase } from "../support/seeded";
 import { autonomousApi } from "./support";
 
@@ -21,27 +21,7 @@ const GOAL =
 const COMPETITOR = "Globex sells a cleared device you could buy as your predicate instead.";
 const CRITERION = "Never recommend buying a competitor's product.";
 
-let model: ScriptedModel;
-const saved: Record<string, string | undefined> = {};
-beforeAll(async () => {
-  model = await startScriptedModel(MODEL_ID);
-  const env = {
-    VIGIL_MODEL_PROVIDER: "openai-compatible",
-    VIGIL_MODEL: MODEL_ID,
-    OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
-  };
-  for (const [k, v] of Object.entries(env)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-});
-afterAll(async () => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  await model?.close();
-});
+const scripted = scriptedModelForSuite(MODEL_ID);
 
 for (const target of appTargets()) {
   describe(`an autonomous run with a model on ${target.name}`, () => {
@@ -64,8 +44,8 @@ for (const target of appTargets()) {
       expect(set.status, JSON.stringify(set.body)).toBe(200);
 
       let toolChoices = 0;
-      model.calls.length = 0;
-      model.script = (call) => {
+      scripted.model.calls.length = 0;
+      scripted.model.script = (call) => {
         switch (call.phase) {
           case "act":
             toolChoices += 1;

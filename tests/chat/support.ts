@@ -1,4 +1,4 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import type { UIMessageChunk } from "ai";
 import { count, eq } from "drizzle-orm";
 import * as chatRoute from "@/app/api/chat/route";
 import { type Database, schema } from "@/lib/db";
@@ -48,18 +48,8 @@ export async function postChat(
   return { status: res.status, headers: res.headers, body: {}, chunks, done };
 }
 
-export async function assemble(chunks: UIMessageChunk[]): Promise<UIMessage> {
-  const stream = new ReadableStream<UIMessageChunk>({
-    start(c) {
-      for (const chunk of chunks) c.enqueue(chunk);
-      c.close();
-    },
-  });
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream({ stream })) last = message;
-  if (!last) throw new Error("no message");
-  return last;
-}
+/** A stream's chunks as the message the client would show (one reader for every suite). */
+export { assemble } from "../support/sse";
 
 export function textOf(chunks: UIMessageChunk[]): string {
   return chunks

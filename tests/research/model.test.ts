@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as decisionRoute from "@/app/api/hitl/cases/[id]/decision/route";
 import * as resumeRoute from "@/app/api/runs/[id]/resume/route";
 import * as runRoute from "@/app/api/runs/[id]/route";
@@ -11,8 +11,9 @@ import { executionSettled } from "@/lib/runs";
 import { drainTrace } from "@/lib/trace";
 import { hitlClient, MEMBER, REVIEWER, rid } from "../api-hitl/support";
 import { appTargets } from "../support/databases";
+import { scriptedModelForSuite } from "../support/scripted-model-suite";
 import { seededDatabase } from "../support/seeded";
-import { blocksOf, type ModelCall, type ScriptedModel, sentenceOf, startScriptedModel } from "./scripted-model";
+import { blocksOf, type ModelCall, sentenceOf } from "./scripted-model";
 
 // Deep research with a model configured: the deployment points at an OpenAI-compatible endpoint
 // whose answers are scripted from each request's prompt. The run, the engine, the AI SDK and the
@@ -136,33 +137,12 @@ const DEFAULT: Phases = {
   synthesis: englishSynthesis,
 };
 
-let model: ScriptedModel;
-const saved: Record<string, string | undefined> = {};
-const ENV = {
-  VIGIL_MODEL_PROVIDER: "openai-compatible",
-  VIGIL_MODEL: MODEL_ID,
-  VIGIL_MODEL_PRICE: "1,2",
-};
-
-beforeAll(async () => {
-  model = await startScriptedModel(MODEL_ID);
-  for (const [k, v] of Object.entries({ ...ENV, OPENAI_COMPATIBLE_BASE_URL: model.baseUrl })) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-});
-afterAll(async () => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  await model?.close();
-});
+const scripted = scriptedModelForSuite(MODEL_ID, { VIGIL_MODEL_PRICE: "1,2" });
 
 const useScript = (overrides: Phases = {}) => {
   const phases = { ...DEFAULT, ...overrides };
-  model.calls.length = 0;
-  model.script = (call, calls) => {
+  scripted.model.calls.length = 0;
+  scripted.model.script = (call, calls) => {
     const answer = phases[call.phase];
     if (!answer) throw new Error(`no script for ${call.phase}`);
     return answer(call, calls);
@@ -246,7 +226,7 @@ for (const target of appTargets()) {
       expect(iteration.judgement?.coverage).toMatch(/fees and third-party review are not/);
       expect(body.state.coverage_score).toBe(iteration.coverage_score);
       // The gap analysis was shown the passages actually retrieved.
-      const gapCall = model.calls.find((c) => c.phase === "gap_analysis");
+      const gapCall = scripted.model.calls.find((c) => c.phase === "gap_analysis");
       expect(gapCall?.prompt).toContain(iteration.passages[0].excerpt.slice(0, 80));
 
       expect((await answer(id, { response: "Traditional submissions only" })).status).toBe(202);
@@ -285,7 +265,7 @@ for (const target of appTargets()) {
       const calls = await llmCalls(id);
       const purposes = new Set(calls.map((c) => c.purpose));
       for (const phase of Object.keys(DEFAULT)) expect(purposes.has(`research_${phase}`), phase).toBe(true);
-      expect(calls.length).toBe(model.calls.length);
+      expect(calls.length).toBe(scripted.model.calls.length);
       for (const c of calls) {
         expect(c).toMatchObject({ engine: "openai-compatible", model: MODEL_ID, outcome: "ok" });
         expect(c.tokensIn as number).toBeGreaterThan(0);
@@ -314,7 +294,7 @@ for (const target of appTargets()) {
       expect(classified.length).toBeGreaterThan(0);
       expect(classified.every((f) => taskIds.includes(f.task_id as number))).toBe(true);
       expect(new Set(classified.map((f) => f.task_id)).size).toBe(classified.length);
-      expect(classified.length).toBe(model.calls.filter((c) => c.phase === "classification").length);
+      expect(classified.length).toBe(scripted.model.calls.filter((c) => c.phase === "classification").length);
       expect(fallbacks.every((f) => f.reason.length > 0)).toBe(true);
       // The phases that worked are still the model's.
       const report = body.state.final_report;
@@ -333,7 +313,7 @@ for (const target of appTargets()) {
       expect(body.state.detected_language).toBe("de");
       body = await approve(body);
       expect(body.status, body.error ?? "").toBe("completed");
-      const syntheses = model.calls.filter((c) => c.phase === "synthesis");
+      const syntheses = scripted.model.calls.filter((c) => c.phase === "synthesis");
       expect(syntheses).toHaveLength(2);
       expect(syntheses[0].system).toContain("in German");
       expect(syntheses[1].system).toContain("write all of it in German");

@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScriptedModel, startScriptedModel } from "../../../tests/research/scripted-model";
+import { describe, expect, it } from "vitest";
+import { scriptedModelForSuite } from "../../../tests/support/scripted-model-suite";
 import { runModelOf } from "./model-call";
 import { proposedPlans, weighedByModel } from "./model-planning";
 import { modelWeighing } from "./nodes/decide";
@@ -29,27 +29,7 @@ const INPUT: PlanningInput = {
   ],
 };
 
-let model: ScriptedModel;
-const saved: Record<string, string | undefined> = {};
-beforeAll(async () => {
-  model = await startScriptedModel(MODEL_ID);
-  const env = {
-    VIGIL_MODEL_PROVIDER: "openai-compatible",
-    VIGIL_MODEL: MODEL_ID,
-    OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
-  };
-  for (const [k, v] of Object.entries(env)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-});
-afterAll(async () => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  await model?.close();
-});
+const scripted = scriptedModelForSuite(MODEL_ID);
 
 /** A node's config whose writer keeps what the node emits (its traces). */
 function collecting() {
@@ -60,8 +40,8 @@ function collecting() {
 
 describe("the autonomous run's model path", () => {
   it("plans from the model's candidates, dropping what the run cannot carry out, scored explicitly", async () => {
-    model.calls.length = 0;
-    model.script = (call) => {
+    scripted.model.calls.length = 0;
+    scripted.model.script = (call) => {
       expect(call.phase).toBe("plan");
       return {
         candidates: [
@@ -119,7 +99,7 @@ describe("the autonomous run's model path", () => {
   });
 
   it("falls back to the offline plans when the model's answer does not hold, and says so", async () => {
-    model.script = () => "not json at all";
+    scripted.model.script = () => "not json at all";
     const engine = runModelOf({ model: null, temperature: 0 }) as NonNullable<ReturnType<typeof runModelOf>>;
     const { config, out } = collecting();
     expect(await proposedPlans(config, engine, INPUT)).toBeNull();
@@ -127,7 +107,7 @@ describe("the autonomous run's model path", () => {
     // What the node then uses: the offline candidates.
     expect(candidatePlans(INPUT).length).toBeGreaterThanOrEqual(2);
     // Usable steps in fewer than two plans is no candidate set either.
-    model.script = () => ({
+    scripted.model.script = () => ({
       candidates: [
         { strategy: "a", steps: [{ kind: "tool", description: "x", tool: "web_search" }] },
         { strategy: "b", steps: [{ kind: "search", description: "510(k)", query: "510(k)" }] },
@@ -141,7 +121,7 @@ describe("the autonomous run's model path", () => {
       { id: "option-1", label: "file a 510(k)" },
       { id: "option-2", label: "request De Novo classification" },
     ];
-    model.script = (call) => {
+    scripted.model.script = (call) => {
       expect(call.phase).toBe("decide");
       expect(call.prompt).toContain("[1] De Novo");
       return {
@@ -163,7 +143,7 @@ describe("the autonomous run's model path", () => {
     const weighed = modelWeighing(options, byModel as NonNullable<typeof byModel>);
     expect(weighed).toEqual({ recommended: "option-2", confidence: 0.84, support: [0.2, 0.8] });
 
-    model.script = () => ({
+    scripted.model.script = () => ({
       recommended: "option-9",
       options: [
         { id: "option-1", support: 0.2, reason: "x" },

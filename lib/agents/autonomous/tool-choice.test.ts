@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScriptedModel, startScriptedModel } from "../../../tests/research/scripted-model";
+import { describe, expect, it } from "vitest";
+import { scriptedModelForSuite } from "../../../tests/support/scripted-model-suite";
 import { runModelOf } from "./model-call";
 import { chooseTool, type ToolChoiceInput } from "./tool-choice";
 
@@ -23,27 +23,7 @@ const INPUT: ToolChoiceInput = {
   ],
 };
 
-let model: ScriptedModel;
-const saved: Record<string, string | undefined> = {};
-beforeAll(async () => {
-  model = await startScriptedModel(MODEL_ID);
-  const env = {
-    VIGIL_MODEL_PROVIDER: "openai-compatible",
-    VIGIL_MODEL: MODEL_ID,
-    OPENAI_COMPATIBLE_BASE_URL: model.baseUrl,
-  };
-  for (const [k, v] of Object.entries(env)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-});
-afterAll(async () => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  await model?.close();
-});
+const scripted = scriptedModelForSuite(MODEL_ID);
 
 function collecting() {
   const out: { kind: string; eventType?: string; payload?: Record<string, unknown> }[] = [];
@@ -56,8 +36,8 @@ const llmCalls = (out: ReturnType<typeof collecting>["out"]) =>
 
 describe("tool choice by the model", () => {
   it("uses the model's authorised tool and its arguments, and offers only tools a step can call", async () => {
-    model.calls.length = 0;
-    model.script = (call) => {
+    scripted.model.calls.length = 0;
+    scripted.model.script = (call) => {
       expect(call.phase).toBe("act");
       return { tool: "calculator", arguments: { expression: "2 * (1.96 + 0.84)^2 / 0.5^2" }, reason: "A sum." };
     };
@@ -70,8 +50,8 @@ describe("tool choice by the model", () => {
       note: "A sum.",
     });
     // The prompt lists the authorised tools a step calls; delegation is a step of its own.
-    expect(model.calls[0].prompt).toContain("- calculator (argument: expression)");
-    expect(model.calls[0].prompt).not.toContain("ask_expert");
+    expect(scripted.model.calls[0].prompt).toContain("- calculator (argument: expression)");
+    expect(scripted.model.calls[0].prompt).not.toContain("ask_expert");
     expect(llmCalls(out)).toEqual([
       expect.objectContaining({
         purpose: "tool_choice",
@@ -85,7 +65,7 @@ describe("tool choice by the model", () => {
 
   it("refuses an unknown tool, and one outside the authorised tools, and runs the plan's", async () => {
     for (const tool of ["web_search", "literature_search", "ask_expert", "toString"]) {
-      model.script = () => ({ tool, arguments: { query: "effect sizes" }, reason: "Search." });
+      scripted.model.script = () => ({ tool, arguments: { query: "effect sizes" }, reason: "Search." });
       const { config, out } = collecting();
       const chosen = await chooseTool(config, engine(), INPUT);
       expect(chosen.by, tool).toBe("plan");
@@ -103,7 +83,7 @@ describe("tool choice by the model", () => {
   });
 
   it("refuses an authorised tool without its argument", async () => {
-    model.script = () => ({ tool: "calculator", arguments: { query: "sample size" }, reason: "Compute." });
+    scripted.model.script = () => ({ tool: "calculator", arguments: { query: "sample size" }, reason: "Compute." });
     const { config, out } = collecting();
     const chosen = await chooseTool(config, engine(), INPUT);
     expect(chosen).toMatchObject({ by: "plan", tool: "knowledge_search", params: { query: "sample size per arm" } });
@@ -114,7 +94,7 @@ describe("tool choice by the model", () => {
   });
 
   it("falls back to the plan's tool when the model's answer is not a tool choice, and says so", async () => {
-    model.script = () => "I would search.";
+    scripted.model.script = () => "I would search.";
     const { config, out } = collecting();
     const chosen = await chooseTool(config, engine(), INPUT);
     expect(chosen).toMatchObject({ by: "plan", tool: "knowledge_search", params: { query: "sample size per arm" } });

@@ -1,6 +1,6 @@
 import { intentOf } from "./intent";
 import { planSql } from "./planner";
-import type { SourceSchema } from "./source";
+import { plannerContextWith, type SourceSchema } from "./source";
 import type { AnalystSource } from "./state";
 import type { ValueIndex } from "./values";
 import { wordsOf } from "./words";
@@ -78,15 +78,7 @@ export function answerablePhrasings(
   source: AnalystSource,
   values: ValueIndex | null,
 ): string[] {
-  const ctx = {
-    graph: schema.graph,
-    finder: schema.finder,
-    dialect: source.dialect,
-    schemas: source.schemas,
-    catalog: schema.planning,
-    registries: schema.registries,
-    ...(values ? { values } : {}),
-  };
+  const ctx = plannerContextWith(source, schema, values);
   const offered: string[] = [];
   let tried = 0;
   for (const key of rankedTables(question, schema, source)) {

@@ -53,6 +53,16 @@ export async function plannerContext(
   source: AnalystSource,
   schema: SourceSchema,
 ): Promise<PlannerContext & { values: ValueIndex }> {
+  const values = await schema.values;
+  return { ...plannerContextWith(source, schema, values), values };
+}
+
+/** The same context with the values already read, or without them (none could be read). */
+export function plannerContextWith(
+  source: AnalystSource,
+  schema: SourceSchema,
+  values: ValueIndex | null,
+): PlannerContext {
   return {
     graph: schema.graph,
     finder: schema.finder,
@@ -60,7 +70,7 @@ export async function plannerContext(
     schemas: source.schemas,
     catalog: schema.planning,
     registries: schema.registries,
-    values: await schema.values,
+    ...(values ? { values } : {}),
   };
 }
 
