@@ -29,6 +29,7 @@ import type { AutonomousPublicState } from "@/lib/agents/contract";
 import { type Database, getDatabase, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { seedDemo, seedKnowledgeCorpus } from "@/lib/demo";
 import { TenantRoutingSaver } from "@/lib/graph-saver";
+import { processSingleton } from "@/lib/process";
 import { executionSettled, type InterruptBridge, type RunEvent, readEvents, runBus, runContextOf } from "@/lib/runs";
 import { boot } from "@/lib/server";
 import { createApiKey } from "@/lib/tenancy";
@@ -75,8 +76,9 @@ TenantRoutingSaver.prototype.putWrites = async function putWrites(
 };
 
 // When the executor's interrupt bridge (lib/checkpoints' openCheckpointCases: the review case
-// and its hitl_checkpoints row) was entered and returned, by run. boot() installs the bridge on
-// globalThis at every call; an accessor there hands the executor a timed wrapper of it.
+// and its hitl_checkpoints row) was entered and returned, by run. boot() installs the bridge in
+// lib/runs' process-wide holder at every call; an accessor on that holder hands the executor a
+// timed wrapper of it.
 const bridged = new Map<string, { entered: number; returned: number }[]>();
 let installedBridge: InterruptBridge | undefined;
 const timedBridge: InterruptBridge = async (context, pending) => {
@@ -85,13 +87,17 @@ const timedBridge: InterruptBridge = async (context, pending) => {
   bridged.get(context.runId)?.push({ entered, returned: now() });
   return events;
 };
-Object.defineProperty(globalThis, "__vigilInterruptBridge", {
-  configurable: true,
-  get: () => (installedBridge ? timedBridge : undefined),
-  set: (bridge: InterruptBridge) => {
-    installedBridge = bridge;
+Object.defineProperty(
+  processSingleton("interrupt-bridge", () => ({})),
+  "interruptBridge",
+  {
+    configurable: true,
+    get: () => (installedBridge ? timedBridge : undefined),
+    set: (bridge: InterruptBridge) => {
+      installedBridge = bridge;
+    },
   },
-});
+);
 
 // ---- a run's log, read as its stream reads it ----------------------------------------------------
 
