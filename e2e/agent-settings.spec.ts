@@ -43,9 +43,9 @@ test("an admin sets a tool's risk, an agent's tools and the principles", async (
   // Judged by the model: its criterion starts as the principle's words; with no model configured
   // here it cannot be enabled without a fallback, said under the check.
   await page.getByLabel(`Check of principle ${n}`).selectOption("judged");
-  await expect(page.getByLabel(`The criterion the model judges answers by (principle ${n})`)).toHaveValue(
-    "Write in the house style.",
-  );
+  await expect(
+    page.getByLabel(`The criterion the model judges answers, plans and decisions by (principle ${n})`),
+  ).toHaveValue("Write in the house style.");
   await page.getByRole("button", { name: "Save principles" }).click();
   await expect(page.getByText(/No model is configured to judge this principle/)).toBeVisible();
   await page.getByLabel(`Check of principle ${n}`).selectOption("forbidden_phrases");

@@ -67,7 +67,11 @@ const CHECK_KINDS: { kind: CheckKind; label: string; param?: string }[] = [
   { kind: "must_cite", label: "must cite a source" },
   { kind: "pattern", label: "pattern", param: "A pattern (RE2 syntax)" },
   { kind: "max_length", label: "maximum length", param: "Most words" },
-  { kind: "judged", label: "judged by the model", param: "The criterion the model judges answers by" },
+  {
+    kind: "judged",
+    label: "judged by the model",
+    param: "The criterion the model judges answers, plans and decisions by",
+  },
 ];
 
 const paramOf = (check: Check | null): string => {

@@ -127,6 +127,18 @@ for (const target of appTargets()) {
       );
       expect(validation.principles_failed).toContain("no_competitor_advice");
       expect(validation.revision_applied).toBe(true);
+      // The plan was judged too, one step at a time: checked, found compliant (no step names Globex).
+      const [planned] = rowsOf<{ principles_checked: string[]; principles_passed: string[] }>(
+        await suite.database.db.execute(
+          sql`select principles_checked, principles_passed from constitutional_validations
+              where run_id = ${runId} and content_type = 'plan'`,
+        ),
+      );
+      expect(planned.principles_checked).toContain("no_competitor_advice");
+      expect(planned.principles_passed).toContain("no_competitor_advice");
+      // Texts other than the answer (plan steps, the decision's texts) reached the judge.
+      const judged = scripted.model.calls.filter((c) => c.phase === "judge");
+      expect(judged.some((c) => !c.prompt.includes("De Novo classification [1]"))).toBe(true);
       const reviewed = String(seen.final_review?.response_text ?? "");
       expect(reviewed).toContain("De Novo classification [1]");
       expect(reviewed).not.toContain("Globex");

@@ -124,6 +124,8 @@ export function validateDraft(
         failed.set(principle.id, "not judged: no model is configured for this run, and it has no fallback check");
         continue;
       }
+      // A fallback that reads only answers (a disclaimer, citations, a length) has nothing to say here.
+      if (!checkApplies(check.fallback, content)) continue;
       check = check.fallback;
     }
     if (check && check.kind !== "builtin") {
@@ -215,12 +217,19 @@ export function validateTexts(
   texts: readonly string[],
   principles: readonly Principle[],
   content: Exclude<ContentType, "response">,
+  /** The model's verdicts on the judged principles, one map per text (principle-judgement.ts). */
+  judged?: readonly ReadonlyMap<string, JudgedVerdict>[],
 ): { result: ValidationResult; revised: string[] } {
   const context = { confidence: 1, knownCitations: [], content };
-  const result = validateDraft(texts.join("\n"), principles, context);
+  // The whole is judged violated by a principle that any one text violates.
+  const whole = new Map<string, JudgedVerdict>();
+  for (const verdicts of judged ?? []) {
+    for (const [id, verdict] of verdicts) if (!whole.get(id)?.failure) whole.set(id, verdict);
+  }
+  const result = validateDraft(texts.join("\n"), principles, { ...context, judged: judged ? whole : undefined });
   if (!result.requiresRevision) return { result, revised: [...texts] };
-  const revised = texts.map((t) => {
-    const one = validateDraft(t, principles, context);
+  const revised = texts.map((t, i) => {
+    const one = validateDraft(t, principles, { ...context, judged: judged?.[i] });
     return one.requiresRevision && one.suggestedRevision !== null ? one.suggestedRevision : t;
   });
   return { result, revised };

@@ -88,9 +88,11 @@ export function checkApplies(check: PrincipleCheck, content: ContentType): boole
     case "must_cite":
     case "required_disclaimer":
     case "max_length":
-    // A judgement reads a whole answer; a plan's steps and a decision's options are checked by wording.
-    case "judged":
       return content === "response";
+    // The model judges any text against the criterion: an answer whole, a plan's steps and a
+    // decision's options one at a time (principle-review.ts).
+    case "judged":
+      return true;
     default:
       return true;
   }

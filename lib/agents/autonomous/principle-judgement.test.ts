@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScriptedModel, startScriptedModel } from "../../../tests/research/scripted-model";
-import { isCheckable, type Principle, validateDraft } from "./constitution";
+import { isCheckable, type Principle, validateDraft, validateTexts } from "./constitution";
 import { runModelOf } from "./model-call";
 import { judgeDraft } from "./principle-judgement";
 import { PrinciplesBody } from "./principles";
@@ -85,6 +85,30 @@ describe("a principle judged by the model", () => {
     ]);
   });
 
+  it("judges a plan one step at a time, so each revision stays with the step it revises", async () => {
+    const steps = ["Search the knowledge base for the 510(k) pathway", "Buy Globex's cleared device as our predicate"];
+    const mended = "Find a legally marketed predicate device";
+    model.calls.length = 0;
+    model.script = (call) =>
+      call.prompt.includes("Globex")
+        ? { violated: true, reason: "It tells the team to buy Globex's device.", revision: mended }
+        : { violated: false, reason: "No competitor is recommended.", revision: null };
+    const judgements = [];
+    for (const step of steps) judgements.push(await judgeDraft(collecting().config, engine(), step, [JUDGED], "plan"));
+    expect(model.calls.map((c) => c.phase)).toEqual(["judge", "judge"]);
+    const { result, revised } = validateTexts(
+      judgements.map((j) => j.text),
+      [JUDGED],
+      "plan",
+      judgements.map((j) => j.verdicts),
+    );
+    expect(revised).toEqual([steps[0], mended]);
+    expect(result.principlesFailed).toEqual([JUDGED.id]);
+    expect(result.violations[0]).toContain("buy Globex");
+    // Without the verdicts the same plan is not passed either: an unjudged principle never holds.
+    expect(validateTexts(steps, [JUDGED], "plan").result.principlesFailed).toEqual([JUDGED.id]);
+  });
+
   it("passes a draft the model finds compliant, unchanged", async () => {
     model.script = () => ({ violated: false, reason: "No competitor is recommended.", revision: null });
     const judgement = await judgeDraft(collecting().config, engine(), REVISED, [JUDGED]);
@@ -125,8 +149,10 @@ describe("a principle judged by the model", () => {
     expect(fallback.principlesFailed).toEqual([JUDGED.id]);
     expect(fallback.suggestedRevision).toBe(REVISED);
     expect(validateDraft(REVISED, [withFallback], CONTEXT).isValid).toBe(true);
-    // Plans and decisions are not judged: the principle reads answers.
-    expect(validateDraft(DRAFT, [JUDGED], { ...CONTEXT, content: "plan" }).principlesChecked).toEqual([]);
+    // Plans and decisions are judged too: unjudged (no model), the principle does not hold for them either.
+    const plan = validateDraft(DRAFT, [JUDGED], { ...CONTEXT, content: "plan" });
+    expect(plan.principlesChecked).toEqual([JUDGED.id]);
+    expect(plan.principlesFailed).toEqual([JUDGED.id]);
   });
 
   it("can be enabled only where a model judges it, or with a fallback", () => {

@@ -117,14 +117,19 @@ export async function decide(state: AutonomousStateType, config: LangGraphRunnab
   const stakeholders = stakeholdersOf(state);
   const impact = impactOf(decisionType, stakeholders);
   // The tenant's principles hold for what the decision says: its description, rationale and options.
-  const [description, rationale, ...labels] = await reviewAgainstPrinciples(config, "decision", [
-    state.goal.slice(0, 4000),
-    `The evidence gathered supports "${recommendedLabel}" best (${options.map((o, i) => `${o.label}: ${Math.round(weighed.support[i] * 100)}% of its terms found`).join("; ")}). Impact: ${impact.why}.`.slice(
-      0,
-      4000,
-    ),
-    ...options.map((o) => o.label),
-  ]);
+  const [description, rationale, ...labels] = await reviewAgainstPrinciples(
+    config,
+    "decision",
+    [
+      state.goal.slice(0, 4000),
+      `The evidence gathered supports "${recommendedLabel}" best (${options.map((o, i) => `${o.label}: ${Math.round(weighed.support[i] * 100)}% of its terms found`).join("; ")}). Impact: ${impact.why}.`.slice(
+        0,
+        4000,
+      ),
+      ...options.map((o) => o.label),
+    ],
+    state.agent,
+  );
   const request = {
     decision_type: decisionType,
     decision_description: description,

@@ -35,7 +35,7 @@ export async function plan(state: AutonomousStateType, config: LangGraphRunnable
     ...planned.map((s) => s.description),
     ...candidates.flatMap((c) => c.candidate.steps.map((s) => s.description)),
   ];
-  const revised = await reviewAgainstPrinciples(config, "plan", shown);
+  const revised = await reviewAgainstPrinciples(config, "plan", shown, state.agent);
   let at = 0;
   const next = () => revised[at++];
   const todo = planned.map((s) => ({ ...s, description: next() }));
