@@ -3,6 +3,7 @@
 import "server-only";
 
 export type { SourceCatalog } from "./connector";
+export { serverWarehouseOfProcess } from "./demo-warehouse";
 export {
   currentJoinGraph,
   getJoinGraphVersion,
@@ -28,5 +29,6 @@ export {
   withSourceConnection,
 } from "./registry";
 export { loadPsqlScript } from "./script-loader";
+export { loadServerWarehouse } from "./server-warehouse";
 export { statementCatalog } from "./source-schema";
 export { DATASETS, openWarehouse, SHIPPED_DATASETS_DIR, setWarehouse, warehouseOptionsFromEnv } from "./warehouse";

@@ -1,4 +1,4 @@
-import type { Transaction } from "@electric-sql/pglite";
+import type { SqlRunner } from "./script-loader";
 
 // Northwind's employees carry what a real HR table would protect. After the load these fields
 // exist only as pgcrypto ciphertext (pgp_sym_encrypt, bytea); `northwind.secure_employees`
@@ -35,14 +35,15 @@ const VIEW_COLUMNS = [
   "photo_path",
 ];
 
-const DECRYPT_FUNCTIONS = `
+/** The decrypting functions, calling pgcrypto where it is installed (`crypto`, a schema name). */
+const decryptFunctions = (crypto: string) => `
 create or replace function vigil_warehouse.decrypt_personal(data bytea) returns text
 language plpgsql stable as $$
 declare
   key text := nullif(current_setting('vigil.warehouse_key', true), '');
 begin
   if data is null or key is null then return null; end if;
-  return vigil_warehouse.pgp_sym_decrypt(data, key);
+  return ${crypto}.pgp_sym_decrypt(data, key);
 exception when others then
   -- A wrong key reads as no key: the view shows NULL instead of failing the whole query.
   return null;
@@ -54,21 +55,25 @@ declare
   key text := nullif(current_setting('vigil.warehouse_key', true), '');
 begin
   if data is null or key is null then return null; end if;
-  return vigil_warehouse.pgp_sym_decrypt_bytea(data, key);
+  return ${crypto}.pgp_sym_decrypt_bytea(data, key);
 exception when others then
   return null;
 end $$;`;
 
-/** Encrypts the personal fields in place, drops the plaintext columns and creates the secure view. */
-export async function protectNorthwindEmployees(tx: Transaction, key: string): Promise<void> {
-  await tx.exec(DECRYPT_FUNCTIONS);
+/**
+ * Encrypts the personal fields in place, drops the plaintext columns and creates the secure view.
+ * `crypto` is the schema pgcrypto is installed in: the embedded warehouse's own, or wherever the
+ * server database has it (Vigil's migrations install it there, once per database).
+ */
+export async function protectNorthwindEmployees(tx: SqlRunner, key: string, crypto: string): Promise<void> {
+  await tx.exec(decryptFunctions(crypto));
   await tx.exec(
     `alter table northwind.employees ${PERSONAL_FIELDS.map((f) => `add column ${f}_encrypted bytea`).join(", ")}`,
   );
   await tx.query(
     `update northwind.employees set ${TEXT_FIELDS.map(
-      (f) => `${f}_encrypted = vigil_warehouse.pgp_sym_encrypt(${f}::text, $1)`,
-    ).join(", ")}, photo_encrypted = vigil_warehouse.pgp_sym_encrypt_bytea(photo, $1)`,
+      (f) => `${f}_encrypted = ${crypto}.pgp_sym_encrypt(${f}::text, $1)`,
+    ).join(", ")}, photo_encrypted = ${crypto}.pgp_sym_encrypt_bytea(photo, $1)`,
     [key],
   );
   await tx.exec(`alter table northwind.employees ${PERSONAL_FIELDS.map((f) => `drop column ${f}`).join(", ")}`);

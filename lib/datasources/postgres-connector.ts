@@ -33,7 +33,6 @@ export async function openPostgresSource(
   address: string,
   signal: AbortSignal,
 ): Promise<DestroyableConnection> {
-  const timeout = Math.trunc(settings.statementTimeoutMs);
   const client = postgres({
     host: address,
     port: target.port,
@@ -52,6 +51,21 @@ export async function openPostgresSource(
     onnotice: () => {},
     connection: { application_name: "vigil-data-source" },
   });
+  return sourceOnClient(settings, client, signal);
+}
+
+/**
+ * The source over a postgres.js client of one connection: read-only session, statement timeout,
+ * and `session` settings (set_config, session-wide) applied once it is open. The demo warehouse
+ * on the server database opens its reader this way, from the app's own connection string.
+ */
+export async function sourceOnClient(
+  settings: ConnectorSettings,
+  client: postgres.Sql,
+  signal: AbortSignal,
+  session: Record<string, string> = {},
+): Promise<DestroyableConnection> {
+  const timeout = Math.trunc(settings.statementTimeoutMs);
   const destroy = () => void client.end({ timeout: 0 }).catch(() => {});
   signal.addEventListener("abort", destroy, { once: true });
   let connection: postgres.ReservedSql;
@@ -59,6 +73,9 @@ export async function openPostgresSource(
     connection = await client.reserve();
     await connection.unsafe("set session characteristics as transaction read only");
     await connection.unsafe(`set statement_timeout = ${timeout}`);
+    for (const [name, value] of Object.entries(session)) {
+      await connection.unsafe("select set_config($1, $2, false)", [name, value]);
+    }
   } catch (error) {
     await client.end({ timeout: 0 }).catch(() => {});
     throw error;

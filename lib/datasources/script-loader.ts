@@ -11,6 +11,40 @@ export interface ScriptLoadReport {
 
 type Target = Pick<PGlite | Transaction, "exec" | "query">;
 
+/** Statements on one connection, whatever the driver: a script (several statements) or one with parameters. */
+export interface SqlRunner {
+  exec(sql: string): Promise<unknown>;
+  query(sql: string, params: unknown[]): Promise<unknown>;
+}
+
+/** What a script is run on: one statement at a time, and `COPY … FROM stdin` with its rows. */
+export interface ScriptRunner {
+  statement(sql: string): Promise<void>;
+  /** Feeds `data` (COPY text format) to the COPY statement; resolves with the rows copied. */
+  copy(sql: string, data: string): Promise<number>;
+}
+
+export interface ScriptOptions {
+  /** Rewrites each statement (never COPY data) before it runs: the server loader redirects `public`. */
+  rewrite?: (sql: string) => string;
+}
+
+export function pgliteRunner(target: Target): SqlRunner {
+  return { exec: (sql) => target.exec(sql), query: (sql, params) => target.query(sql, params) };
+}
+
+// PGlite reads a COPY's rows from its virtual `/dev/blob`.
+function pgliteScriptRunner(target: Target): ScriptRunner {
+  return {
+    statement: async (sql) => void (await target.exec(sql)),
+    copy: async (sql, data) => {
+      const fromBlob = sql.replace(/\bfrom\s+stdin\b/i, "FROM '/dev/blob'");
+      const result = await target.query(fromBlob, [], { blob: new Blob([data]) });
+      return result.affectedRows ?? 0;
+    },
+  };
+}
+
 // Statements a dump addresses to the server or to roles, not to the data. The warehouse loads
 // each dataset into a schema of one database as its owner, so these are left out.
 const SKIPPED: [RegExp, string][] = [
@@ -34,13 +68,23 @@ const IGNORED_META: Record<string, string> = {
   "\\timing": "psql output formatting",
 };
 
+/** Runs a psql script against PGlite, `COPY … FROM stdin` blocks fed through its `/dev/blob`. */
+export function loadPsqlScript(target: Target, script: string): Promise<ScriptLoadReport> {
+  return runPsqlScript(pgliteScriptRunner(target), script);
+}
+
 /**
- * Runs a psql script against PGlite: statements one at a time (a failing one stops the load
- * with its line number), `COPY … FROM stdin` blocks fed through PGlite's `/dev/blob`, and the
- * statements and meta-commands that only make sense to psql or a whole server skipped with a
- * reason. Meta-commands that would change what is loaded (`\i`, `\copy`, …) are refused.
+ * Runs a psql script: statements one at a time (a failing one stops the load with its line
+ * number), `COPY … FROM stdin` blocks fed to the runner, and the statements and meta-commands
+ * that only make sense to psql or a whole server skipped with a reason. Meta-commands that would
+ * change what is loaded (`\i`, `\copy`, …) are refused.
  */
-export async function loadPsqlScript(target: Target, script: string): Promise<ScriptLoadReport> {
+export async function runPsqlScript(
+  runner: ScriptRunner,
+  script: string,
+  options: ScriptOptions = {},
+): Promise<ScriptLoadReport> {
+  const rewrite = options.rewrite ?? ((sql: string) => sql);
   const report: ScriptLoadReport = { statements: 0, copies: 0, copiedRows: 0, skipped: [] };
   for (const item of readPsqlScript(script)) {
     if (item.kind === "meta") {
@@ -57,12 +101,10 @@ export async function loadPsqlScript(target: Target, script: string): Promise<Sc
     }
     try {
       if (item.kind === "copy") {
-        const fromBlob = item.sql.replace(/\bfrom\s+stdin\b/i, "FROM '/dev/blob'");
-        const result = await target.query(fromBlob, [], { blob: new Blob([item.data]) });
+        report.copiedRows += await runner.copy(rewrite(item.sql), item.data);
         report.copies++;
-        report.copiedRows += result.affectedRows ?? 0;
       } else {
-        await target.exec(item.sql);
+        await runner.statement(rewrite(item.sql));
         report.statements++;
       }
     } catch (error) {

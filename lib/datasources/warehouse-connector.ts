@@ -1,9 +1,11 @@
 import type { Transaction } from "@electric-sql/pglite";
+import postgres from "postgres";
 import { introspectPostgres, pgliteCatalogClient } from "@/lib/joingraph";
-import type { ConnectorSettings, SourceConnection } from "./connector";
+import type { ConnectorSettings, DestroyableConnection, SourceConnection } from "./connector";
 import { singleReadingStatement } from "./connector";
 import { jsonRows } from "./json-values";
 import { warehouseKey } from "./keys";
+import { CONNECT_TIMEOUT_MS } from "./limits";
 import {
   catalogFromRows,
   PG_COLUMNS_SQL,
@@ -12,6 +14,8 @@ import {
   PG_TABLES_SQL,
   PG_WRITABLE_SQL,
 } from "./pg-catalog";
+import { sourceOnClient } from "./postgres-connector";
+import type { ServerWarehouse } from "./server-warehouse";
 import { getWarehouse, WAREHOUSE_READER } from "./warehouse";
 
 /**
@@ -88,4 +92,31 @@ export async function openWarehouseSource(settings: ConnectorSettings): Promise<
     // The warehouse stays open for the process; there is nothing of this source's to close.
     close: async () => {},
   };
+}
+
+/**
+ * The demo warehouse in the server database, read as its reader role (SELECT on the datasets,
+ * employees only through the secure view, nothing of Vigil's) on a connection of its own, opened
+ * from the app's own connection string (its host, TLS and options) with the reader's name and
+ * password. The session gets the allowed schemas as its search path and the key
+ * `northwind.secure_employees` decrypts with; the rest is any PostgreSQL source's.
+ */
+export async function openServerWarehouseSource(
+  settings: ConnectorSettings,
+  warehouse: ServerWarehouse,
+  signal: AbortSignal,
+): Promise<DestroyableConnection> {
+  const client = postgres(warehouse.readerUrl, {
+    max: 1,
+    connect_timeout: CONNECT_TIMEOUT_MS / 1000,
+    idle_timeout: 30,
+    max_lifetime: 10 * 60,
+    onnotice: () => {},
+    connection: { application_name: "vigil-demo-warehouse" },
+  });
+  const connection = await sourceOnClient(settings, client, signal, {
+    search_path: settings.allowedSchemas.map((s) => `"${s}"`).join(", "),
+    "vigil.warehouse_key": warehouseKey(),
+  });
+  return { ...connection, kind: "warehouse" };
 }

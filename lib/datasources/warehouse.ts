@@ -1,17 +1,17 @@
-import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { config } from "@/lib/config";
 import { openEmbedded } from "@/lib/db";
 import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
-import { keyFingerprint, warehouseKey } from "./keys";
+import { warehouseKey } from "./keys";
 import { protectNorthwindEmployees } from "./northwind-personal";
-import { loadPsqlScript, type ScriptLoadReport } from "./script-loader";
+import { loadPsqlScript, pgliteRunner, type ScriptLoadReport } from "./script-loader";
+import { DATASETS, type Dataset, type DatasetStatus, mergeReport, readDataset } from "./warehouse-datasets";
+
+export type { Dataset, DatasetStatus } from "./warehouse-datasets";
+export { DATASETS };
 
 // The embedded demo warehouse: the public sample databases in a second PGlite, separate from
 // Vigil's own, one schema per dataset. The scripts ship with the app, gzip-compressed, in
@@ -23,35 +23,12 @@ export const WAREHOUSE_READER = "vigil_warehouse_reader";
 /** Where the app's own copy of the sample databases lives, relative to the app's folder. */
 export const SHIPPED_DATASETS_DIR = path.join("demo-data", "warehouse");
 
-export interface Dataset {
-  schema: "northwind" | "chinook" | "pagila";
-  /** Paths relative to the datasets folder, loaded in order. */
-  files: string[];
-}
-
-export const DATASETS: Dataset[] = [
-  { schema: "northwind", files: ["northwind/northwind.sql"] },
-  { schema: "chinook", files: ["chinook/Chinook_PostgreSql.sql"] },
-  { schema: "pagila", files: ["sakila/pagila-schema.sql", "sakila/pagila-data.sql"] },
-];
-
-/** Bump when loading changes what a dataset's schema ends up holding: every dataset reloads once. */
-const LOADER_VERSION = "1";
-
 export interface WarehouseOptions {
   /** A folder, or "memory://". */
   dataDir: string;
   datasetsDir: string;
   /** The passphrase Northwind's personal fields are encrypted with. */
   key: string;
-}
-
-export interface DatasetStatus {
-  schema: string;
-  state: "loaded" | "unchanged" | "missing";
-  /** What the loader skipped (statements and meta-commands), when it loaded. */
-  report?: ScriptLoadReport;
-  missingFiles?: string[];
 }
 
 export interface Warehouse {
@@ -125,39 +102,13 @@ async function prepareWarehouse(client: PGlite): Promise<void> {
     revoke all on vigil_warehouse.loaded_datasets from ${WAREHOUSE_READER};`);
 }
 
-/** The script as shipped (`x.sql.gz`) or as published (`x.sql`); null when neither is there. */
-function scriptPath(file: string): string | null {
-  if (existsSync(file)) return file;
-  return existsSync(`${file}.gz`) ? `${file}.gz` : null;
-}
-
-async function readScript(file: string): Promise<string> {
-  const bytes = await readFile(file);
-  return (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
-}
-
 async function ensureDataset(client: PGlite, dataset: Dataset, options: WarehouseOptions): Promise<DatasetStatus> {
-  const wanted = dataset.files.map((f) => path.join(options.datasetsDir, f));
-  const paths = wanted.map(scriptPath);
-  const missingFiles = wanted.filter((_, i) => paths[i] === null);
-  if (missingFiles.length > 0) {
-    logger().warn(`warehouse: ${dataset.schema} not loaded, missing ${missingFiles.join(", ")}`);
-    return { schema: dataset.schema, state: "missing", missingFiles };
+  const scripts = await readDataset(dataset, options.datasetsDir, options.key);
+  if (!scripts.ok) {
+    logger().warn(`warehouse: ${dataset.schema} not loaded, missing ${scripts.missingFiles.join(", ")}`);
+    return { schema: dataset.schema, state: "missing", missingFiles: scripts.missingFiles };
   }
-  // Hashed as text, compressed or not: a copy that only changed its compression loads nothing again.
-  const texts = await Promise.all(paths.map((p) => readScript(p as string)));
-  const files = Object.fromEntries(
-    dataset.files.map((f, i) => [f, createHash("sha256").update(texts[i]).digest("hex")]),
-  );
-  const version = createHash("sha256")
-    .update(
-      JSON.stringify({
-        loader: LOADER_VERSION,
-        files,
-        key: dataset.schema === "northwind" ? keyFingerprint(options.key) : null,
-      }),
-    )
-    .digest("hex");
+  const { texts, files, version } = scripts;
   const marker = await client.query<{ version: string }>(
     "select version from vigil_warehouse.loaded_datasets where schema_name = $1",
     [dataset.schema],
@@ -174,14 +125,11 @@ async function ensureDataset(client: PGlite, dataset: Dataset, options: Warehous
       set local search_path to public, vigil_warehouse;`);
     const merged: ScriptLoadReport = { statements: 0, copies: 0, copiedRows: 0, skipped: [] };
     for (const [i, text] of texts.entries()) {
-      const part = await loadPsqlScript(tx, text);
-      merged.statements += part.statements;
-      merged.copies += part.copies;
-      merged.copiedRows += part.copiedRows;
-      merged.skipped.push(...part.skipped.map((s) => ({ ...s, what: `${dataset.files[i]}: ${s.what}` })));
+      mergeReport(merged, await loadPsqlScript(tx, text), dataset.files[i]);
     }
     await tx.exec(`alter schema public rename to ${dataset.schema}; create schema public;`);
-    if (dataset.schema === "northwind") await protectNorthwindEmployees(tx, options.key);
+    if (dataset.schema === "northwind")
+      await protectNorthwindEmployees(pgliteRunner(tx), options.key, "vigil_warehouse");
     await tx.exec(`
       grant usage on schema ${dataset.schema} to ${WAREHOUSE_READER};
       grant select on all tables in schema ${dataset.schema} to ${WAREHOUSE_READER};`);
@@ -207,8 +155,10 @@ async function ensureDataset(client: PGlite, dataset: Dataset, options: Warehous
 }
 
 // One warehouse per process (it is one PGlite connection), process-wide so Next.js module
-// reloads share it. A failed open is not cached: the next use tries again.
-const holder = processSingleton("warehouse", (): { warehouse?: Promise<Warehouse> } => ({}));
+// reloads share it. A failed open is not cached: the next use tries again. `chosen`: a caller
+// (a test, a benchmark) set this process's embedded warehouse, which then serves the demo source
+// even on a server database.
+const holder = processSingleton("warehouse", (): { warehouse?: Promise<Warehouse>; chosen?: boolean } => ({}));
 
 export function getWarehouse(): Promise<Warehouse> {
   let pending = holder.warehouse;
@@ -225,4 +175,10 @@ export function getWarehouse(): Promise<Warehouse> {
 /** Points the process at a warehouse opened elsewhere (tests), or forgets it. */
 export function setWarehouse(warehouse: Warehouse | undefined): void {
   holder.warehouse = warehouse ? Promise.resolve(warehouse) : undefined;
+  holder.chosen = warehouse !== undefined;
+}
+
+/** Whether `setWarehouse` gave this process an embedded warehouse to use wherever its database is. */
+export function embeddedWarehouseChosen(): boolean {
+  return holder.chosen === true;
 }

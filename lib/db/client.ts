@@ -26,6 +26,8 @@ export interface Database {
   kind: DbKind;
   /** pgvector is installed in this database. */
   vector: boolean;
+  /** Server databases: the connection string it was opened with (the demo warehouse lives there too). */
+  url?: string;
   /** Server databases: one pooled connection for the caller alone (tenant transactions pipeline on it). */
   reserve?: () => Promise<postgres.ReservedSql>;
   /**
@@ -180,6 +182,7 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
     db,
     kind: "postgres",
     vector: false,
+    url,
     reserve,
     notifications,
     close: () => client.end({ timeout: 5 }),

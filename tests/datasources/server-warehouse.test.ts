@@ -1,0 +1,215 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadServerWarehouse } from "@/lib/datasources";
+import { seedDemoDataSources } from "@/lib/demo";
+import { TSX_NODE_ARGS } from "../support/crash";
+import { testTargets } from "../support/databases";
+import { seededDatabase } from "../support/seeded";
+import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+
+// The demo warehouse of a server deployment, in the server database itself: two instances
+// starting together load it once and answer alike; its reader reads the datasets and nothing of
+// Vigil's. Needs the server PostgreSQL (TEST_DATABASE_URL); without it the suite fails, it does
+// not skip.
+
+const KEY = "server-warehouse-test-key";
+const QUESTION = "How many tracks are in the Rock genre?";
+const target = testTargets().find((t) => t.name === "postgres");
+
+interface WorkerReport {
+  status: number;
+  answerMs: number;
+  rows: unknown[][] | null;
+  sql: string | null;
+  tail: unknown;
+  datasets: { schema: string; state: string }[] | null;
+  loadMs: number | null;
+}
+
+/** One instance: boots on the database, asks the Data Analyst, reports (tests/support/warehouse-worker.ts). */
+function instance(url: string, tenantId: string): Promise<WorkerReport> {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, "tests/support/warehouse-worker.ts", tenantId, QUESTION], {
+    env: { ...process.env, DATABASE_URL: url, VIGIL_SEED: "off", VIGIL_WAREHOUSE_KEY: KEY },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  return new Promise((resolve, reject) => {
+    child.on("exit", (code) => {
+      const line = stdout.split("\n").find((l) => l.startsWith("{"));
+      if (code === 0 && line) resolve(JSON.parse(line));
+      else reject(new Error(`instance exited ${code}: ${stderr.slice(-3000)}`));
+    });
+  });
+}
+
+describe("the demo warehouse in the server database", () => {
+  if (!target) {
+    it("needs the server PostgreSQL", () => {
+      throw new Error("Set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres) to run this suite.");
+    });
+    return;
+  }
+  const suite = seededDatabase(target, { knowledge: false });
+  let owner: postgres.Sql;
+  let reader = "";
+  let readerUrl = "";
+  const previousKey = process.env.VIGIL_WAREHOUSE_KEY;
+
+  beforeAll(async () => {
+    process.env.VIGIL_WAREHOUSE_KEY = KEY;
+    owner = postgres(suite.database.url as string, { max: 1, onnotice: () => {} });
+  });
+  afterAll(async () => {
+    if (reader) {
+      // The role is the server's, not the suite database's: its grants there go, then the role.
+      await owner.unsafe(`drop owned by ${reader}`);
+      await owner.unsafe(`drop role if exists ${reader}`);
+    }
+    await owner?.end();
+    if (previousKey === undefined) delete process.env.VIGIL_WAREHOUSE_KEY;
+    else process.env.VIGIL_WAREHOUSE_KEY = previousKey;
+  });
+
+  const schemasPresent = async () =>
+    (
+      await owner<{ nspname: string }[]>`
+        select nspname from pg_namespace where nspname in ('northwind', 'chinook', 'pagila') order by 1`
+    ).map((r) => r.nspname);
+
+  it("two instances starting together load it once and both answer with the reference query's number", async () => {
+    const url = suite.database.url as string;
+    expect(await seedDemoDataSources(suite.database)).toEqual({ registered: 1 });
+    // Registering the demo source loads nothing: a database is loaded on the source's first use.
+    expect(await schemasPresent()).toEqual([]);
+
+    const reports = await Promise.all([instance(url, suite.tenants.demo), instance(url, suite.tenants.demo)]);
+
+    const reference = await owner<{ n: number }[]>`
+      select count(*)::int as n from chinook.track t join chinook.genre g on g.genre_id = t.genre_id
+       where g.name = 'Rock'`;
+    for (const report of reports) {
+      expect(report.status, JSON.stringify(report.tail)).toBe(200);
+      expect(report.rows, JSON.stringify(report.tail)).not.toBeNull();
+      expect(report.rows?.map((row) => row.map(Number))).toEqual([[reference[0].n]]);
+    }
+    // One of them loaded the three datasets; the other waited for the lock and found them loaded.
+    const states = reports.map((r) => r.datasets?.map((d) => d.state).join(","));
+    expect(states.sort()).toEqual(["loaded,loaded,loaded", "unchanged,unchanged,unchanged"]);
+    const markers = await owner<{ schema_name: string }[]>`
+      select schema_name from vigil_warehouse.loaded_datasets order by 1`;
+    expect(markers.map((m) => m.schema_name)).toEqual(["chinook", "northwind", "pagila"]);
+    // Reported for the record (noisy on a shared machine).
+    console.info(
+      `server warehouse: load ${reports.map((r) => `${r.loadMs} ms`).join(" / ")}; answers ${reports.map((r) => `${r.answerMs} ms`).join(" / ")}`,
+    );
+  }, 300_000);
+
+  it("a third start loads nothing, and the reader reads the datasets but nothing of Vigil's", async () => {
+    const url = suite.database.url as string;
+    const third = await loadServerWarehouse(url, { datasetsDir: SQL_DATASETS_DIR, key: KEY });
+    expect(third.datasets.map((d) => d.state)).toEqual(["unchanged", "unchanged", "unchanged"]);
+    reader = third.reader;
+    readerUrl = third.readerUrl;
+    expect(new URL(readerUrl).username).toBe(reader);
+
+    const as = postgres(readerUrl, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await as<{ n: number }[]>`select count(*)::int as n from chinook.track`;
+      expect(row.n).toBeGreaterThan(3000);
+      // Its sessions start read-only.
+      expect((await as`show transaction_read_only`)[0].transaction_read_only).toBe("on");
+      const refused = async (statement: string) => {
+        const error = await as
+          .begin("read write", (tx) => tx.unsafe(statement))
+          .then(() => null)
+          .catch((e: Error) => e.message);
+        expect(error, statement).toMatch(/permission denied|must be owner|must be member/);
+      };
+      // Vigil's tables, the loader's marker and the encrypted base table: not readable.
+      await refused("select count(*) from public.tenants");
+      await refused("select count(*) from public.data_sources");
+      await refused("select * from vigil_warehouse.loaded_datasets");
+      await refused("select * from northwind.employees");
+      // Nothing writable, even in a read-write transaction.
+      await refused("insert into chinook.genre (genre_id, name) values (999, 'Nope')");
+      await refused("update public.tenants set name = 'x'");
+      await refused("create table chinook.scratch (i int)");
+      await refused("create table public.scratch (i int)");
+      await refused("create schema scratch");
+      await refused("drop table chinook.track");
+      await refused("set role postgres");
+      // The secure view decrypts with the session key, as on the embedded warehouse.
+      await as`select set_config('vigil.warehouse_key', ${KEY}, false)`;
+      const [employee] = await as<{ home_phone: string | null }[]>`
+        select home_phone from northwind.secure_employees where employee_id = 1`;
+      expect(employee.home_phone).toBe("(206) 555-9857");
+    } finally {
+      await as.end();
+    }
+  }, 120_000);
+
+  it("reloads only the dataset whose version changed (here Northwind's key)", async () => {
+    const url = suite.database.url as string;
+    const before = await owner<{ loaded_at: Date }[]>`
+      select loaded_at from vigil_warehouse.loaded_datasets where schema_name = 'chinook'`;
+    const changed = await loadServerWarehouse(url, { datasetsDir: SQL_DATASETS_DIR, key: `${KEY}-rotated` });
+    expect(changed.datasets.map((d) => [d.schema, d.state])).toEqual([
+      ["northwind", "loaded"],
+      ["chinook", "unchanged"],
+      ["pagila", "unchanged"],
+    ]);
+    const after = await owner<{ loaded_at: Date }[]>`
+      select loaded_at from vigil_warehouse.loaded_datasets where schema_name = 'chinook'`;
+    expect(after[0].loaded_at).toEqual(before[0].loaded_at);
+  }, 120_000);
+});
+
+describe("a schema of a dataset's name that Vigil did not load", () => {
+  if (!target) return;
+  it("is left alone, and the other datasets still load", async () => {
+    const database = await target.open();
+    const dir = mkdtempSync(path.join(tmpdir(), "vigil-datasets-"));
+    // Only Chinook's folder: the other datasets are missing and say so.
+    symlinkSync(path.join(SQL_DATASETS_DIR, "chinook"), path.join(dir, "chinook"));
+    const sql = postgres(database.url as string, { max: 1, onnotice: () => {} });
+    let reader = "";
+    try {
+      await sql.unsafe(
+        "create schema chinook; create table chinook.mine (note text); insert into chinook.mine values ('kept')",
+      );
+      const load = await loadServerWarehouse(database.url as string, { datasetsDir: dir, key: KEY });
+      reader = load.reader;
+      expect(load.datasets.map((d) => [d.schema, d.state])).toEqual([
+        ["northwind", "missing"],
+        ["chinook", "refused"],
+        ["pagila", "missing"],
+      ]);
+      expect(await sql`select note from chinook.mine`).toEqual([{ note: "kept" }]);
+      expect(
+        await sql`select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'chinook' and c.relname = 'track'`,
+      ).toEqual([]);
+    } finally {
+      if (reader) await sql.unsafe(`drop owned by ${reader}`);
+      await sql.end();
+      await database.close();
+      if (reader) {
+        const admin = postgres(process.env.TEST_DATABASE_URL as string, { max: 1, onnotice: () => {} });
+        await admin.unsafe(`drop role if exists ${reader}`);
+        await admin.end();
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
