@@ -446,7 +446,8 @@ export const SETTINGS = {
     schema: text,
     fallback: unset,
     shown: "`.data/warehouse` (beside `VIGIL_DATA_DIR`; `memory://` when that is)",
-    description: "the demo warehouse's own embedded database",
+    description:
+      "the demo warehouse's own embedded database; unused with `DATABASE_URL` (the warehouse then loads into that database)",
   }),
 };
 

@@ -31,6 +31,9 @@ export function* readPsqlScript(text: string): Generator<ScriptItem> {
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   let quote: Quote = { kind: "none" };
   let buffer = "";
+  // Whether the buffer holds only whitespace, kept as it grows: trimming a statement of many
+  // thousand lines at each of its lines made loading Chinook's INSERTs quadratic.
+  let blank = true;
   let start = 0;
   let copy = null as { sql: string; line: number; data: string[] } | null;
 
@@ -49,13 +52,14 @@ export function* readPsqlScript(text: string): Generator<ScriptItem> {
       } else copy.data.push(line);
       continue;
     }
-    if (quote.kind === "none" && buffer.trim() === "" && line.trimStart().startsWith("\\")) {
+    if (quote.kind === "none" && blank && line.trimStart().startsWith("\\")) {
       const [command, ...rest] = line.trim().split(/\s+/);
       yield { kind: "meta", command, args: rest.join(" ").replace(/;$/, ""), line: index + 1 };
       buffer = "";
+      blank = true;
       continue;
     }
-    if (buffer.trim() === "") start = index + 1;
+    if (blank) start = index + 1;
     let i = 0;
     let from = 0;
     while (i < line.length) {
@@ -86,6 +90,7 @@ export function* readPsqlScript(text: string): Generator<ScriptItem> {
           } else if (ch === ";") {
             const statement = (buffer + line.slice(from, i)).trim();
             buffer = "";
+            blank = true;
             from = i + 1;
             if (hasCode(statement)) {
               const line = codeLine(statement, start);
@@ -138,7 +143,11 @@ export function* readPsqlScript(text: string): Generator<ScriptItem> {
           continue;
       }
     }
-    if (!copy) buffer += `${line.slice(from)}\n`;
+    if (!copy) {
+      const rest = line.slice(from);
+      buffer += `${rest}\n`;
+      if (blank && rest.trim() !== "") blank = false;
+    }
   }
   if (copy) throw new Error(`The COPY starting on line ${copy.line} has no terminating \\. line.`);
   const rest = buffer.trim();

@@ -4,7 +4,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadServerWarehouse } from "@/lib/datasources";
+import {
+  listDataSources,
+  loadServerWarehouse,
+  type openWarehouse,
+  serverWarehouseOfProcess,
+  setWarehouse,
+  testDataSource,
+} from "@/lib/datasources";
 import { seedDemoDataSources } from "@/lib/demo";
 import { TSX_NODE_ARGS } from "../support/crash";
 import { testTargets } from "../support/databases";
@@ -15,6 +22,8 @@ import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 // starting together load it once and answer alike; its reader reads the datasets and nothing of
 // Vigil's. Needs the server PostgreSQL (TEST_DATABASE_URL); without it the suite fails, it does
 // not skip.
+
+type Warehouse = Awaited<ReturnType<typeof openWarehouse>>;
 
 const KEY = "server-warehouse-test-key";
 const QUESTION = "How many tracks are in the Rock genre?";
@@ -157,6 +166,29 @@ describe("the demo warehouse in the server database", () => {
     } finally {
       await as.end();
     }
+  }, 120_000);
+
+  it("serves the demo source in this process too, unless an embedded warehouse was set (tests, benchmarks)", async () => {
+    // Only whether one was set matters here; the embedded warehouse is not opened.
+    const embedded = { client: null, datasets: [], close: async () => {} } as unknown as Warehouse;
+    try {
+      setWarehouse(embedded);
+      expect(await serverWarehouseOfProcess()).toBeNull();
+    } finally {
+      setWarehouse(undefined);
+    }
+    const here = await serverWarehouseOfProcess();
+    expect(here?.datasets.map((d) => d.state)).toEqual(["unchanged", "unchanged", "unchanged"]);
+    const [source] = await listDataSources({ tenantId: suite.tenants.demo });
+    const result = await testDataSource({ tenantId: suite.tenants.demo }, source.id);
+    expect(result).toMatchObject({
+      reachable: true,
+      readOnly: { session: true, role: true, writable: [] },
+      schemasFound: ["chinook", "northwind", "pagila"],
+      missingSchemas: [],
+      error: null,
+    });
+    expect(result.serverVersion).toMatch(/^PostgreSQL \d+/);
   }, 120_000);
 
   it("reloads only the dataset whose version changed (here Northwind's key)", async () => {
