@@ -120,7 +120,7 @@ async function prepare(sql: postgres.Sql, database: string, reader: string, pass
   );
   await sql.unsafe(`
     alter role ${reader} set default_transaction_read_only = on;
-    grant connect on database "${database}" to ${reader};
+    grant connect on database "${database.replace(/"/g, '""')}" to ${reader};
     grant usage on schema ${META} to ${reader};
     revoke all on ${META}.loaded_datasets from ${reader};
     grant usage on schema "${crypto}" to ${reader};`);
@@ -177,7 +177,11 @@ async function ensureDataset(
       drop schema if exists ${schema} cascade;
       create schema ${schema};
       set local search_path to ${schema};`);
-    const rewrite = (text: string) => text.replace(/(?<![\w$."])(?:public|"public")\./g, `${schema}.`);
+    const rewrite = (text: string) =>
+      text
+        .replace(/(?<![\w$."])(?:public|"public")\./g, `${schema}.`)
+        // `DROP SCHEMA public`, `CREATE SCHEMA public`, `COMMENT ON SCHEMA public` (dumps made with --clean).
+        .replace(/\bschema(\s+if(?:\s+not)?\s+exists)?\s+(?:public|"public")(?![\w$])/gi, `schema$1 ${schema}`);
     const merged: ScriptLoadReport = { statements: 0, copies: 0, copiedRows: 0, skipped: [] };
     for (const [i, text] of scripts.texts.entries()) {
       mergeReport(merged, await runPsqlScript(scriptRunner(tx), text, { rewrite }), dataset.files[i]);

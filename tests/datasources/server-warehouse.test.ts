@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -14,7 +14,7 @@ import {
 } from "@/lib/datasources";
 import { seedDemoDataSources } from "@/lib/demo";
 import { TSX_NODE_ARGS } from "../support/crash";
-import { testTargets } from "../support/databases";
+import { type TestDatabase, testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 
@@ -207,41 +207,110 @@ describe("the demo warehouse in the server database", () => {
   }, 120_000);
 });
 
-describe("a schema of a dataset's name that Vigil did not load", () => {
+describe("what the server loader leaves alone", () => {
   if (!target) return;
-  it("is left alone, and the other datasets still load", async () => {
-    const database = await target.open();
+  let database: TestDatabase;
+  let sql: postgres.Sql;
+  let reader = "";
+  const dirs: string[] = [];
+  /** A datasets folder with only `chinook`, its script `text` (the other datasets are missing). */
+  const folder = (text?: string) => {
     const dir = mkdtempSync(path.join(tmpdir(), "vigil-datasets-"));
-    // Only Chinook's folder: the other datasets are missing and say so.
-    symlinkSync(path.join(SQL_DATASETS_DIR, "chinook"), path.join(dir, "chinook"));
-    const sql = postgres(database.url as string, { max: 1, onnotice: () => {} });
-    let reader = "";
-    try {
-      await sql.unsafe(
-        "create schema chinook; create table chinook.mine (note text); insert into chinook.mine values ('kept')",
-      );
-      const load = await loadServerWarehouse(database.url as string, { datasetsDir: dir, key: KEY });
-      reader = load.reader;
-      expect(load.datasets.map((d) => [d.schema, d.state])).toEqual([
-        ["northwind", "missing"],
-        ["chinook", "refused"],
-        ["pagila", "missing"],
-      ]);
-      expect(await sql`select note from chinook.mine`).toEqual([{ note: "kept" }]);
-      expect(
-        await sql`select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = 'chinook' and c.relname = 'track'`,
-      ).toEqual([]);
-    } finally {
-      if (reader) await sql.unsafe(`drop owned by ${reader}`);
-      await sql.end();
-      await database.close();
-      if (reader) {
-        const admin = postgres(process.env.TEST_DATABASE_URL as string, { max: 1, onnotice: () => {} });
-        await admin.unsafe(`drop role if exists ${reader}`);
-        await admin.end();
-      }
-      rmSync(dir, { recursive: true, force: true });
+    dirs.push(dir);
+    if (text === undefined) symlinkSync(path.join(SQL_DATASETS_DIR, "chinook"), path.join(dir, "chinook"));
+    else {
+      mkdirSync(path.join(dir, "chinook"));
+      writeFileSync(path.join(dir, "chinook", "Chinook_PostgreSql.sql"), text);
     }
+    return dir;
+  };
+  const vigilTables = async () =>
+    (await sql<{ n: number }[]>`select count(*)::int as n from pg_tables where schemaname = 'public'`)[0].n;
+
+  beforeAll(async () => {
+    database = await target.open();
+    sql = postgres(database.url as string, { max: 1, onnotice: () => {} });
+  });
+  afterAll(async () => {
+    if (reader) await sql.unsafe(`drop owned by ${reader}`);
+    await sql?.end();
+    await database?.close();
+    if (reader) {
+      const admin = postgres(process.env.TEST_DATABASE_URL as string, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`drop role if exists ${reader}`);
+      await admin.end();
+    }
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a script that drops and recreates public loads into the dataset's schema, and Vigil's tables stay", async () => {
+    const before = await vigilTables();
+    expect(before).toBeGreaterThan(10);
+    const load = await loadServerWarehouse(database.url as string, {
+      datasetsDir: folder(
+        [
+          "DROP SCHEMA IF EXISTS public CASCADE;",
+          "CREATE SCHEMA public;",
+          "COMMENT ON SCHEMA public IS 'standard public schema';",
+          "CREATE TABLE public.genre (genre_id int primary key, name text);",
+          "COPY public.genre (genre_id, name) FROM stdin;",
+          "1\tRock",
+          "2\tJazz",
+          "\\.",
+          "CREATE TABLE track (track_id int primary key, genre_id int references genre);",
+          "INSERT INTO track VALUES (1, 1), (2, 1), (3, 2);",
+        ].join("\n"),
+      ),
+      key: KEY,
+    });
+    reader = load.reader;
+    expect(load.datasets.map((d) => [d.schema, d.state])).toEqual([
+      ["northwind", "missing"],
+      ["chinook", "loaded"],
+      ["pagila", "missing"],
+    ]);
+    expect(await vigilTables()).toBe(before);
+    expect(
+      await sql`select g.name, count(*)::int as n from chinook.track t join chinook.genre g using (genre_id)
+      group by 1 order by 1`,
+    ).toEqual([
+      { name: "Jazz", n: 1 },
+      { name: "Rock", n: 2 },
+    ]);
+  }, 120_000);
+
+  it("a script that still writes to public through its search path is rolled back whole", async () => {
+    const before = await vigilTables();
+    const load = loadServerWarehouse(database.url as string, {
+      datasetsDir: folder(
+        ["CREATE TABLE genre (genre_id int);", "SET LOCAL search_path TO public;", "CREATE TABLE sneaky (i int);"].join(
+          "\n",
+        ),
+      ),
+      key: KEY,
+    });
+    await expect(load).rejects.toThrow(/changed the public schema/);
+    expect(await vigilTables()).toBe(before);
+    expect(await sql`select 1 from pg_tables where tablename = 'sneaky'`).toEqual([]);
+    // The previous copy stays.
+    expect(await sql`select count(*)::int as n from chinook.track`).toEqual([{ n: 3 }]);
+  }, 120_000);
+
+  it("a schema of a dataset's name that Vigil did not load is left alone", async () => {
+    await sql.unsafe(
+      "create schema northwind; create table northwind.mine (note text); insert into northwind.mine values ('kept')",
+    );
+    const dir = folder();
+    symlinkSync(path.join(SQL_DATASETS_DIR, "northwind"), path.join(dir, "northwind"));
+    const load = await loadServerWarehouse(database.url as string, { datasetsDir: dir, key: KEY });
+    expect(load.datasets.map((d) => [d.schema, d.state])).toEqual([
+      ["northwind", "refused"],
+      ["chinook", "loaded"],
+      ["pagila", "missing"],
+    ]);
+    expect(await sql`select note from northwind.mine`).toEqual([{ note: "kept" }]);
+    expect(await sql`select 1 from pg_tables where schemaname = 'northwind' and tablename = 'orders'`).toEqual([]);
+    // Chinook was the loader's: the real one replaced the small copy.
+    expect(await sql`select count(*)::int as n from chinook.track`).toEqual([{ n: 3503 }]);
   }, 120_000);
 });
