@@ -5,8 +5,9 @@ import { logger } from "@/lib/log";
 import { SEED_TENANTS } from "./tenants";
 
 /**
- * Gives each demo tenant with a SQL analyst the embedded demo warehouse (Northwind, Chinook,
- * Pagila) as a data source, while the tenant has none. The warehouse itself loads on first use.
+ * Gives each demo tenant with a SQL analyst the demo warehouse (Northwind, Chinook, Pagila) as a
+ * data source, while the tenant has none. The warehouse itself loads on first use: embedded, or
+ * into the server database on a `DATABASE_URL` deployment.
  * A missing key (production without VIGIL_DATASOURCE_KEY) is said once and the demo goes on
  * without the source.
  */
