@@ -114,10 +114,15 @@ async function prepare(sql: postgres.Sql, database: string, reader: string, pass
       create role ${reader} login;
     exception when duplicate_object or unique_violation then null;
     end $$;`);
-  // The reader can do nothing but sign in and read what is granted below; its sessions are read-only.
-  await sql.unsafe(
-    `alter role ${reader} with login nosuperuser nocreatedb nocreaterole noinherit noreplication nobypassrls password '${password}'`,
-  );
+  // The reader can do nothing but sign in and read what is granted below; its sessions are
+  // read-only. A role created here has none of the attributes only a superuser may set (or
+  // unset: managed servers' admin users are not superusers), so one that has them was changed
+  // by hand and is not used.
+  const [powers] = await sql<{ powerful: boolean }[]>`
+    select rolsuper or rolbypassrls or rolreplication or rolcreaterole or rolcreatedb as powerful
+      from pg_roles where rolname = ${reader}`;
+  if (powers?.powerful) throw new Error(`The warehouse reader role ${reader} has privileges a reader must not have.`);
+  await sql.unsafe(`alter role ${reader} with login noinherit password '${password}'`);
   await sql.unsafe(`
     alter role ${reader} set default_transaction_read_only = on;
     grant connect on database "${database.replace(/"/g, '""')}" to ${reader};
