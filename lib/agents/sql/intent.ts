@@ -2,6 +2,8 @@
 // per a dimension), the words naming what is counted, grouped and measured, a year and filters
 // on named columns. Words stay words here; the planner matches them to tables and columns.
 
+import { type RatioIntent, ratioIntentOf } from "./ratio";
+
 export type Aggregate = "count" | "sum" | "avg" | "min" | "max";
 
 export type Comparison = "=" | ">" | ">=" | "<" | "<=" | "between";
@@ -49,6 +51,8 @@ export interface QuestionIntent {
   rankBy?: string | null;
   /** Another reading of the same words, planned when this one does not fit the data. */
   alternative?: QuestionIntent | null;
+  /** A ratio of two figures (ratio.ts): its readings, the first that fits the data is answered. */
+  ratio?: RatioIntent[] | null;
 }
 
 const AGGREGATE_WORDS: [RegExp, Aggregate][] = [
@@ -281,6 +285,8 @@ const measurePer = (per: string) =>
  * answers. `previous` is the conversation's last intent: "and in 1998?" asks it again for 1998.
  */
 export function intentOf(question: string, previous: QuestionIntent | null = null): QuestionIntent | null {
+  const ratio = ratioIntentOf(question);
+  if (ratio) return ratio;
   const ordered = orderOf(clean(question));
   const asked = clean(ordered.rest);
   const compared = comparisonsOf(` ${asked}`);

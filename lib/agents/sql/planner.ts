@@ -3,7 +3,8 @@ import type { JoinGraph, JoinGraphTable, JoinRelationship } from "@/lib/joingrap
 import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTerms } from "@/lib/ontology";
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
-import type { Comparison, QuestionIntent } from "./intent";
+import { type Comparison, intentOf, type QuestionIntent } from "./intent";
+import { planRatio } from "./ratio-plan";
 import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
 
@@ -705,6 +706,8 @@ const isKeyColumn = (c: ColumnChoice) =>
 
 /** Writes the intent as one SELECT over the schema that fits it best. */
 export function planSql(intent: QuestionIntent, ctx: PlannerContext, question: string): Plan {
+  // A ratio plans each of its sides as a question of its own.
+  if (intent.ratio?.length) return planRatio(intent.ratio, ctx, intentOf, (i, q) => planSql(i, ctx, q));
   const plan = planOne(intent, ctx, question);
   if (plan.ok || !intent.alternative) return plan;
   const other = planOne(intent.alternative, ctx, question);
