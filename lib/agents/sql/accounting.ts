@@ -152,6 +152,9 @@ function intentWords(intent: QuestionIntent): Set<string> {
     out.add(MONTHS[intent.month - 1]);
     out.add("month");
   }
+  // A date filter or a period the reader parsed ("on weekends", "in the past 7 days", "monthly").
+  for (const w of intent.dateFilter?.words ?? []) out.add(w);
+  if (intent.period) for (const w of [intent.period.word, ...wordsOf(intent.period.word)]) out.add(w);
   return out;
 }
 

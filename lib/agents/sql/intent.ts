@@ -2,6 +2,7 @@
 // per a dimension), the words naming what is counted, grouped and measured, a year and filters
 // on named columns. Words stay words here; the planner matches them to tables and columns.
 
+import { type DateFilter, dateFilterOf, type Period, periodOf } from "./dates";
 import { type RatioIntent, ratioIntentOf } from "./ratio";
 
 export type Aggregate = "count" | "sum" | "avg" | "min" | "max";
@@ -53,6 +54,10 @@ export interface QuestionIntent {
   alternative?: QuestionIntent | null;
   /** A ratio of two figures (ratio.ts): its readings, the first that fits the data is answered. */
   ratio?: RatioIntent[] | null;
+  /** A day, a quarter, a span back from today or weekends (dates.ts), on the subject's date. */
+  dateFilter?: DateFilter | null;
+  /** "monthly", "quarterly": one row per period of the subject's date, as the period's first day. */
+  period?: { period: Period; word: string } | null;
 }
 
 const AGGREGATE_WORDS: [RegExp, Aggregate][] = [
@@ -288,7 +293,9 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
   const ratio = ratioIntentOf(question);
   if (ratio) return ratio;
   const ordered = orderOf(clean(question));
-  const asked = clean(ordered.rest);
+  const dated = dateFilterOf(clean(ordered.rest));
+  const periodic = periodOf(dated.rest);
+  const asked = clean(periodic.rest);
   const compared = comparisonsOf(` ${asked}`);
   const named = conditionsOf(compared.rest);
   const noConditions = named.rest;
@@ -315,6 +322,8 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
     measure: null,
     groupBy: null,
     order: ordered.order,
+    dateFilter: dated.filter,
+    period: periodic.period && periodic.word ? { period: periodic.period, word: periodic.word } : null,
   };
 
   const ranked = rankedOf(text, base);
@@ -383,7 +392,10 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
     }
   }
   // "How many orders did each shipper deliver", "number of tracks per genre"
-  m = /^(?:how many|number of|count(?: of)?(?: the)?|what is the number of)\s+(.+)$/i.exec(text);
+  m =
+    /^(?:how many|number of|count(?: of)?(?: the)?|(?:what is|return|give me|show me|show|find|get|tell me) the number of)\s+(.+)$/i.exec(
+      text,
+    );
   if (m) {
     const subject = phrase(m[1].toLowerCase());
     return subject ? { ...base, shape: "count", subject, groupBy: groupOf(m[1].slice(subject.length)) } : null;
