@@ -62,7 +62,6 @@ export type Plan =
   | { ok: false; reason: string; unplaced?: string[]; ambiguous?: { value: string; columns: string[] } };
 
 const NUMERIC = /int|numeric|decimal|real|double|float|money|serial/i;
-const TEMPORAL = /date|time/i;
 const TEXTUAL = /char|text|string|enum|citext/i;
 
 interface Candidate {
@@ -727,7 +726,13 @@ const isKeyColumn = (c: ColumnChoice) =>
 /** Writes the intent as one SELECT over the schema that fits it best. */
 export function planSql(intent: QuestionIntent, ctx: PlannerContext, question: string): Plan {
   // A ratio plans each of its sides as a question of its own.
-  if (intent.ratio?.length) return planRatio(intent.ratio, ctx, intentOf, (i, q) => planSql(i, ctx, q));
+  if (intent.ratio?.length) {
+    return planRatio(intent.ratio, ctx, question, {
+      read: intentOf,
+      plan: (i, q) => planSql(i, ctx, q),
+      labelsOf: (key) => labelsOf(ctx, key),
+    });
+  }
   const plan = planOne(intent, ctx, question);
   if (plan.ok || !intent.alternative) return plan;
   const other = planOne(intent.alternative, ctx, question);

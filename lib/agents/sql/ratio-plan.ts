@@ -1,6 +1,7 @@
 import type { QuestionIntent } from "./intent";
 import type { Plan, PlannedSql, PlannerContext } from "./planner";
 import type { RatioIntent } from "./ratio";
+import { planColumnRatio } from "./ratio-columns";
 
 // A ratio's SQL: each side planned as the question it spells ("How many restaurants with a rating
 // above 4 in New York?"), by the same planner and the same accounting as any question, then the
@@ -54,14 +55,29 @@ function planSide(side: string, r: RatioIntent, read: ReadQuestion, plan: PlanQu
 export function planRatio(
   readings: readonly RatioIntent[],
   ctx: PlannerContext,
-  read: ReadQuestion,
-  plan: PlanQuestion,
+  question: string,
+  helpers: { read: ReadQuestion; plan: PlanQuestion; labelsOf: (key: string) => string[] },
 ): Plan {
+  const { read, plan } = helpers;
   let failure: Plan = { ok: false, reason: "the question's two sides do not both fit the data" };
   for (const r of readings) {
+    // "the average ratio of A to B" averages a ratio per row: two columns of the same rows.
+    if (r.average) {
+      const columns = planColumnRatio(r, ctx, question, helpers.labelsOf);
+      if (columns.ok) return columns;
+      failure = columns;
+      continue;
+    }
     const numerator = planSide(r.numerator, r, read, plan);
     const denominator = planSide(r.denominator, r, read, plan);
     if (typeof numerator === "string" || typeof denominator === "string") {
+      // Two number columns of the same rows, when the sides name no rows to count or sum.
+      const columns = planColumnRatio(r, ctx, question, helpers.labelsOf);
+      if (columns.ok) return columns;
+      if (columns.unplaced) {
+        failure = columns;
+        continue;
+      }
       failure = {
         ok: false,
         reason: `${r.said}: ${typeof numerator === "string" ? numerator : (denominator as string)}`,

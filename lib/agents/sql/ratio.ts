@@ -18,6 +18,8 @@ export interface RatioIntent {
   groupBy: string | null;
   /** A percentage is the ratio times 100. */
   percent: boolean;
+  /** "the average ratio of A to B": the ratio per row, averaged per group. */
+  average: boolean;
   /** How the question named it ("ratio", "proportion", …), for the interpretation. */
   said: string;
 }
@@ -38,7 +40,7 @@ const HOW =
   /^how\s+(?:does|do|did)\s+(?:the\s+)?(.+?)\s+(?:vary|differ|change|compare)\s+((?:by|across|per|for each|in each)\b.*)$/i;
 
 const LEAD = new RegExp(
-  `^(?:(?:what|which)\\s+(?:is|was|are|were)\\s+|what's\\s+|calculate\\s+|compute\\s+|show\\s+(?:me\\s+)?|give\\s+(?:me\\s+)?|find\\s+|get\\s+)?(?:the\\s+)?(${KIND})\\s+of\\s+(.+)$`,
+  `^(?:(?:what|which)\\s+(?:is|was|are|were)\\s+|what's\\s+|calculate\\s+|compute\\s+|show\\s+(?:me\\s+)?|give\\s+(?:me\\s+)?|find\\s+|get\\s+)?(?:the\\s+)?(average\\s+|mean\\s+)?(${KIND})\\s+of\\s+(.+)$`,
   "i",
 );
 
@@ -69,8 +71,9 @@ export function ratioReadings(question: string): RatioIntent[] {
   }
   const lead = LEAD.exec(text);
   if (!lead) return [];
-  const kind = lead[1].toLowerCase();
-  let body = lead[2].trim().replace(FRAMING, "");
+  const average = lead[1] !== undefined;
+  const kind = lead[2].toLowerCase();
+  let body = lead[3].trim().replace(FRAMING, "");
   if (!group) {
     const g = GROUP.exec(body);
     if (g) {
@@ -96,7 +99,7 @@ export function ratioReadings(question: string): RatioIntent[] {
       shared = `${place[1]} ${place[2]}`;
       denominator = denominator.slice(0, place.index).trim();
     }
-    out.push({ numerator, denominator, shared, groupBy: group, percent, said: kind });
+    out.push({ numerator, denominator, shared, groupBy: group, percent, average, said: kind });
   }
   // "What percentage of products are discontinued", "the share of orders shipped to Germany":
   // one subject, the part of it that passes a predicate.
@@ -109,6 +112,7 @@ export function ratioReadings(question: string): RatioIntent[] {
       shared: null,
       groupBy: group,
       percent,
+      average,
       said: kind,
     });
   }
