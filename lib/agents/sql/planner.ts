@@ -301,6 +301,11 @@ function draftIn(
     // "monthly", "quarterly": the period of the subject's date, one group beside another is not read.
     const column = dateColumnOf(ctx.graph.tables[subject], allWords);
     if (intent.groupBy) return `"${intent.period.word}" beside another group is not read`;
+    // "annual salary" may be a column (`annual_salary`), not a period to group by.
+    const word = intent.period.word;
+    if (near.some((k) => ctx.graph.tables[k].columns.some((c) => wordsOf(c.name).includes(word)))) {
+      return `"${word}" names a column as well as a period`;
+    }
     if (!column) return `${ctx.graph.tables[subject].name} has no date to group ${intent.period.word}`;
     group = { key: subject, column, period: intent.period.period };
     readings.push(

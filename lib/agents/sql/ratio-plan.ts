@@ -33,7 +33,10 @@ function sideQuestions(side: string, r: RatioIntent): { question: string; counte
     if (some && !/\d/.test(side))
       out.push({ question: `How many ${some[1]} with ${some[2]} above 0${tail}`, counted: true });
   }
-  out.push({ question: `What is the ${AGGREGATE.test(side) ? side : `total ${side}`}${tail}`, counted: false });
+  // A figure the side does not say how to total ("capacity" over all aircraft) is a sum only per
+  // group, where it adds up each group's rows; over the whole table a per-row ratio is as likely.
+  if (AGGREGATE.test(side)) out.push({ question: `What is the ${side}${tail}`, counted: false });
+  else if (r.groupBy) out.push({ question: `What is the total ${side}${tail}`, counted: false });
   return out;
 }
 

@@ -40,7 +40,7 @@ const HOW =
   /^how\s+(?:does|do|did)\s+(?:the\s+)?(.+?)\s+(?:vary|differ|change|compare)\s+((?:by|across|per|for each|in each)\b.*)$/i;
 
 const LEAD = new RegExp(
-  `^(?:(?:what|which)\\s+(?:is|was|are|were)\\s+|what's\\s+|calculate\\s+|compute\\s+|show\\s+(?:me\\s+)?|give\\s+(?:me\\s+)?|find\\s+|get\\s+)?(?:the\\s+)?(average\\s+|mean\\s+)?(${KIND})\\s+of\\s+(.+)$`,
+  `^(?:(?:what|which)\\s+(?:(?:is|was|are|were)\\s+)?|what's\\s+|calculate\\s+|compute\\s+|show\\s+(?:me\\s+)?|give\\s+(?:me\\s+)?|find\\s+|get\\s+)?(?:the\\s+)?(average\\s+|mean\\s+)?(${KIND})\\s+of\\s+(.+)$`,
   "i",
 );
 
