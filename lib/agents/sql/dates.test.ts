@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateFilterOf, dateFilterSql, dateSql, isDateColumn, periodOf, periodSql } from "./dates";
+import { dateFilterOf, dateFilterSql, dateSql, dateVerbs, isDateColumn, periodOf, periodSql } from "./dates";
 
 describe("dates in questions and in the data", () => {
   it("reads a number column as a date only where its description says epoch time", () => {
@@ -30,6 +30,26 @@ describe("dates in questions and in the data", () => {
     // Not a day of the calendar: no filter, the question is left as it was.
     expect(dateFilterOf("orders on 2023-02-30")).toEqual({ rest: "orders on 2023-02-30", filter: null });
     expect(dateFilterOf("orders shipped to Germany").filter).toBeNull();
+  });
+
+  it("reads one-sided bounds and a span between two written days, both days included", () => {
+    expect(dateFilterOf("employees hired after 1993").filter).toMatchObject({ from: "1994-01-01" });
+    expect(dateFilterOf("employees hired after 1993").filter).not.toHaveProperty("to");
+    expect(dateFilterOf("orders since 1997").filter).toMatchObject({ from: "1997-01-01" });
+    expect(dateFilterOf("orders before 2023-04-01").filter).toMatchObject({ to: "2023-04-01" });
+    expect(dateFilterOf("rentals made between 1 May 2022 and 31 May 2022")).toMatchObject({
+      rest: "rentals made",
+      filter: { from: "2022-05-01", to: "2022-06-01" },
+    });
+    expect(dateFilterOf("between May 31, 2022 and May 1, 2022").filter).toBeNull();
+  });
+
+  it("knows a date column by the verb a question uses for it", () => {
+    expect(dateVerbs("hire_date", ["employee", "hired", "after"])).toEqual(["hired"]);
+    expect(dateVerbs("sbCustJoinDate", ["joined"])).toEqual(["joined"]);
+    expect(dateVerbs("join_date", ["user", "joined"])).toEqual(["joined"]);
+    expect(dateVerbs("ship_date", ["shipped"])).toEqual(["shipped"]);
+    expect(dateVerbs("order_date", ["placed", "dated"])).toEqual([]);
   });
 
   it("writes each filter and period in the dialect", () => {

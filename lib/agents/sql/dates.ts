@@ -10,7 +10,7 @@ import { wordsOf } from "./words";
 export type Period = "day" | "week" | "month" | "quarter" | "year";
 
 export type DateFilter =
-  | { kind: "range"; from: string; to: string; said: string; words: string[] }
+  | { kind: "range"; from?: string; to?: string; said: string; words: string[] }
   | { kind: "past"; days: number; said: string; words: string[] }
   | { kind: "weekend" | "weekday"; said: string; words: string[] };
 
@@ -61,7 +61,10 @@ export function periodSql(dialect: SqlDialect, period: Period, expr: string): st
 export function dateFilterSql(dialect: SqlDialect, filter: DateFilter, expr: string): string {
   switch (filter.kind) {
     case "range":
-      return `${expr} >= '${filter.from}' and ${expr} < '${filter.to}'`;
+      return [
+        ...(filter.from ? [`${expr} >= '${filter.from}'`] : []),
+        ...(filter.to ? [`${expr} < '${filter.to}'`] : []),
+      ].join(" and ");
     case "past":
       return dialect === "mysql"
         ? `${expr} >= current_date - interval ${filter.days} day and ${expr} < current_date + interval 1 day`
@@ -80,7 +83,7 @@ export function dateFilterSql(dialect: SqlDialect, filter: DateFilter, expr: str
 export function dateFilterWords(filter: DateFilter): string {
   switch (filter.kind) {
     case "range":
-      return `from ${filter.from} up to (not including) ${filter.to}`;
+      return [...(filter.from ? [`from ${filter.from}`] : []), ...(filter.to ? [`before ${filter.to}`] : [])].join(" ");
     case "past":
       return `in the ${filter.days} days up to today`;
     default:
@@ -137,6 +140,36 @@ export function dateFilterOf(text: string): { rest: string; filter: DateFilter |
     const to = quarter === 4 ? `${year + 1}-01-01` : `${year}-${pad(quarter * 3 + 1)}-01`;
     return { rest: cut(m), filter: { kind: "range", from, to, said: said(m), words: wordsIn(m) } };
   }
+  // "between 1 May 2022 and 31 May 2022", "between 2023-01-01 and 2023-01-31": both days included.
+  m = new RegExp(`\\s*\\bbetween\\s+(${DAY})\\s+and\\s+(${DAY})`, "i").exec(text);
+  if (m) {
+    const from = dayOf(m[1]);
+    const last = dayOf(m[2]);
+    if (!from || !last || last < from) return { rest: text, filter: null };
+    const to = iso(new Date(Date.parse(`${last}T00:00:00Z`) + 86_400_000));
+    return { rest: cut(m), filter: { kind: "range", from, to, said: said(m), words: wordsIn(m) } };
+  }
+  // "after 1993", "since 2021", "before 2023-04-01": one bound.
+  m = new RegExp(
+    `\\s*\\b(after|since|before|prior to|until)\\s+(?:the\\s+year\\s+)?((?:19|20)\\d{2}\\b(?!-)|${DAY})`,
+    "i",
+  ).exec(text);
+  if (m) {
+    const word = m[1].toLowerCase();
+    const year = /^\d{4}$/.test(m[2]) ? Number(m[2]) : null;
+    const day = year === null ? dayOf(m[2]) : null;
+    if (year === null && !day) return { rest: text, filter: null };
+    const next = (d: string) => iso(new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000));
+    const bound =
+      word === "after"
+        ? { from: year !== null ? `${year + 1}-01-01` : next(day as string) }
+        : word === "since"
+          ? { from: year !== null ? `${year}-01-01` : (day as string) }
+          : word === "until"
+            ? { to: year !== null ? `${year + 1}-01-01` : next(day as string) }
+            : { to: year !== null ? `${year}-01-01` : (day as string) };
+    return { rest: cut(m), filter: { kind: "range", ...bound, said: said(m), words: wordsIn(m) } };
+  }
   m = /\s*\b(?:in|during|over|within)\s+the\s+(?:past|last|previous)\s+(\d{1,4})\s+(day|week|month|year)s?\b/i.exec(
     text,
   );
@@ -150,6 +183,56 @@ export function dateFilterOf(text: string): { rest: string; filter: DateFilter |
     return { rest: cut(m), filter: { kind, said: said(m), words: wordsIn(m) } };
   }
   return { rest: text, filter: null };
+}
+
+const MONTH_NAMES = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+const MONTH = MONTH_NAMES.join("|");
+/** A calendar day as a question writes it: 2022-05-01, 1 May 2022, May 1, 2022. */
+const DAY = `(?:19|20)\\d{2}-\\d{2}-\\d{2}|\\d{1,2}\\s+(?:${MONTH})\\s+(?:19|20)\\d{2}|(?:${MONTH})\\s+\\d{1,2},?\\s+(?:19|20)\\d{2}`;
+
+/** The ISO day a written day names, or null when it is no day of the calendar. */
+function dayOf(text: string): string | null {
+  let y: number;
+  let mo: number;
+  let d: number;
+  const isoDay = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const dayFirst = new RegExp(`^(\\d{1,2})\\s+(${MONTH})\\s+(\\d{4})$`, "i").exec(text);
+  const monthFirst = new RegExp(`^(${MONTH})\\s+(\\d{1,2}),?\\s+(\\d{4})$`, "i").exec(text);
+  if (isoDay) [y, mo, d] = [Number(isoDay[1]), Number(isoDay[2]), Number(isoDay[3])];
+  else if (dayFirst)
+    [y, mo, d] = [Number(dayFirst[3]), MONTH_NAMES.indexOf(dayFirst[2].toLowerCase()) + 1, Number(dayFirst[1])];
+  else if (monthFirst)
+    [y, mo, d] = [Number(monthFirst[3]), MONTH_NAMES.indexOf(monthFirst[1].toLowerCase()) + 1, Number(monthFirst[2])];
+  else return null;
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCMonth() === mo - 1 && date.getUTCDate() === d ? iso(date) : null;
+}
+
+/**
+ * Question words that are a date column's verb in the past ("hired" for `hire_date`, "joined"
+ * for `join_date`, "shipped" for `shipped_date`'s "ship"): they name the column.
+ */
+export function dateVerbs(column: string, questionWords: readonly string[]): string[] {
+  const own = new Set(wordsOf(column).filter((w) => !["date", "time", "timestamp", "datetime", "ts"].includes(w)));
+  return questionWords.filter((w) => {
+    if (own.has(w)) return false;
+    if (!/ed$/.test(w)) return false;
+    const stems = [w.slice(0, -1), w.slice(0, -2), /(.)\1ed$/.test(w) ? w.slice(0, -3) : ""];
+    return stems.some((s) => s.length > 2 && own.has(s));
+  });
 }
 
 const PERIODS: Record<string, Period> = {

@@ -3,7 +3,7 @@ import type { JoinGraph, JoinGraphTable, JoinRelationship } from "@/lib/joingrap
 import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTerms } from "@/lib/ontology";
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
-import { dateFilterSql, dateFilterWords, dateSql, isDateColumn, type Period, periodSql } from "./dates";
+import { dateFilterSql, dateFilterWords, dateSql, dateVerbs, isDateColumn, type Period, periodSql } from "./dates";
 import { type Comparison, intentOf, type QuestionIntent } from "./intent";
 import { planRatio } from "./ratio-plan";
 import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
@@ -183,7 +183,11 @@ function dateColumnOf(table: JoinGraphTable, questionWords: readonly string[]): 
   // Epoch numbers count as dates where the column's description says so (dates.ts).
   const dates = table.columns.filter(isDateColumn);
   if (!dates.length) return null;
-  const named = dates.find((c) => wordsOf(c.name).some((w) => !GENERIC_DATE_WORDS.has(w) && questionWords.includes(w)));
+  const named = dates.find(
+    (c) =>
+      wordsOf(c.name).some((w) => !GENERIC_DATE_WORDS.has(w) && questionWords.includes(w)) ||
+      dateVerbs(c.name, questionWords).length > 0,
+  );
   if (named) return named.name;
   const own = dates.find((c) => wordsOf(c.name).some((w) => wordsOf(table.name).includes(w)));
   return (own ?? dates[0]).name;
@@ -452,6 +456,10 @@ function draftIn(
   // values it uses, then by values in the data for the words left over.
   const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
   if (rank) for (const w of wordsOf(rank.column)) covered.add(w);
+  // "hired after 1993": the verb of the date column filtered or grouped on names it.
+  for (const c of [date?.column, group?.part || group?.period ? group.column : null]) {
+    if (c) for (const w of dateVerbs(c, allWords)) covered.add(w);
+  }
   const order = intent.order ? orderIn(ctx, intent, intent.order, { subject, group, measure }) : null;
   if (typeof order === "string") return order;
   if (order) {
