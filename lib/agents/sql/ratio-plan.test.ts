@@ -2,6 +2,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openWarehouse } from "@/lib/datasources";
 import { buildJoinGraph, createPathFinder, introspectPostgres, pgliteCatalogClient } from "@/lib/joingraph";
+import { guardSql } from "@/lib/sql";
 import { intentOf } from "./intent";
 import { type PlannerContext, planSql } from "./planner";
 import { sampleValueIndex, valueSampleStatements } from "./value-samples";
@@ -54,7 +55,15 @@ describe("ratios and dates", () => {
   const run = async (question: string) => {
     const planned = plan(question);
     if (!planned.ok) throw new Error(planned.reason);
-    return { plan: planned.plan, rows: await rowsOf(planned.plan.sql) };
+    // What runs is what the guard lets through: the plan must pass it as written.
+    const guarded = guardSql(planned.plan.sql, {
+      dialect: "postgresql",
+      allowedSchemas: SCHEMAS,
+      secureViews: {},
+      rowLimit: 1000,
+    });
+    if (!guarded.ok) throw new Error(`${guarded.error.message}: ${planned.plan.sql}`);
+    return { plan: planned.plan, rows: await rowsOf(guarded.sql) };
   };
   const figure = (rows: unknown[][]) => Number(rows[0].at(-1));
 

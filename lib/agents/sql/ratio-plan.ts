@@ -110,8 +110,9 @@ function writeRatio(ctx: PlannerContext, r: RatioIntent, n: Side, d: Side): Plan
   const top = `n.${quote(nv)}`;
   const numerator = labels.length && n.counted ? `coalesce(${top}, 0)` : top;
   const value = `${r.percent ? "100.0" : "1.0"} * ${numerator} / nullif(d.${quote(dv)}, 0)`;
-  const equal = (l: string) =>
-    ctx.dialect === "mysql" ? `n.${quote(l)} <=> d.${quote(l)}` : `n.${quote(l)} is not distinct from d.${quote(l)}`;
+  // Groups match on equal labels, a missing label matching a missing one (the guard's parser
+  // reads no IS NOT DISTINCT FROM).
+  const equal = (l: string) => `(n.${quote(l)} = d.${quote(l)} or (n.${quote(l)} is null and d.${quote(l)} is null))`;
   const sql = labels.length
     ? `select ${labels.map((l) => `d.${quote(l)}`).join(", ")}, ${value} as ${quote(name)} from (${d.plan.sql}) d left join (${n.plan.sql}) n on ${labels.map(equal).join(" and ")}`
     : `select ${value} as ${quote(name)} from (${n.plan.sql}) n cross join (${d.plan.sql}) d`;
