@@ -3,6 +3,7 @@
 // on named columns. Words stay words here; the planner matches them to tables and columns.
 
 import { type DateFilter, dateFilterOf, type Period, periodOf } from "./dates";
+import { type DurationIntent, durationIntentOf } from "./durations";
 import { type RatioIntent, ratioIntentOf } from "./ratio";
 
 export type Aggregate = "count" | "sum" | "avg" | "min" | "max";
@@ -58,6 +59,8 @@ export interface QuestionIntent {
   dateFilter?: DateFilter | null;
   /** "monthly", "quarterly": one row per period of the subject's date, as the period's first day. */
   period?: { period: Period; word: string } | null;
+  /** A time between two dates of the same rows (durations.ts), ranked by or aggregated. */
+  duration?: DurationIntent | null;
 }
 
 const AGGREGATE_WORDS: [RegExp, Aggregate][] = [
@@ -298,7 +301,7 @@ const measurePer = (per: string) =>
  * answers. `previous` is the conversation's last intent: "and in 1998?" asks it again for 1998.
  */
 export function intentOf(question: string, previous: QuestionIntent | null = null): QuestionIntent | null {
-  const ratio = ratioIntentOf(question);
+  const ratio = ratioIntentOf(question) ?? durationIntentOf(question);
   if (ratio) return ratio;
   const ordered = orderOf(clean(question));
   const dated = dateFilterOf(clean(ordered.rest));

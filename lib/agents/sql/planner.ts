@@ -4,6 +4,7 @@ import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTe
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
 import { dateFilterSql, dateFilterWords, dateSql, dateVerbs, isDateColumn, type Period, periodSql } from "./dates";
+import { planDuration } from "./durations";
 import { type Comparison, intentOf, type QuestionIntent } from "./intent";
 import { planRatio } from "./ratio-plan";
 import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
@@ -739,6 +740,7 @@ const isKeyColumn = (c: ColumnChoice) =>
 /** Writes the intent as one SELECT over the schema that fits it best. */
 export function planSql(intent: QuestionIntent, ctx: PlannerContext, question: string): Plan {
   // A ratio plans each of its sides as a question of its own.
+  if (intent.duration) return planDuration(intent.duration, ctx, question, (key) => labelsOf(ctx, key));
   if (intent.ratio?.length) {
     return planRatio(intent.ratio, ctx, question, {
       read: intentOf,

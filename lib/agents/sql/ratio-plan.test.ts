@@ -150,6 +150,17 @@ describe("ratios and dates", () => {
     expect(figure(weekends.rows)).toBe(2);
   });
 
+  it("ranks rows by the time between two epoch dates, in the unit asked, and declines an end it cannot place", async () => {
+    const { plan: p, rows } = await run(
+      "Which flight has the shortest duration between departure and arrival times? Convert to integer minutes.",
+    );
+    expect(rows).toEqual([[4, 60]]);
+    expect(p.interpretation).toMatch(/shortest time from departure time to arrival time, in whole minutes/);
+    const average = await run("What is the average time between departure and arrival in hours?");
+    expect(figure(average.rows)).toBeCloseTo((2 + 3 + 2 + 1 + 3) / 5, 9);
+    expect(plan("Which flight has the shortest duration between departure and landing?").ok).toBe(false);
+  });
+
   it("groups a measure by the first day of each period the question names", async () => {
     const { plan: p, rows } = await run("What is the monthly total freight of orders in the 1st quarter of 1997?");
     const expected = await rowsOf(
