@@ -5,6 +5,7 @@
 import { type DateFilter, dateFilterOf, type Period, periodOf } from "./dates";
 import { type DurationIntent, durationIntentOf } from "./durations";
 import { type RatioIntent, ratioIntentOf } from "./ratio";
+import { type TimeOfDayIntent, timeOfDayIntentOf } from "./time-of-day";
 
 export type Aggregate = "count" | "sum" | "avg" | "min" | "max";
 
@@ -61,6 +62,8 @@ export interface QuestionIntent {
   period?: { period: Period; word: string } | null;
   /** A time between two dates of the same rows (durations.ts), ranked by or aggregated. */
   duration?: DurationIntent | null;
+  /** The earliest or latest clock time a date column holds (time-of-day.ts). */
+  timeOfDay?: TimeOfDayIntent | null;
 }
 
 const AGGREGATE_WORDS: [RegExp, Aggregate][] = [
@@ -301,7 +304,7 @@ const measurePer = (per: string) =>
  * answers. `previous` is the conversation's last intent: "and in 1998?" asks it again for 1998.
  */
 export function intentOf(question: string, previous: QuestionIntent | null = null): QuestionIntent | null {
-  const ratio = ratioIntentOf(question) ?? durationIntentOf(question);
+  const ratio = ratioIntentOf(question) ?? durationIntentOf(question) ?? timeOfDayIntentOf(question);
   if (ratio) return ratio;
   const ordered = orderOf(clean(question));
   const dated = dateFilterOf(clean(ordered.rest));

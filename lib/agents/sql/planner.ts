@@ -7,6 +7,7 @@ import { dateFilterSql, dateFilterWords, dateSql, dateVerbs, isDateColumn, type 
 import { planDuration } from "./durations";
 import { type Comparison, intentOf, type QuestionIntent } from "./intent";
 import { planRatio } from "./ratio-plan";
+import { planTimeOfDay } from "./time-of-day";
 import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
 
@@ -740,6 +741,7 @@ const isKeyColumn = (c: ColumnChoice) =>
 /** Writes the intent as one SELECT over the schema that fits it best. */
 export function planSql(intent: QuestionIntent, ctx: PlannerContext, question: string): Plan {
   // A ratio plans each of its sides as a question of its own.
+  if (intent.timeOfDay) return planTimeOfDay(intent.timeOfDay, ctx, question);
   if (intent.duration) return planDuration(intent.duration, ctx, question, (key) => labelsOf(ctx, key));
   if (intent.ratio?.length) {
     return planRatio(intent.ratio, ctx, question, {

@@ -161,6 +161,12 @@ describe("ratios and dates", () => {
     expect(plan("Which flight has the shortest duration between departure and landing?").ok).toBe(false);
   });
 
+  it("reads the earliest or latest clock time of an epoch date, on any day", async () => {
+    expect((await run("What's the earliest flight departure time in the day in HH:MM?")).rows).toEqual([["12:00"]]);
+    expect((await run("What is the latest flight arrival time of the day?")).rows).toEqual([["15:00"]]);
+    expect(plan("What's the earliest flight boarding time in the day?").ok).toBe(false);
+  });
+
   it("groups a measure by the first day of each period the question names", async () => {
     const { plan: p, rows } = await run("What is the monthly total freight of orders in the 1st quarter of 1997?");
     const expected = await rowsOf(
