@@ -98,12 +98,13 @@ function conditionsOf(text: string): { rest: string; conditions: ColumnCondition
     conditions.push({ column: m[1].trim().toLowerCase(), value: (m[2] ?? m[3] ?? m[4]).trim() });
     rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
   }
-  // "to the vendor named 'Utility Company'", "the artist called Queen": a value of the column
-  // the one or two words before "named" name; quoted, or capitalised as a name is.
+  // "to the vendor named 'Utility Company'", "the artist called Queen": a value of the name of
+  // what the one or two words before "named" name; quoted, or capitalised as a name is.
   const named =
     /\s+(?:(?:to|from|for|by|of|at|in|with)\s+)?(?:the\s+|a\s+|an\s+)?([A-Za-z][A-Za-z_]*(?:\s+[A-Za-z][A-Za-z_]*)?)\s+(?:named|called)\s+(?:'([^']+)'|"([^"]+)"|([A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*)*))/;
   for (let m = named.exec(rest); m; m = named.exec(rest)) {
-    conditions.push({ column: m[1].trim().toLowerCase(), value: (m[2] ?? m[3] ?? m[4]).trim() });
+    // "named" is a name: the vendor's name column, not any column about vendors.
+    conditions.push({ column: `${m[1].trim().toLowerCase()} name`, value: (m[2] ?? m[3] ?? m[4]).trim() });
     rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
   }
   return { rest, conditions };
