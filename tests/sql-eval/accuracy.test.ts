@@ -34,9 +34,11 @@ import { runSqlEval, runWarehouseSet } from "./support/run";
  * declined, 0 wrong; warehouse unchanged at 36 / 32 / 0. With "with the highest …" no longer read
  * as a filter, "what are the top 2 … with the most …" and a subject's own column preferred over a
  * table several joins away: sql-eval 24 correct, 66 declined, 0 wrong (warehouse unchanged).
+ * With ratios planned as two questions divided, ratios of two columns, epoch and date filters,
+ * periods, durations and clock times: sql-eval 39 correct, 51 declined, 0 wrong; warehouse 38 / 30 / 0.
  * Correct answers may not fall below the floor; wrong ones may not pass 3 %.
  */
-const FLOOR = { sqlEval: 24, warehouse: 36 };
+const FLOOR = { sqlEval: 39, warehouse: 38 };
 /** The bar: a wrong answer is worse than a refusal. */
 const MAX_WRONG_SHARE = 0.03;
 const CONCURRENCY = 3;

@@ -152,6 +152,11 @@ function intentWords(intent: QuestionIntent): Set<string> {
     out.add(MONTHS[intent.month - 1]);
     out.add("month");
   }
+  // "the vendor named 'Utility Company'": the reader took "named" with the value it introduces.
+  if (intent.conditions.some((c) => !c.op || c.op === "=")) for (const w of ["named", "called"]) out.add(w);
+  // A date filter or a period the reader parsed ("on weekends", "in the past 7 days", "monthly").
+  for (const w of intent.dateFilter?.words ?? []) out.add(w);
+  if (intent.period) for (const w of [intent.period.word, ...wordsOf(intent.period.word)]) out.add(w);
   return out;
 }
 

@@ -50,6 +50,24 @@ describe("the offline engine's reading of a data question", () => {
     });
   });
 
+  it("reads 'named' as a filter on a name, and a date filter off the question", () => {
+    expect(
+      intentOf("Return the number of payments made on weekends to the vendor named 'Utility Company'"),
+    ).toMatchObject({
+      shape: "count",
+      subject: "payments",
+      conditions: [{ column: "vendor name", value: "Utility Company" }],
+      dateFilter: { kind: "weekend" },
+    });
+    expect(intentOf("What is the monthly average transaction price in the 1st quarter of 2023?")).toMatchObject({
+      shape: "measure",
+      measure: { aggregate: "avg", words: "transaction price" },
+      period: { period: "month", word: "monthly" },
+      dateFilter: { kind: "range", from: "2023-01-01", to: "2023-04-01" },
+      year: null,
+    });
+  });
+
   it("reads a list with filters on named columns, quoted or not", () => {
     expect(intentOf("List customers whose country is Germany")).toMatchObject({
       shape: "list",

@@ -2,6 +2,11 @@
 // per a dimension), the words naming what is counted, grouped and measured, a year and filters
 // on named columns. Words stay words here; the planner matches them to tables and columns.
 
+import { type DateFilter, dateFilterOf, type Period, periodOf } from "./dates";
+import { type DurationIntent, durationIntentOf } from "./durations";
+import { type RatioIntent, ratioIntentOf } from "./ratio";
+import { type TimeOfDayIntent, timeOfDayIntentOf } from "./time-of-day";
+
 export type Aggregate = "count" | "sum" | "avg" | "min" | "max";
 
 export type Comparison = "=" | ">" | ">=" | "<" | "<=" | "between";
@@ -49,6 +54,16 @@ export interface QuestionIntent {
   rankBy?: string | null;
   /** Another reading of the same words, planned when this one does not fit the data. */
   alternative?: QuestionIntent | null;
+  /** A ratio of two figures (ratio.ts): its readings, the first that fits the data is answered. */
+  ratio?: RatioIntent[] | null;
+  /** A day, a quarter, a span back from today or weekends (dates.ts), on the subject's date. */
+  dateFilter?: DateFilter | null;
+  /** "monthly", "quarterly": one row per period of the subject's date, as the period's first day. */
+  period?: { period: Period; word: string } | null;
+  /** A time between two dates of the same rows (durations.ts), ranked by or aggregated. */
+  duration?: DurationIntent | null;
+  /** The earliest or latest clock time a date column holds (time-of-day.ts). */
+  timeOfDay?: TimeOfDayIntent | null;
 }
 
 const AGGREGATE_WORDS: [RegExp, Aggregate][] = [
@@ -81,6 +96,15 @@ function conditionsOf(text: string): { rest: string; conditions: ColumnCondition
     // "with the highest number of citations" ranks; it names no value.
     if (/^(?:highest|lowest|largest|smallest|greatest|most|fewest|least|best|worst)\b/i.test(m[1].trim())) break;
     conditions.push({ column: m[1].trim().toLowerCase(), value: (m[2] ?? m[3] ?? m[4]).trim() });
+    rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
+  }
+  // "to the vendor named 'Utility Company'", "the artist called Queen": a value of the name of
+  // what the one or two words before "named" name; quoted, or capitalised as a name is.
+  const named =
+    /\s+(?:(?:to|from|for|by|of|at|in|with)\s+)?(?:the\s+|a\s+|an\s+)?([A-Za-z][A-Za-z_]*(?:\s+[A-Za-z][A-Za-z_]*)?)\s+(?:named|called)\s+(?:'([^']+)'|"([^"]+)"|([A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*)*))/;
+  for (let m = named.exec(rest); m; m = named.exec(rest)) {
+    // "named" is a name: the vendor's name column, not any column about vendors.
+    conditions.push({ column: `${m[1].trim().toLowerCase()} name`, value: (m[2] ?? m[3] ?? m[4]).trim() });
     rest = rest.slice(0, m.index) + rest.slice(m.index + m[0].length);
   }
   return { rest, conditions };
@@ -281,8 +305,12 @@ const measurePer = (per: string) =>
  * answers. `previous` is the conversation's last intent: "and in 1998?" asks it again for 1998.
  */
 export function intentOf(question: string, previous: QuestionIntent | null = null): QuestionIntent | null {
+  const ratio = ratioIntentOf(question) ?? durationIntentOf(question) ?? timeOfDayIntentOf(question);
+  if (ratio) return ratio;
   const ordered = orderOf(clean(question));
-  const asked = clean(ordered.rest);
+  const dated = dateFilterOf(clean(ordered.rest));
+  const periodic = periodOf(dated.rest);
+  const asked = clean(periodic.rest);
   const compared = comparisonsOf(` ${asked}`);
   const named = conditionsOf(compared.rest);
   const noConditions = named.rest;
@@ -309,6 +337,8 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
     measure: null,
     groupBy: null,
     order: ordered.order,
+    dateFilter: dated.filter,
+    period: periodic.period && periodic.word ? { period: periodic.period, word: periodic.word } : null,
   };
 
   const ranked = rankedOf(text, base);
@@ -377,7 +407,10 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
     }
   }
   // "How many orders did each shipper deliver", "number of tracks per genre"
-  m = /^(?:how many|number of|count(?: of)?(?: the)?|what is the number of)\s+(.+)$/i.exec(text);
+  m =
+    /^(?:how many|number of|count(?: of)?(?: the)?|(?:what is|return|give me|show me|show|find|get|tell me) the number of)\s+(.+)$/i.exec(
+      text,
+    );
   if (m) {
     const subject = phrase(m[1].toLowerCase());
     return subject ? { ...base, shape: "count", subject, groupBy: groupOf(m[1].slice(subject.length)) } : null;

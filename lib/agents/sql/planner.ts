@@ -3,7 +3,11 @@ import type { JoinGraph, JoinGraphTable, JoinRelationship } from "@/lib/joingrap
 import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTerms } from "@/lib/ontology";
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
-import type { Comparison, QuestionIntent } from "./intent";
+import { dateFilterSql, dateFilterWords, dateSql, dateVerbs, isDateColumn, type Period, periodSql } from "./dates";
+import { planDuration } from "./durations";
+import { type Comparison, intentOf, type QuestionIntent } from "./intent";
+import { planRatio } from "./ratio-plan";
+import { planTimeOfDay } from "./time-of-day";
 import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
 
@@ -60,7 +64,6 @@ export type Plan =
   | { ok: false; reason: string; unplaced?: string[]; ambiguous?: { value: string; columns: string[] } };
 
 const NUMERIC = /int|numeric|decimal|real|double|float|money|serial/i;
-const TEMPORAL = /date|time/i;
 const TEXTUAL = /char|text|string|enum|citext/i;
 
 interface Candidate {
@@ -179,13 +182,20 @@ function labelsOf(ctx: PlannerContext, key: string): string[] {
 
 /** The date column a year filters on: one the question names, else `<table>_date`, else the first date. */
 function dateColumnOf(table: JoinGraphTable, questionWords: readonly string[]): string | null {
-  const dates = table.columns.filter((c) => TEMPORAL.test(c.data_type) && !/^time$/i.test(c.data_type));
+  // Epoch numbers count as dates where the column's description says so (dates.ts).
+  const dates = table.columns.filter(isDateColumn);
   if (!dates.length) return null;
-  const named = dates.find((c) => wordsOf(c.name).some((w) => w !== "date" && questionWords.includes(w)));
+  const named = dates.find(
+    (c) =>
+      wordsOf(c.name).some((w) => !GENERIC_DATE_WORDS.has(w) && questionWords.includes(w)) ||
+      dateVerbs(c.name, questionWords).length > 0,
+  );
   if (named) return named.name;
   const own = dates.find((c) => wordsOf(c.name).some((w) => wordsOf(table.name).includes(w)));
   return (own ?? dates[0]).name;
 }
+
+const GENERIC_DATE_WORDS = new Set(["date", "time", "timestamp", "datetime", "ts"]);
 
 /** A number column named just `year` (or `month`): a date part the table keeps as a number. */
 function numberNamed(table: JoinGraphTable, part: string): string | null {
@@ -223,7 +233,7 @@ interface Draft {
   schema: string;
   score: number;
   subject: string;
-  group: { key: string; column: string | null; part?: DatePart } | null;
+  group: { key: string; column: string | null; part?: DatePart; period?: Period } | null;
   measure: ColumnChoice | null;
   conditions: { choice: ColumnChoice; value: string; op?: Comparison; value2?: string }[];
   date: { key: string; column: string } | null;
@@ -293,7 +303,21 @@ function draftIn(
   let group: Draft["group"] = null;
   const part = intent.groupBy ? datePartOf(intent.groupBy) : null;
   const partColumn = part ? numberNamed(ctx.graph.tables[subject], part) : null;
-  if (part && partColumn && !dateColumnOf(ctx.graph.tables[subject], allWords)) {
+  if (intent.period) {
+    // "monthly", "quarterly": the period of the subject's date, one group beside another is not read.
+    const column = dateColumnOf(ctx.graph.tables[subject], allWords);
+    if (intent.groupBy) return `"${intent.period.word}" beside another group is not read`;
+    // "annual salary" may be a column (`annual_salary`), not a period to group by.
+    const word = intent.period.word;
+    if (near.some((k) => ctx.graph.tables[k].columns.some((c) => wordsOf(c.name).includes(word)))) {
+      return `"${word}" names a column as well as a period`;
+    }
+    if (!column) return `${ctx.graph.tables[subject].name} has no date to group ${intent.period.word}`;
+    group = { key: subject, column, period: intent.period.period };
+    readings.push(
+      `"${intent.period.word}" → the ${intent.period.period} of ${ctx.graph.tables[subject].name}.${column}`,
+    );
+  } else if (part && partColumn && !dateColumnOf(ctx.graph.tables[subject], allWords)) {
     // A table that keeps the year as a number (`publication.year`) groups by that column.
     group = { key: subject, column: partColumn };
     readings.push(`"${intent.groupBy}" → ${ctx.graph.tables[subject].name}.${partColumn}`);
@@ -397,16 +421,23 @@ function draftIn(
 
   let date: Draft["date"] = null;
   const yearColumn = numberNamed(ctx.graph.tables[subject], "year");
-  if (intent.year !== null && !intent.month && yearColumn && !dateColumnOf(ctx.graph.tables[subject], allWords)) {
+  if (
+    intent.year !== null &&
+    !intent.month &&
+    !intent.dateFilter &&
+    yearColumn &&
+    !dateColumnOf(ctx.graph.tables[subject], allWords)
+  ) {
     // "in 2021" where the year is kept as a number: equality on that column.
     const choice = { key: subject, table: ctx.graph.tables[subject], column: yearColumn, score: 2 };
     conditions.push({ choice, value: String(intent.year), op: "=" });
     readings.push(`${intent.year} → ${ctx.graph.tables[subject].name}.${yearColumn}`);
-  } else if (intent.year !== null) {
+  } else if (intent.year !== null || intent.dateFilter) {
     const column = dateColumnOf(ctx.graph.tables[subject], allWords);
-    if (!column) return `${subject} has no date column for ${intent.year}`;
+    const when = intent.dateFilter?.said ?? String(intent.year);
+    if (!column) return `${subject} has no date column for "${when}"`;
     date = { key: subject, column };
-    readings.push(`${intent.year} → ${ctx.graph.tables[subject].name}.${column}`);
+    readings.push(`"${when}" → ${ctx.graph.tables[subject].name}.${column}`);
   }
 
   let rank: ColumnChoice | null = null;
@@ -427,6 +458,10 @@ function draftIn(
   // values it uses, then by values in the data for the words left over.
   const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
   if (rank) for (const w of wordsOf(rank.column)) covered.add(w);
+  // "hired after 1993": the verb of the date column filtered or grouped on names it.
+  for (const c of [date?.column, group?.part || group?.period ? group.column : null]) {
+    if (c) for (const w of dateVerbs(c, allWords)) covered.add(w);
+  }
   const order = intent.order ? orderIn(ctx, intent, intent.order, { subject, group, measure }) : null;
   if (typeof order === "string") return order;
   if (order) {
@@ -705,6 +740,16 @@ const isKeyColumn = (c: ColumnChoice) =>
 
 /** Writes the intent as one SELECT over the schema that fits it best. */
 export function planSql(intent: QuestionIntent, ctx: PlannerContext, question: string): Plan {
+  // A ratio plans each of its sides as a question of its own.
+  if (intent.timeOfDay) return planTimeOfDay(intent.timeOfDay, ctx, question);
+  if (intent.duration) return planDuration(intent.duration, ctx, question, (key) => labelsOf(ctx, key));
+  if (intent.ratio?.length) {
+    return planRatio(intent.ratio, ctx, question, {
+      read: intentOf,
+      plan: (i, q) => planSql(i, ctx, q),
+      labelsOf: (key) => labelsOf(ctx, key),
+    });
+  }
   const plan = planOne(intent, ctx, question);
   if (plan.ok || !intent.alternative) return plan;
   const other = planOne(intent.alternative, ctx, question);
@@ -755,7 +800,8 @@ function interpretationOf(ctx: PlannerContext, intent: QuestionIntent, d: Draft)
           ? `The ${intent.descending ? "top" : "bottom"} ${intent.limit ?? 10} ${subject} rows by ${intent.measure?.aggregate} of ${d.measure ? `${name(d.measure.key)} ${col(d.measure.column)}` : "?"}`
           : `The ${intent.measure?.aggregate} of ${d.measure ? `${name(d.measure.key)} ${col(d.measure.column)}` : "?"}`;
   const parts = [lead];
-  if (d.group?.part) parts.push(`per ${d.group.part} of ${col(d.group.column as string)}`);
+  if (d.group?.period) parts.push(`per ${d.group.period} of ${col(d.group.column as string)}`);
+  else if (d.group?.part) parts.push(`per ${d.group.part} of ${col(d.group.column as string)}`);
   else if (d.group) parts.push(`per ${name(d.group.key)}${d.group.column ? ` ${col(d.group.column)}` : ""}`);
   if (intent.having) parts.push(`keeping those with ${intent.having.op} ${intent.having.value}`);
   if (intent.shape === "count" && intent.limit !== null) {
@@ -774,6 +820,7 @@ function interpretationOf(ctx: PlannerContext, intent: QuestionIntent, d: Draft)
     const when = intent.month ? `${MONTH_NAMES[intent.month - 1]} ${intent.year}` : String(intent.year);
     parts.push(`in ${when} (by ${col(d.date.column)})`);
   }
+  if (d.date && intent.dateFilter) parts.push(`${dateFilterWords(intent.dateFilter)} (by ${col(d.date.column)})`);
   return parts.join(" ");
 }
 
@@ -790,6 +837,11 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
 
   const alias = new Map(joins.tables.map((key, i) => [key, `t${i + 1}`]));
   const ref = (key: string, column: string) => `${alias.get(key)}.${w.id(column)}`;
+  // A date column as a timestamp: an epoch number converted (dates.ts).
+  const dateRef = (key: string, column: string) => {
+    const info = ctx.graph.tables[key].columns.find((c) => c.name === column);
+    return info ? dateSql(ctx.dialect, info, ref(key, column)) : ref(key, column);
+  };
   const from = [`${w.table(ctx.graph.tables[joins.tables[0]])} ${alias.get(joins.tables[0])}`];
   // The plan lists each relationship with the table it brings in next.
   joins.relationships.forEach((r, i) => {
@@ -817,8 +869,10 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
     const parts = term.filters.map((f) => filterSql(w, ctx.dialect, ref(f.key, f.column), f));
     if (parts.length) where.push(parts.length === 1 ? parts[0] : `(${parts.join(` ${term.logic} `)})`);
   }
+  if (d.date && intent.dateFilter)
+    where.push(dateFilterSql(ctx.dialect, intent.dateFilter, dateRef(d.date.key, d.date.column)));
   if (d.date && intent.year !== null) {
-    const column = ref(d.date.key, d.date.column);
+    const column = dateRef(d.date.key, d.date.column);
     const [from, to] = intent.month
       ? [
           `${intent.year}-${String(intent.month).padStart(2, "0")}-01`,
@@ -833,18 +887,22 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
 
   const subjectTable = ctx.graph.tables[d.subject];
   const subjectKey = subjectTable.primary_key.length === 1 ? ref(d.subject, subjectTable.primary_key[0]) : null;
-  const groupColumns = d.group?.part
-    ? [d.group.part]
-    : d.group
-      ? d.group.column
-        ? [d.group.column]
-        : labelsOf(ctx, d.group.key)
-      : [];
-  const groupRefs = d.group?.part
-    ? [datePartSql(ctx.dialect, d.group.part, ref(d.group.key, d.group.column as string))]
-    : d.group
-      ? groupColumns.map((c) => ref(d.group?.key as string, c))
-      : [];
+  const groupColumns = d.group?.period
+    ? [d.group.period]
+    : d.group?.part
+      ? [d.group.part]
+      : d.group
+        ? d.group.column
+          ? [d.group.column]
+          : labelsOf(ctx, d.group.key)
+        : [];
+  const groupRefs = d.group?.period
+    ? [periodSql(ctx.dialect, d.group.period, dateRef(d.group.key, d.group.column as string))]
+    : d.group?.part
+      ? [datePartSql(ctx.dialect, d.group.part, dateRef(d.group.key, d.group.column as string))]
+      : d.group
+        ? groupColumns.map((c) => ref(d.group?.key as string, c))
+        : [];
   const base = {
     schema: d.schema,
     tables: [...joins.tables],
@@ -879,7 +937,7 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
             ? `${sortTerm(ctx.dialect, w.id(name), d.order.descending)}, ${groupRefs.join(", ")}`
             : d.order?.by === "group"
               ? groupRefs.map((r) => sortTerm(ctx.dialect, r, d.order?.descending === true)).join(", ")
-              : d.group.part && intent.limit === null
+              : (d.group.part || d.group.period) && intent.limit === null
                 ? `${groupRefs.join(", ")}`
                 : `${w.id(name)} ${intent.descending ? "desc" : "asc"}, ${groupRefs.join(", ")}`
         }${intent.limit !== null ? ` limit ${intent.limit}` : ""}`,
