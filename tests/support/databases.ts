@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { inject } from "vitest";
 import { type Database, openDatabase } from "@/lib/db";
-import { pgliteTemplate, serverTemplate, type TemplateRun, type TemplateVariant } from "./templates";
+import { pgliteTemplate, serverTemplate, type TemplateRun, type TemplateVariant, warehouseTemplate } from "./templates";
 
 export type TestDatabase = Database & { /** Set for a server database. */ url?: string };
 
@@ -32,6 +32,22 @@ function imageAt(file: string): Blob {
     images.set(file, image);
   }
   return image;
+}
+
+/**
+ * The run's PGlite template of `variant` as an image (`openDatabase({ dataDir, image })` starts a
+ * new embedded database, in memory or in a folder, from it); undefined outside a run that made
+ * templates, where the database is built from scratch as before.
+ */
+export async function templateImage(variant: TemplateVariant): Promise<Blob | undefined> {
+  const run = templateRun();
+  return run ? imageAt(await pgliteTemplate(run, variant)) : undefined;
+}
+
+/** The run's demo warehouse loaded from `datasetsDir`, as an image; undefined outside a run that made templates. */
+export async function warehouseImage(datasetsDir: string): Promise<Blob | undefined> {
+  const run = templateRun();
+  return run ? imageAt(await warehouseTemplate(run, datasetsDir)) : undefined;
 }
 
 // Targets copy the run's templates when Vitest's global setup made a run; elsewhere (a script
