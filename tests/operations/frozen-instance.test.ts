@@ -22,8 +22,7 @@ describe("a frozen instance on postgres", { timeout: 240_000 }, () => {
   let frozen: Spawned | undefined;
   beforeAll(async () => {
     if (!server) throw new Error("this suite needs a PostgreSQL server: set TEST_DATABASE_URL");
-    // A copy of the run's seeded template: the seeding below finds everything there.
-    database = server.openFrom ? await server.openFrom("seeded") : await server.open();
+    database = await server.open();
     setActiveDatabase(database);
     await boot({ sweeps: false });
     tenants = await seedTenants(database, { knowledge: false });

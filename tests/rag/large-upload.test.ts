@@ -13,7 +13,7 @@ import { listDocuments } from "@/lib/rag";
 import type { IngestProgress, KnowledgeDocument } from "@/lib/rag/contract";
 import { boot } from "@/lib/server";
 import { kill9, killLeftovers, spawnScript } from "../operations/support";
-import { appTargets, templateImage, testTargets } from "../support/databases";
+import { appTargets, testTargets } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase, seedTenants } from "../support/seeded";
 import { largeMarkdown } from "./large-document";
@@ -226,8 +226,7 @@ describe("an embedded server killed mid-upload", () => {
 
   it("leaves a half-indexed document that the next process removes, statistics exact", async () => {
     const dataDir = path.join(dir, "pglite");
-    // The run's seeded template, where seeding finds everything already there.
-    const seeding = await openDatabase({ dataDir, image: await templateImage("seeded") });
+    const seeding = await openDatabase({ dataDir });
     const tenants = await seedTenants(seeding, { knowledge: false });
     await seeding.close();
 

@@ -97,12 +97,13 @@ export function crashLocations(): { name: string; prepare(): Promise<Location>; 
   const out = [
     {
       name: "pglite",
-      prepare: async (): Promise<Location> => ({
-        env: { VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" },
+      prepare: async (): Promise<Location> => {
         // The folder's first open starts from the run's seeded template (with the knowledge
         // corpus), so the suites' seeding finds everything there instead of migrating and seeding.
-        open: async () => openDatabase({ dataDir, image: await templateImage("seeded-knowledge") }),
-      }),
+        // Fetched here, in the suite's set-up, where waiting for the template to be built belongs.
+        const image = await templateImage("seeded-knowledge");
+        return { env: { VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" }, open: () => openDatabase({ dataDir, image }) };
+      },
       cleanup: () => rm(dir, { recursive: true, force: true }),
     },
   ];

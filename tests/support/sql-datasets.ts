@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { openWarehouse, setWarehouse } from "@/lib/datasources";
 import type { Database } from "@/lib/db";
 import { seedDemoDataSources } from "@/lib/demo";
+import { warehouseImage } from "./databases";
 
 /**
  * The public SQL datasets, read in place beside the project (or from VIGIL_SQL_DATASETS_DIR):
@@ -39,6 +40,19 @@ export async function loadChinookMysql(admin: mysql.Connection, database: string
 }
 
 /**
+ * The demo warehouse in memory, copied from the run's loaded one (tests/support/templates.ts):
+ * only what differs (Northwind, encrypted with `key`) is loaded again.
+ */
+export async function openTestWarehouse(key: string): ReturnType<typeof openWarehouse> {
+  return openWarehouse({
+    dataDir: "memory://",
+    datasetsDir: SQL_DATASETS_DIR,
+    key,
+    image: await warehouseImage(SQL_DATASETS_DIR),
+  });
+}
+
+/**
  * The demo warehouse, in memory, for one describe block: opened before its tests (after the
  * suite's database, which gets the demo data sources), made the app's warehouse, closed after.
  * `direct` reads it as the warehouse's owner, for the answers the tests compare with.
@@ -46,7 +60,7 @@ export async function loadChinookMysql(admin: mysql.Connection, database: string
 export function suiteWarehouse(suite: { database: Database }, key: string) {
   let warehouse: Awaited<ReturnType<typeof openWarehouse>> | undefined;
   beforeAll(async () => {
-    warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key });
+    warehouse = await openTestWarehouse(key);
     setWarehouse(warehouse);
     await seedDemoDataSources(suite.database);
     // Opening the in-memory warehouse takes long on a loaded machine.

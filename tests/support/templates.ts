@@ -96,6 +96,28 @@ export async function pgliteTemplate(run: TemplateRun, variant: TemplateVariant)
   return file;
 }
 
+/**
+ * The run's demo warehouse (tests/support/sql-datasets.ts) as a PGlite image, built on first use:
+ * loading Pagila, Chinook and Northwind from their scripts took each Data Analyst suite longer
+ * than its tests. The key only decides Northwind's encrypted fields; a suite with another key
+ * reloads Northwind alone.
+ */
+export async function warehouseTemplate(run: TemplateRun, datasetsDir: string): Promise<string> {
+  const file = path.join(run.folder, "warehouse.tar");
+  await once(run, "warehouse", async () => {
+    const { openWarehouse } = await import("@/lib/datasources");
+    const warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir, key: "vigil-test-template-key" });
+    try {
+      const image = await warehouse.client.dumpDataDir("none");
+      writeFileSync(`${file}.tmp`, Buffer.from(await image.arrayBuffer()));
+      renameSync(`${file}.tmp`, file);
+    } finally {
+      await warehouse.close();
+    }
+  });
+  return file;
+}
+
 const templateName = (run: TemplateRun, variant: TemplateVariant) => `vigil_tpl_${run.id}_${variant.replace("-", "_")}`;
 
 function databaseUrl(serverUrl: string, name: string): string {
