@@ -3,7 +3,13 @@ import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { inject } from "vitest";
 import { type Database, openDatabase } from "@/lib/db";
-import { pgliteTemplate, serverTemplate, type TemplateRun, type TemplateVariant, warehouseTemplate } from "./templates";
+import {
+  pgliteTemplate,
+  serverTemplate,
+  type TemplateRun,
+  type TemplateVariant,
+  warehouseFromTemplate,
+} from "./templates";
 
 export type TestDatabase = Database & { /** Set for a server database. */ url?: string };
 
@@ -44,11 +50,19 @@ export async function templateImage(variant: TemplateVariant): Promise<Blob | un
   return run ? imageAt(await pgliteTemplate(run, variant)) : undefined;
 }
 
-/** The run's demo warehouse loaded from `datasetsDir`, as an image; undefined outside a run that made templates. */
-export async function warehouseImage(datasetsDir: string): Promise<Blob | undefined> {
+/**
+ * A demo warehouse in memory loaded from `datasetsDir`: from the run's loaded copy
+ * (tests/support/templates.ts), or from the scripts outside a run that made templates.
+ */
+export async function templateWarehouse(datasetsDir: string, key: string): Promise<TestWarehouse> {
   const run = templateRun();
-  return run ? imageAt(await warehouseTemplate(run, datasetsDir)) : undefined;
+  if (run) return warehouseFromTemplate(run, datasetsDir, key);
+  // Imported when first needed: most suites that import this file open no warehouse.
+  const { openWarehouse } = await import("@/lib/datasources");
+  return openWarehouse({ dataDir: "memory://", datasetsDir, key });
 }
+
+export type TestWarehouse = Awaited<ReturnType<typeof import("@/lib/datasources").openWarehouse>>;
 
 // Targets copy the run's templates when Vitest's global setup made a run; elsewhere (a script
 // importing this file) they build each database from scratch, and have no `openFrom`.

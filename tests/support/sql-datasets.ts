@@ -2,10 +2,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, expect } from "vitest";
-import { openWarehouse, setWarehouse } from "@/lib/datasources";
+import { type openWarehouse, setWarehouse } from "@/lib/datasources";
 import type { Database } from "@/lib/db";
 import { seedDemoDataSources } from "@/lib/demo";
-import { warehouseImage } from "./databases";
+import { type TestWarehouse, templateWarehouse } from "./databases";
 
 /**
  * The public SQL datasets, read in place beside the project (or from VIGIL_SQL_DATASETS_DIR):
@@ -39,17 +39,9 @@ export async function loadChinookMysql(admin: mysql.Connection, database: string
   await admin.query(script);
 }
 
-/**
- * The demo warehouse in memory, copied from the run's loaded one (tests/support/templates.ts):
- * only what differs (Northwind, encrypted with `key`) is loaded again.
- */
-export async function openTestWarehouse(key: string): ReturnType<typeof openWarehouse> {
-  return openWarehouse({
-    dataDir: "memory://",
-    datasetsDir: SQL_DATASETS_DIR,
-    key,
-    image: await warehouseImage(SQL_DATASETS_DIR),
-  });
+/** The demo warehouse in memory, from the run's loaded copy (tests/support/templates.ts). */
+export function openTestWarehouse(key: string): Promise<TestWarehouse> {
+  return templateWarehouse(SQL_DATASETS_DIR, key);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -97,25 +97,33 @@ export async function pgliteTemplate(run: TemplateRun, variant: TemplateVariant)
 }
 
 /**
- * The run's demo warehouse (tests/support/sql-datasets.ts) as a PGlite image, built on first use:
+ * The demo warehouse (tests/support/sql-datasets.ts) in memory, from the run's loaded copy:
  * loading Pagila, Chinook and Northwind from their scripts took each Data Analyst suite longer
- * than its tests. The key only decides Northwind's encrypted fields; a suite with another key
- * reloads Northwind alone.
+ * than its tests. The first suite that asks loads it, saves its image for the others and keeps
+ * using what it loaded; the others start from the image, and reload only Northwind, whose
+ * encrypted fields follow the suite's key.
  */
-export async function warehouseTemplate(run: TemplateRun, datasetsDir: string): Promise<string> {
+export async function warehouseFromTemplate(
+  run: TemplateRun,
+  datasetsDir: string,
+  key: string,
+): Promise<Awaited<ReturnType<typeof import("@/lib/datasources").openWarehouse>>> {
+  const { openWarehouse } = await import("@/lib/datasources");
   const file = path.join(run.folder, "warehouse.tar");
+  let built: Awaited<ReturnType<typeof openWarehouse>> | undefined;
   await once(run, "warehouse", async () => {
-    const { openWarehouse } = await import("@/lib/datasources");
-    const warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir, key: "vigil-test-template-key" });
+    const warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir, key });
     try {
       const image = await warehouse.client.dumpDataDir("none");
       writeFileSync(`${file}.tmp`, Buffer.from(await image.arrayBuffer()));
       renameSync(`${file}.tmp`, file);
-    } finally {
+    } catch (error) {
       await warehouse.close();
+      throw error;
     }
+    built = warehouse;
   });
-  return file;
+  return built ?? openWarehouse({ dataDir: "memory://", datasetsDir, key, image: new Blob([readFileSync(file)]) });
 }
 
 const templateName = (run: TemplateRun, variant: TemplateVariant) => `vigil_tpl_${run.id}_${variant.replace("-", "_")}`;
