@@ -100,8 +100,9 @@ export async function pgliteTemplate(run: TemplateRun, variant: TemplateVariant)
  * The demo warehouse (tests/support/sql-datasets.ts) in memory, from the run's loaded copy:
  * loading Pagila, Chinook and Northwind from their scripts took each Data Analyst suite longer
  * than its tests. The first suite that asks loads it, saves its image for the others and keeps
- * using what it loaded; the others start from the image, and reload only Northwind, whose
- * encrypted fields follow the suite's key.
+ * using what it loaded; later suites start from the image and reload only Northwind, whose
+ * encrypted fields follow the suite's key. A suite that asks while another is still loading it
+ * loads its own, as before, rather than spend its set-up time waiting.
  */
 export async function warehouseFromTemplate(
   run: TemplateRun,
@@ -110,8 +111,16 @@ export async function warehouseFromTemplate(
 ): Promise<Awaited<ReturnType<typeof import("@/lib/datasources").openWarehouse>>> {
   const { openWarehouse } = await import("@/lib/datasources");
   const file = path.join(run.folder, "warehouse.tar");
-  let built: Awaited<ReturnType<typeof openWarehouse>> | undefined;
-  await once(run, "warehouse", async () => {
+  if (existsSync(file)) {
+    return openWarehouse({ dataDir: "memory://", datasetsDir, key, image: new Blob([readFileSync(file)]) });
+  }
+  const lock = path.join(run.folder, "warehouse.lock");
+  try {
+    mkdirSync(lock);
+  } catch {
+    return openWarehouse({ dataDir: "memory://", datasetsDir, key });
+  }
+  try {
     const warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir, key });
     try {
       const image = await warehouse.client.dumpDataDir("none");
@@ -121,9 +130,10 @@ export async function warehouseFromTemplate(
       await warehouse.close();
       throw error;
     }
-    built = warehouse;
-  });
-  return built ?? openWarehouse({ dataDir: "memory://", datasetsDir, key, image: new Blob([readFileSync(file)]) });
+    return warehouse;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 const templateName = (run: TemplateRun, variant: TemplateVariant) => `vigil_tpl_${run.id}_${variant.replace("-", "_")}`;
