@@ -12,6 +12,8 @@ import {
 } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/Button";
+import { Textarea } from "@/components/ui/Input";
+import { Label } from "@/components/ui/Label";
 import { type CommandBody, HitlApiError, newRequestId, postWhileLeaving, type StandingDecision } from "./api";
 import { CommandFeedback } from "./CommandError";
 import { decisionLine } from "./format";
@@ -34,8 +36,8 @@ export type Editor = (props: {
   onApprove: (modifications: Record<string, unknown>, notes?: string) => void;
 }) => ReactNode;
 
-const fieldClass =
-  "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
+/** The decision's own text fields are labelled smaller than a form's: they sit under its buttons. */
+const noteLabelClass = "block text-xs text-slate-600 dark:text-slate-400";
 
 function Kbd({ children }: { children: string }) {
   return (
@@ -265,12 +267,12 @@ export function DecisionActions({
       )}
       {rejection === "notes" && (
         <div>
-          <label htmlFor={`${ids}-notes`} className="mb-1 block text-xs font-medium text-slate-600 dark:text-slate-400">
+          <Label htmlFor={`${ids}-notes`} className={`mb-1 ${noteLabelClass}`}>
             Notes (recorded with the decision)
-          </label>
-          <textarea
+          </Label>
+          <Textarea
             id={`${ids}-notes`}
-            className={fieldClass}
+            className="w-full"
             rows={2}
             maxLength={2000}
             value={notes}
@@ -323,13 +325,13 @@ export function DecisionActions({
       {pending && <PendingApproval pending={pending} onUndo={undo} hint={shortcuts ? <Kbd>u</Kbd> : undefined} />}
       {rejection === "reason" && mode === "reject" && (
         <div id={`${ids}-reject`} className="space-y-2">
-          <label htmlFor={`${ids}-reason`} className="block text-xs font-medium text-slate-600 dark:text-slate-400">
+          <Label htmlFor={`${ids}-reason`} className={noteLabelClass}>
             Reason for rejecting (recorded with the decision)
-          </label>
-          <textarea
+          </Label>
+          <Textarea
             id={`${ids}-reason`}
             ref={reasonBox}
-            className={fieldClass}
+            className="w-full"
             rows={2}
             maxLength={4000}
             value={notes}
@@ -344,16 +346,13 @@ export function DecisionActions({
       {mode === "edit" && editor?.({ busy, onApprove: approveWithChanges })}
       {ask && (
         <div>
-          <label
-            htmlFor={`${ids}-question`}
-            className="mb-1 block text-xs font-medium text-slate-600 dark:text-slate-400"
-          >
+          <Label htmlFor={`${ids}-question`} className={`mb-1 ${noteLabelClass}`}>
             Question for {ask.who}
-          </label>
-          <textarea
+          </Label>
+          <Textarea
             id={`${ids}-question`}
             ref={questionBox}
-            className={fieldClass}
+            className="w-full"
             rows={2}
             maxLength={4000}
             value={question}

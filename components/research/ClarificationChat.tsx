@@ -3,6 +3,7 @@
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/Button";
 import { Textarea } from "@/components/ui/Input";
+import { Label } from "@/components/ui/Label";
 import { answerClarification, type ClarificationInterrupt, type ConversationTurn } from "./api";
 
 const END = "/end";
@@ -120,9 +121,9 @@ export function ClarificationChat({
             </p>
           )}
           <form onSubmit={submit} className="space-y-2">
-            <label htmlFor={`${ids}-reply`} className="block text-sm font-medium">
+            <Label htmlFor={`${ids}-reply`} className="block">
               Your answer
-            </label>
+            </Label>
             <Textarea
               id={`${ids}-reply`}
               ref={box}

@@ -17,8 +17,10 @@ import {
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { EditorFrame, fieldClass, smallButton } from "@/components/runs/editors/EditorFrame";
+import { EditorFrame, smallButton } from "@/components/runs/editors/EditorFrame";
 import { blankStep, type DraftStep, draftsOf, moveStep, planStepsOf } from "@/components/runs/plan-edit";
+import { Textarea } from "@/components/ui/Input";
+import { Label } from "@/components/ui/Label";
 import type { PlanStep } from "@/lib/checkpoints/contract";
 import { TODO_MAX_ITEMS } from "./api";
 
@@ -69,13 +71,13 @@ function TaskRow({
         <span aria-hidden>⋮⋮</span>
       </button>
       <div className="min-w-0 flex-1 space-y-1">
-        <label className="block text-xs font-medium text-slate-600 dark:text-slate-400" htmlFor={`task-${draft.id}`}>
+        <Label className="block text-xs text-slate-600 dark:text-slate-400" htmlFor={`task-${draft.id}`}>
           Task {n}
-        </label>
-        <textarea
+        </Label>
+        <Textarea
           id={`task-${draft.id}`}
           data-step-description={draft.id}
-          className={fieldClass}
+          className="w-full min-w-0"
           rows={2}
           maxLength={2000}
           value={draft.description}
@@ -221,12 +223,12 @@ export function PlanEditor({
         <p className="text-xs text-slate-500">A plan holds at most {TODO_MAX_ITEMS} tasks.</p>
       )}
       <div>
-        <label htmlFor={`${ids}-notes`} className="mb-1 block text-sm font-medium">
+        <Label htmlFor={`${ids}-notes`} className="mb-1 block">
           Notes for the analyst (kept with this version)
-        </label>
-        <textarea
+        </Label>
+        <Textarea
           id={`${ids}-notes`}
-          className={fieldClass}
+          className="w-full min-w-0"
           rows={2}
           maxLength={4000}
           value={notes}

@@ -3,11 +3,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useId, useState } from "react";
+import { Textarea } from "@/components/ui/Input";
+import { Label } from "@/components/ui/Label";
+import { Select } from "@/components/ui/Select";
 import { fetchAgents, RUNS_KEY, runSafetyLevelOf, SAFETY_LEVELS, type SafetyLevel, startAutonomousRun } from "./api";
 import { SafetyLevelPicker } from "./SafetyLevelPicker";
-
-const fieldClass =
-  "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 /** The expert's own setting as a run's level (high → strict, medium → balanced, low → permissive). */
 
@@ -55,12 +55,12 @@ export function NewRunForm() {
         New autonomous run
       </h2>
       <div>
-        <label htmlFor={`${ids}-goal`} className="mb-1 block text-sm font-medium">
+        <Label htmlFor={`${ids}-goal`} className="mb-1 block">
           Goal
-        </label>
-        <textarea
+        </Label>
+        <Textarea
           id={`${ids}-goal`}
-          className={fieldClass}
+          className="w-full"
           rows={4}
           maxLength={4000}
           value={goal}
@@ -69,12 +69,12 @@ export function NewRunForm() {
         />
       </div>
       <div>
-        <label htmlFor={`${ids}-agent`} className="mb-1 block text-sm font-medium">
+        <Label htmlFor={`${ids}-agent`} className="mb-1 block">
           Expert
-        </label>
-        <select
+        </Label>
+        <Select
           id={`${ids}-agent`}
-          className={fieldClass}
+          className="w-full"
           value={slug}
           onChange={(e) => {
             setAgentSlug(e.target.value);
@@ -88,7 +88,7 @@ export function NewRunForm() {
               {a.name}
             </option>
           ))}
-        </select>
+        </Select>
         {agent && <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{agent.domain}</p>}
         {agents.error && (
           <p role="alert" className="mt-1 text-sm text-red-600 dark:text-red-400">

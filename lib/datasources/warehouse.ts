@@ -29,6 +29,12 @@ export interface WarehouseOptions {
   datasetsDir: string;
   /** The passphrase Northwind's personal fields are encrypted with. */
   key: string;
+  /**
+   * With "memory://": start from this saved data folder (a `client.dumpDataDir()` of another
+   * warehouse) instead of an empty cluster; the datasets it holds at the same version are not
+   * loaded again.
+   */
+  image?: Blob;
 }
 
 export interface Warehouse {
@@ -64,7 +70,7 @@ function warehouseDirBeside(appDataDir: string | undefined): string {
  */
 export async function openWarehouse(options: WarehouseOptions): Promise<Warehouse> {
   const { client, close } = options.dataDir.startsWith("memory://")
-    ? await openInMemory()
+    ? await openInMemory(options.image)
     : await openEmbedded(options.dataDir).then((e) => ({ client: e.client, close: () => e.close() }));
   try {
     await prepareWarehouse(client);
@@ -77,8 +83,8 @@ export async function openWarehouse(options: WarehouseOptions): Promise<Warehous
   }
 }
 
-async function openInMemory() {
-  const client = await PGlite.create("memory://", { extensions: { pgcrypto } });
+async function openInMemory(image?: Blob) {
+  const client = await PGlite.create("memory://", { extensions: { pgcrypto }, loadDataDir: image });
   return { client, close: () => client.close() };
 }
 

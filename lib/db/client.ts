@@ -54,8 +54,10 @@ export interface DatabaseConfig {
   /** The migrations to apply; the project's own `drizzle/` unless a test brings an older set. */
   migrationsFolder?: string;
   /**
-   * With "memory://": start from this saved data folder (a `Database.image()`) instead of an empty
-   * cluster, which skips initdb and the migrations already applied in it.
+   * Start a new embedded database from this saved data folder (a `Database.image()`) instead of an
+   * empty cluster, which skips initdb and the migrations already applied in it. With "memory://"
+   * always; with a data folder only when the folder holds no database yet (one that does is opened
+   * as it is).
    */
   image?: Blob;
 }
@@ -93,7 +95,7 @@ async function openPglite(dataDir: string, migrationsFolder: string, image?: Blo
   }
   // A data folder is this process's alone (its lock), and an existing database is backed up
   // before migrations change it.
-  const embedded = await openEmbedded(dataDir);
+  const embedded = await openEmbedded(dataDir, image);
   try {
     if (embedded.existed && (await migrationsPending(embedded.client, migrationsFolder))) {
       const backup = await backupBeforeMigrations(embedded.client, embedded.dataDir).catch((error: unknown) => {

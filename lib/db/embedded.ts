@@ -42,9 +42,10 @@ export function holdsDatabase(dataDir: string): boolean {
 /**
  * Opens an embedded data folder for this process alone: its lock first (DatabaseInUseError if
  * another process holds it), then PGlite. A folder that holds a database PGlite cannot start
- * fails with DatabaseUnreadableError; the lock is let go either way.
+ * fails with DatabaseUnreadableError; the lock is let go either way. A folder with no database yet
+ * starts from `image` (a saved data folder) when one is given.
  */
-export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
+export async function openEmbedded(dataDir: string, image?: Blob): Promise<EmbeddedDatabase> {
   const dir = path.resolve(dataDir);
   // PGlite creates the folder but not its parents.
   await mkdir(dir, { recursive: true });
@@ -52,7 +53,7 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
   const existed = holdsDatabase(dir);
   let client: PGlite;
   try {
-    client = await PGlite.create(dir, { extensions: EMBEDDED_EXTENSIONS });
+    client = await PGlite.create(dir, { extensions: EMBEDDED_EXTENSIONS, loadDataDir: existed ? undefined : image });
   } catch (error) {
     lock.release();
     throw existed ? new DatabaseUnreadableError(dir, error) : error;

@@ -13,7 +13,7 @@ import {
   getRegistries,
   listDataSources,
   listJoinGraphVersions,
-  openWarehouse,
+  type openWarehouse,
   setJoinGraphOverrides,
   setRegistry,
   setWarehouse,
@@ -27,7 +27,7 @@ import { ACME_ADMIN, ADMIN, hitlClient, MEMBER } from "../api-hitl/support";
 import { type TestDatabase, testTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
-import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+import { openTestWarehouse } from "../support/sql-datasets";
 
 // The SQL analyst's settings per source, on the demo warehouse: join graph versions with their
 // overrides, and the domain and display registries per schema — validated, checked against the
@@ -60,7 +60,7 @@ const paths = (error: DomainError) => (error.details as { path: string }[]).map(
 
 let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
 beforeAll(async () => {
-  warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "settings-test-key" });
+  warehouse = await openTestWarehouse("settings-test-key");
   setWarehouse(warehouse);
 }, 180_000);
 afterAll(async () => {

@@ -8,19 +8,17 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, schema, setActiveDatabase } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
 import { recordDecision } from "@/lib/hitl";
+import { TSX_NODE_ARGS } from "../support/crash";
+import { templateImage } from "../support/databases";
 import { actors, rid, submitLgv } from "./support";
 
 const run = promisify(execFile);
 
 async function script(mode: "rebuild" | "drift", dataDir: string) {
   try {
-    const { stdout } = await run(
-      "npx",
-      ["tsx", "--import", "./scripts/server-only-node.mjs", "scripts/hitl-projection.ts", mode],
-      {
-        env: { ...process.env, VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" },
-      },
-    );
+    const { stdout } = await run(process.execPath, [...TSX_NODE_ARGS, "scripts/hitl-projection.ts", mode], {
+      env: { ...process.env, VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" },
+    });
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string };
@@ -37,10 +35,12 @@ describe("npm run hitl:drift / hitl:rebuild", () => {
   it("drift exits non-zero and names the tampered case; rebuild repairs it", async () => {
     dir = await mkdtemp(path.join(tmpdir(), "vigil-hitl-"));
     const dataDir = path.join(dir, "pglite");
-    const database = await openDatabase({ dataDir });
+    // The demo data in a folder of its own: the run's seeded template, instead of migrating and seeding.
+    const image = await templateImage("seeded");
+    const database = await openDatabase({ dataDir, image });
     let caseId: string;
     try {
-      await seedDemo(database, { force: true });
+      if (!image) await seedDemo(database, { force: true });
       setActiveDatabase(database);
       const [demo] = await database.db.select().from(schema.tenants).where(eq(schema.tenants.slug, "demo"));
       const [acme] = await database.db.select().from(schema.tenants).where(eq(schema.tenants.slug, "acme"));

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, rowsOf, schema } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
-import { testTargets } from "../support/databases";
+import { templateImage, testTargets } from "../support/databases";
 
 async function migrationCount(db: Awaited<ReturnType<typeof openDatabase>>["db"]): Promise<number> {
   const r = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
@@ -39,7 +39,7 @@ describe("embedded database on disk", () => {
 
 describe("seed safety", () => {
   it("refuses to seed under NODE_ENV=production unless forced", async () => {
-    const database = await openDatabase({ dataDir: "memory://" });
+    const database = await openDatabase({ dataDir: "memory://", image: await templateImage("migrated") });
     const previous = process.env.NODE_ENV;
     try {
       (process.env as Record<string, string>).NODE_ENV = "production";

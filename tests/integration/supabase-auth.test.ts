@@ -4,6 +4,7 @@ import * as authRoute from "@/app/api/auth/[...all]/route";
 import * as sessionRoute from "@/app/api/session/route";
 import { type Database, openDatabase, schema, setActiveDatabase } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
+import { templateImage } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { startSupabaseStub } from "../support/supabase-stub";
 
@@ -19,7 +20,7 @@ describe("AUTH_MODE=supabase against a local stub of Supabase Auth", () => {
       { email: "stranger@else.where", password: "s3cret-pass", name: "Stranger", confirmed: true },
     ]);
     Object.assign(process.env, { AUTH_MODE: "supabase", SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: "anon-test-key" });
-    database = await openDatabase({ dataDir: "memory://" });
+    database = await openDatabase({ dataDir: "memory://", image: await templateImage("migrated") });
     setActiveDatabase(database);
     await seedDemo(database, { force: true, identity: "supabase" });
   });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Database, DatabaseUnreadableError, openDatabase, rowsOf } from "@/lib/db";
+import { templateImage } from "../support/databases";
 import { killLeftovers, runScript, spawnScript } from "./support";
 
 // npm run db:backup / db:restore round-trip the embedded database; a folder that will not open
@@ -28,8 +29,9 @@ async function notes(database: Database): Promise<string[]> {
   return rowsOf<{ body: string }>(rows).map((r) => r.body);
 }
 
+/** Opens a folder; one with no database yet starts from the run's migrated template instead of migrating. */
 async function withDatabase<T>(dataDir: string, fn: (database: Database) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ dataDir });
+  const database = await openDatabase({ dataDir, image: await templateImage("migrated") });
   try {
     return await fn(database);
   } finally {

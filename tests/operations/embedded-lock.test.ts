@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DatabaseInUseError, openDatabase, rowsOf } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
+import { templateImage } from "../support/databases";
 import { kill9, killLeftovers, runScript, spawnScript } from "./support";
 
 // One embedded data folder, two processes: the second must be refused with one sentence while
@@ -33,8 +34,10 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "vigil-lock-"));
   dataDir = path.join(dir, "pglite");
   env = { VIGIL_DATA_DIR: dataDir, VIGIL_SEED: "off" };
-  const database = await openDatabase({ dataDir });
-  await seedDemo(database, { force: true });
+  // The demo data in the folder: the run's seeded template, instead of migrating and seeding.
+  const image = await templateImage("seeded");
+  const database = await openDatabase({ dataDir, image });
+  if (!image) await seedDemo(database, { force: true });
   await database.close();
 });
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { TSX_NODE_ARGS } from "../support/crash";
 
 export interface Spawned {
   child: ChildProcess;
@@ -20,15 +21,16 @@ export async function killLeftovers(): Promise<void> {
 
 /**
  * A server script in a process of its own, as an operator runs it (`tsx --import
- * ./scripts/server-only-node.mjs …`), in its own process group so that SIGKILL reaches tsx and
- * the node process it starts.
+ * ./scripts/server-only-node.mjs …`), in its own process group so that SIGKILL reaches whatever
+ * it starts. tsx is a loader in that one node process: its launcher would start a second node
+ * for each script, and these suites start dozens.
  */
 export function spawnScript(args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(
-    process.execPath,
-    ["node_modules/tsx/dist/cli.mjs", "--import", "./scripts/server-only-node.mjs", ...args],
-    { env: { ...process.env, DATABASE_URL: "", ...env }, stdio: ["pipe", "pipe", "pipe"], detached: true },
-  );
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, ...args], {
+    env: { ...process.env, DATABASE_URL: "", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
   let err = "";
   child.stderr?.on("data", (d) => {
     err += d;
@@ -96,8 +98,8 @@ function gone(pid: number): boolean {
 }
 
 /**
- * SIGKILL to the whole process group, as `kill -9` would end a server; resolves once tsx has
- * exited and `pid` (the process tsx started, when known) is gone too.
+ * SIGKILL to the whole process group, as `kill -9` would end a server; resolves once the script
+ * has exited and `pid` (the process it reported, when known) is gone too.
  */
 export async function kill9(spawned: Spawned, pid?: number): Promise<void> {
   if (spawned.child.exitCode === null && spawned.child.signalCode === null) {

@@ -12,6 +12,7 @@ import {
   referenceRanker,
   scoreRanking,
 } from "../../bench/support/ranking-eval";
+import { templateImage } from "../support/databases";
 
 // What the held-out evaluation (npm run bench:ranking, tests/rag/ranking-public.test.ts) is built
 // from, checked on collections small enough to judge by hand.
@@ -164,7 +165,7 @@ describe("the two rankers on a tiny judged collection", () => {
   let database: Database;
 
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: "memory://" });
+    database = await openDatabase({ dataDir: "memory://", image: await templateImage("migrated") });
     setActiveDatabase(database);
   });
 

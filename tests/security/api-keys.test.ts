@@ -13,7 +13,8 @@ import * as sessionRoute from "@/app/api/session/route";
 import { openDatabase, rowsOf, schema } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
 import type { ApiKeySummary, CreatedApiKey } from "@/lib/tenancy/contract";
-import { appTargets } from "../support/databases";
+import { TSX_NODE_ARGS } from "../support/crash";
+import { appTargets, templateImage } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
@@ -133,22 +134,15 @@ describe("npm run apikey", () => {
   it("prints a key and records that the operator command made it", { timeout: 180_000 }, async () => {
     dir = await mkdtemp(path.join(tmpdir(), "vigil-apikey-"));
     const dataDir = path.join(dir, "pglite");
-    const seeded = await openDatabase({ dataDir });
-    await seedDemo(seeded, { force: true });
+    // The demo data in a folder of its own: the run's seeded template, instead of migrating and seeding.
+    const image = await templateImage("seeded");
+    const seeded = await openDatabase({ dataDir, image });
+    if (!image) await seedDemo(seeded, { force: true });
     await seeded.close();
 
     const { stdout } = await run(
-      "npx",
-      [
-        "tsx",
-        "--import",
-        "./scripts/server-only-node.mjs",
-        "scripts/apikey.ts",
-        "--tenant",
-        "demo",
-        "--role",
-        "reviewer",
-      ],
+      process.execPath,
+      [...TSX_NODE_ARGS, "scripts/apikey.ts", "--tenant", "demo", "--role", "reviewer"],
       { env: { ...process.env, VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" } },
     );
     const key = stdout.trim();

@@ -6,7 +6,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import { recordPeerAddresses } from "@/lib/auth";
 import { type Database, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
-import { appTargets } from "../support/databases";
+import { appTargets, templateImage } from "../support/databases";
 import { type Call, call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { startSupabaseStub } from "../support/supabase-stub";
@@ -215,7 +215,7 @@ describe("sign-in limits in supabase mode", () => {
       { email: "expert@demo.local", password: "s3cret-pass", name: "Erin Expert", confirmed: true },
     ]);
     Object.assign(process.env, { AUTH_MODE: "supabase", SUPABASE_URL: stub.url, SUPABASE_ANON_KEY: "anon-test-key" });
-    database = await openDatabase({ dataDir: "memory://" });
+    database = await openDatabase({ dataDir: "memory://", image: await templateImage("migrated") });
     setActiveDatabase(database);
     await seedDemo(database, { force: true, identity: "supabase" });
   });

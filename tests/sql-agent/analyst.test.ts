@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/api/chat/sessions/[id]/route";
 import * as runRoute from "@/app/api/runs/[id]/route";
 import type { ChatMessageView } from "@/lib/chat/contract";
-import { openWarehouse, setWarehouse } from "@/lib/datasources";
+import { type openWarehouse, setWarehouse } from "@/lib/datasources";
 import { seedDemoDataSources } from "@/lib/demo";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
 import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
-import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+import { openTestWarehouse } from "../support/sql-datasets";
 
 // The Data Analyst through the chat API on the demo warehouse: the offline engine's SQL, checked
 // by the guard and validation, run read-only, answers with the same rows as hand-written SQL.
@@ -23,7 +23,7 @@ for (const target of appTargets()) {
     const suite = seededDatabase(target, { knowledge: false });
     let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
     beforeAll(async () => {
-      warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "analyst-test-key" });
+      warehouse = await openTestWarehouse("analyst-test-key");
       setWarehouse(warehouse);
       await seedDemoDataSources(suite.database);
     }, 120_000);

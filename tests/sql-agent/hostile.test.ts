@@ -1,13 +1,13 @@
 import type { UIMessageChunk } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openWarehouse, setWarehouse } from "@/lib/datasources";
+import { type openWarehouse, setWarehouse } from "@/lib/datasources";
 import { seedDemoDataSources } from "@/lib/demo";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { guardSql } from "@/lib/sql";
 import { postChat, principal, textOf } from "../chat/support";
 import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
-import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+import { openTestWarehouse } from "../support/sql-datasets";
 
 // Injection and escape attempts through the question: whatever the words, what runs is one
 // bounded SELECT on the allowed schemas (the guard takes it back unchanged), the warehouse is
@@ -71,7 +71,7 @@ for (const target of appTargets()) {
     const suite = seededDatabase(target, { knowledge: false });
     let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
     beforeAll(async () => {
-      warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "hostile-test-key" });
+      warehouse = await openTestWarehouse("hostile-test-key");
       setWarehouse(warehouse);
       await seedDemoDataSources(suite.database);
     }, 120_000);

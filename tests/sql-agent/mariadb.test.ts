@@ -2,12 +2,18 @@ import { randomBytes } from "node:crypto";
 import type { UIMessageChunk } from "ai";
 import type mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acceptSourceRisk, createDataSource, openWarehouse, removeDataSource, setWarehouse } from "@/lib/datasources";
+import {
+  acceptSourceRisk,
+  createDataSource,
+  type openWarehouse,
+  removeDataSource,
+  setWarehouse,
+} from "@/lib/datasources";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
-import { loadChinookMysql, MYSQL_URL, mysqlAdmin, SQL_DATASETS_DIR } from "../support/sql-datasets";
+import { loadChinookMysql, MYSQL_URL, mysqlAdmin, openTestWarehouse } from "../support/sql-datasets";
 
 // The Data Analyst on a real MariaDB: Chinook loaded from its MySQL script, the same questions
 // as on Chinook in PostgreSQL (the demo warehouse), the same answers. Unreachable MariaDB is a
@@ -40,7 +46,7 @@ describe("the Data Analyst on MariaDB and on PostgreSQL", () => {
   beforeAll(async () => {
     admin = await mysqlAdmin();
     await loadChinookMysql(admin, database);
-    warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "mariadb-test-key" });
+    warehouse = await openTestWarehouse("mariadb-test-key");
     setWarehouse(warehouse);
   }, 180_000);
 

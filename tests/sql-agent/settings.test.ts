@@ -7,7 +7,7 @@ import {
   cleanupConversations,
   startConversationCleanup,
 } from "@/lib/agents";
-import { openWarehouse, setWarehouse } from "@/lib/datasources";
+import { type openWarehouse, setWarehouse } from "@/lib/datasources";
 import { schema } from "@/lib/db";
 import { seedDemoDataSources } from "@/lib/demo";
 import { stopSweep, sweepStatuses } from "@/lib/process";
@@ -15,7 +15,7 @@ import type { SqlResultPart } from "@/lib/runs/contract";
 import { postChat, principal, textOf } from "../chat/support";
 import { appTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
-import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+import { openTestWarehouse } from "../support/sql-datasets";
 
 // The SQL agent design's settings: DOMAIN_EXTRACTION_ENABLED, SQL_PRE_VALIDATION_ENABLED,
 // SQL_AGENT_MAX_ITERATIONS and CONVERSATION_MAX_AGE_HOURS, each changing what the analyst does.
@@ -72,11 +72,7 @@ for (const target of appTargets()) {
     let warehouse: Awaited<ReturnType<typeof openWarehouse>>;
     const saved = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
     beforeAll(async () => {
-      warehouse = await openWarehouse({
-        dataDir: "memory://",
-        datasetsDir: SQL_DATASETS_DIR,
-        key: "settings-test-key",
-      });
+      warehouse = await openTestWarehouse("settings-test-key");
       setWarehouse(warehouse);
       await seedDemoDataSources(suite.database);
     }, 120_000);

@@ -6,7 +6,7 @@ import * as sessionRoute from "@/app/api/chat/sessions/[id]/route";
 import * as sourceRoute from "@/app/api/datasources/[id]/route";
 import * as choicesRoute from "@/app/api/datasources/choices/route";
 import * as sourcesRoute from "@/app/api/datasources/route";
-import { acceptSourceRisk, createDataSource, openWarehouse, setWarehouse } from "@/lib/datasources";
+import { acceptSourceRisk, createDataSource, type openWarehouse, setWarehouse } from "@/lib/datasources";
 import type { DataSourceChoice, DataSourceSummary } from "@/lib/datasources/contract";
 import { schema } from "@/lib/db";
 import { seedDemoDataSources } from "@/lib/demo";
@@ -15,7 +15,7 @@ import { postChat, principal, textOf } from "../chat/support";
 import { appTargets } from "../support/databases";
 import { call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
-import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+import { openTestWarehouse } from "../support/sql-datasets";
 
 // Which source the Data Analyst asks: the request's dataSourceId → the consultation's remembered
 // source → the tenant's default (set by an admin) → the only source → a question back listing
@@ -66,7 +66,7 @@ for (const target of appTargets()) {
     beforeAll(async () => {
       // The unreachable sources below listen on loopback: the operator allows it here.
       process.env.VIGIL_DATASOURCE_ALLOW_HOSTS = "127.0.0.1";
-      warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "picker-test-key" });
+      warehouse = await openTestWarehouse("picker-test-key");
       setWarehouse(warehouse);
       await seedDemoDataSources(suite.database);
       admin = await principal(suite.tenants.demo, "admin");

@@ -12,11 +12,11 @@
 // The floors are what the analyst reaches today; raise them as it improves.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openWarehouse, setWarehouse } from "@/lib/datasources";
+import { type openWarehouse, setWarehouse } from "@/lib/datasources";
 import { seedDemoDataSources } from "@/lib/demo";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
-import { SQL_DATASETS_DIR } from "../support/sql-datasets";
+import { openTestWarehouse } from "../support/sql-datasets";
 import type { Graded } from "./support/grade";
 import { accuracyTables, correctAnswers, declineCauses, declinedAnswers, tally, wrongAnswers } from "./support/report";
 import { runSqlEval, runWarehouseSet } from "./support/run";
@@ -61,7 +61,7 @@ if (!serverUrl || !server) {
     const results: { sqlEval?: Graded[]; warehouse?: Graded[] } = {};
 
     beforeAll(async () => {
-      warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key: "accuracy-key" });
+      warehouse = await openTestWarehouse("accuracy-key");
       setWarehouse(warehouse);
       await seedDemoDataSources(suite.database);
     }, 180_000);

@@ -4,7 +4,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Database, openDatabase } from "@/lib/db";
-import { testTargets } from "./databases";
+import { templateImage, testTargets } from "./databases";
 
 // What a crash test needs: a server process (tests/support/run-worker.ts) on a database it
 // finds from its environment, killed with SIGKILL, and the places such a database can live.
@@ -97,10 +97,13 @@ export function crashLocations(): { name: string; prepare(): Promise<Location>; 
   const out = [
     {
       name: "pglite",
-      prepare: async (): Promise<Location> => ({
-        env: { VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" },
-        open: () => openDatabase({ dataDir }),
-      }),
+      prepare: async (): Promise<Location> => {
+        // The folder's first open starts from the run's seeded template (with the knowledge
+        // corpus), so the suites' seeding finds everything there instead of migrating and seeding.
+        // Fetched here, in the suite's set-up, where waiting for the template to be built belongs.
+        const image = await templateImage("seeded-knowledge");
+        return { env: { VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" }, open: () => openDatabase({ dataDir, image }) };
+      },
       cleanup: () => rm(dir, { recursive: true, force: true }),
     },
   ];
@@ -110,8 +113,9 @@ export function crashLocations(): { name: string; prepare(): Promise<Location>; 
     out.push({
       name: "postgres",
       prepare: async () => {
-        // The handle stays open for the test's life: closing it drops the database.
-        const db = await server.open();
+        // The handle stays open for the test's life: closing it drops the database. A copy of the
+        // run's seeded template, as the embedded folder above.
+        const db = server.openFrom ? await server.openFrom("seeded-knowledge") : await server.open();
         handle = db;
         const url = (db as { url?: string }).url as string;
         return { env: { DATABASE_URL: url }, open: () => openDatabase({ url }) };

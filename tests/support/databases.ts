@@ -3,7 +3,13 @@ import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { inject } from "vitest";
 import { type Database, openDatabase } from "@/lib/db";
-import { pgliteTemplate, serverTemplate, type TemplateRun, type TemplateVariant } from "./templates";
+import {
+  pgliteTemplate,
+  serverTemplate,
+  type TemplateRun,
+  type TemplateVariant,
+  warehouseFromTemplate,
+} from "./templates";
 
 export type TestDatabase = Database & { /** Set for a server database. */ url?: string };
 
@@ -33,6 +39,30 @@ function imageAt(file: string): Blob {
   }
   return image;
 }
+
+/**
+ * The run's PGlite template of `variant` as an image (`openDatabase({ dataDir, image })` starts a
+ * new embedded database, in memory or in a folder, from it); undefined outside a run that made
+ * templates, where the database is built from scratch as before.
+ */
+export async function templateImage(variant: TemplateVariant): Promise<Blob | undefined> {
+  const run = templateRun();
+  return run ? imageAt(await pgliteTemplate(run, variant)) : undefined;
+}
+
+/**
+ * A demo warehouse in memory loaded from `datasetsDir`: from the run's loaded copy
+ * (tests/support/templates.ts), or from the scripts outside a run that made templates.
+ */
+export async function templateWarehouse(datasetsDir: string, key: string): Promise<TestWarehouse> {
+  const run = templateRun();
+  if (run) return warehouseFromTemplate(run, datasetsDir, key);
+  // Imported when first needed: most suites that import this file open no warehouse.
+  const { openWarehouse } = await import("@/lib/datasources");
+  return openWarehouse({ dataDir: "memory://", datasetsDir, key });
+}
+
+export type TestWarehouse = Awaited<ReturnType<typeof import("@/lib/datasources").openWarehouse>>;
 
 // Targets copy the run's templates when Vitest's global setup made a run; elsewhere (a script
 // importing this file) they build each database from scratch, and have no `openFrom`.

@@ -2,9 +2,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, expect } from "vitest";
-import { openWarehouse, setWarehouse } from "@/lib/datasources";
+import { type openWarehouse, setWarehouse } from "@/lib/datasources";
 import type { Database } from "@/lib/db";
 import { seedDemoDataSources } from "@/lib/demo";
+import { type TestWarehouse, templateWarehouse } from "./databases";
 
 /**
  * The public SQL datasets, read in place beside the project (or from VIGIL_SQL_DATASETS_DIR):
@@ -38,6 +39,11 @@ export async function loadChinookMysql(admin: mysql.Connection, database: string
   await admin.query(script);
 }
 
+/** The demo warehouse in memory, from the run's loaded copy (tests/support/templates.ts). */
+export function openTestWarehouse(key: string): Promise<TestWarehouse> {
+  return templateWarehouse(SQL_DATASETS_DIR, key);
+}
+
 /**
  * The demo warehouse, in memory, for one describe block: opened before its tests (after the
  * suite's database, which gets the demo data sources), made the app's warehouse, closed after.
@@ -46,7 +52,7 @@ export async function loadChinookMysql(admin: mysql.Connection, database: string
 export function suiteWarehouse(suite: { database: Database }, key: string) {
   let warehouse: Awaited<ReturnType<typeof openWarehouse>> | undefined;
   beforeAll(async () => {
-    warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir: SQL_DATASETS_DIR, key });
+    warehouse = await openTestWarehouse(key);
     setWarehouse(warehouse);
     await seedDemoDataSources(suite.database);
     // Opening the in-memory warehouse takes long on a loaded machine.

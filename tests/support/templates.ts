@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -94,6 +94,46 @@ export async function pgliteTemplate(run: TemplateRun, variant: TemplateVariant)
     }
   });
   return file;
+}
+
+/**
+ * The demo warehouse (tests/support/sql-datasets.ts) in memory, from the run's loaded copy:
+ * loading Pagila, Chinook and Northwind from their scripts took each Data Analyst suite longer
+ * than its tests. The first suite that asks loads it, saves its image for the others and keeps
+ * using what it loaded; later suites start from the image and reload only Northwind, whose
+ * encrypted fields follow the suite's key. A suite that asks while another is still loading it
+ * loads its own, as before, rather than spend its set-up time waiting.
+ */
+export async function warehouseFromTemplate(
+  run: TemplateRun,
+  datasetsDir: string,
+  key: string,
+): Promise<Awaited<ReturnType<typeof import("@/lib/datasources").openWarehouse>>> {
+  const { openWarehouse } = await import("@/lib/datasources");
+  const file = path.join(run.folder, "warehouse.tar");
+  if (existsSync(file)) {
+    return openWarehouse({ dataDir: "memory://", datasetsDir, key, image: new Blob([readFileSync(file)]) });
+  }
+  const lock = path.join(run.folder, "warehouse.lock");
+  try {
+    mkdirSync(lock);
+  } catch {
+    return openWarehouse({ dataDir: "memory://", datasetsDir, key });
+  }
+  try {
+    const warehouse = await openWarehouse({ dataDir: "memory://", datasetsDir, key });
+    try {
+      const image = await warehouse.client.dumpDataDir("none");
+      writeFileSync(`${file}.tmp`, Buffer.from(await image.arrayBuffer()));
+      renameSync(`${file}.tmp`, file);
+    } catch (error) {
+      await warehouse.close();
+      throw error;
+    }
+    return warehouse;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 const templateName = (run: TemplateRun, variant: TemplateVariant) => `vigil_tpl_${run.id}_${variant.replace("-", "_")}`;
