@@ -60,15 +60,14 @@ function matchShare(text: string, term: string, language: ResearchLanguage): num
 }
 
 /**
- * A runner-up sentence scoring at least this share of the best one is kept with it: the scorer
- * counts words, and between two sentences this close it cannot tell which one answers.
+ * How many sentences `extracted_info` keeps, best first. The scorer counts the question's words,
+ * and the sentence that answers often repeats few of them ("The past record was held by John
+ * Elway", after the sentence that names the record): it ranks second or third more often than
+ * it ranks nowhere. How many of them a report shows depends on the passage's tier (report.ts).
  */
-export const RUNNER_UP = 0.7;
+export const FINDING_SENTENCES = 3;
 
-/**
- * `extracted_info`: the passage's sentence most relevant to the task, and the runner-up when it
- * scores close to it (see RUNNER_UP), best first.
- */
+/** `extracted_info`: the passage's sentences most relevant to the task, best first (at most FINDING_SENTENCES). */
 export function extractInfo(
   text: string,
   terms: readonly string[],
@@ -76,9 +75,10 @@ export function extractInfo(
   answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
 ): string {
-  const [best, next] = rankSentences(text, terms, section, answerForm, language);
-  if (!best) return "";
-  return next && next.score >= RUNNER_UP * best.score ? `${best.text} ${next.text}` : best.text;
+  return rankSentences(text, terms, section, answerForm, language)
+    .slice(0, FINDING_SENTENCES)
+    .map((s) => s.text)
+    .join(" ");
 }
 
 /**
@@ -113,6 +113,22 @@ export function tierOf(input: {
   if (input.depth === 0 && input.relevance >= RELEVANCE_THRESHOLDS[1] && input.entityMatch) return 1;
   if (input.depth === 1 || input.relevance >= RELEVANCE_THRESHOLDS[2]) return 2;
   return 3;
+}
+
+/**
+ * validate_relevance's test: an entry is drift when it holds less than its tier's threshold of
+ * the anchor's terms — counting only the terms some gathered entry holds. A question's words that
+ * no passage of the knowledge base uses ("unproven assumption ascribed to" for a passage that
+ * says "suspected, but not proved") are a vocabulary gap, not a sign that a passage strayed; with
+ * them counted, a long question filtered its own answer as drift.
+ */
+export function relevantEntries<
+  T extends { document: string; section: string | null; chunk: string; context_tier: 1 | 2 | 3 },
+>(entries: readonly T[], terms: readonly string[], language: ResearchLanguage = "en"): T[] {
+  const texts = entries.map((e) => `${e.document} ${e.section ?? ""} ${e.chunk}`);
+  const held = terms.filter((t) => texts.some((x) => containsTerm(x, t, language)));
+  const basis = held.length > 0 ? held : terms;
+  return entries.filter((e, i) => relevanceOf(texts[i], basis, language) >= RELEVANCE_THRESHOLDS[e.context_tier]);
 }
 
 /** Relevance of a passage to a set of terms: the share it contains. */

@@ -53,4 +53,27 @@ describe("the offline report", () => {
     expect(quality.dimensions.language.score).toBe(100);
     expect(quality.total).toBe(Object.values(quality.dimensions).reduce((s, d) => s + d.score, 0));
   });
+
+  it("shows a primary passage's whole finding and the best sentence of the others", () => {
+    const finding =
+      "Manning is the oldest quarterback to play in a Super Bowl, at 39. The past record was held by John Elway. Elway led the Broncos at 38.";
+    const primary = { ...entry, chunk: finding, extracted_info: finding };
+    const secondary = { ...primary, chunk_id: "c2", document_id: "d2", context_tier: 2 as const, context_weight: 0.6 };
+    const draft = synthesizeOffline({
+      query: "Who was the oldest quarterback before Manning?",
+      language: "en",
+      tasks: [task],
+      tiers: [primary, secondary],
+      summaries: [],
+      quotes: [],
+      clarification: "",
+    });
+    expect(draft.claims.map((c) => [c.text, c.sources])).toEqual([
+      ["Manning is the oldest quarterback to play in a Super Bowl, at 39.", [1]],
+      ["The past record was held by John Elway.", [1]],
+      ["Elway led the Broncos at 38.", [1]],
+      ["Manning is the oldest quarterback to play in a Super Bowl, at 39.", [2]],
+    ]);
+    expect(draft.answer).toContain("- The past record was held by John Elway. [1]");
+  });
 });
