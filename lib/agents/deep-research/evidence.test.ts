@@ -49,28 +49,30 @@ describe("evidence from a passage", () => {
     expect(answerFormTerms("Wer gründete die Stadt?")).toEqual([]);
   });
 
-  it("keeps the three best sentences, best first, and none that holds no term", () => {
+  it("keeps the three best sentences, best first, then the sentence that continues the best one", () => {
     const chunk =
       "Die Broncos besiegten die Steelers in der Divisional Round. " +
+      "Das Wetter in Denver war kalt und windig. " +
       "Im AFC-Championship-Spiel schlugen die Broncos die New England Patriots. " +
-      "Das Wetter war kalt und windig. " +
+      "Den entscheidenden Pass fing Owen Daniels kurz vor der Pause. " +
       "Die Patriots verloren damit ihr drittes Spiel der Saison. " +
       "Das AFC-Championship-Spiel sahen 66.000 Zuschauer.";
     const terms = ["Broncos", "AFC-Championship-Spiel", "Patriots"];
     const ranked = rankSentences(chunk, terms, null, [], "de");
     expect(ranked[0].text).toContain("New England Patriots");
-    const info = extractInfo(chunk, terms, null, [], "de");
-    expect(info.startsWith(ranked[0].text)).toBe(true);
-    expect(info).toBe(
-      ranked
-        .slice(0, 3)
-        .map((s) => s.text)
-        .join(" "),
-    );
-    // Four sentences hold a term; the weather holds none and the fourth-best is cut.
+    // Four sentences hold a term: the three best are kept, best first; the fourth is cut.
     expect(ranked).toHaveLength(4);
-    expect(info).not.toContain("Wetter");
+    const info = extractInfo(chunk, terms, null, [], "de");
+    const top = ranked.slice(0, 3).map((s) => s.text);
+    // The sentence after the best holds none of the terms but continues it (who caught the pass).
+    const continuation = "Den entscheidenden Pass fing Owen Daniels kurz vor der Pause.";
+    expect(info).toBe([...top, continuation].join(" "));
     expect(info).not.toContain(ranked[3].text);
+    // A sentence that holds no term and follows no best sentence is not kept.
+    expect(info).not.toContain("Wetter");
+    // The continuation is not repeated when it is among the best already.
+    const twice = "Die Broncos spielten im AFC-Championship-Spiel. Die Broncos schlugen die Patriots.";
+    expect(extractInfo(twice, terms, null, [], "de")).toBe(twice);
   });
 
   it("filters drift by the anchor's terms that the gathered passages hold, not by words no passage uses", () => {

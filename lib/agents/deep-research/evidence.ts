@@ -14,7 +14,7 @@ export function rankSentences(
   section: string | null = null,
   answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
-): { text: string; score: number }[] {
+): { text: string; score: number; start: number }[] {
   const sentences = splitSentences(text).filter((s) => s.kind !== "heading" && s.text.length >= 20);
   const headings = splitSentences(text).filter((s) => s.kind === "heading");
   const n = sentences.length;
@@ -40,11 +40,11 @@ export function rankSentences(
       // it: it counts as much as all the subject terms together could.
       if (answerForm.some((t) => (typeof t === "string" ? containsTerm(s.text, t, language) : t.test(s.text))))
         score += [...idf.values()].reduce((a, b) => a + b, 0) / 2;
-      return { text: s.text, score, i };
+      return { text: s.text, score, i, start: s.start };
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.i - b.i)
-    .map(({ text: t, score }) => ({ text: t, score }));
+    .map(({ text: t, score, start }) => ({ text: t, score, start }));
 }
 
 /**
@@ -60,14 +60,19 @@ function matchShare(text: string, term: string, language: ResearchLanguage): num
 }
 
 /**
- * How many sentences `extracted_info` keeps, best first. The scorer counts the question's words,
- * and the sentence that answers often repeats few of them ("The past record was held by John
- * Elway", after the sentence that names the record): it ranks second or third more often than
- * it ranks nowhere. How many of them a report shows depends on the passage's tier (report.ts).
+ * How many of the best sentences `extracted_info` keeps. The scorer counts the question's words,
+ * and the sentence that answers often repeats few of them: it ranks second or third more often
+ * than it ranks nowhere. How many of them a report shows depends on the passage's tier (report.ts).
  */
 export const FINDING_SENTENCES = 3;
 
-/** `extracted_info`: the passage's sentences most relevant to the task, best first (at most FINDING_SENTENCES). */
+/**
+ * `extracted_info`: the passage's sentences most relevant to the task, best first (at most
+ * FINDING_SENTENCES), then the sentence right after the best one when it is not among them: it
+ * continues the best one and often holds what the question asks while naming none of its words
+ * ("He is the oldest quarterback to play in a Super Bowl." → "The past record was held by John
+ * Elway."). A heading ends the passage's thread, so a sentence after one is no continuation.
+ */
 export function extractInfo(
   text: string,
   terms: readonly string[],
@@ -75,10 +80,15 @@ export function extractInfo(
   answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
 ): string {
-  return rankSentences(text, terms, section, answerForm, language)
-    .slice(0, FINDING_SENTENCES)
-    .map((s) => s.text)
-    .join(" ");
+  const ranked = rankSentences(text, terms, section, answerForm, language);
+  const picked = ranked.slice(0, FINDING_SENTENCES);
+  const best = picked[0];
+  if (!best) return "";
+  const all = splitSentences(text);
+  const after = all[all.findIndex((s) => s.start === best.start) + 1];
+  const continues =
+    after && after.kind !== "heading" && after.text.length >= 20 && !picked.some((p) => p.start === after.start);
+  return [...picked.map((s) => s.text), ...(continues ? [after.text] : [])].join(" ");
 }
 
 /**
