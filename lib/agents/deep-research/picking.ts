@@ -29,5 +29,9 @@ export function offlineFindingOf(
     hash: "",
   });
   const terms = taskTerms(main, keyEntities, language);
-  return sentencesOf(extractInfo(passage, terms, null, answerFormTerms(question), language), SENTENCES_SHOWN[tier]);
+  return sentencesOf(
+    extractInfo(passage, terms, null, answerFormTerms(question), language),
+    SENTENCES_SHOWN[tier],
+    passage,
+  );
 }

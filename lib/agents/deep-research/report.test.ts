@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TieredContextEntry } from "./contract";
+import { extractInfo } from "./evidence";
 import { assessQuality, synthesizeOffline, verifyClaim } from "./report";
 
 const CHUNK = "FDA's performance goal is a decision within 90 FDA days. The clock stops during requests.";
@@ -75,5 +76,27 @@ describe("the offline report", () => {
       ["Manning is the oldest quarterback to play in a Super Bowl, at 39.", [2]],
     ]);
     expect(draft.answer).toContain("- The past record was held by John Elway. [1]");
+  });
+
+  it("takes a finding's sentences as its chunk cut them, so each claim quotes the chunk", () => {
+    // The chunk's splitter ends a sentence without a full stop before a numbered line; joined
+    // into the finding and split again, it would run into the next sentence and quote neither.
+    const chunk =
+      "In 1901 welding was shown by burning acetylene with compressed O\n2. Cutting metal this way became common in 1910.";
+    const finding = extractInfo(chunk, ["welding", "acetylene", "metal"]);
+    const draft = synthesizeOffline({
+      query: "When was welding shown?",
+      language: "en",
+      tasks: [task],
+      tiers: [{ ...entry, chunk, extracted_info: finding }],
+      summaries: [],
+      quotes: [],
+      clarification: "",
+    });
+    expect(draft.claims.length).toBe(2);
+    for (const c of draft.claims) {
+      expect(chunk).toContain(c.text);
+      expect(verifyClaim(c, new Map([[1, chunk]])).verified).toBe(true);
+    }
   });
 });

@@ -108,7 +108,7 @@ export function synthesizeOffline(input: {
       used.add(e.chunk_id);
       const n = numberOf.get(e.chunk_id) as number;
       // Each sentence shown is a claim of its own; a primary passage shows more of its finding.
-      for (const sentence of sentencesOf(e.extracted_info, SENTENCES_SHOWN[e.context_tier])) {
+      for (const sentence of sentencesOf(e.extracted_info, SENTENCES_SHOWN[e.context_tier], e.chunk)) {
         lines.push(`- ${sentence} [${n}]`);
         claims.push({ text: sentence, sources: [n], quote: sentence, verified: false, problems: [] });
       }
@@ -139,10 +139,19 @@ export function synthesizeOffline(input: {
  */
 export const SENTENCES_SHOWN: Record<1 | 2 | 3, number> = { 1: 4, 2: 1, 3: 1 };
 
-export function sentencesOf(info: string, max = SENTENCES_SHOWN[1]): string[] {
+export function sentencesOf(info: string, max = SENTENCES_SHOWN[1], chunk?: string): string[] {
   // extracted_info joins whole sentences of the chunk, best first; each stands alone as a claim.
-  // The engine's splitter cuts it where the chunk was cut (not after "z.B.", "John C." or
-  // "8. Februar"). A model's finding may be longer: its first sentences are the claims.
+  // They are taken from the chunk as its splitter cut it: split again once joined, a sentence the
+  // chunk ended without a full stop ("… compressed O" before a line "2. …") would run into the
+  // next and quote neither. A finding that is not the chunk's sentences joined (a model's) is
+  // split by the engine's splitter (not after "z.B.", "John C." or "8. Februar").
+  if (chunk) {
+    const own = splitSentences(chunk)
+      .map((s) => s.text.trim())
+      .filter((t) => t && info.includes(t))
+      .sort((a, b) => info.indexOf(a) - info.indexOf(b));
+    if (own.length > 0 && own.join(" ") === info) return own.slice(0, max);
+  }
   return splitSentences(info)
     .map((s) => s.text.trim())
     .filter(Boolean)
