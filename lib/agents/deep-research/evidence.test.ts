@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractInfo, quoteOf, rankSentences, tierOf } from "./evidence";
+import { extractInfo, quoteOf, rankSentences, relevanceOf, relevantEntries, tierOf } from "./evidence";
 import { answerFormTerms } from "./terms";
 
 const CHUNK =
@@ -49,20 +49,52 @@ describe("evidence from a passage", () => {
     expect(answerFormTerms("Wer gründete die Stadt?")).toEqual([]);
   });
 
-  it("keeps a runner-up only when it scores close to the best sentence", () => {
+  it("keeps the three best sentences, best first, then the sentence that continues the best one", () => {
     const chunk =
       "Die Broncos besiegten die Steelers in der Divisional Round. " +
+      "Das Wetter in Denver war kalt und windig. " +
       "Im AFC-Championship-Spiel schlugen die Broncos die New England Patriots. " +
-      "Das Wetter war kalt und windig.";
-    const terms = ["Broncos", "AFC-Championship-Spiel"];
+      "Den entscheidenden Pass fing Owen Daniels kurz vor der Pause. " +
+      "Die Patriots verloren damit ihr drittes Spiel der Saison. " +
+      "Das AFC-Championship-Spiel sahen 66.000 Zuschauer.";
+    const terms = ["Broncos", "AFC-Championship-Spiel", "Patriots"];
     const ranked = rankSentences(chunk, terms, null, [], "de");
     expect(ranked[0].text).toContain("New England Patriots");
-    // The Steelers sentence holds "Broncos" only: well under the best, so it is not kept.
-    expect(extractInfo(chunk, terms, null, [], "de")).toBe(ranked[0].text);
-    // Two sentences that hold the same terms are both kept, best first.
-    const twin =
-      "Die Broncos spielten im AFC-Championship-Spiel. Die Broncos gewannen das AFC-Championship-Spiel knapp.";
-    expect(extractInfo(twin, terms, null, [], "de").split(". ").length).toBe(2);
+    // Four sentences hold a term: the three best are kept, best first; the fourth is cut.
+    expect(ranked).toHaveLength(4);
+    const info = extractInfo(chunk, terms, null, [], "de");
+    const top = ranked.slice(0, 3).map((s) => s.text);
+    // The sentence after the best holds none of the terms but continues it (who caught the pass).
+    const continuation = "Den entscheidenden Pass fing Owen Daniels kurz vor der Pause.";
+    expect(info).toBe([...top, continuation].join(" "));
+    expect(info).not.toContain(ranked[3].text);
+    // A sentence that holds no term and follows no best sentence is not kept.
+    expect(info).not.toContain("Wetter");
+    // The continuation is not repeated when it is among the best already.
+    const twice = "Die Broncos spielten im AFC-Championship-Spiel. Die Broncos schlugen die Patriots.";
+    expect(extractInfo(twice, terms, null, [], "de")).toBe(twice);
+  });
+
+  it("filters drift by the anchor's terms that the gathered passages hold, not by words no passage uses", () => {
+    const entry = (chunk: string, tier: 1 | 2 | 3, document = "Complexity theory") => ({
+      document,
+      section: null,
+      chunk,
+      context_tier: tier,
+    });
+    const answer = entry("Many known complexity classes are suspected to be unequal, but this has not been proved.", 3);
+    const other = entry("The classes of problems form a hierarchy of complexity.", 3);
+    const drift = entry("The river floods the valley every spring.", 3, "Rivers");
+    // Seven words of the question, four of which no passage uses: the answer holds 2 of 7 (< 0.3).
+    const terms = ["unproven", "assumption", "generally", "ascribed", "value", "complexity", "classes"];
+    expect(relevanceOf(`${answer.document} ${answer.chunk}`, terms)).toBeLessThan(0.3);
+    const kept = relevantEntries([answer, other, drift], terms);
+    expect(kept).toContain(answer);
+    expect(kept).toContain(other);
+    expect(kept).not.toContain(drift);
+    // A primary entry must still hold half of the terms the context holds.
+    const thin = entry("A value.", 1, "Notes");
+    expect(relevantEntries([answer, thin], terms)).toEqual([answer]);
   });
 
   it("credits a hyphenated compound by the parts a sentence holds", () => {

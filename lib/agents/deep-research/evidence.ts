@@ -14,7 +14,7 @@ export function rankSentences(
   section: string | null = null,
   answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
-): { text: string; score: number }[] {
+): { text: string; score: number; start: number }[] {
   const sentences = splitSentences(text).filter((s) => s.kind !== "heading" && s.text.length >= 20);
   const headings = splitSentences(text).filter((s) => s.kind === "heading");
   const n = sentences.length;
@@ -40,11 +40,11 @@ export function rankSentences(
       // it: it counts as much as all the subject terms together could.
       if (answerForm.some((t) => (typeof t === "string" ? containsTerm(s.text, t, language) : t.test(s.text))))
         score += [...idf.values()].reduce((a, b) => a + b, 0) / 2;
-      return { text: s.text, score, i };
+      return { text: s.text, score, i, start: s.start };
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.i - b.i)
-    .map(({ text: t, score }) => ({ text: t, score }));
+    .map(({ text: t, score, start }) => ({ text: t, score, start }));
 }
 
 /**
@@ -60,14 +60,18 @@ function matchShare(text: string, term: string, language: ResearchLanguage): num
 }
 
 /**
- * A runner-up sentence scoring at least this share of the best one is kept with it: the scorer
- * counts words, and between two sentences this close it cannot tell which one answers.
+ * How many of the best sentences `extracted_info` keeps. The scorer counts the question's words,
+ * and the sentence that answers often repeats few of them: it ranks second or third more often
+ * than it ranks nowhere. How many of them a report shows depends on the passage's tier (report.ts).
  */
-export const RUNNER_UP = 0.7;
+export const FINDING_SENTENCES = 3;
 
 /**
- * `extracted_info`: the passage's sentence most relevant to the task, and the runner-up when it
- * scores close to it (see RUNNER_UP), best first.
+ * `extracted_info`: the passage's sentences most relevant to the task, best first (at most
+ * FINDING_SENTENCES), then the sentence right after the best one when it is not among them: it
+ * continues the best one and often holds what the question asks while naming none of its words
+ * ("He is the oldest quarterback to play in a Super Bowl." → "The past record was held by John
+ * Elway."). A heading ends the passage's thread, so a sentence after one is no continuation.
  */
 export function extractInfo(
   text: string,
@@ -76,9 +80,15 @@ export function extractInfo(
   answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
 ): string {
-  const [best, next] = rankSentences(text, terms, section, answerForm, language);
+  const ranked = rankSentences(text, terms, section, answerForm, language);
+  const picked = ranked.slice(0, FINDING_SENTENCES);
+  const best = picked[0];
   if (!best) return "";
-  return next && next.score >= RUNNER_UP * best.score ? `${best.text} ${next.text}` : best.text;
+  const all = splitSentences(text);
+  const after = all[all.findIndex((s) => s.start === best.start) + 1];
+  const continues =
+    after && after.kind !== "heading" && after.text.length >= 20 && !picked.some((p) => p.start === after.start);
+  return [...picked.map((s) => s.text), ...(continues ? [after.text] : [])].join(" ");
 }
 
 /**
@@ -113,6 +123,22 @@ export function tierOf(input: {
   if (input.depth === 0 && input.relevance >= RELEVANCE_THRESHOLDS[1] && input.entityMatch) return 1;
   if (input.depth === 1 || input.relevance >= RELEVANCE_THRESHOLDS[2]) return 2;
   return 3;
+}
+
+/**
+ * validate_relevance's test: an entry is drift when it holds less than its tier's threshold of
+ * the anchor's terms — counting only the terms some gathered entry holds. A question's words that
+ * no passage of the knowledge base uses ("unproven assumption ascribed to" for a passage that
+ * says "suspected, but not proved") are a vocabulary gap, not a sign that a passage strayed; with
+ * them counted, a long question filtered its own answer as drift.
+ */
+export function relevantEntries<
+  T extends { document: string; section: string | null; chunk: string; context_tier: 1 | 2 | 3 },
+>(entries: readonly T[], terms: readonly string[], language: ResearchLanguage = "en"): T[] {
+  const texts = entries.map((e) => `${e.document} ${e.section ?? ""} ${e.chunk}`);
+  const held = terms.filter((t) => texts.some((x) => containsTerm(x, t, language)));
+  const basis = held.length > 0 ? held : terms;
+  return entries.filter((e, i) => relevanceOf(texts[i], basis, language) >= RELEVANCE_THRESHOLDS[e.context_tier]);
 }
 
 /** Relevance of a passage to a set of terms: the share it contains. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TieredContextEntry } from "./contract";
+import { extractInfo } from "./evidence";
 import { assessQuality, synthesizeOffline, verifyClaim } from "./report";
 
 const CHUNK = "FDA's performance goal is a decision within 90 FDA days. The clock stops during requests.";
@@ -52,5 +53,50 @@ describe("the offline report", () => {
     expect(quality.dimensions.groundedness.score).toBe(100);
     expect(quality.dimensions.language.score).toBe(100);
     expect(quality.total).toBe(Object.values(quality.dimensions).reduce((s, d) => s + d.score, 0));
+  });
+
+  it("shows a primary passage's whole finding and the best sentence of the others", () => {
+    const finding =
+      "Manning is the oldest quarterback to play in a Super Bowl, at 39. The past record was held by John Elway. Elway led the Broncos at 38.";
+    const primary = { ...entry, chunk: finding, extracted_info: finding };
+    const secondary = { ...primary, chunk_id: "c2", document_id: "d2", context_tier: 2 as const, context_weight: 0.6 };
+    const draft = synthesizeOffline({
+      query: "Who was the oldest quarterback before Manning?",
+      language: "en",
+      tasks: [task],
+      tiers: [primary, secondary],
+      summaries: [],
+      quotes: [],
+      clarification: "",
+    });
+    expect(draft.claims.map((c) => [c.text, c.sources])).toEqual([
+      ["Manning is the oldest quarterback to play in a Super Bowl, at 39.", [1]],
+      ["The past record was held by John Elway.", [1]],
+      ["Elway led the Broncos at 38.", [1]],
+      ["Manning is the oldest quarterback to play in a Super Bowl, at 39.", [2]],
+    ]);
+    expect(draft.answer).toContain("- The past record was held by John Elway. [1]");
+  });
+
+  it("takes a finding's sentences as its chunk cut them, so each claim quotes the chunk", () => {
+    // The chunk's splitter ends a sentence without a full stop before a numbered line; joined
+    // into the finding and split again, it would run into the next sentence and quote neither.
+    const chunk =
+      "In 1901 welding was shown by burning acetylene with compressed O\n2. Cutting metal this way became common in 1910.";
+    const finding = extractInfo(chunk, ["welding", "acetylene", "metal"]);
+    const draft = synthesizeOffline({
+      query: "When was welding shown?",
+      language: "en",
+      tasks: [task],
+      tiers: [{ ...entry, chunk, extracted_info: finding }],
+      summaries: [],
+      quotes: [],
+      clarification: "",
+    });
+    expect(draft.claims.length).toBe(2);
+    for (const c of draft.claims) {
+      expect(chunk).toContain(c.text);
+      expect(verifyClaim(c, new Map([[1, chunk]])).verified).toBe(true);
+    }
   });
 });

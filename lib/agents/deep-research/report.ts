@@ -107,8 +107,8 @@ export function synthesizeOffline(input: {
     for (const e of entries) {
       used.add(e.chunk_id);
       const n = numberOf.get(e.chunk_id) as number;
-      // Each sentence of the finding (the best, and a runner-up close to it) is a claim of its own.
-      for (const sentence of sentencesOf(e.extracted_info)) {
+      // Each sentence shown is a claim of its own; a primary passage shows more of its finding.
+      for (const sentence of sentencesOf(e.extracted_info, SENTENCES_SHOWN[e.context_tier], e.chunk)) {
         lines.push(`- ${sentence} [${n}]`);
         claims.push({ text: sentence, sources: [n], quote: sentence, verified: false, problems: [] });
       }
@@ -130,14 +130,32 @@ export function synthesizeOffline(input: {
   return { answer: lines.join("\n").trim(), claims, sources, framing };
 }
 
-export function sentencesOf(info: string): string[] {
-  // extracted_info joins whole sentences of the chunk (at most two offline); each stands alone as
-  // a claim. The engine's splitter cuts it where the chunk was cut (not after "z.B.", "John C." or
-  // "8. Februar"). A model's finding may be longer: its first two sentences are the claims.
+/**
+ * How many sentences of a finding the report shows, by the passage's tier. A primary passage
+ * (found directly, relevant, naming the question's entity) is where the answer most likely
+ * stands, and the sentence that answers often repeats few of the question's words, so ranks
+ * second or third, or follows the best one: it shows its whole finding (see extractInfo). The others show their best sentence, which keeps
+ * the report far shorter than the passages it read.
+ */
+export const SENTENCES_SHOWN: Record<1 | 2 | 3, number> = { 1: 4, 2: 1, 3: 1 };
+
+export function sentencesOf(info: string, max = SENTENCES_SHOWN[1], chunk?: string): string[] {
+  // extracted_info joins whole sentences of the chunk, best first; each stands alone as a claim.
+  // They are taken from the chunk as its splitter cut it: split again once joined, a sentence the
+  // chunk ended without a full stop ("… compressed O" before a line "2. …") would run into the
+  // next and quote neither. A finding that is not the chunk's sentences joined (a model's) is
+  // split by the engine's splitter (not after "z.B.", "John C." or "8. Februar").
+  if (chunk) {
+    const own = splitSentences(chunk)
+      .map((s) => s.text.trim())
+      .filter((t) => t && info.includes(t))
+      .sort((a, b) => info.indexOf(a) - info.indexOf(b));
+    if (own.length > 0 && own.join(" ") === info) return own.slice(0, max);
+  }
   return splitSentences(info)
     .map((s) => s.text.trim())
     .filter(Boolean)
-    .slice(0, 2);
+    .slice(0, max);
 }
 
 const NUMBER = /\d+(?:[.,]\d+)*/g;

@@ -1,14 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { checkCitations } from "@/lib/engine";
 import { emit, runContextOf } from "@/lib/runs";
-import {
-  DRIFT_WARNING_RATIO,
-  type EngineFallback,
-  type FinalReport,
-  RELEVANCE_THRESHOLDS,
-  type TieredContextEntry,
-} from "../contract";
-import { relevanceOf } from "../evidence";
+import { DRIFT_WARNING_RATIO, type EngineFallback, type FinalReport, type TieredContextEntry } from "../contract";
+import { relevantEntries } from "../evidence";
 import { askModel, fellBack } from "../model";
 import { LANGUAGE_NAMES, languageProblem, proseOf, synthesisRequest } from "../model-phases";
 import { assessQuality, type Draft, numberSources, synthesizeOffline, verifyClaim } from "../report";
@@ -22,13 +16,9 @@ const anchorTermsOf = (state: ResearchStateType) => state.query_anchor?.key_enti
 export async function validateRelevance(state: ResearchStateType, config: LangGraphRunnableConfig) {
   const terms = anchorTermsOf(state);
   const language = state.query_anchor?.detected_language ?? "en";
-  const keep = (entries: TieredContextEntry[]) =>
-    entries.filter(
-      (e) =>
-        relevanceOf(`${e.document} ${e.section ?? ""} ${e.chunk}`, terms, language) >=
-        RELEVANCE_THRESHOLDS[e.context_tier],
-    );
   const all = [...state.primary_context, ...state.secondary_context, ...state.tertiary_context];
+  const kept = new Set(relevantEntries(all, terms, language));
+  const keep = (entries: TieredContextEntry[]) => entries.filter((e) => kept.has(e));
   const primary = keep(state.primary_context);
   const secondary = keep(state.secondary_context);
   const tertiary = keep(state.tertiary_context);
