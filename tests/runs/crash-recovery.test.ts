@@ -95,7 +95,7 @@ for (const target of crashLocations()) {
       expect(visibleText(afterRecovery)).toBe(words);
       // The dead attempt's words stay in the log, named as superseded by the re-run's part…
       const firstText = events.find((e) => e.type === "text");
-      if (!firstText || firstText.type !== "text") throw new Error("the run streamed no text");
+      if (firstText?.type !== "text") throw new Error("the run streamed no text");
       expect(firstText.seq).toBeLessThan(recovery?.seq ?? 0);
       const superseded = events.filter((e) => e.type === "supersede");
       expect(superseded).toHaveLength(1);
