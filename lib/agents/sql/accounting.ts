@@ -152,6 +152,8 @@ function intentWords(intent: QuestionIntent): Set<string> {
     out.add(MONTHS[intent.month - 1]);
     out.add("month");
   }
+  // Words of clauses the reader took off and acted on ("letter" of a prefix, "he/she").
+  for (const w of intent.said ?? []) out.add(wordsOf(w)[0] ?? w);
   return out;
 }
 

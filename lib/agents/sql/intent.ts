@@ -1,3 +1,5 @@
+import { asksItsOwnFigure, type Clauses, clausesOf } from "./clauses";
+
 // What the offline engine understands of a data question: a shape (count, list, top-N, a measure
 // per a dimension), the words naming what is counted, grouped and measured, a year and filters
 // on named columns. Words stay words here; the planner matches them to tables and columns.
@@ -15,6 +17,8 @@ export interface ColumnCondition {
   op?: Comparison;
   /** The upper bound of `between`. */
   value2?: string;
+  /** The column's text begins with the value ("names starting with J"). */
+  prefix?: boolean;
 }
 
 export interface QuestionIntent {
@@ -49,6 +53,12 @@ export interface QuestionIntent {
   rankBy?: string | null;
   /** Another reading of the same words, planned when this one does not fit the data. */
   alternative?: QuestionIntent | null;
+  /** Columns the question asks to be shown ("the name and rating of …"), as it words them. */
+  returns?: string[];
+  /** What the subject's rows have none of ("authors not part of any organization"). */
+  without?: string | null;
+  /** Words of the question's clauses that name nothing in the data ("letter", "he/she"). */
+  said?: string[];
 }
 
 const AGGREGATE_WORDS: [RegExp, Aggregate][] = [
@@ -281,6 +291,29 @@ const measurePer = (per: string) =>
  * answers. `previous` is the conversation's last intent: "and in 1998?" asks it again for 1998.
  */
 export function intentOf(question: string, previous: QuestionIntent | null = null): QuestionIntent | null {
+  const clauses = clausesOf(question);
+  if (!clauses) return readIntent(question, previous);
+  const intent = readIntent(clauses.rest, previous);
+  return intent && withClauses(intent, clauses);
+}
+
+/** The intent with its clauses put back; null when a clause does not fit the shape read. */
+function withClauses(intent: QuestionIntent, clauses: Clauses): QuestionIntent | null {
+  if (clauses.figureOf && !asksItsOwnFigure(intent, clauses.figureOf)) return null;
+  if (clauses.order && intent.order) return null;
+  const alternative = intent.alternative ? withClauses(intent.alternative, clauses) : null;
+  return {
+    ...intent,
+    conditions: [...intent.conditions, ...clauses.prefixes],
+    order: clauses.order ?? intent.order,
+    ...(clauses.returns.length ? { returns: clauses.returns } : {}),
+    ...(clauses.without ? { without: clauses.without } : {}),
+    said: [...(intent.said ?? []), ...clauses.said],
+    alternative,
+  };
+}
+
+function readIntent(question: string, previous: QuestionIntent | null): QuestionIntent | null {
   const ordered = orderOf(clean(question));
   const asked = clean(ordered.rest);
   const compared = comparisonsOf(` ${asked}`);

@@ -4,6 +4,10 @@ import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTe
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
 import type { Comparison, QuestionIntent } from "./intent";
+import { settleDescribedWords } from "./described-words";
+import { notExistsSql } from "./negation";
+import { type ShownHelpers, shownColumns } from "./shown-columns";
+import { glossesOf, withoutGlosses } from "./relation-words";
 import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
 
@@ -225,7 +229,7 @@ interface Draft {
   subject: string;
   group: { key: string; column: string | null; part?: DatePart } | null;
   measure: ColumnChoice | null;
-  conditions: { choice: ColumnChoice; value: string; op?: Comparison; value2?: string }[];
+  conditions: { choice: ColumnChoice; value: string; op?: Comparison; value2?: string; prefix?: boolean }[];
   date: { key: string; column: string } | null;
   /** Business terms of the question the schema's registry resolved: tables to join, filters to apply. */
   terms: { filters: (DomainFilter & { key: string })[]; logic: "and" | "or"; tables: string[]; matched: string }[];
@@ -238,6 +242,10 @@ interface Draft {
   rank: ColumnChoice | null;
   /** An explicit order: by the figure, by the group, or by a column of the subject. */
   order: { by: "value" | "group" | "label" | ColumnChoice; descending: boolean } | null;
+  /** Columns of the subject the question asks to see besides its labels. */
+  returned?: ColumnChoice[];
+  /** A table the subject's rows have no row in ("authors not part of any organization"). */
+  without?: string | null;
 }
 
 /** The intent read against one schema, or why it does not fit there. */
@@ -353,7 +361,13 @@ function draftIn(
     const compared = condition.op !== undefined && condition.op !== "=";
     // A comparison needs a number column; equality with a number may also be a code in text.
     const fits = (type: string) =>
-      compared ? NUMERIC.test(type) : numeric ? NUMERIC.test(type) || TEXTUAL.test(type) : !NUMERIC.test(type);
+      condition.prefix
+        ? TEXTUAL.test(type)
+        : compared
+          ? NUMERIC.test(type)
+          : numeric
+            ? NUMERIC.test(type) || TEXTUAL.test(type)
+            : !NUMERIC.test(type);
     // Each join it takes to reach the column costs a point: the subject's own column comes first.
     const hops = (key: string) => ctx.finder.findShortestPath(subject as string, key)?.length ?? 0;
     const words = wordsOf(condition.column);
@@ -363,7 +377,13 @@ function draftIn(
       .map((c) => ({ ...c, score: c.score - hops(c.key) }))
       .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))[0];
     if (!choice) return `no column near ${subject} matches "${condition.column}"`;
-    conditions.push({ choice, value: condition.value, op: condition.op, value2: condition.value2 });
+    conditions.push({
+      choice,
+      value: condition.value,
+      op: condition.op,
+      value2: condition.value2,
+      ...(condition.prefix ? { prefix: true } : {}),
+    });
     score += choice.score;
     readings.push(
       `"${condition.column}" → ${choice.table.name}.${choice.column} ${condition.op ?? "="} ${condition.value}${condition.value2 ? ` and ${condition.value2}` : ""}`,
@@ -427,6 +447,23 @@ function draftIn(
   // values it uses, then by values in the data for the words left over.
   const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
   if (rank) for (const w of wordsOf(rank.column)) covered.add(w);
+  const shown = shownColumns(intent, { subject, group, measure }, shownHelpers(ctx));
+  if (typeof shown === "string") return shown;
+  for (const w of shown.words) covered.add(w);
+  let without: string | null = null;
+  if (intent.without) {
+    // "not part of any organization": a table reachable from the subject, other than it.
+    if (intent.shape !== "list" && !(intent.shape === "count" && !intent.groupBy)) {
+      return `"no ${intent.without}" is read for lists and counts only`;
+    }
+    const table = rankTables(ctx.graph, schema, wordsOf(intent.without)).find(
+      (c) => c.key !== subject && near.includes(c.key),
+    );
+    if (!table) return `nothing reachable from ${subject} matches "${intent.without}"`;
+    without = table.key;
+    for (const w of wordsOf(table.table.name)) covered.add(w);
+    readings.push(`"${intent.without}" → none in ${table.table.name}`);
+  }
   const order = intent.order ? orderIn(ctx, intent, intent.order, { subject, group, measure }) : null;
   if (typeof order === "string") return order;
   if (order) {
@@ -434,8 +471,18 @@ function draftIn(
     readings.push(`"${intent.order?.said}" → order by ${order.readable}`);
   }
   let unplaced = unaccountedWords(question, intent, covered);
+  // "Chicago (ORD)": the code is the value; its name is not looked up as another one.
+  const glosses = ctx.values ? glossesOf(question) : [];
   if (unplaced.length && ctx.values) {
-    const found = valueConditions(ctx, subject, near, question, new Set(unplaced));
+    const glossed = new Set(glosses.flatMap((g) => g.words));
+    // The words beside a code are read without its name: "from Los Angeles (LAX) to" is "from LAX to".
+    const found = valueConditions(
+      ctx,
+      subject,
+      near,
+      glosses.length ? withoutGlosses(question) : question,
+      new Set(unplaced.filter((w) => !glossed.has(w))),
+    );
     if (typeof found !== "string") {
       for (const { choice, value, words, text, near } of found) {
         conditions.push({ choice, value });
@@ -451,6 +498,15 @@ function draftIn(
       unplaced = unaccountedWords(question, intent, covered);
     } else if (found) return found;
   }
+  unplaced = settleDescribedWords(ctx, question, unplaced, {
+    subject,
+    group,
+    measure,
+    conditions,
+    rank,
+    glosses,
+    extra: [...shown.columns, ...(without ? [{ key: without, column: null }] : [])],
+  });
   return {
     schema,
     score,
@@ -465,6 +521,17 @@ function draftIn(
     unplaced,
     rank,
     order: order ? { by: order.by, descending: order.descending } : null,
+    returned: shown.columns.map((c) => ({ key: c.key, table: ctx.graph.tables[c.key], column: c.column, score: 0 })),
+    without,
+  };
+}
+
+/** What shown-columns.ts reads the schema with. */
+function shownHelpers(ctx: PlannerContext): ShownHelpers {
+  return {
+    tableWords: (key) => wordsOf(ctx.graph.tables[key].name),
+    labelWords: (key) => labelsOf(ctx, key).flatMap((c) => wordsOf(c)),
+    columns: (key) => ctx.graph.tables[key].columns.map((c) => c.name),
   };
 }
 
@@ -763,12 +830,15 @@ function interpretationOf(ctx: PlannerContext, intent: QuestionIntent, d: Draft)
   }
   const filters = [
     ...d.conditions.map((c) =>
-      c.op && c.op !== "="
+      c.prefix
+        ? `${name(c.choice.key)} ${col(c.choice.column)} starts with "${c.value}"`
+        : c.op && c.op !== "="
         ? `${name(c.choice.key)} ${col(c.choice.column)} ${c.op === "between" ? `is between ${c.value} and ${c.value2}` : `${c.op} ${c.value}`}`
         : `${name(c.choice.key)} ${col(c.choice.column)} is "${c.value}"`,
     ),
     ...d.terms.filter((t) => t.filters.length).map((t) => `"${t.matched}" as the registry defines it`),
   ];
+  if (d.without) filters.push(`no ${name(d.without)} row is linked`);
   if (filters.length) parts.push(`where ${filters.join(" and ")}`);
   if (d.date && intent.year !== null) {
     const when = intent.month ? `${MONTH_NAMES[intent.month - 1]} ${intent.year}` : String(intent.year);
@@ -807,7 +877,8 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
   for (const group of byColumn.values()) {
     const compared = group.filter((c) => c.op && c.op !== "=");
     for (const c of compared) where.push(comparisonSql(ref(c.choice.key, c.choice.column), c));
-    const equal = group.filter((c) => !c.op || c.op === "=");
+    for (const c of group.filter((x) => x.prefix)) where.push(prefixSql(w, ref(c.choice.key, c.choice.column), c.value));
+    const equal = group.filter((c) => (!c.op || c.op === "=") && !c.prefix);
     const parts = equal.map(({ choice, value }) =>
       conditionSql(w, ctx.dialect, intent, ref(choice.key, choice.column), choice, value),
     );
@@ -828,6 +899,18 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
         ]
       : [`${intent.year}-01-01`, `${intent.year + 1}-01-01`];
     where.push(`${column} >= '${from}' and ${column} < '${to}'`);
+  }
+  if (d.without) {
+    const none = notExistsSql(
+      ctx.graph,
+      ctx.finder,
+      { id: w.id, table: (key) => w.table(ctx.graph.tables[key]) },
+      d.subject,
+      d.without,
+      alias.get(d.subject) as string,
+    );
+    if (!none) return { ok: false, reason: `no join path to ${d.without}` };
+    where.push(none);
   }
   const whereSql = where.length ? ` where ${where.join(" and ")}` : "";
 
@@ -895,6 +978,7 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
     const extra = [
       ...d.conditions.map((c) => c.choice).filter((c) => c.key === d.subject && !labels.includes(c.column)),
       ...(sortColumn && !labels.includes(sortColumn.column) ? [sortColumn] : []),
+      ...(d.returned ?? []),
     ];
     const columns = [...new Set([...labels, ...extra.map((c) => c.column)])];
     const select = columns.map((c) => ref(d.subject, c)).join(", ");
@@ -969,6 +1053,12 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
 function sortTerm(dialect: PlannerDialect, ref: string, descending: boolean): string {
   if (dialect === "mysql") return descending ? `${ref} desc` : `${ref} is null, ${ref} asc`;
   return descending ? `${ref} desc nulls last` : `${ref} asc`;
+}
+
+/** A text column beginning with `value`, in any case; the value a literal, its wildcards escaped. */
+function prefixSql(w: Writer, column: string, value: string): string {
+  const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return `lower(${column}) like lower(${w.text(`${escaped}%`)})`;
 }
 
 /** A number compared with a column; the numbers were read as numbers, so they are written as such. */

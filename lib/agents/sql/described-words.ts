@@ -1,0 +1,63 @@
+import type { JoinPathFinder } from "@/lib/joingraph";
+import type { JoinGraph } from "@/lib/joingraph/contract";
+import type { Comparison } from "./intent";
+import { type Gloss, glossHolds, planDescriptions, relationVerbs, unitWords } from "./relation-words";
+import { normaliseValue, type ValueIndex } from "./values";
+
+// The last pass of accounting over a draft: words left unplaced by names and values that the
+// plan's own descriptions account for — a verb stating a relationship the plan joins through,
+// the unit of a compared number, the name glossing a code in parentheses. What remains is
+// unplaced, and the question is declined naming it.
+
+interface Used {
+  key: string;
+  column: string | null;
+}
+
+export interface DescribedDraft {
+  subject: string;
+  group: { key: string; column: string | null } | null;
+  measure: { key: string; column: string } | null;
+  conditions: { choice: { key: string; column: string }; value: string; op?: Comparison; value2?: string }[];
+  rank: { key: string; column: string } | null;
+  glosses: readonly Gloss[];
+  /** Other tables and columns the plan uses (returned columns, a negated table). */
+  extra?: readonly Used[];
+}
+
+export function settleDescribedWords(
+  ctx: { graph: JoinGraph; finder: JoinPathFinder; values?: ValueIndex },
+  question: string,
+  unplaced: readonly string[],
+  d: DescribedDraft,
+): string[] {
+  if (!unplaced.length) return [...unplaced];
+  const left = new Set(unplaced);
+  // A gloss holds only beside a code the plan filters on.
+  for (const g of d.glosses) {
+    const code = d.conditions.find((c) => normaliseValue(c.value) === normaliseValue(g.code));
+    if (code && ctx.values && glossHolds(g, { table: code.choice.key, column: code.choice.column }, ctx.graph, ctx.values)) {
+      for (const w of g.words) left.delete(w);
+    }
+  }
+  const used: Used[] = [
+    ...(d.group ? [d.group] : []),
+    ...(d.measure ? [d.measure] : []),
+    ...d.conditions.map((c) => c.choice),
+    ...(d.rank ? [d.rank] : []),
+    ...(d.extra ?? []),
+  ];
+  const descriptions = planDescriptions(ctx.graph, ctx.finder, d.subject, used);
+  for (const w of relationVerbs(question, [...left], descriptions)) left.delete(w);
+  const comment = (key: string, column: string) =>
+    ctx.graph.tables[key]?.columns.find((c) => c.name === column)?.comment ?? "";
+  const compared = d.conditions
+    .filter((c) => c.op && c.op !== "=")
+    .map((c) => ({
+      value: c.value,
+      value2: c.value2,
+      description: `${c.choice.column} ${comment(c.choice.key, c.choice.column)}`,
+    }));
+  for (const w of unitWords(question, [...left], compared)) left.delete(w);
+  return unplaced.filter((w) => left.has(w));
+}
