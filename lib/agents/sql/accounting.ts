@@ -35,6 +35,7 @@ const RELATION_VERBS = new Set(
     "provide provides provided supply supplies supplied release released record recorded",
     "receive receives received get gets got",
     "serving offering selling selled containing including playing working living",
+    "associate associated associates link linked links relate related relates connect connected",
   ]
     .join(" ")
     .split(" ")

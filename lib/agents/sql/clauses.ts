@@ -110,6 +110,8 @@ export function clausesOf(question: string): Clauses | null {
   if (leading) {
     text = leading.rest;
     out.returns.push(...leading.items);
+    // "What's": the clitic names nothing.
+    out.said.push("s");
     found = true;
   }
   const prefix = PREFIX.exec(` ${text}`);

@@ -446,7 +446,7 @@ function draftIn(
   // Every content word accounted for, or the draft says which are not: first by the names and
   // values it uses, then by values in the data for the words left over.
   const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
-  if (rank) for (const w of wordsOf(rank.column)) covered.add(w);
+  if (rank) for (const w of coveredBy(rank.column, rank.table.columns.find((c) => c.name === rank?.column)?.comment)) covered.add(w);
   const shown = shownColumns(intent, { subject, group, measure }, shownHelpers(ctx));
   if (typeof shown === "string") return shown;
   for (const w of shown.words) covered.add(w);
@@ -464,7 +464,16 @@ function draftIn(
     for (const w of wordsOf(table.table.name)) covered.add(w);
     readings.push(`"${intent.without}" → none in ${table.table.name}`);
   }
-  const order = intent.order ? orderIn(ctx, intent, intent.order, { subject, group, measure }) : null;
+  // "… with the highest number of X, ordered by the number of X in descending order" says the
+  // ranking twice; the other way round it contradicts itself.
+  const order =
+    intent.order && rank && intent.rankBy && sameWords(intent.order.words, intent.rankBy)
+      ? intent.order.descending === intent.descending
+        ? { by: rank, descending: intent.descending, words: wordsOf(intent.rankBy), readable: rank.column }
+        : `"${intent.order.said}" sorts the other way than the ranking`
+      : intent.order
+        ? orderIn(ctx, intent, intent.order, { subject, group, measure })
+        : null;
   if (typeof order === "string") return order;
   if (order) {
     for (const w of order.words) covered.add(w);
@@ -534,6 +543,11 @@ function shownHelpers(ctx: PlannerContext): ShownHelpers {
     columns: (key) => ctx.graph.tables[key].columns.map((c) => c.name),
   };
 }
+
+const sameWords = (a: string | null, b: string) => {
+  const [x, y] = [wordsOf(a ?? ""), wordsOf(b)];
+  return x.length > 0 && x.length === y.length && x.every((w) => y.includes(w));
+};
 
 /** Words of an order clause that only say "the figure": "the number of …", "the average cost". */
 const FIGURE_WORDS = new Set(["number", "count", "total", "sum", "average", "avg", "mean", "amount", "value"]);
