@@ -1,7 +1,7 @@
 import type { JoinPathFinder } from "@/lib/joingraph";
 import type { JoinGraph } from "@/lib/joingraph/contract";
 import type { Comparison } from "./intent";
-import { type Gloss, glossHolds, planDescriptions, relationVerbs, unitWords } from "./relation-words";
+import { type Gloss, glossHolds, planDescriptions, relationVerbs, stemOf, unitWords } from "./relation-words";
 import { normaliseValue, type ValueIndex } from "./values";
 
 // The last pass of accounting over a draft: words left unplaced by names and values that the
@@ -60,4 +60,28 @@ export function settleDescribedWords(
     }));
   for (const w of unitWords(question, [...left], compared)) left.delete(w);
   return unplaced.filter((w) => left.has(w));
+}
+
+/**
+ * The one column among `tables` whose description holds every one of `words` (by stem), when
+ * no name carries them; null when none does or several do — a guess between two would answer
+ * a question nobody asked.
+ */
+export function describedColumn(
+  graph: JoinGraph,
+  tables: readonly string[],
+  words: readonly string[],
+  accept: (dataType: string) => boolean,
+): { key: string; column: string } | null {
+  const wanted = [...new Set(words.map(stemOf))];
+  if (wanted.length < 2) return null;
+  const found: { key: string; column: string }[] = [];
+  for (const key of tables) {
+    for (const c of graph.tables[key]?.columns ?? []) {
+      if (!c.comment || !accept(c.data_type)) continue;
+      const said = new Set(c.comment.toLowerCase().split(/[^a-z]+/).filter(Boolean).map(stemOf));
+      if (wanted.every((w) => said.has(w))) found.push({ key, column: c.name });
+    }
+  }
+  return found.length === 1 ? found[0] : null;
 }

@@ -381,7 +381,17 @@ function readIntent(question: string, previous: QuestionIntent | null): Question
   if (m) {
     const subject = phrase(m[1].toLowerCase());
     const group = groupPhrase(m[2].toLowerCase());
-    if (subject && group) return { ...base, shape: "count", subject, groupBy: group };
+    // "the total number of citations received by each author" may sum a column that keeps a
+    // number of citations (`citation_num`) where no table holds the citations themselves.
+    const summed = measurePhrase(`number of ${m[1].toLowerCase()}`);
+    const kept: QuestionIntent = {
+      ...base,
+      shape: "measure",
+      subject: summed,
+      measure: { aggregate: "sum", words: summed },
+      groupBy: group,
+    };
+    if (subject && group) return { ...base, shape: "count", subject, groupBy: group, alternative: kept };
   }
   // "What are the names of the restaurants that serve Italian food": a list of what is named.
   m =

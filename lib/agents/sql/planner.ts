@@ -4,7 +4,7 @@ import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTe
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
 import type { Comparison, QuestionIntent } from "./intent";
-import { settleDescribedWords } from "./described-words";
+import { describedColumn, settleDescribedWords } from "./described-words";
 import { notExistsSql } from "./negation";
 import { type ShownHelpers, shownColumns } from "./shown-columns";
 import { glossesOf, withoutGlosses } from "./relation-words";
@@ -272,6 +272,13 @@ function draftIn(
       rankColumns(ctx.graph, everyTable, [...measureWords, ...subjectWords], (t) => NUMERIC.test(t)).filter(
         (c) => !isKeyColumn(c) && headNamed(c, measureWords, [...measureWords, ...subjectWords]),
       )[0] ?? null;
+    // No name says it: the one number column whose description does ("the minimum amount of
+    // time required for a connecting flight" is `minimum_connect_time`).
+    const described = measure
+      ? null
+      : describedColumn(ctx.graph, everyTable, [...measureWords, ...subjectWords], (t) => NUMERIC.test(t));
+    if (described) measure = { ...described, table: ctx.graph.tables[described.key], score: 1 };
+    if (measure && isKeyColumn(measure)) measure = null;
     if (!measure) return `no numeric column matches "${intent.measure?.words}"`;
     subject = measure.key;
     score += measure.score;
