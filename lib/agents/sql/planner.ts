@@ -4,6 +4,7 @@ import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTe
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
 import type { Comparison, QuestionIntent } from "./intent";
+import { chainJoins, mentionAt, namedTables } from "./chain";
 import { describedColumn, settleDescribedWords } from "./described-words";
 import { notExistsSql } from "./negation";
 import { type ShownHelpers, shownColumns } from "./shown-columns";
@@ -246,6 +247,8 @@ interface Draft {
   returned?: ColumnChoice[];
   /** A table the subject's rows have no row in ("authors not part of any organization"). */
   without?: string | null;
+  /** The tables joined link by link in the order the question names them, when it names them. */
+  chain?: string[] | null;
 }
 
 /** The intent read against one schema, or why it does not fit there. */
@@ -454,7 +457,7 @@ function draftIn(
   // values it uses, then by values in the data for the words left over.
   const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
   if (rank) for (const w of coveredBy(rank.column, rank.table.columns.find((c) => c.name === rank?.column)?.comment)) covered.add(w);
-  const shown = shownColumns(intent, { subject, group, measure }, shownHelpers(ctx));
+  const shown = shownColumns(intent, { subject, group, measure, near }, shownHelpers(ctx));
   if (typeof shown === "string") return shown;
   for (const w of shown.words) covered.add(w);
   let without: string | null = null;
@@ -514,6 +517,28 @@ function draftIn(
       unplaced = unaccountedWords(question, intent, covered);
     } else if (found) return found;
   }
+  // Tables the question names on the way to its filters ("authors who have written publications
+  // in the domain X"): joined in the order named, not by the cheapest tree.
+  let chain: string[] | null = null;
+  if (unplaced.length && (intent.shape === "list" || intent.shape === "count") && !intent.without) {
+    const usedKeys = [
+      subject,
+      ...(group ? [group.key] : []),
+      ...(measure ? [measure.key] : []),
+      ...conditions.map((c) => c.choice.key),
+      ...shown.columns.map((c) => c.key),
+    ];
+    const passed = namedTables(ctx.graph.tables, schema, unplaced, usedKeys).filter((t) => near.includes(t.key));
+    if (passed.length) {
+      const questionWords = wordsOf(question);
+      const at = (key: string) => mentionAt(questionWords, ctx.graph.tables[key].name);
+      const rest = [...new Set([...usedKeys, ...passed.map((t) => t.key)])].filter((k) => k !== subject);
+      chain = [subject, ...rest.sort((a, b) => at(a) - at(b))];
+      const said = new Set(passed.flatMap((t) => t.words));
+      unplaced = unplaced.filter((w) => !said.has(w));
+      readings.push(`joined in the order named: ${chain.map((k) => ctx.graph.tables[k].name).join(" → ")}`);
+    }
+  }
   unplaced = settleDescribedWords(ctx, question, unplaced, {
     subject,
     group,
@@ -539,6 +564,7 @@ function draftIn(
     order: order ? { by: order.by, descending: order.descending } : null,
     returned: shown.columns.map((c) => ({ key: c.key, table: ctx.graph.tables[c.key], column: c.column, score: 0 })),
     without,
+    chain,
   };
 }
 
@@ -690,7 +716,8 @@ function valueConditions(
           ...wordsOf(ctx.graph.tables[hit.table].name),
         ]);
         const beside = [...around].filter((w) => names.has(w)).length;
-        const named = [...names].filter((w) => questionWords.has(w)).length;
+        // The value's own words do not name its column ("First Class" is no class table's).
+        const named = [...names].filter((w) => questionWords.has(w) && !mention.words.includes(w)).length;
         const hops = ctx.finder.findShortestPath(subject, hit.table)?.length ?? 0;
         // A value of a row's label (an artist's name) names that row; one in free text (a
         // track's composer) only mentions it.
@@ -859,6 +886,7 @@ function interpretationOf(ctx: PlannerContext, intent: QuestionIntent, d: Draft)
     ),
     ...d.terms.filter((t) => t.filters.length).map((t) => `"${t.matched}" as the registry defines it`),
   ];
+  if (d.chain) parts.push(`(joined through ${d.chain.map(name).join(", ")} in the order named)`);
   if (d.without) filters.push(`no ${name(d.without)} row is linked`);
   if (filters.length) parts.push(`where ${filters.join(" and ")}`);
   if (d.date && intent.year !== null) {
@@ -875,8 +903,11 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
   add(d.group?.key);
   add(d.measure?.key);
   for (const c of d.conditions) add(c.choice.key);
+  for (const c of d.returned ?? []) add(c.key);
   for (const t of d.terms) for (const key of t.tables) add(key);
-  const joins = ctx.finder.planJoins(required);
+  const chained = d.chain ? chainJoins(ctx.finder, d.chain) : null;
+  if (typeof chained === "string") return { ok: false, reason: chained };
+  const joins = chained ? { ...chained, unreachable: [] } : ctx.finder.planJoins(required);
   if (joins.unreachable.length) return { ok: false, reason: `no join path to ${joins.unreachable.join(", ")}` };
 
   const alias = new Map(joins.tables.map((key, i) => [key, `t${i + 1}`]));
@@ -1001,8 +1032,17 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
       ...(sortColumn && !labels.includes(sortColumn.column) ? [sortColumn] : []),
       ...(d.returned ?? []),
     ];
-    const columns = [...new Set([...labels, ...extra.map((c) => c.column)])];
-    const select = columns.map((c) => ref(d.subject, c)).join(", ");
+    // The subject's columns, then those the question asked for from a joined table.
+    const columns = [...new Set([...labels, ...extra.filter((c) => c.key === d.subject).map((c) => c.column)])];
+    const joined = (d.returned ?? []).filter((c) => c.key !== d.subject);
+    // Rows reached through a chain of tables repeat once per path: each listed once, by its key.
+    const distinct = d.chain && subjectKey ? "distinct " : "";
+    const keyColumn = distinct && !columns.includes(subjectTable.primary_key[0]) ? [subjectKey as string] : [];
+    const select = [
+      ...keyColumn,
+      ...columns.map((c) => ref(d.subject, c)),
+      ...joined.map((c) => ref(c.key, c.column)),
+    ].join(", ");
     const labelOrder = labels.map((c) => ref(d.subject, c));
     // A ranking keeps its first N by the column; an order clause sorts by what it names.
     const order = d.rank
@@ -1017,7 +1057,7 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
       ok: true,
       plan: {
         ...base,
-        sql: `select ${select} from ${from.join(" ")}${whereSql} order by ${order}${limit}`,
+        sql: `select ${distinct}${select} from ${from.join(" ")}${whereSql} order by ${order}${limit}`,
         labelColumns: labels,
         valueColumn: null,
       },

@@ -17,6 +17,8 @@ interface Shape {
   subject: string;
   group: { key: string; column: string | null } | null;
   measure: { key: string; column: string } | null;
+  /** Tables a join reaches from the subject. */
+  near: readonly string[];
 }
 
 const FIGURE = ["number", "count", "total", "sum", "average", "avg", "mean", "amount", "value"];
@@ -72,6 +74,22 @@ export function shownColumns(
       if (found.length === 1) {
         columns.push({ key: d.subject, column: found[0] });
         words.push(...said);
+        continue;
+      }
+      // Else the one column of a joined table its words name whole ("meal description").
+      const joined = d.near
+        .filter((key) => key !== d.subject)
+        .flatMap((key) => {
+          const tableWords = h.tableWords(key);
+          const rest = said.filter((w) => !tableWords.includes(w));
+          return h
+            .columns(key)
+            .filter((c) => rest.length > 0 && sameSet(wordsOf(c), rest))
+            .map((column) => ({ key, column, words: [...said, ...tableWords] }));
+        });
+      if (found.length === 0 && joined.length === 1) {
+        columns.push({ key: joined[0].key, column: joined[0].column });
+        words.push(...joined[0].words);
         continue;
       }
     }
