@@ -85,11 +85,22 @@ const HIGH = /^(?:best|highest|largest|biggest|most|top)$/i;
 const FIGURE_AGAIN =
   /\s*,?\s+and\s+how\s+many\s+([a-z][a-z _-]*?)\s+(?:did|does|do|has|have|had)\s+(?:he\/she|she\/he|he or she|s\/he|he|she|they|it)(?:\s+(?:have|had|get|got|make|made|write|wrote|publish|published))?(?:\s+(?:in\s+)?(?:that|this|the same)\s+(?:year|month|period|time))?\s*[?.!]*$/i;
 
+/** "Which state code is Orlando International Airport in?": a column of the row a value names. */
+const ATTRIBUTE =
+  /^(?:[Ww]hich|[Ww]hat)\s+([a-z][a-z _-]*?)\s+(?:is|was)\s+(?:the\s+)?([A-Z0-9][\p{L}\p{N} .'’&-]*?)\s+(?:in|located in|at|based in|part of)\s*[?.!]*$/u;
+
 /** The clauses of `question`, or null when it has none. */
 export function clausesOf(question: string): Clauses | null {
   let text = question.trim();
   const out: Clauses = { rest: text, returns: [], prefixes: [], without: null, order: null, figureOf: null, said: [] };
   let found = false;
+
+  const attribute = ATTRIBUTE.exec(text);
+  if (attribute) {
+    // Listed as the rows the column's words name, joined to the value's row; the column shown.
+    const column = attribute[1].toLowerCase();
+    return { ...out, rest: `List the ${column}`, returns: [column] };
+  }
 
   const trailing = trailingReturns(text);
   if (trailing) {
