@@ -35,7 +35,8 @@ function itemsOf(list: string): string[] | null {
     .split(/\s*,\s*(?:and\s+)?|\s+and\s+/i)
     .map((item) => item.trim().replace(ITEM_FILLER, "").trim())
     .filter(Boolean);
-  return items.length && items.every((item) => /^[a-z][a-z _-]*(?: of [a-z][a-z _-]*)?$/i.test(item) && item.split(/\s+/).length <= 6)
+  return items.length &&
+    items.every((item) => /^[a-z][a-z _-]*(?: of [a-z][a-z _-]*)?$/i.test(item) && item.split(/\s+/).length <= 6)
     ? items.map((item) => item.toLowerCase())
     : null;
 }
@@ -147,7 +148,12 @@ export function clausesOf(question: string): Clauses | null {
   }
   const range = RANGE_ORDER.exec(text);
   if (range && HIGH.test(range[1]) !== HIGH.test(range[3])) {
-    out.order = { words: range[2].toLowerCase(), descending: HIGH.test(range[1]), alphabetical: false, said: range[0].trim() };
+    out.order = {
+      words: range[2].toLowerCase(),
+      descending: HIGH.test(range[1]),
+      alphabetical: false,
+      said: range[0].trim(),
+    };
     text = text.slice(0, range.index);
     out.said.push("starting", "going", "to");
     found = true;

@@ -36,7 +36,11 @@ export function settleDescribedWords(
   // A gloss holds only beside a code the plan filters on.
   for (const g of d.glosses) {
     const code = d.conditions.find((c) => normaliseValue(c.value) === normaliseValue(g.code));
-    if (code && ctx.values && glossHolds(g, { table: code.choice.key, column: code.choice.column }, ctx.graph, ctx.values)) {
+    if (
+      code &&
+      ctx.values &&
+      glossHolds(g, { table: code.choice.key, column: code.choice.column }, ctx.graph, ctx.values)
+    ) {
       for (const w of g.words) left.delete(w);
     }
   }
@@ -79,7 +83,13 @@ export function describedColumn(
   for (const key of tables) {
     for (const c of graph.tables[key]?.columns ?? []) {
       if (!c.comment || !accept(c.data_type)) continue;
-      const said = new Set(c.comment.toLowerCase().split(/[^a-z]+/).filter(Boolean).map(stemOf));
+      const said = new Set(
+        c.comment
+          .toLowerCase()
+          .split(/[^a-z]+/)
+          .filter(Boolean)
+          .map(stemOf),
+      );
       if (wanted.every((w) => said.has(w))) found.push({ key, column: c.name });
     }
   }

@@ -261,7 +261,10 @@ function orderOf(text: string): { rest: string; order: QuestionIntent["order"] }
  */
 function rankedOf(question: string, base: Omit<QuestionIntent, "shape" | "subject">): QuestionIntent | null {
   // "the top 3 titles of the publications …" ranks the publications and shows their titles.
-  const text = question.replace(/\b(top|bottom)\s+(\d{1,3})\s+((?:names?|titles?|ids?)\s+of)\s+(?:the\s+)?/i, "$3 the $1 $2 ");
+  const text = question.replace(
+    /\b(top|bottom)\s+(\d{1,3})\s+((?:names?|titles?|ids?)\s+of)\s+(?:the\s+)?/i,
+    "$3 the $1 $2 ",
+  );
   const ranked =
     /^(?:what (?:is|are)\s+|which\s+(?:is\s+|are\s+)?|list\s+|show\s+(?:me\s+)?|give me\s+|find\s+)?(?:the\s+)?(?:(?:names?|titles?|ids?)\s+of\s+(?:the\s+)?)?(?:(top|bottom)\s+)?(?:(\d{1,3})\s+)?(.+?)\s+(?:(?:that|which|who)\s+(?:has|have|had)\s+(?:received\s+|got\s+|gotten\s+)?|with\s+)the\s+(highest|lowest|largest|smallest|greatest|most|fewest|least)\s+(.+)$/i.exec(
       text,

@@ -3,12 +3,12 @@ import type { JoinGraph, JoinGraphTable, JoinRelationship } from "@/lib/joingrap
 import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTerms } from "@/lib/ontology";
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
-import type { Comparison, QuestionIntent } from "./intent";
 import { chainJoins, mentionAt, namedTables } from "./chain";
 import { describedColumn, settleDescribedWords } from "./described-words";
+import type { Comparison, QuestionIntent } from "./intent";
 import { notExistsSql } from "./negation";
-import { type ShownHelpers, shownColumns } from "./shown-columns";
 import { glossesOf, withoutGlosses } from "./relation-words";
+import { type ShownHelpers, shownColumns } from "./shown-columns";
 import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
 
@@ -456,7 +456,9 @@ function draftIn(
   // Every content word accounted for, or the draft says which are not: first by the names and
   // values it uses, then by values in the data for the words left over.
   const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
-  if (rank) for (const w of coveredBy(rank.column, rank.table.columns.find((c) => c.name === rank?.column)?.comment)) covered.add(w);
+  if (rank)
+    for (const w of coveredBy(rank.column, rank.table.columns.find((c) => c.name === rank?.column)?.comment))
+      covered.add(w);
   const shown = shownColumns(intent, { subject, group, measure, near }, shownHelpers(ctx));
   if (typeof shown === "string") return shown;
   for (const w of shown.words) covered.add(w);
@@ -466,10 +468,13 @@ function draftIn(
     if (intent.shape !== "list" && !(intent.shape === "count" && !intent.groupBy)) {
       return `"no ${intent.without}" is read for lists and counts only`;
     }
-    const table = rankTables(ctx.graph, schema, wordsOf(intent.without)).find(
-      (c) => c.key !== subject && near.includes(c.key),
-    );
-    if (!table) return `nothing reachable from ${subject} matches "${intent.without}"`;
+    // The best-named table, named whole: "no talks" is never "no talk topics".
+    const said = wordsOf(intent.without);
+    const table = rankTables(ctx.graph, schema, said).find((c) => c.key !== subject);
+    const whole = table && sameWords(table.table.name, intent.without);
+    if (!table || !whole || !near.includes(table.key)) {
+      return `nothing reachable from ${subject} is named "${intent.without}"`;
+    }
     without = table.key;
     for (const w of wordsOf(table.table.name)) covered.add(w);
     readings.push(`"${intent.without}" → none in ${table.table.name}`);
@@ -528,10 +533,16 @@ function draftIn(
       ...conditions.map((c) => c.choice.key),
       ...shown.columns.map((c) => c.key),
     ];
-    const passed = namedTables(ctx.graph.tables, schema, unplaced, usedKeys).filter((t) => near.includes(t.key));
+    const questionWords = wordsOf(question);
+    const at = (key: string) => mentionAt(questionWords, ctx.graph.tables[key].name);
+    // Only on the way to a filter: "countries our customers come from" filters nothing, and
+    // joining the customers in would answer which countries have any.
+    const filtered = conditions.filter((c) => c.choice.key !== subject).map((c) => at(c.choice.key));
+    const last = filtered.length ? Math.max(...filtered.filter((i) => i < Number.MAX_SAFE_INTEGER), -1) : -1;
+    const passed = namedTables(ctx.graph.tables, schema, unplaced, usedKeys).filter(
+      (t) => near.includes(t.key) && at(t.key) < last,
+    );
     if (passed.length) {
-      const questionWords = wordsOf(question);
-      const at = (key: string) => mentionAt(questionWords, ctx.graph.tables[key].name);
       const rest = [...new Set([...usedKeys, ...passed.map((t) => t.key)])].filter((k) => k !== subject);
       chain = [subject, ...rest.sort((a, b) => at(a) - at(b))];
       const said = new Set(passed.flatMap((t) => t.words));
@@ -881,8 +892,8 @@ function interpretationOf(ctx: PlannerContext, intent: QuestionIntent, d: Draft)
       c.prefix
         ? `${name(c.choice.key)} ${col(c.choice.column)} starts with "${c.value}"`
         : c.op && c.op !== "="
-        ? `${name(c.choice.key)} ${col(c.choice.column)} ${c.op === "between" ? `is between ${c.value} and ${c.value2}` : `${c.op} ${c.value}`}`
-        : `${name(c.choice.key)} ${col(c.choice.column)} is "${c.value}"`,
+          ? `${name(c.choice.key)} ${col(c.choice.column)} ${c.op === "between" ? `is between ${c.value} and ${c.value2}` : `${c.op} ${c.value}`}`
+          : `${name(c.choice.key)} ${col(c.choice.column)} is "${c.value}"`,
     ),
     ...d.terms.filter((t) => t.filters.length).map((t) => `"${t.matched}" as the registry defines it`),
   ];
@@ -929,7 +940,8 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
   for (const group of byColumn.values()) {
     const compared = group.filter((c) => c.op && c.op !== "=");
     for (const c of compared) where.push(comparisonSql(ref(c.choice.key, c.choice.column), c));
-    for (const c of group.filter((x) => x.prefix)) where.push(prefixSql(w, ref(c.choice.key, c.choice.column), c.value));
+    for (const c of group.filter((x) => x.prefix))
+      where.push(prefixSql(w, ref(c.choice.key, c.choice.column), c.value));
     const equal = group.filter((c) => (!c.op || c.op === "=") && !c.prefix);
     const parts = equal.map(({ choice, value }) =>
       conditionSql(w, ctx.dialect, intent, ref(choice.key, choice.column), choice, value),

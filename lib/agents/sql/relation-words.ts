@@ -72,9 +72,21 @@ export function planDescriptions(
  * The `unplaced` words that are verbs naming a relationship the plan's own descriptions state
  * ("presented", "depart", "served"): those the plan accounts for.
  */
-export function relationVerbs(question: string, unplaced: readonly string[], descriptions: readonly string[]): string[] {
+export function relationVerbs(
+  question: string,
+  unplaced: readonly string[],
+  descriptions: readonly string[],
+): string[] {
   if (!unplaced.length || !descriptions.length) return [];
-  const described = new Set(descriptions.flatMap((d) => d.toLowerCase().split(/[^a-z]+/).filter(Boolean).map(stemOf)));
+  const described = new Set(
+    descriptions.flatMap((d) =>
+      d
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .filter(Boolean)
+        .map(stemOf),
+    ),
+  );
   const tokens = tokensOf(question);
   const out: string[] = [];
   tokens.forEach((t, i) => {
@@ -181,12 +193,14 @@ export function glossHolds(
   const said = new Set(wordsOf(`${code.column} ${column?.comment ?? ""}`));
   const tables = new Set([code.table]);
   for (const r of graph.relationships) {
-    if (r.from_table === code.table && r.column_pairs.some((p) => p.from_column === code.column)) tables.add(r.to_table);
+    if (r.from_table === code.table && r.column_pairs.some((p) => p.from_column === code.column))
+      tables.add(r.to_table);
     if (r.to_table === code.table && r.column_pairs.some((p) => p.to_column === code.column)) tables.add(r.from_table);
   }
   for (const [key, t] of Object.entries(graph.tables)) {
     const words = wordsOf(t.name);
-    if (t.schema === graph.tables[code.table]?.schema && words.length && words.every((w) => said.has(w))) tables.add(key);
+    if (t.schema === graph.tables[code.table]?.schema && words.length && words.every((w) => said.has(w)))
+      tables.add(key);
   }
   for (const [value, hits] of index.byValue) {
     if (value !== name && !value.startsWith(`${name} `)) continue;
