@@ -131,8 +131,8 @@ export function clausesOf(question: string): Clauses | null {
     const value = prefix[4] ?? prefix[5] ?? prefix[6] ?? prefix[7];
     // The noun before "whose" names the column's table: "journals whose names" is journal.name.
     out.prefixes.push({ column: `${prefix[1]} ${prefix[2]}`.toLowerCase(), value, prefix: true });
-    text = ` ${text}`.slice(0, prefix.index) + ` ${prefix[1]}${` ${text}`.slice(prefix.index + prefix[0].length)}`;
-    text = text.trim();
+    const padded = ` ${text}`;
+    text = `${padded.slice(0, prefix.index)} ${prefix[1]}${padded.slice(prefix.index + prefix[0].length)}`.trim();
     out.said.push("start", "starting", "begin", "beginning", "letter", "character", "word", "string", "prefix");
     found = true;
   }

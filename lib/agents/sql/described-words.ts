@@ -3,6 +3,7 @@ import type { JoinGraph } from "@/lib/joingraph/contract";
 import type { Comparison } from "./intent";
 import { type Gloss, glossHolds, planDescriptions, relationVerbs, stemOf, unitWords } from "./relation-words";
 import { normaliseValue, type ValueIndex } from "./values";
+import { wordsOf } from "./words";
 
 // The last pass of accounting over a draft: words left unplaced by names and values that the
 // plan's own descriptions account for — a verb stating a relationship the plan joins through,
@@ -94,4 +95,29 @@ export function describedColumn(
     }
   }
   return found.length === 1 ? found[0] : null;
+}
+
+/**
+ * The one table of `schema` whose rows a column's description calls by `words` ("Unique
+ * identifier for each meal served": a row of `food_service` is a meal), when no table is named
+ * so; null when none or several are.
+ */
+export function describedTable(
+  graph: JoinGraph,
+  schema: string,
+  words: readonly string[],
+): { key: string; column: string } | null {
+  if (words.length !== 1) return null;
+  const found = new Map<string, string>();
+  for (const [key, t] of Object.entries(graph.tables)) {
+    if (t.schema !== schema) continue;
+    for (const c of t.columns) {
+      const m = /\b(?:identifier|id|code|number|key)\b[^.]*?\b(?:for|of)\s+(?:each|every)\s+([a-z]+)/i.exec(
+        c.comment ?? "",
+      );
+      if (m && wordsOf(m[1])[0] === words[0] && !found.has(key)) found.set(key, c.name);
+    }
+  }
+  const [only] = found;
+  return found.size === 1 ? { key: only[0], column: only[1] } : null;
 }

@@ -24,6 +24,9 @@ comment on column talk.attendee_num is 'The number of attendees who watched the 
 create table gives (sid int, kid int);
 create table talk_topic (kid int, oid int);
 create table speaker_topic (sid int, oid int);
+create table slot (slot_code text, slot_number int, room text);
+comment on column slot.slot_number is 'Unique identifier for each session held';
+insert into slot values ('A1', 1, 'North'), ('A2', 2, 'North'), ('B1', 3, 'South');
 insert into venue values ('RVH', 'Riverside Hall', 'Riverside'), ('OKA', 'Oak Auditorium', 'Oakland'), ('RSR', 'Rose Room', 'Riverside');
 insert into team values (1, 'Storage'), (2, 'Compilers'), (3, 'Kernels');
 insert into speaker values (1, 'Ada', 1), (2, 'Brian', 2), (3, 'Chen', null), (4, 'Dana', 3);
@@ -122,6 +125,15 @@ describe("phrasings the offline engine reads", () => {
       ).map((r) => r[0]),
     );
     expect(got.map((r) => r.at(-1))).not.toContain("Kernels");
+  });
+
+  it("counts the rows a column's description names when no table is named so", async () => {
+    const { rows: got } = await rows("How many sessions are held in each room?");
+    expect(got.map((r) => [r[0], Number(r.at(-1))]).sort()).toEqual([
+      ["North", 2],
+      ["South", 1],
+    ]);
+    expect(declined("How many workshops are held in each room?")).toBe(true);
   });
 
   it("lists a column of the row a value names: 'Which city is Oak Auditorium in?'", async () => {

@@ -4,7 +4,7 @@ import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTe
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
 import { chainJoins, mentionAt, namedTables } from "./chain";
-import { describedColumn, settleDescribedWords } from "./described-words";
+import { describedColumn, describedTable, settleDescribedWords } from "./described-words";
 import type { Comparison, QuestionIntent } from "./intent";
 import { notExistsSql } from "./negation";
 import { glossesOf, withoutGlosses } from "./relation-words";
@@ -264,6 +264,8 @@ function draftIn(
   let score = 0;
   let subject: string | null = null;
   let measure: ColumnChoice | null = null;
+  let describedSubject: string[] = [];
+  let describedBy: { key: string; column: string } | null = null;
 
   if (intent.shape === "measure") {
     // "total freight per shipper": the measure's words name a numeric column (and maybe its table).
@@ -290,9 +292,15 @@ function draftIn(
     // A business term can name what no table is called ("sales representatives" are employees):
     // the registry's table for it is the subject then.
     const termed = best ? null : termTable(ctx, schema, intent.subject);
-    if (!best && !termed) return `no table matches "${intent.subject}"`;
-    subject = best ? best.key : (termed as string);
+    // Or the one table whose rows a column's description calls so ("identifier for each meal").
+    const described = best || termed ? null : describedTable(ctx.graph, schema, wordsOf(intent.subject));
+    if (!best && !termed && !described) return `no table matches "${intent.subject}"`;
+    subject = best ? best.key : ((termed ?? described?.key) as string);
     score += best ? best.score : 2;
+    if (described) {
+      describedSubject = wordsOf(intent.subject);
+      describedBy = described;
+    }
   }
   readings.push(`"${intent.subject}" → ${schema}.${ctx.graph.tables[subject].name}`);
   const near = reachable(ctx, schema, subject);
@@ -456,6 +464,7 @@ function draftIn(
   // Every content word accounted for, or the draft says which are not: first by the names and
   // values it uses, then by values in the data for the words left over.
   const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
+  for (const w of describedSubject) covered.add(w);
   if (rank)
     for (const w of coveredBy(rank.column, rank.table.columns.find((c) => c.name === rank?.column)?.comment))
       covered.add(w);
@@ -487,7 +496,7 @@ function draftIn(
         ? { by: rank, descending: intent.descending, words: wordsOf(intent.rankBy), readable: rank.column }
         : `"${intent.order.said}" sorts the other way than the ranking`
       : intent.order
-        ? orderIn(ctx, intent, intent.order, { subject, group, measure })
+        ? orderIn(ctx, intent, intent.order, { subject, group, measure }, describedSubject)
         : null;
   if (typeof order === "string") return order;
   if (order) {
@@ -557,7 +566,11 @@ function draftIn(
     conditions,
     rank,
     glosses,
-    extra: [...shown.columns, ...(without ? [{ key: without, column: null }] : [])],
+    extra: [
+      ...shown.columns,
+      ...(without ? [{ key: without, column: null }] : []),
+      ...(describedBy ? [describedBy] : []),
+    ],
   });
   return {
     schema,
@@ -606,6 +619,8 @@ function orderIn(
   intent: QuestionIntent,
   order: NonNullable<QuestionIntent["order"]>,
   d: Pick<Draft, "subject" | "group" | "measure">,
+  /** Words the subject's rows are called by where its name does not say them. */
+  subjectWords: readonly string[] = [],
 ): { by: "value" | "group" | "label" | ColumnChoice; descending: boolean; words: string[]; readable: string } | string {
   const words = order.words ? wordsOf(order.words) : [];
   const tableWords = (key: string) => wordsOf(ctx.graph.tables[key].name);
@@ -622,6 +637,7 @@ function orderIn(
     const pool = [
       ...FIGURE_WORDS,
       ...tableWords(d.subject),
+      ...subjectWords,
       ...(d.measure ? [...wordsOf(d.measure.column), ...tableWords(d.measure.key)] : []),
     ];
     if (within(pool)) return { by: "value", descending, words, readable: "the figure" };
@@ -897,6 +913,7 @@ function interpretationOf(ctx: PlannerContext, intent: QuestionIntent, d: Draft)
     ),
     ...d.terms.filter((t) => t.filters.length).map((t) => `"${t.matched}" as the registry defines it`),
   ];
+  if (d.returned?.length) parts.push(`showing ${d.returned.map((c) => `${name(c.key)} ${col(c.column)}`).join(", ")}`);
   if (d.chain) parts.push(`(joined through ${d.chain.map(name).join(", ")} in the order named)`);
   if (d.without) filters.push(`no ${name(d.without)} row is linked`);
   if (filters.length) parts.push(`where ${filters.join(" and ")}`);
