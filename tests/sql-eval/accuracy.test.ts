@@ -34,9 +34,12 @@ import { runSqlEval, runWarehouseSet } from "./support/run";
  * declined, 0 wrong; warehouse unchanged at 36 / 32 / 0. With "with the highest …" no longer read
  * as a filter, "what are the top 2 … with the most …" and a subject's own column preferred over a
  * table several joins away: sql-eval 24 correct, 66 declined, 0 wrong (warehouse unchanged).
+ * With relationship verbs, units and measures read from column descriptions, code glosses
+ * ("Chicago (ORD)"), shown columns, prefixes, negation, range orders and tables joined in the
+ * order named: sql-eval 43 correct, 47 declined, 0 wrong; warehouse 39 correct, 29 declined, 0 wrong.
  * Correct answers may not fall below the floor; wrong ones may not pass 3 %.
  */
-const FLOOR = { sqlEval: 24, warehouse: 36 };
+const FLOOR = { sqlEval: 43, warehouse: 39 };
 /** The bar: a wrong answer is worse than a refusal. */
 const MAX_WRONG_SHARE = 0.03;
 const CONCURRENCY = 3;
