@@ -4,6 +4,7 @@ import { buildJoinGraph, createPathFinder, introspectPostgres, pgliteCatalogClie
 import { clausesOf } from "./clauses";
 import { intentOf } from "./intent";
 import { type PlannerContext, planSql } from "./planner";
+import { verbBefore } from "./relation-words";
 import { sampleValueIndex, valueSampleStatements } from "./value-samples";
 
 // How the offline engine reads relationship verbs, units, code glosses, shown columns, prefixes,
@@ -134,6 +135,13 @@ describe("phrasings the offline engine reads", () => {
       ["South", 1],
     ]);
     expect(declined("How many workshops are held in each room?")).toBe(true);
+  });
+
+  it("lets a verb before a value pick the column whose description states it", () => {
+    const question = "How many flights arrive at JFK?";
+    expect(verbBefore(question, "JFK", "Code assigned to the arrival airport")).toBe(true);
+    expect(verbBefore(question, "JFK", "Code assigned to the departure airport")).toBe(false);
+    expect(verbBefore("How many flights from JFK?", "JFK", "Code assigned to the departure airport")).toBe(false);
   });
 
   it("lists a column of the row a value names: 'Which city is Oak Auditorium in?'", async () => {

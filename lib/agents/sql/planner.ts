@@ -7,7 +7,7 @@ import { chainJoins, mentionAt, namedTables } from "./chain";
 import { describedColumn, describedTable, settleDescribedWords } from "./described-words";
 import type { Comparison, QuestionIntent } from "./intent";
 import { notExistsSql } from "./negation";
-import { glossesOf, withoutGlosses } from "./relation-words";
+import { glossesOf, verbBefore, withoutGlosses } from "./relation-words";
 import { type ShownHelpers, shownColumns } from "./shown-columns";
 import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
@@ -749,7 +749,10 @@ function valueConditions(
         // A value of a row's label (an artist's name) names that row; one in free text (a
         // track's composer) only mentions it.
         const label = labelsOf(ctx, hit.table).includes(hit.column) ? 1 : 0;
-        return { hit, score: beside * 3 + named + label - hops * 0.5 };
+        // "arrive at DEN": a verb just before the value that the column's description states
+        // ("the arrival airport") names that column.
+        const stated = verbBefore(question, mention.text, columnComment(ctx, hit)) ? 2 : 0;
+        return { hit, score: beside * 3 + named + label + stated - hops * 0.5 };
       })
       .sort((a, b) => b.score - a.score || a.hit.table.localeCompare(b.hit.table));
     const [best, second] = scored;
@@ -794,6 +797,9 @@ const rawWords = (name: string) =>
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
+
+const columnComment = (ctx: PlannerContext, hit: ValueHit) =>
+  ctx.graph.tables[hit.table]?.columns.find((c) => c.name === hit.column)?.comment ?? "";
 
 const columnLabel = (ctx: PlannerContext, hit: ValueHit) => `${ctx.graph.tables[hit.table].name}.${hit.column}`;
 

@@ -208,3 +208,23 @@ export function glossHolds(
   }
   return false;
 }
+
+/**
+ * Whether a verb in the two words before `mention` ("arrive at", "departing from") is stated by
+ * `description` ("the arrival airport"): the verb says which of several columns holds the value.
+ */
+export function verbBefore(question: string, mention: string, description: string): boolean {
+  const at = question.indexOf(mention);
+  if (at <= 0 || !description) return false;
+  const lead = tokensOf(question.slice(0, at)).slice(-2);
+  const described = new Set(
+    description
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter(Boolean)
+      .map(stemOf),
+  );
+  return lead.some(
+    (t, i) => verbAt(lead, i) && !PREPOSITIONS.has(t.raw) && stemOf(t.raw).length >= 4 && described.has(stemOf(t.raw)),
+  );
+}
