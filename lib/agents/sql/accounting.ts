@@ -35,6 +35,7 @@ const RELATION_VERBS = new Set(
     "provide provides provided supply supplies supplied release released record recorded",
     "receive receives received get gets got",
     "serving offering selling selled containing including playing working living",
+    "associate associated associates link linked links relate related relates connect connected",
   ]
     .join(" ")
     .split(" ")
@@ -157,6 +158,8 @@ function intentWords(intent: QuestionIntent): Set<string> {
   // A date filter or a period the reader parsed ("on weekends", "in the past 7 days", "monthly").
   for (const w of intent.dateFilter?.words ?? []) out.add(w);
   if (intent.period) for (const w of [intent.period.word, ...wordsOf(intent.period.word)]) out.add(w);
+  // Words of clauses the reader took off and acted on ("letter" of a prefix, "he/she").
+  for (const w of intent.said ?? []) out.add(wordsOf(w)[0] ?? w);
   return out;
 }
 

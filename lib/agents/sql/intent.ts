@@ -1,3 +1,5 @@
+import { asksItsOwnFigure, type Clauses, clausesOf } from "./clauses";
+
 // What the offline engine understands of a data question: a shape (count, list, top-N, a measure
 // per a dimension), the words naming what is counted, grouped and measured, a year and filters
 // on named columns. Words stay words here; the planner matches them to tables and columns.
@@ -20,6 +22,8 @@ export interface ColumnCondition {
   op?: Comparison;
   /** The upper bound of `between`. */
   value2?: string;
+  /** The column's text begins with the value ("names starting with J"). */
+  prefix?: boolean;
 }
 
 export interface QuestionIntent {
@@ -64,6 +68,12 @@ export interface QuestionIntent {
   duration?: DurationIntent | null;
   /** The earliest or latest clock time a date column holds (time-of-day.ts). */
   timeOfDay?: TimeOfDayIntent | null;
+  /** Columns the question asks to be shown ("the name and rating of …"), as it words them. */
+  returns?: string[];
+  /** What the subject's rows have none of ("authors not part of any organization"). */
+  without?: string | null;
+  /** Words of the question's clauses that name nothing in the data ("letter", "he/she"). */
+  said?: string[];
 }
 
 const AGGREGATE_WORDS: [RegExp, Aggregate][] = [
@@ -273,7 +283,12 @@ function orderOf(text: string): { rest: string; order: QuestionIntent["order"] }
  * by default). Read beside a ranked count ("the genre with the most tracks"): the planner takes
  * whichever the data can answer.
  */
-function rankedOf(text: string, base: Omit<QuestionIntent, "shape" | "subject">): QuestionIntent | null {
+function rankedOf(question: string, base: Omit<QuestionIntent, "shape" | "subject">): QuestionIntent | null {
+  // "the top 3 titles of the publications …" ranks the publications and shows their titles.
+  const text = question.replace(
+    /\b(top|bottom)\s+(\d{1,3})\s+((?:names?|titles?|ids?)\s+of)\s+(?:the\s+)?/i,
+    "$3 the $1 $2 ",
+  );
   const ranked =
     /^(?:what (?:is|are)\s+|which\s+(?:is\s+|are\s+)?|list\s+|show\s+(?:me\s+)?|give me\s+|find\s+)?(?:the\s+)?(?:(?:names?|titles?|ids?)\s+of\s+(?:the\s+)?)?(?:(top|bottom)\s+)?(?:(\d{1,3})\s+)?(.+?)\s+(?:(?:that|which|who)\s+(?:has|have|had)\s+(?:received\s+|got\s+|gotten\s+)?|with\s+)the\s+(highest|lowest|largest|smallest|greatest|most|fewest|least)\s+(.+)$/i.exec(
       text,
@@ -307,6 +322,29 @@ const measurePer = (per: string) =>
 export function intentOf(question: string, previous: QuestionIntent | null = null): QuestionIntent | null {
   const ratio = ratioIntentOf(question) ?? durationIntentOf(question) ?? timeOfDayIntentOf(question);
   if (ratio) return ratio;
+  const clauses = clausesOf(question);
+  if (!clauses) return readIntent(question, previous);
+  const intent = readIntent(clauses.rest, previous);
+  return intent && withClauses(intent, clauses);
+}
+
+/** The intent with its clauses put back; null when a clause does not fit the shape read. */
+function withClauses(intent: QuestionIntent, clauses: Clauses): QuestionIntent | null {
+  if (clauses.figureOf && !asksItsOwnFigure(intent, clauses.figureOf)) return null;
+  if (clauses.order && intent.order) return null;
+  const alternative = intent.alternative ? withClauses(intent.alternative, clauses) : null;
+  return {
+    ...intent,
+    conditions: [...intent.conditions, ...clauses.prefixes],
+    order: clauses.order ?? intent.order,
+    ...(clauses.returns.length ? { returns: clauses.returns } : {}),
+    ...(clauses.without ? { without: clauses.without } : {}),
+    said: [...(intent.said ?? []), ...clauses.said],
+    alternative,
+  };
+}
+
+function readIntent(question: string, previous: QuestionIntent | null): QuestionIntent | null {
   const ordered = orderOf(clean(question));
   const dated = dateFilterOf(clean(ordered.rest));
   const periodic = periodOf(dated.rest);
@@ -376,7 +414,17 @@ export function intentOf(question: string, previous: QuestionIntent | null = nul
   if (m) {
     const subject = phrase(m[1].toLowerCase());
     const group = groupPhrase(m[2].toLowerCase());
-    if (subject && group) return { ...base, shape: "count", subject, groupBy: group };
+    // "the total number of citations received by each author" may sum a column that keeps a
+    // number of citations (`citation_num`) where no table holds the citations themselves.
+    const summed = measurePhrase(`number of ${m[1].toLowerCase()}`);
+    const kept: QuestionIntent = {
+      ...base,
+      shape: "measure",
+      subject: summed,
+      measure: { aggregate: "sum", words: summed },
+      groupBy: group,
+    };
+    if (subject && group) return { ...base, shape: "count", subject, groupBy: group, alternative: kept };
   }
   // "What are the names of the restaurants that serve Italian food": a list of what is named.
   m =

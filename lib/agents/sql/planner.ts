@@ -3,10 +3,15 @@ import type { JoinGraph, JoinGraphTable, JoinRelationship } from "@/lib/joingrap
 import { type DisplayRegistry, type DomainFilter, type DomainRegistry, resolveTerms } from "@/lib/ontology";
 import type { SqlCatalog } from "@/lib/sql";
 import { coveredBy, unaccountedWords } from "./accounting";
+import { chainJoins, mentionAt, namedTables } from "./chain";
 import { dateFilterSql, dateFilterWords, dateSql, dateVerbs, isDateColumn, type Period, periodSql } from "./dates";
+import { describedColumn, describedTable, settleDescribedWords } from "./described-words";
 import { planDuration } from "./durations";
 import { type Comparison, intentOf, type QuestionIntent } from "./intent";
+import { notExistsSql } from "./negation";
 import { planRatio } from "./ratio-plan";
+import { glossesOf, verbBefore, withoutGlosses } from "./relation-words";
+import { type ShownHelpers, shownColumns } from "./shown-columns";
 import { planTimeOfDay } from "./time-of-day";
 import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
@@ -235,7 +240,7 @@ interface Draft {
   subject: string;
   group: { key: string; column: string | null; part?: DatePart; period?: Period } | null;
   measure: ColumnChoice | null;
-  conditions: { choice: ColumnChoice; value: string; op?: Comparison; value2?: string }[];
+  conditions: { choice: ColumnChoice; value: string; op?: Comparison; value2?: string; prefix?: boolean }[];
   date: { key: string; column: string } | null;
   /** Business terms of the question the schema's registry resolved: tables to join, filters to apply. */
   terms: { filters: (DomainFilter & { key: string })[]; logic: "and" | "or"; tables: string[]; matched: string }[];
@@ -248,6 +253,12 @@ interface Draft {
   rank: ColumnChoice | null;
   /** An explicit order: by the figure, by the group, or by a column of the subject. */
   order: { by: "value" | "group" | "label" | ColumnChoice; descending: boolean } | null;
+  /** Columns of the subject the question asks to see besides its labels. */
+  returned?: ColumnChoice[];
+  /** A table the subject's rows have no row in ("authors not part of any organization"). */
+  without?: string | null;
+  /** The tables joined link by link in the order the question names them, when it names them. */
+  chain?: string[] | null;
 }
 
 /** The intent read against one schema, or why it does not fit there. */
@@ -263,6 +274,8 @@ function draftIn(
   let score = 0;
   let subject: string | null = null;
   let measure: ColumnChoice | null = null;
+  let describedSubject: string[] = [];
+  let describedBy: { key: string; column: string } | null = null;
 
   if (intent.shape === "measure") {
     // "total freight per shipper": the measure's words name a numeric column (and maybe its table).
@@ -274,6 +287,13 @@ function draftIn(
       rankColumns(ctx.graph, everyTable, [...measureWords, ...subjectWords], (t) => NUMERIC.test(t)).filter(
         (c) => !isKeyColumn(c) && headNamed(c, measureWords, [...measureWords, ...subjectWords]),
       )[0] ?? null;
+    // No name says it: the one number column whose description does ("the minimum amount of
+    // time required for a connecting flight" is `minimum_connect_time`).
+    const described = measure
+      ? null
+      : describedColumn(ctx.graph, everyTable, [...measureWords, ...subjectWords], (t) => NUMERIC.test(t));
+    if (described) measure = { ...described, table: ctx.graph.tables[described.key], score: 1 };
+    if (measure && isKeyColumn(measure)) measure = null;
     if (!measure) return `no numeric column matches "${intent.measure?.words}"`;
     subject = measure.key;
     score += measure.score;
@@ -282,9 +302,15 @@ function draftIn(
     // A business term can name what no table is called ("sales representatives" are employees):
     // the registry's table for it is the subject then.
     const termed = best ? null : termTable(ctx, schema, intent.subject);
-    if (!best && !termed) return `no table matches "${intent.subject}"`;
-    subject = best ? best.key : (termed as string);
+    // Or the one table whose rows a column's description calls so ("identifier for each meal").
+    const described = best || termed ? null : describedTable(ctx.graph, schema, wordsOf(intent.subject));
+    if (!best && !termed && !described) return `no table matches "${intent.subject}"`;
+    subject = best ? best.key : ((termed ?? described?.key) as string);
     score += best ? best.score : 2;
+    if (described) {
+      describedSubject = wordsOf(intent.subject);
+      describedBy = described;
+    }
   }
   readings.push(`"${intent.subject}" → ${schema}.${ctx.graph.tables[subject].name}`);
   const near = reachable(ctx, schema, subject);
@@ -377,7 +403,13 @@ function draftIn(
     const compared = condition.op !== undefined && condition.op !== "=";
     // A comparison needs a number column; equality with a number may also be a code in text.
     const fits = (type: string) =>
-      compared ? NUMERIC.test(type) : numeric ? NUMERIC.test(type) || TEXTUAL.test(type) : !NUMERIC.test(type);
+      condition.prefix
+        ? TEXTUAL.test(type)
+        : compared
+          ? NUMERIC.test(type)
+          : numeric
+            ? NUMERIC.test(type) || TEXTUAL.test(type)
+            : !NUMERIC.test(type);
     // Each join it takes to reach the column costs a point: the subject's own column comes first.
     const hops = (key: string) => ctx.finder.findShortestPath(subject as string, key)?.length ?? 0;
     const words = wordsOf(condition.column);
@@ -387,7 +419,13 @@ function draftIn(
       .map((c) => ({ ...c, score: c.score - hops(c.key) }))
       .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))[0];
     if (!choice) return `no column near ${subject} matches "${condition.column}"`;
-    conditions.push({ choice, value: condition.value, op: condition.op, value2: condition.value2 });
+    conditions.push({
+      choice,
+      value: condition.value,
+      op: condition.op,
+      value2: condition.value2,
+      ...(condition.prefix ? { prefix: true } : {}),
+    });
     score += choice.score;
     readings.push(
       `"${condition.column}" → ${choice.table.name}.${choice.column} ${condition.op ?? "="} ${condition.value}${condition.value2 ? ` and ${condition.value2}` : ""}`,
@@ -457,20 +495,62 @@ function draftIn(
   // Every content word accounted for, or the draft says which are not: first by the names and
   // values it uses, then by values in the data for the words left over.
   const covered = draftWords(ctx, { subject, group, measure, conditions, date, terms });
-  if (rank) for (const w of wordsOf(rank.column)) covered.add(w);
+  for (const w of describedSubject) covered.add(w);
+  if (rank)
+    for (const w of coveredBy(rank.column, rank.table.columns.find((c) => c.name === rank?.column)?.comment))
+      covered.add(w);
   // "hired after 1993": the verb of the date column filtered or grouped on names it.
   for (const c of [date?.column, group?.part || group?.period ? group.column : null]) {
     if (c) for (const w of dateVerbs(c, allWords)) covered.add(w);
   }
-  const order = intent.order ? orderIn(ctx, intent, intent.order, { subject, group, measure }) : null;
+  const shown = shownColumns(intent, { subject, group, measure, near }, shownHelpers(ctx));
+  if (typeof shown === "string") return shown;
+  for (const w of shown.words) covered.add(w);
+  let without: string | null = null;
+  if (intent.without) {
+    // "not part of any organization": a table reachable from the subject, other than it.
+    if (intent.shape !== "list" && !(intent.shape === "count" && !intent.groupBy)) {
+      return `"no ${intent.without}" is read for lists and counts only`;
+    }
+    // The best-named table, named whole: "no talks" is never "no talk topics".
+    const said = wordsOf(intent.without);
+    const table = rankTables(ctx.graph, schema, said).find((c) => c.key !== subject);
+    const whole = table && sameWords(table.table.name, intent.without);
+    if (!table || !whole || !near.includes(table.key)) {
+      return `nothing reachable from ${subject} is named "${intent.without}"`;
+    }
+    without = table.key;
+    for (const w of wordsOf(table.table.name)) covered.add(w);
+    readings.push(`"${intent.without}" → none in ${table.table.name}`);
+  }
+  // "… with the highest number of X, ordered by the number of X in descending order" says the
+  // ranking twice; the other way round it contradicts itself.
+  const order =
+    intent.order && rank && intent.rankBy && sameWords(intent.order.words, intent.rankBy)
+      ? intent.order.descending === intent.descending
+        ? { by: rank, descending: intent.descending, words: wordsOf(intent.rankBy), readable: rank.column }
+        : `"${intent.order.said}" sorts the other way than the ranking`
+      : intent.order
+        ? orderIn(ctx, intent, intent.order, { subject, group, measure }, describedSubject)
+        : null;
   if (typeof order === "string") return order;
   if (order) {
     for (const w of order.words) covered.add(w);
     readings.push(`"${intent.order?.said}" → order by ${order.readable}`);
   }
   let unplaced = unaccountedWords(question, intent, covered);
+  // "Chicago (ORD)": the code is the value; its name is not looked up as another one.
+  const glosses = ctx.values ? glossesOf(question) : [];
   if (unplaced.length && ctx.values) {
-    const found = valueConditions(ctx, subject, near, question, new Set(unplaced));
+    const glossed = new Set(glosses.flatMap((g) => g.words));
+    // The words beside a code are read without its name: "from Los Angeles (LAX) to" is "from LAX to".
+    const found = valueConditions(
+      ctx,
+      subject,
+      near,
+      glosses.length ? withoutGlosses(question) : question,
+      new Set(unplaced.filter((w) => !glossed.has(w))),
+    );
     if (typeof found !== "string") {
       for (const { choice, value, words, text, near } of found) {
         conditions.push({ choice, value });
@@ -486,6 +566,47 @@ function draftIn(
       unplaced = unaccountedWords(question, intent, covered);
     } else if (found) return found;
   }
+  // Tables the question names on the way to its filters ("authors who have written publications
+  // in the domain X"): joined in the order named, not by the cheapest tree.
+  let chain: string[] | null = null;
+  if (unplaced.length && (intent.shape === "list" || intent.shape === "count") && !intent.without) {
+    const usedKeys = [
+      subject,
+      ...(group ? [group.key] : []),
+      ...(measure ? [measure.key] : []),
+      ...conditions.map((c) => c.choice.key),
+      ...shown.columns.map((c) => c.key),
+    ];
+    const questionWords = wordsOf(question);
+    const at = (key: string) => mentionAt(questionWords, ctx.graph.tables[key].name);
+    // Only on the way to a filter: "countries our customers come from" filters nothing, and
+    // joining the customers in would answer which countries have any.
+    const filtered = conditions.filter((c) => c.choice.key !== subject).map((c) => at(c.choice.key));
+    const last = filtered.length ? Math.max(...filtered.filter((i) => i < Number.MAX_SAFE_INTEGER), -1) : -1;
+    const passed = namedTables(ctx.graph.tables, schema, unplaced, usedKeys).filter(
+      (t) => near.includes(t.key) && at(t.key) < last,
+    );
+    if (passed.length) {
+      const rest = [...new Set([...usedKeys, ...passed.map((t) => t.key)])].filter((k) => k !== subject);
+      chain = [subject, ...rest.sort((a, b) => at(a) - at(b))];
+      const said = new Set(passed.flatMap((t) => t.words));
+      unplaced = unplaced.filter((w) => !said.has(w));
+      readings.push(`joined in the order named: ${chain.map((k) => ctx.graph.tables[k].name).join(" → ")}`);
+    }
+  }
+  unplaced = settleDescribedWords(ctx, question, unplaced, {
+    subject,
+    group,
+    measure,
+    conditions,
+    rank,
+    glosses,
+    extra: [
+      ...shown.columns,
+      ...(without ? [{ key: without, column: null }] : []),
+      ...(describedBy ? [describedBy] : []),
+    ],
+  });
   return {
     schema,
     score,
@@ -500,8 +621,25 @@ function draftIn(
     unplaced,
     rank,
     order: order ? { by: order.by, descending: order.descending } : null,
+    returned: shown.columns.map((c) => ({ key: c.key, table: ctx.graph.tables[c.key], column: c.column, score: 0 })),
+    without,
+    chain,
   };
 }
+
+/** What shown-columns.ts reads the schema with. */
+function shownHelpers(ctx: PlannerContext): ShownHelpers {
+  return {
+    tableWords: (key) => wordsOf(ctx.graph.tables[key].name),
+    labelWords: (key) => labelsOf(ctx, key).flatMap((c) => wordsOf(c)),
+    columns: (key) => ctx.graph.tables[key].columns.map((c) => c.name),
+  };
+}
+
+const sameWords = (a: string | null, b: string) => {
+  const [x, y] = [wordsOf(a ?? ""), wordsOf(b)];
+  return x.length > 0 && x.length === y.length && x.every((w) => y.includes(w));
+};
 
 /** Words of an order clause that only say "the figure": "the number of …", "the average cost". */
 const FIGURE_WORDS = new Set(["number", "count", "total", "sum", "average", "avg", "mean", "amount", "value"]);
@@ -516,6 +654,8 @@ function orderIn(
   intent: QuestionIntent,
   order: NonNullable<QuestionIntent["order"]>,
   d: Pick<Draft, "subject" | "group" | "measure">,
+  /** Words the subject's rows are called by where its name does not say them. */
+  subjectWords: readonly string[] = [],
 ): { by: "value" | "group" | "label" | ColumnChoice; descending: boolean; words: string[]; readable: string } | string {
   const words = order.words ? wordsOf(order.words) : [];
   const tableWords = (key: string) => wordsOf(ctx.graph.tables[key].name);
@@ -532,6 +672,7 @@ function orderIn(
     const pool = [
       ...FIGURE_WORDS,
       ...tableWords(d.subject),
+      ...subjectWords,
       ...(d.measure ? [...wordsOf(d.measure.column), ...tableWords(d.measure.key)] : []),
     ];
     if (within(pool)) return { by: "value", descending, words, readable: "the figure" };
@@ -637,12 +778,16 @@ function valueConditions(
           ...wordsOf(ctx.graph.tables[hit.table].name),
         ]);
         const beside = [...around].filter((w) => names.has(w)).length;
-        const named = [...names].filter((w) => questionWords.has(w)).length;
+        // The value's own words do not name its column ("First Class" is no class table's).
+        const named = [...names].filter((w) => questionWords.has(w) && !mention.words.includes(w)).length;
         const hops = ctx.finder.findShortestPath(subject, hit.table)?.length ?? 0;
         // A value of a row's label (an artist's name) names that row; one in free text (a
         // track's composer) only mentions it.
         const label = labelsOf(ctx, hit.table).includes(hit.column) ? 1 : 0;
-        return { hit, score: beside * 3 + named + label - hops * 0.5 };
+        // "arrive at DEN": a verb just before the value that the column's description states
+        // ("the arrival airport") names that column.
+        const stated = verbBefore(question, mention.text, columnComment(ctx, hit)) ? 2 : 0;
+        return { hit, score: beside * 3 + named + label + stated - hops * 0.5 };
       })
       .sort((a, b) => b.score - a.score || a.hit.table.localeCompare(b.hit.table));
     const [best, second] = scored;
@@ -687,6 +832,9 @@ const rawWords = (name: string) =>
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
+
+const columnComment = (ctx: PlannerContext, hit: ValueHit) =>
+  ctx.graph.tables[hit.table]?.columns.find((c) => c.name === hit.column)?.comment ?? "";
 
 const columnLabel = (ctx: PlannerContext, hit: ValueHit) => `${ctx.graph.tables[hit.table].name}.${hit.column}`;
 
@@ -809,12 +957,17 @@ function interpretationOf(ctx: PlannerContext, intent: QuestionIntent, d: Draft)
   }
   const filters = [
     ...d.conditions.map((c) =>
-      c.op && c.op !== "="
-        ? `${name(c.choice.key)} ${col(c.choice.column)} ${c.op === "between" ? `is between ${c.value} and ${c.value2}` : `${c.op} ${c.value}`}`
-        : `${name(c.choice.key)} ${col(c.choice.column)} is "${c.value}"`,
+      c.prefix
+        ? `${name(c.choice.key)} ${col(c.choice.column)} starts with "${c.value}"`
+        : c.op && c.op !== "="
+          ? `${name(c.choice.key)} ${col(c.choice.column)} ${c.op === "between" ? `is between ${c.value} and ${c.value2}` : `${c.op} ${c.value}`}`
+          : `${name(c.choice.key)} ${col(c.choice.column)} is "${c.value}"`,
     ),
     ...d.terms.filter((t) => t.filters.length).map((t) => `"${t.matched}" as the registry defines it`),
   ];
+  if (d.returned?.length) parts.push(`showing ${d.returned.map((c) => `${name(c.key)} ${col(c.column)}`).join(", ")}`);
+  if (d.chain) parts.push(`(joined through ${d.chain.map(name).join(", ")} in the order named)`);
+  if (d.without) filters.push(`no ${name(d.without)} row is linked`);
   if (filters.length) parts.push(`where ${filters.join(" and ")}`);
   if (d.date && intent.year !== null) {
     const when = intent.month ? `${MONTH_NAMES[intent.month - 1]} ${intent.year}` : String(intent.year);
@@ -831,8 +984,11 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
   add(d.group?.key);
   add(d.measure?.key);
   for (const c of d.conditions) add(c.choice.key);
+  for (const c of d.returned ?? []) add(c.key);
   for (const t of d.terms) for (const key of t.tables) add(key);
-  const joins = ctx.finder.planJoins(required);
+  const chained = d.chain ? chainJoins(ctx.finder, d.chain) : null;
+  if (typeof chained === "string") return { ok: false, reason: chained };
+  const joins = chained ? { ...chained, unreachable: [] } : ctx.finder.planJoins(required);
   if (joins.unreachable.length) return { ok: false, reason: `no join path to ${joins.unreachable.join(", ")}` };
 
   const alias = new Map(joins.tables.map((key, i) => [key, `t${i + 1}`]));
@@ -859,7 +1015,9 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
   for (const group of byColumn.values()) {
     const compared = group.filter((c) => c.op && c.op !== "=");
     for (const c of compared) where.push(comparisonSql(ref(c.choice.key, c.choice.column), c));
-    const equal = group.filter((c) => !c.op || c.op === "=");
+    for (const c of group.filter((x) => x.prefix))
+      where.push(prefixSql(w, ref(c.choice.key, c.choice.column), c.value));
+    const equal = group.filter((c) => (!c.op || c.op === "=") && !c.prefix);
     const parts = equal.map(({ choice, value }) =>
       conditionSql(w, ctx.dialect, intent, ref(choice.key, choice.column), choice, value),
     );
@@ -882,6 +1040,18 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
         ]
       : [`${intent.year}-01-01`, `${intent.year + 1}-01-01`];
     where.push(`${column} >= '${from}' and ${column} < '${to}'`);
+  }
+  if (d.without) {
+    const none = notExistsSql(
+      ctx.graph,
+      ctx.finder,
+      { id: w.id, table: (key) => w.table(ctx.graph.tables[key]) },
+      d.subject,
+      d.without,
+      alias.get(d.subject) as string,
+    );
+    if (!none) return { ok: false, reason: `no join path to ${d.without}` };
+    where.push(none);
   }
   const whereSql = where.length ? ` where ${where.join(" and ")}` : "";
 
@@ -953,9 +1123,19 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
     const extra = [
       ...d.conditions.map((c) => c.choice).filter((c) => c.key === d.subject && !labels.includes(c.column)),
       ...(sortColumn && !labels.includes(sortColumn.column) ? [sortColumn] : []),
+      ...(d.returned ?? []),
     ];
-    const columns = [...new Set([...labels, ...extra.map((c) => c.column)])];
-    const select = columns.map((c) => ref(d.subject, c)).join(", ");
+    // The subject's columns, then those the question asked for from a joined table.
+    const columns = [...new Set([...labels, ...extra.filter((c) => c.key === d.subject).map((c) => c.column)])];
+    const joined = (d.returned ?? []).filter((c) => c.key !== d.subject);
+    // Rows reached through a chain of tables repeat once per path: each listed once, by its key.
+    const distinct = d.chain && subjectKey ? "distinct " : "";
+    const keyColumn = distinct && !columns.includes(subjectTable.primary_key[0]) ? [subjectKey as string] : [];
+    const select = [
+      ...keyColumn,
+      ...columns.map((c) => ref(d.subject, c)),
+      ...joined.map((c) => ref(c.key, c.column)),
+    ].join(", ");
     const labelOrder = labels.map((c) => ref(d.subject, c));
     // A ranking keeps its first N by the column; an order clause sorts by what it names.
     const order = d.rank
@@ -970,7 +1150,7 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
       ok: true,
       plan: {
         ...base,
-        sql: `select ${select} from ${from.join(" ")}${whereSql} order by ${order}${limit}`,
+        sql: `select ${distinct}${select} from ${from.join(" ")}${whereSql} order by ${order}${limit}`,
         labelColumns: labels,
         valueColumn: null,
       },
@@ -1027,6 +1207,12 @@ function write(ctx: PlannerContext, intent: QuestionIntent, d: Draft): Plan {
 function sortTerm(dialect: PlannerDialect, ref: string, descending: boolean): string {
   if (dialect === "mysql") return descending ? `${ref} desc` : `${ref} is null, ${ref} asc`;
   return descending ? `${ref} desc nulls last` : `${ref} asc`;
+}
+
+/** A text column beginning with `value`, in any case; the value a literal, its wildcards escaped. */
+function prefixSql(w: Writer, column: string, value: string): string {
+  const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return `lower(${column}) like lower(${w.text(`${escaped}%`)})`;
 }
 
 /** A number compared with a column; the numbers were read as numbers, so they are written as such. */

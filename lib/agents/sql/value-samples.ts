@@ -3,8 +3,9 @@ import { buildValueIndex, type ValueIndex } from "./values";
 
 // Which values the index samples, and the statements that read them. Bounded: short text columns
 // only, the most frequent values first, at most VALUES_PER_COLUMN per column and MAX_COLUMNS per
-// source. Key and personal columns are left out: a table read through a secure view keeps its
-// protected fields out of the index as it keeps them out of answers.
+// source. Key columns are left out but for a table's own text key (a code such as "JFK"), and so
+// are protected tables: a table read through a secure view keeps its protected fields out of the
+// index as it keeps them out of answers.
 
 export const VALUES_PER_COLUMN = 500;
 export const MAX_COLUMNS = 400;
@@ -48,9 +49,11 @@ export function valueSampleStatements(
 }
 
 function sampledColumns(table: JoinGraphTable): string[] {
+  // A text key of its own is a code people name ("JFK", "LAX"); a composite key's parts are not.
+  const ownCode = table.primary_key.length === 1 ? table.primary_key[0] : null;
   return table.columns
     .filter((c) => TEXTUAL.test(c.data_type))
-    .filter((c) => !table.primary_key.includes(c.name) && !/_encrypted$/i.test(c.name))
+    .filter((c) => (c.name === ownCode || !table.primary_key.includes(c.name)) && !/_encrypted$/i.test(c.name))
     .map((c) => c.name);
 }
 
