@@ -1,5 +1,6 @@
 import { acronymAliases } from "./acronyms";
 import { streamAnswer } from "./answer-stream";
+import { answerTypeTermsOf } from "./answer-type";
 import { type Coverage, MIN_COVERAGE } from "./coverage";
 import { type Extraction, extract, PARAGRAPH_WORDS } from "./extractive";
 import { stemAs } from "./lexicon";
@@ -80,7 +81,10 @@ export function composeOfflineAnswer(input: AnswerInput & { analysis: QueryAnaly
   const extraction = extract(passages, questionTermsOf(analysis), {
     own: ownTermsOf(analysis),
     names,
-    phrasing: phrasingTermsOf(input.question, analysis.language),
+    phrasing: new Set([
+      ...phrasingTermsOf(input.question, analysis.language),
+      ...answerTypeTermsOf(input.question, analysis.language),
+    ]),
     aliases: acronymAliases(analysis.keywords, passages),
     language: analysis.language,
   });
