@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { coverageOf, ELSEWHERE_WEIGHT } from "./coverage";
 import { stem } from "./lexicon";
-import { bm25Scores, type ScoredUnit, termFrequencies } from "./sentence-bm25";
+import { bm25Scores, idfOf, type ScoredUnit, termFrequencies } from "./sentence-bm25";
 import type { Passage } from "./types";
 
 function unit(text: string, context = ""): ScoredUnit {
@@ -32,6 +32,13 @@ describe("sentence BM25", () => {
     expect(underHeading).toBeGreaterThan(none);
     expect(none).toBe(0);
     expect(inText).toBeGreaterThan(0);
+  });
+
+  it("counts a sentence that holds a term only in part (a compound's part) as that part of one in its df", () => {
+    const held = (f: number): ScoredUnit => ({ tf: new Map([["endstand", f]]), context: new Set(), length: 5 });
+    const units = [held(1), held(0.5), held(0.5), unit("Nothing here at all.")];
+    // df = 1 + 0.5 + 0.5 = 2 of 4 sentences, not 3: the whole word still tells the sentences apart.
+    expect(idfOf(units, ["endstand"]).get("endstand")).toBeCloseTo(Math.log(1 + (4 - 2 + 0.5) / (2 + 0.5)), 12);
   });
 });
 
