@@ -53,7 +53,9 @@ export interface CoverageOptions {
   names?: Set<string>;
   /**
    * Question terms that only phrase it (query-analysis phrasingTermsOf: German verbs and
-   * adjectives, which German writes in lower case): unknown, they weigh ELSEWHERE_WEIGHT.
+   * adjectives, which German writes in lower case, English participles and adverbs; and
+   * answer-type.ts: the word naming the kind of thing asked for): unknown, they weigh
+   * ELSEWHERE_WEIGHT.
    */
   phrasing?: Set<string>;
   /** Question terms the passages spell out: acronym stem → the stems of its expansion. */
