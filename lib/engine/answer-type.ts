@@ -5,7 +5,7 @@ import { isContentWord, isStopword, stemAs, tokenize } from "./lexicon";
  * actress did the ASL translation?", "Forscher" in "Welcher Forscher benutzte das Wort zuerst?",
  * "name" in "What was the name of the play?". The passage that answers says "Marlee Matlin",
  * not "actress": it names an instance of the type, so a type word it lacks says little about
- * whether it speaks to the question (coverage.ts weighs such a word as phrasing).
+ * whether it speaks to the question (coverage.ts leaves such a word out unless the passage has it).
  *
  * English: the content words right after "what", "which" or "whose" (at most TYPE_WORDS, up to
  * the next function word: "What Panther defender was…", "What group of scientists…"), and the

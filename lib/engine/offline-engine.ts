@@ -81,10 +81,8 @@ export function composeOfflineAnswer(input: AnswerInput & { analysis: QueryAnaly
   const extraction = extract(passages, questionTermsOf(analysis), {
     own: ownTermsOf(analysis),
     names,
-    phrasing: new Set([
-      ...phrasingTermsOf(input.question, analysis.language),
-      ...answerTypeTermsOf(input.question, analysis.language),
-    ]),
+    phrasing: phrasingTermsOf(input.question, analysis.language),
+    answerType: answerTypeTermsOf(input.question, analysis.language),
     aliases: acronymAliases(analysis.keywords, passages),
     language: analysis.language,
   });

@@ -65,4 +65,18 @@ describe("question coverage", () => {
     expect(incidental.share).toBe(3 / (3 + ELSEWHERE_WEIGHT));
     expect(incidental.share).toBeCloseTo(3 / 3.35, 12);
   });
+
+  it("leaves an answer-type word the answering passage lacks out of the question, and counts it when there", () => {
+    const question = terms("actress", "new", "drug", "application");
+    const without = coverageOf(question, [nda], [nda, ind], { answerType: new Set([stem("actress")]) });
+    expect(without.share).toBe(1);
+    expect(without.unknown).toEqual([]);
+    // Without the hint the same word is unknown to every passage and weighs fully.
+    expect(coverageOf(question, [nda], [nda, ind]).share).toBe(3 / 4);
+    const typed = coverageOf(terms("application", "patients"), [nda], [nda, ind], {
+      answerType: new Set([stem("application")]),
+    });
+    expect(typed.matched).toEqual([stem("application")]);
+    expect(typed.share).toBe(1 / (1 + ELSEWHERE_WEIGHT));
+  });
 });
