@@ -139,11 +139,25 @@ function addCompoundParts(tf: Map<string, number>, question: Set<string>): void 
   }
 }
 
-/** Every sentence of the passages with its relevance to the question (quotable ones only). */
-export function candidatesOf(passages: Passage[], questionTerms: string[], language?: string): Candidate[] {
+/**
+ * A word that phrases the question (query-analysis phrasingTermsOf: "gehörte", "executed")
+ * ranks sentences at this share of its weight: a sentence sharing only a verb with the question
+ * ("… zu dieser Menge gehört") is not about its subject.
+ */
+const PHRASING_WEIGHT = 0.5;
+
+/** Every sentence of the passages with its relevance to the question (quotable ones only), `phrasing` terms weighing PHRASING_WEIGHT. */
+export function candidatesOf(
+  passages: Passage[],
+  questionTerms: string[],
+  language?: string,
+  phrasing?: Set<string>,
+): Candidate[] {
   const question = [...new Set(questionTerms)];
   const units = unitsOf(passages, new Set(question), language);
-  const scores = bm25Scores(units, question, idfOf(units, question));
+  const idf = idfOf(units, question);
+  for (const t of phrasing ?? []) if (idf.has(t)) idf.set(t, PHRASING_WEIGHT * (idf.get(t) ?? 0));
+  const scores = bm25Scores(units, question, idf);
   return units.flatMap((u, i) => (u.quotable ? [{ ...u.candidate, score: scores[i] }] : []));
 }
 
@@ -159,7 +173,7 @@ export function extract(passages: Passage[], questionTerms: string[], options: E
   // An acronym the passages spell out is looked for by its expansion's words too.
   const expansions = [...(options.aliases?.values() ?? [])].flat();
   const question = [...new Set([...questionTerms, ...expansions])];
-  const candidates = candidatesOf(passages, question, options.language);
+  const candidates = candidatesOf(passages, question, options.language, options.phrasing);
   // Best first; ties go to the better-ranked passage, then the earlier sentence.
   const ranked = candidates
     .filter((c) => c.score > 0)
@@ -199,9 +213,20 @@ export function extract(passages: Passage[], questionTerms: string[], options: E
 }
 
 /**
+ * How much a document's best sentence counts towards it answering, against its retrieval score
+ * (1 for the best passage). Retrieval weighs the question's words against the whole knowledge
+ * base; a sentence's score only against the few retrieved passages, where a word the question
+ * merely phrases with can look rare: a passage retrieved at a third of the best one's score
+ * won on one such sentence ("Was gehörte zum BSkyB-Sportportfolio?" answered from a sentence on
+ * sets that "gehört"). At half, it still decides between passages retrieval ranks alike.
+ */
+const SENTENCE_EVIDENCE = 0.5;
+
+/**
  * The document that answers: the most evidence for it, from retrieval (its passages' scores,
  * relative to the best passage: several sections of one document that all match outweigh one
- * passage of another) and from its best sentence (relative to the best sentence overall).
+ * passage of another) and from its best sentence (relative to the best sentence overall,
+ * weighing SENTENCE_EVIDENCE).
  */
 function answeringDocument(passages: Passage[], ranked: Candidate[]): string | undefined {
   const topPassage = Math.max(0, ...passages.map((p) => (Number.isFinite(p.score) ? p.score : 0)));
@@ -213,7 +238,7 @@ function answeringDocument(passages: Passage[], ranked: Candidate[]): string | u
   }
   for (const [documentId, sum] of evidence) {
     const best = ranked.find((c) => c.documentId === documentId)?.score ?? 0;
-    evidence.set(documentId, sum + (topSentence > 0 ? best / topSentence : 0));
+    evidence.set(documentId, sum + SENTENCE_EVIDENCE * (topSentence > 0 ? best / topSentence : 0));
   }
   let answering: string | undefined;
   let most = Number.NEGATIVE_INFINITY;
