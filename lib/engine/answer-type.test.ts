@@ -10,6 +10,9 @@ describe("answerTypeTermsOf", () => {
     expect(terms("What group of scientists seek to measure oxygen?")).toEqual(["group"]);
     expect(terms("What is the term for a task a computer solves?")).toEqual(["term"]);
     expect(terms("What does Japan's PMDA require?")).toEqual([]);
+    // A longer run, or one another word ends, is the subject the question asks about.
+    expect(terms("What is the boiling point of tungsten?")).toEqual([]);
+    expect(terms("What player punched the ball in from the 2?")).toEqual([]);
     expect(terms("How long does Health Canada take to review a submission?")).toEqual([]);
   });
 

@@ -7,9 +7,9 @@ import { isContentWord, isStopword, stemAs, tokenize } from "./lexicon";
  * not "actress": it names an instance of the type, so a type word it lacks says little about
  * whether it speaks to the question (coverage.ts leaves such a word out unless the passage has it).
  *
- * English: the content words right after "what", "which" or "whose" (at most TYPE_WORDS, up to
- * the next function word: "What Panther defender was…", "What group of scientists…"), and the
- * noun a copula question asks for ("What is the term for…", "What was the name of…").
+ * English: the lower-case words right after "what", "which" or "whose" when a function word
+ * follows them (at most TYPE_WORDS: "What actress did…", "What group of scientists…"), and the
+ * same after a copula and its article ("What is the term for…", "What was the name of…").
  * German: the first noun (German capitalises nouns) after a form of "welch-" or "was für",
  * past the adjectives before it ("Welcher berühmte Autor"), and the noun that "wie heißt" or
  * "wie lautet" asks for ("Wie lautet der Begriff für…").
@@ -63,15 +63,22 @@ export function answerTypeTermsOf(question: string, language?: string): Set<stri
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     let from = -1;
+    let most = TYPE_WORDS;
     if (EN_DETERMINERS.has(t.normal)) from = i + 1;
-    // "What is the term for …": the noun after the copula's article.
-    if (from >= 0 && EN_COPULAS.has(tokens[from]?.normal) && EN_ARTICLES.has(tokens[from + 1]?.normal)) from += 2;
-    if (from < 0) continue;
-    for (let j = from; j < tokens.length && j < from + TYPE_WORDS; j++) {
-      const word = tokens[j];
-      if (isStopword(word.normal, language) || !/^\p{Ll}/u.test(word.surface)) break;
-      add(word.normal);
+    // "What is the term for …": the one noun after the copula's article ("What is the boiling
+    // point of …" asks about the boiling point).
+    if (from >= 0 && EN_COPULAS.has(tokens[from]?.normal) && EN_ARTICLES.has(tokens[from + 1]?.normal)) {
+      from += 2;
+      most = 1;
     }
+    if (from < 0) continue;
+    // The type is the run of lower-case content words up to the next function word; a longer
+    // run, or one ended by another word, is the question's subject ("What is the boiling point
+    // of tungsten", "What player punched the ball").
+    let j = from;
+    while (j < tokens.length && isContentWord(tokens[j].normal, language) && /^\p{Ll}/u.test(tokens[j].surface)) j++;
+    const ended = j === tokens.length || isStopword(tokens[j].normal, language);
+    if (j > from && j - from <= most && ended) for (let k = from; k < j; k++) add(tokens[k].normal);
   }
   return out;
 }

@@ -10,7 +10,8 @@ import type { Passage } from "./types";
  *
  * 1. Every sentence of every passage is scored against the question with Okapi BM25 over the
  *    passages' sentences (sentence-bm25.ts), its title and heading counting as a weaker field.
- * 2. The answering document is the one with the most evidence (answeringDocument). The answer
+ * 2. The answering document is the one with the most evidence (answeringDocuments) among those
+ *    that cover the question (4.). The answer
  *    starts from its best sentence and grows by maximal marginal relevance: each next sentence
  *    maximises MMR_LAMBDA · relevance / best − (1 − MMR_LAMBDA) · its largest word overlap with
  *    a chosen one, so the answer does not say the same thing twice.
@@ -179,13 +180,25 @@ export function extract(passages: Passage[], questionTerms: string[], options: E
     .filter((c) => c.score > 0)
     .sort((a, b) => b.score - a.score || rankOf(passages, a.n) - rankOf(passages, b.n) || a.start - b.start);
 
-  const documentId = answeringDocument(passages, ranked);
-  const coverage = coverageOf(
-    [...new Set(options.own ?? questionTerms)],
-    passages.filter((p) => p.documentId === documentId),
-    passages,
-    options,
-  );
+  // The document with the most evidence that covers the question answers; when none does, the
+  // one with the most evidence is the one the refusal reports on.
+  const coverageFor = (id: string | undefined) =>
+    coverageOf(
+      [...new Set(options.own ?? questionTerms)],
+      passages.filter((p) => p.documentId === id),
+      passages,
+      options,
+    );
+  const byEvidence = answeringDocuments(passages, ranked);
+  let documentId = byEvidence[0];
+  let coverage = coverageFor(documentId);
+  for (const id of coversEnough(coverage) ? [] : byEvidence.slice(1)) {
+    const other = coverageFor(id);
+    if (!coversEnough(other)) continue;
+    documentId = id;
+    coverage = other;
+    break;
+  }
   const answerable = coversEnough(coverage);
 
   const { chosen, duplicatesSkipped } = answerable
@@ -223,12 +236,12 @@ export function extract(passages: Passage[], questionTerms: string[], options: E
 const SENTENCE_EVIDENCE = 0.5;
 
 /**
- * The document that answers: the most evidence for it, from retrieval (its passages' scores,
+ * The documents in order of the evidence that they answer, from retrieval (its passages' scores,
  * relative to the best passage: several sections of one document that all match outweigh one
  * passage of another) and from its best sentence (relative to the best sentence overall,
  * weighing SENTENCE_EVIDENCE).
  */
-function answeringDocument(passages: Passage[], ranked: Candidate[]): string | undefined {
+function answeringDocuments(passages: Passage[], ranked: Candidate[]): string[] {
   const topPassage = Math.max(0, ...passages.map((p) => (Number.isFinite(p.score) ? p.score : 0)));
   const topSentence = ranked[0]?.score ?? 0;
   const evidence = new Map<string, number>();
@@ -240,17 +253,9 @@ function answeringDocument(passages: Passage[], ranked: Candidate[]): string | u
     const best = ranked.find((c) => c.documentId === documentId)?.score ?? 0;
     evidence.set(documentId, sum + SENTENCE_EVIDENCE * (topSentence > 0 ? best / topSentence : 0));
   }
-  let answering: string | undefined;
-  let most = Number.NEGATIVE_INFINITY;
-  // Passage order breaks ties: the better-ranked document wins.
-  for (const p of passages) {
-    const value = evidence.get(p.documentId) ?? 0;
-    if (value > most) {
-      answering = p.documentId;
-      most = value;
-    }
-  }
-  return answering;
+  // Passage order breaks ties: the better-ranked document first.
+  const order = [...new Set(passages.map((p) => p.documentId))];
+  return order.sort((x, y) => (evidence.get(y) ?? 0) - (evidence.get(x) ?? 0) || order.indexOf(x) - order.indexOf(y));
 }
 
 /**
