@@ -10,9 +10,9 @@ describe("answerTypeTermsOf", () => {
     expect(terms("What group of scientists seek to measure oxygen?")).toEqual(["group"]);
     expect(terms("What is the term for a task a computer solves?")).toEqual(["term"]);
     expect(terms("What does Japan's PMDA require?")).toEqual([]);
-    // A longer run, or one another word ends, is the subject the question asks about.
+    // After a copula only one noun is the type: a longer run is the subject asked about.
     expect(terms("What is the boiling point of tungsten?")).toEqual([]);
-    expect(terms("What player punched the ball in from the 2?")).toEqual([]);
+    expect(terms("What was the name of the play performed in the 1970's?")).toEqual(["name"]);
     expect(terms("How long does Health Canada take to review a submission?")).toEqual([]);
   });
 
