@@ -17,6 +17,9 @@ import type { Passage } from "./types";
  *   share = matched / (matched + named unknown + PLAIN_WEIGHT · plain unknown
  *                      + ELSEWHERE_WEIGHT · elsewhere)
  *
+ * A word naming the answer's type ("actress" in "What actress…") counts only when matched: the
+ * passage that answers names the actress, it need not say "actress".
+ *
  * An acronym the passages spell out ("SBOM" for "software bill of materials", see acronyms.ts)
  * is found where its expansion is.
  */
@@ -53,9 +56,16 @@ export interface CoverageOptions {
   names?: Set<string>;
   /**
    * Question terms that only phrase it (query-analysis phrasingTermsOf: German verbs and
-   * adjectives, which German writes in lower case): unknown, they weigh ELSEWHERE_WEIGHT.
+   * adjectives, which German writes in lower case; English participles and adverbs): unknown,
+   * they weigh ELSEWHERE_WEIGHT.
    */
   phrasing?: Set<string>;
+  /**
+   * The question's answer-type words (answer-type.ts: "actress" in "What actress…"): the
+   * answering passages name an instance of the type, so one they lack is left out of the
+   * question, neither covered nor uncovered; one they have is matched.
+   */
+  answerType?: Set<string>;
   /** Question terms the passages spell out: acronym stem → the stems of its expansion. */
   aliases?: Map<string, string[]>;
   /** The question's language: its terms are stemmed for it (lexicon.stem), and so are the passages'. */
@@ -68,13 +78,13 @@ export function coverageOf(
   retrieved: Passage[],
   options: CoverageOptions = {},
 ): Coverage {
-  const question = [...new Set(questionTerms)];
   const inAnswer = termsOf(answering, options.language);
   const inRetrieved = termsOf(retrieved, options.language);
   const has = (terms: Set<string>, t: string) =>
     terms.has(t) ||
     (options.aliases?.get(t)?.every((part) => terms.has(part)) ?? false) ||
     (options.language === "de" && inCompound(terms, t));
+  const question = [...new Set(questionTerms)].filter((t) => !options.answerType?.has(t) || has(inAnswer, t));
   const matched = question.filter((t) => has(inAnswer, t));
   const elsewhere = question.filter((t) => !has(inAnswer, t) && has(inRetrieved, t));
   const unknown = question.filter((t) => !has(inAnswer, t) && !has(inRetrieved, t));

@@ -10,7 +10,8 @@ import type { Passage } from "./types";
  *
  * 1. Every sentence of every passage is scored against the question with Okapi BM25 over the
  *    passages' sentences (sentence-bm25.ts), its title and heading counting as a weaker field.
- * 2. The answering document is the one with the most evidence (answeringDocument). The answer
+ * 2. The answering document is the one with the most evidence (answeringDocuments) among those
+ *    that cover the question (4.). The answer
  *    starts from its best sentence and grows by maximal marginal relevance: each next sentence
  *    maximises MMR_LAMBDA · relevance / best − (1 − MMR_LAMBDA) · its largest word overlap with
  *    a chosen one, so the answer does not say the same thing twice.
@@ -139,11 +140,25 @@ function addCompoundParts(tf: Map<string, number>, question: Set<string>): void 
   }
 }
 
-/** Every sentence of the passages with its relevance to the question (quotable ones only). */
-export function candidatesOf(passages: Passage[], questionTerms: string[], language?: string): Candidate[] {
+/**
+ * A word that phrases the question (query-analysis phrasingTermsOf: "gehörte", "executed")
+ * ranks sentences at this share of its weight: a sentence sharing only a verb with the question
+ * ("… zu dieser Menge gehört") is not about its subject.
+ */
+const PHRASING_WEIGHT = 0.5;
+
+/** Every sentence of the passages with its relevance to the question (quotable ones only), `phrasing` terms weighing PHRASING_WEIGHT. */
+export function candidatesOf(
+  passages: Passage[],
+  questionTerms: string[],
+  language?: string,
+  phrasing?: Set<string>,
+): Candidate[] {
   const question = [...new Set(questionTerms)];
   const units = unitsOf(passages, new Set(question), language);
-  const scores = bm25Scores(units, question, idfOf(units, question));
+  const idf = idfOf(units, question);
+  for (const t of phrasing ?? []) if (idf.has(t)) idf.set(t, PHRASING_WEIGHT * (idf.get(t) ?? 0));
+  const scores = bm25Scores(units, question, idf);
   return units.flatMap((u, i) => (u.quotable ? [{ ...u.candidate, score: scores[i] }] : []));
 }
 
@@ -159,19 +174,31 @@ export function extract(passages: Passage[], questionTerms: string[], options: E
   // An acronym the passages spell out is looked for by its expansion's words too.
   const expansions = [...(options.aliases?.values() ?? [])].flat();
   const question = [...new Set([...questionTerms, ...expansions])];
-  const candidates = candidatesOf(passages, question, options.language);
+  const candidates = candidatesOf(passages, question, options.language, options.phrasing);
   // Best first; ties go to the better-ranked passage, then the earlier sentence.
   const ranked = candidates
     .filter((c) => c.score > 0)
     .sort((a, b) => b.score - a.score || rankOf(passages, a.n) - rankOf(passages, b.n) || a.start - b.start);
 
-  const documentId = answeringDocument(passages, ranked);
-  const coverage = coverageOf(
-    [...new Set(options.own ?? questionTerms)],
-    passages.filter((p) => p.documentId === documentId),
-    passages,
-    options,
-  );
+  // The document with the most evidence that covers the question answers; when none does, the
+  // one with the most evidence is the one the refusal reports on.
+  const coverageFor = (id: string | undefined) =>
+    coverageOf(
+      [...new Set(options.own ?? questionTerms)],
+      passages.filter((p) => p.documentId === id),
+      passages,
+      options,
+    );
+  const byEvidence = answeringDocuments(passages, ranked);
+  let documentId = byEvidence[0];
+  let coverage = coverageFor(documentId);
+  for (const id of coversEnough(coverage) ? [] : byEvidence.slice(1)) {
+    const other = coverageFor(id);
+    if (!coversEnough(other)) continue;
+    documentId = id;
+    coverage = other;
+    break;
+  }
   const answerable = coversEnough(coverage);
 
   const { chosen, duplicatesSkipped } = answerable
@@ -199,11 +226,22 @@ export function extract(passages: Passage[], questionTerms: string[], options: E
 }
 
 /**
- * The document that answers: the most evidence for it, from retrieval (its passages' scores,
- * relative to the best passage: several sections of one document that all match outweigh one
- * passage of another) and from its best sentence (relative to the best sentence overall).
+ * How much a document's best sentence counts towards it answering, against its retrieval score
+ * (1 for the best passage). Retrieval weighs the question's words against the whole knowledge
+ * base; a sentence's score only against the few retrieved passages, where a word the question
+ * merely phrases with can look rare: a passage retrieved at a third of the best one's score
+ * won on one such sentence ("Was gehörte zum BSkyB-Sportportfolio?" answered from a sentence on
+ * sets that "gehört"). At half, it still decides between passages retrieval ranks alike.
  */
-function answeringDocument(passages: Passage[], ranked: Candidate[]): string | undefined {
+const SENTENCE_EVIDENCE = 0.5;
+
+/**
+ * The documents in order of the evidence that they answer, from retrieval (its passages' scores,
+ * relative to the best passage: several sections of one document that all match outweigh one
+ * passage of another) and from its best sentence (relative to the best sentence overall,
+ * weighing SENTENCE_EVIDENCE).
+ */
+function answeringDocuments(passages: Passage[], ranked: Candidate[]): string[] {
   const topPassage = Math.max(0, ...passages.map((p) => (Number.isFinite(p.score) ? p.score : 0)));
   const topSentence = ranked[0]?.score ?? 0;
   const evidence = new Map<string, number>();
@@ -213,19 +251,11 @@ function answeringDocument(passages: Passage[], ranked: Candidate[]): string | u
   }
   for (const [documentId, sum] of evidence) {
     const best = ranked.find((c) => c.documentId === documentId)?.score ?? 0;
-    evidence.set(documentId, sum + (topSentence > 0 ? best / topSentence : 0));
+    evidence.set(documentId, sum + SENTENCE_EVIDENCE * (topSentence > 0 ? best / topSentence : 0));
   }
-  let answering: string | undefined;
-  let most = Number.NEGATIVE_INFINITY;
-  // Passage order breaks ties: the better-ranked document wins.
-  for (const p of passages) {
-    const value = evidence.get(p.documentId) ?? 0;
-    if (value > most) {
-      answering = p.documentId;
-      most = value;
-    }
-  }
-  return answering;
+  // Passage order breaks ties: the better-ranked document first.
+  const order = [...new Set(passages.map((p) => p.documentId))];
+  return order.sort((x, y) => (evidence.get(y) ?? 0) - (evidence.get(x) ?? 0) || order.indexOf(x) - order.indexOf(y));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { acronymAliases } from "./acronyms";
 import { streamAnswer } from "./answer-stream";
+import { answerTypeTermsOf } from "./answer-type";
 import { type Coverage, MIN_COVERAGE } from "./coverage";
 import { type Extraction, extract, PARAGRAPH_WORDS } from "./extractive";
 import { stemAs } from "./lexicon";
@@ -81,6 +82,7 @@ export function composeOfflineAnswer(input: AnswerInput & { analysis: QueryAnaly
     own: ownTermsOf(analysis),
     names,
     phrasing: phrasingTermsOf(input.question, analysis.language),
+    answerType: answerTypeTermsOf(input.question, analysis.language),
     aliases: acronymAliases(analysis.keywords, passages),
     language: analysis.language,
   });

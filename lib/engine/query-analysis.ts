@@ -130,14 +130,40 @@ export function keywordsOf(text: string, language = guessLanguage(text)): string
 
 /**
  * German capitalises nouns, so a word it writes in lower case is a verb, adjective or adverb:
- * how the question is phrased ("eingebürgert", "verdrängt") more than what it is about.
- * Empty for other languages, where case says no such thing.
+ * how the question is phrased ("eingebürgert", "verdrängt") more than what it is about. English
+ * says so by inflection instead (englishPhrasingOf).
  */
 export function phrasingTermsOf(text: string, language?: string): Set<string> {
+  if (language === undefined || language === "en") return englishPhrasingOf(text, language);
   if (language !== "de") return new Set();
   return new Set(
     tokenize(text)
       .filter(({ surface, normal }) => /^\p{Ll}/u.test(surface) && isContentWord(normal, language))
+      .map(({ normal }) => stemAs(normal, language)),
+  );
+}
+
+/** An English word form that is a verb's participle or past ("executed", "arriving") or an adverb ("mainly"). */
+const ENGLISH_INFLECTED = /(?:ed|ing|ly)$/;
+/** Shorter words with those endings are mostly stems of their own ("need", "king", "only"). */
+const INFLECTED_MIN = 6;
+
+/**
+ * English has no case to tell verbs from nouns, but its inflections do: a question asks "when
+ * were the settlers naturalized", "why were they executed", "what is mainly consumed", and its
+ * passage says the same in other words ("became citizens", "were put to death"). Such a word in
+ * lower case is phrasing, as German's lower-case words are; a name never is.
+ */
+function englishPhrasingOf(text: string, language?: string): Set<string> {
+  return new Set(
+    tokenize(text)
+      .filter(
+        ({ surface, normal }) =>
+          /^\p{Ll}/u.test(surface) &&
+          normal.length >= INFLECTED_MIN &&
+          ENGLISH_INFLECTED.test(normal) &&
+          isContentWord(normal, language),
+      )
       .map(({ normal }) => stemAs(normal, language)),
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { coverageOf, ELSEWHERE_WEIGHT } from "./coverage";
 import { stem } from "./lexicon";
-import { bm25Scores, type ScoredUnit, termFrequencies } from "./sentence-bm25";
+import { bm25Scores, idfOf, type ScoredUnit, termFrequencies } from "./sentence-bm25";
 import type { Passage } from "./types";
 
 function unit(text: string, context = ""): ScoredUnit {
@@ -33,6 +33,13 @@ describe("sentence BM25", () => {
     expect(none).toBe(0);
     expect(inText).toBeGreaterThan(0);
   });
+
+  it("counts a sentence that holds a term only in part (a compound's part) as that part of one in its df", () => {
+    const held = (f: number): ScoredUnit => ({ tf: new Map([["endstand", f]]), context: new Set(), length: 5 });
+    const units = [held(1), held(0.5), held(0.5), unit("Nothing here at all.")];
+    // df = 1 + 0.5 + 0.5 = 2 of 4 sentences, not 3: the whole word still tells the sentences apart.
+    expect(idfOf(units, ["endstand"]).get("endstand")).toBeCloseTo(Math.log(1 + (4 - 2 + 0.5) / (2 + 0.5)), 12);
+  });
 });
 
 describe("question coverage", () => {
@@ -57,5 +64,19 @@ describe("question coverage", () => {
     expect(incidental.elsewhere).toEqual([stem("patients")]);
     expect(incidental.share).toBe(3 / (3 + ELSEWHERE_WEIGHT));
     expect(incidental.share).toBeCloseTo(3 / 3.35, 12);
+  });
+
+  it("leaves an answer-type word the answering passage lacks out of the question, and counts it when there", () => {
+    const question = terms("actress", "new", "drug", "application");
+    const without = coverageOf(question, [nda], [nda, ind], { answerType: new Set([stem("actress")]) });
+    expect(without.share).toBe(1);
+    expect(without.unknown).toEqual([]);
+    // Without the hint the same word is unknown to every passage and weighs fully.
+    expect(coverageOf(question, [nda], [nda, ind]).share).toBe(3 / 4);
+    const typed = coverageOf(terms("application", "patients"), [nda], [nda, ind], {
+      answerType: new Set([stem("application")]),
+    });
+    expect(typed.matched).toEqual([stem("application")]);
+    expect(typed.share).toBe(1 / (1 + ELSEWHERE_WEIGHT));
   });
 });

@@ -48,7 +48,9 @@ export function idfOf(units: ScoredUnit[], terms: string[]): Map<string, number>
   const n = units.length;
   const idf = new Map<string, number>();
   for (const term of terms) {
-    const df = units.filter((u) => u.tf.has(term) || u.context.has(term)).length;
+    // A unit that holds the term only in part (a German compound's part: tf below 1) counts
+    // as that part of a unit, so a whole occurrence elsewhere still tells the units apart.
+    const df = units.reduce((sum, u) => sum + (u.context.has(term) ? 1 : Math.min(1, u.tf.get(term) ?? 0)), 0);
     idf.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   }
   return idf;
