@@ -68,7 +68,12 @@ LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $$
     WHERE s.status = 'running' AND (
       s.lease_expires_at IS NULL OR s.lease_expires_at < now()
       OR (s.lease_owner <> p_owner AND s.lease_owner IN (
-        SELECT i.owner FROM run_instances i WHERE NOT vigil_instance_present(i.presence_key))))
+        -- pg_locks read once per claim (a hashed subplan), not once per registered instance.
+        SELECT i.owner FROM run_instances i
+        WHERE i.presence_key::oid NOT IN (
+          SELECT l.objid FROM pg_locks l
+          WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 1447642953::oid AND l.objsubid = 2
+            AND l.database = (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())))))
     ORDER BY s.updated_at
     LIMIT p_limit
     FOR UPDATE SKIP LOCKED)
