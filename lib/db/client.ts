@@ -35,6 +35,11 @@ export interface Database {
    * connection listens, reconnecting by itself). Embedded ones have a single process.
    */
   notifications?: Notifications;
+  /**
+   * Server databases: this process's presence, a session lock on a connection of its own that the
+   * server lets go of the moment the process dies (lib/runs presence.ts).
+   */
+  presence?: Presence;
   /** In-memory PGlite only: the data folder as an image another `openDatabase({ image })` starts from. */
   image?: () => Promise<Blob>;
   close(): Promise<void>;
@@ -44,6 +49,14 @@ export interface Notifications {
   /** Calls `onMessage` with each payload sent on `channel`; resolves once listening, with how to stop. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+}
+
+export interface Presence {
+  /**
+   * Registers the instance `owner` as present while this process lives (`vigil_register_instance`,
+   * again after a lost connection); false when its presence lock is another session's.
+   */
+  register(owner: string): Promise<boolean>;
 }
 
 export interface DatabaseConfig {
@@ -180,6 +193,23 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
     listen: async (channel, onMessage) => (await client.listen(channel, onMessage)).unlisten,
     notify: async (channel, payload) => void (await client.notify(channel, payload)),
   };
+  // Its own connection, never recycled (max_lifetime 0): a connection closed on a timer would
+  // drop the lock, and other instances would take this one's runs for a dead process's.
+  let presenceClient: postgres.Sql | undefined;
+  const presence: Presence = {
+    register: async (owner) => {
+      presenceClient ??= postgres(url, {
+        max: 1,
+        max_lifetime: 0,
+        idle_timeout: 0,
+        connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
+        onnotice: () => {},
+        connection: connectionTimeouts("app"),
+      });
+      const [row] = await presenceClient<{ held: boolean }[]>`select vigil_register_instance(${owner}) as held`;
+      return row?.held === true;
+    },
+  };
   return {
     db,
     kind: "postgres",
@@ -187,7 +217,10 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
     url,
     reserve,
     notifications,
-    close: () => client.end({ timeout: 5 }),
+    presence,
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), presenceClient?.end({ timeout: 5 })]);
+    },
   };
 }
 

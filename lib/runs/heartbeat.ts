@@ -1,5 +1,6 @@
 import { processSingleton } from "@/lib/process";
 import { heartbeatMs, instanceId } from "./instance";
+import { keepPresent } from "./presence";
 import { renewLeases } from "./store";
 
 // One heartbeat per process for all the runs it executes: a single UPDATE renews every lease it
@@ -26,6 +27,8 @@ const state = processSingleton("run-heartbeat", (): HeartbeatState => ({ held: n
  */
 export function holdLease(runId: string, fence: number, lost: () => void): () => void {
   const entry: Held = { fence, lost };
+  // Present before the first beat: a process killed in its first second is seen dead at once too.
+  if (state.held.size === 0) void keepPresent();
   // A newer execution of the same run in this process (a claim after a lost connection) takes
   // the slot; the older one is ending and its writes are refused under its stale token anyway.
   state.held.set(runId, entry);
@@ -56,6 +59,8 @@ export function beat(): Promise<void> {
 async function renewAll(): Promise<void> {
   const snapshot = [...state.held.entries()];
   if (snapshot.length === 0) return;
+  // Its presence lock again, should its connection have been lost (beside the renewal, not before it).
+  void keepPresent();
   let lost: Set<string>;
   try {
     lost = await renewLeases(

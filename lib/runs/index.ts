@@ -16,6 +16,7 @@ export type {
 } from "./contract";
 export { appendEvents, readEvents } from "./event-log";
 export { executionSettled } from "./executor";
+export { IDEMPOTENCY_META_KEY, idempotencyKeyOf, idempotencyMeta, idempotentToolCall } from "./idempotency";
 export { draining, heartbeatMs, instanceId, leaseMs } from "./instance";
 export {
   type InterruptBridge,

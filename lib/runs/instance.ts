@@ -31,11 +31,14 @@ export function heartbeatMs(): number {
 }
 
 /**
- * How often the recovery sweep looks for runs whose lease ran out (a quarter of the lease, at
- * least 500 ms); it also wakes when the next lease it saw runs out.
+ * How often the recovery sweep looks for runs to take over: those of an instance that died
+ * (its presence lock gone, lib/runs presence.ts), whose leases may still be live, and those whose
+ * lease ran out. A quarter of the lease, between 250 and 500 ms: the sweep's period is most of
+ * the stall after a kill -9, and a turn is one statement. It also wakes when the next lease it
+ * saw runs out.
  */
 export function recoverySweepMs(): number {
-  return Math.max(500, Math.floor(leaseMs() / 4));
+  return Math.min(500, Math.max(250, Math.floor(leaseMs() / 4)));
 }
 
 /** The process is shutting down: it takes no more runs and hands over those it executes. */

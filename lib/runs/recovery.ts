@@ -5,7 +5,7 @@ import { claimStaleRuns, getRunRows, msToNextLeaseExpiry } from "./store";
 import { listenAcrossInstances, RECOVERY_SWEEP } from "./wakeups";
 
 /**
- * Finds runs whose executor died (their lease ran out) or handed them over (a graceful shutdown,
+ * Finds runs whose executor died (its presence lock gone, or their lease ran out) or handed them over (a graceful shutdown,
  * a lost database connection) and continues them in this process: from the last checkpoint, with
  * a stored decision, or by marking them failed after repeated failures of one step. Never leaves a
  * run hanging. A process that is shutting down claims nothing.
@@ -50,8 +50,9 @@ async function sweepAtNextExpiry(): Promise<void> {
 }
 
 /**
- * Sweeps once now and then on a timer (a quarter of the lease), at the moment the next lease
- * runs out, and at once when another instance hands runs over; safe to call more than once.
+ * Sweeps once now and then on a timer (recoverySweepMs: it also finds instances that died, by
+ * their presence), at the moment the next lease runs out, and at once when another instance
+ * hands runs over; safe to call more than once.
  */
 export function startRecoveryLoop(): void {
   startSweep({

@@ -52,12 +52,16 @@ for (const target of testTargets()) {
         .where(eq(schema.runs.id, runId));
     }
 
-    /** Claims the run for `owner`; a sweep skips a run whose row a write holds at that moment. */
+    /**
+     * Claims the run for `owner`; a sweep skips a run whose row a write holds at that moment. An
+     * execution's heartbeat may renew the lease between two tries, so each retry lets it lapse again.
+     */
     async function claim(runId: string, owner: string): Promise<void> {
       const deadline = Date.now() + 30_000;
       while (!(await claimStaleRuns(owner, 100)).some((c) => c.runId === runId)) {
         if (Date.now() > deadline) throw new Error(`run ${runId} was never claimed`);
         await new Promise((r) => setTimeout(r, 20));
+        await expireLease(runId);
       }
     }
 

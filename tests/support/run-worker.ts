@@ -20,6 +20,7 @@ import {
 } from "@/lib/runs";
 import { boot, installShutdownHandler } from "@/lib/server";
 import { drainTrace } from "@/lib/trace";
+import { effectWorkflow } from "./effect-workflow";
 import { stepWorkflow } from "./step-workflow";
 
 const [command, tenantId, arg] = process.argv.slice(2);
@@ -45,7 +46,7 @@ const isStepDone = (e: RunEvent) =>
 // A server process: booted as one, but with its sweeps left to the commands below; SIGTERM
 // hands its runs over as `next start`'s instrumentation does.
 await boot({ sweeps: false });
-installWorkflows([stepWorkflow]);
+installWorkflows([stepWorkflow, effectWorkflow]);
 installShutdownHandler();
 if (command === "start-and-wait-interrupt") {
   const { runId } = await startRun(actor, { workflow: "demo-echo", input: JSON.parse(arg) });
@@ -157,6 +158,11 @@ if (command === "start-and-wait-interrupt") {
     say({ runId, status: "stepped", node: (done.payload as { node: string }).node });
     freeze();
   });
+  setInterval(() => {}, 1000);
+} else if (command === "start-effect") {
+  // A run whose step calls a side-effecting MCP tool; with VIGIL_TEST_FREEZE_AFTER_EFFECT=1 the
+  // step itself reports the call (its receipt and key) and freezes the process before it ends.
+  await startRun(actor, { workflow: effectWorkflow.name, input: JSON.parse(arg) });
   setInterval(() => {}, 1000);
 } else if (command === "recover-one-step") {
   // A restarted server that recovers the run, completes one more step, and freezes there.

@@ -36,6 +36,13 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** The tenant's time limit for this tool (its registry row); the deployment's otherwise. */
   timeoutSeconds?: number | null;
+  /**
+   * The same for every execution of the step that calls the tool (lib/runs idempotencyKeyOf):
+   * a tool with a side effect passes it on (an MCP tool in `_meta`, an API in its idempotency
+   * header) so a step that runs again after a crash does not do the effect twice. The built-in
+   * tools only read.
+   */
+  idempotencyKey?: string;
 }
 
 /** A tool as the tenant's registry sees it: what it touches decides its risk. */

@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { approveBySystem, awaitDecision } from "@/lib/checkpoints";
-import { emit, runContextOf } from "@/lib/runs";
+import { emit, idempotencyKeyOf, runContextOf } from "@/lib/runs";
 import type { NumberedSource } from "../evidence";
 import { emitAgent, emitTodo, historyEntry, reasonOf, withStep } from "../progress";
 import { saveHierarchyNode, saveToolExecution } from "../records";
@@ -157,6 +157,8 @@ export async function act(state: AutonomousStateType, config: LangGraphRunnableC
   let attempts = 0;
   let outcome: Awaited<ReturnType<typeof runTool>> | null = null;
   let failure: string | null = null;
+  // One key for both attempts and for this step's re-run after a crash: each is the same call.
+  const idempotencyKey = idempotencyKeyOf(config, `${tool.name}:${current.stepId}:${current.iteration}`);
   while (attempts < TOOL_ATTEMPTS && !outcome) {
     attempts += 1;
     try {
@@ -165,6 +167,7 @@ export async function act(state: AutonomousStateType, config: LangGraphRunnableC
         knowledgeDomains: agent.knowledgeDomains,
         signal: config.signal,
         timeoutSeconds: tool.timeout_seconds ?? null,
+        idempotencyKey,
       });
     } catch (error) {
       if (config.signal?.aborted) throw error;
