@@ -1,5 +1,5 @@
 import type { QuestionIntent } from "./intent";
-import { wordsOf } from "./words";
+import { MONTHS, wordsOf } from "./words";
 
 // Precision before recall: every content word of a question must be accounted for by what the
 // plan uses — a table, a column, a value, a year, a registry term, or a word of the question's
@@ -64,8 +64,6 @@ const COMPARISON_WORDS =
   "greater less more fewer than higher lower larger smaller bigger above over below under exceeding least most equal between and no".split(
     " ",
   );
-
-const MONTHS = "january february march april may june july august september october november december".split(" ");
 
 const ORDER_WORDS = [
   "sorted",

@@ -1,4 +1,4 @@
-import { wordsOf } from "./words";
+import { MONTHS, wordsOf } from "./words";
 
 // Dates in questions and in the data. A question names a day ("on 2023-04-01"), a quarter ("in
 // the 1st quarter of 2023"), a span back from today ("in the past 7 days"), weekends, or a
@@ -185,21 +185,7 @@ export function dateFilterOf(text: string): { rest: string; filter: DateFilter |
   return { rest: text, filter: null };
 }
 
-const MONTH_NAMES = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
-const MONTH = MONTH_NAMES.join("|");
+const MONTH = MONTHS.join("|");
 /** A calendar day as a question writes it: 2022-05-01, 1 May 2022, May 1, 2022. */
 const DAY = `(?:19|20)\\d{2}-\\d{2}-\\d{2}|\\d{1,2}\\s+(?:${MONTH})\\s+(?:19|20)\\d{2}|(?:${MONTH})\\s+\\d{1,2},?\\s+(?:19|20)\\d{2}`;
 
@@ -213,9 +199,9 @@ function dayOf(text: string): string | null {
   const monthFirst = new RegExp(`^(${MONTH})\\s+(\\d{1,2}),?\\s+(\\d{4})$`, "i").exec(text);
   if (isoDay) [y, mo, d] = [Number(isoDay[1]), Number(isoDay[2]), Number(isoDay[3])];
   else if (dayFirst)
-    [y, mo, d] = [Number(dayFirst[3]), MONTH_NAMES.indexOf(dayFirst[2].toLowerCase()) + 1, Number(dayFirst[1])];
+    [y, mo, d] = [Number(dayFirst[3]), MONTHS.indexOf(dayFirst[2].toLowerCase()) + 1, Number(dayFirst[1])];
   else if (monthFirst)
-    [y, mo, d] = [Number(monthFirst[3]), MONTH_NAMES.indexOf(monthFirst[1].toLowerCase()) + 1, Number(monthFirst[2])];
+    [y, mo, d] = [Number(monthFirst[3]), MONTHS.indexOf(monthFirst[1].toLowerCase()) + 1, Number(monthFirst[2])];
   else return null;
   const date = new Date(Date.UTC(y, mo - 1, d));
   return date.getUTCMonth() === mo - 1 && date.getUTCDate() === d ? iso(date) : null;

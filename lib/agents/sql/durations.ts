@@ -3,6 +3,7 @@ import { coveredBy, unaccountedWords } from "./accounting";
 import { dateSql, dateVerbs, isDateColumn } from "./dates";
 import type { QuestionIntent } from "./intent";
 import type { Plan, PlannerContext } from "./planner";
+import { bareIntent, identifierQuote } from "./sql-text";
 import { wordsOf } from "./words";
 
 // Durations between two dates of the same rows: "Which flight has the shortest duration between
@@ -204,24 +205,12 @@ export function planDuration(
     ...DURATION_WORDS,
   );
   for (const w of [...dateVerbs(a.name, wordsOf(question)), ...dateVerbs(b.name, wordsOf(question))]) covered.add(w);
-  const intent: QuestionIntent = {
-    shape: "list",
-    subject: d.subject ?? "duration",
-    groupBy: null,
-    measure: null,
-    limit: null,
-    descending: true,
-    year: null,
-    conditions: [],
-  };
+  const intent = bareIntent("list", d.subject ?? "duration");
   const unplaced = unaccountedWords(question, intent, covered);
   if (unplaced.length) {
     return { ok: false, reason: `nothing in the data matches ${unplaced.map((w) => `"${w}"`).join(", ")}`, unplaced };
   }
-  const quote =
-    ctx.dialect === "mysql"
-      ? (x: string) => `\`${x.replaceAll("`", "``")}\``
-      : (x: string) => `"${x.replaceAll('"', '""')}"`;
+  const quote = identifierQuote(ctx.dialect);
   const ref = (c: string) => `t1.${quote(c)}`;
   const seconds = secondsBetween(ctx, a, b, ref);
   const k = UNIT_SECONDS[d.unit];

@@ -8,6 +8,7 @@ import { type DateFilter, dateFilterOf, type Period, periodOf } from "./dates";
 import { type DurationIntent, durationIntentOf } from "./durations";
 import { type RatioIntent, ratioIntentOf } from "./ratio";
 import { type TimeOfDayIntent, timeOfDayIntentOf } from "./time-of-day";
+import { MONTHS } from "./words";
 
 export type Aggregate = "count" | "sum" | "avg" | "min" | "max";
 
@@ -119,21 +120,6 @@ function conditionsOf(text: string): { rest: string; conditions: ColumnCondition
   }
   return { rest, conditions };
 }
-
-const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
 
 const COMPARATORS: [RegExp, Comparison][] = [
   [/^(?:greater than or equal to|at least|no less than|>=)$/i, ">="],

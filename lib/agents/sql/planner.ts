@@ -12,6 +12,7 @@ import { notExistsSql } from "./negation";
 import { planRatio } from "./ratio-plan";
 import { glossesOf, verbBefore, withoutGlosses } from "./relation-words";
 import { type ShownHelpers, shownColumns } from "./shown-columns";
+import { identifierQuote } from "./sql-text";
 import { planTimeOfDay } from "./time-of-day";
 import { findValueMentions, nearestValue, normaliseValue, type ValueHit, type ValueIndex } from "./values";
 import { matchScore, wordsOf } from "./words";
@@ -215,10 +216,7 @@ interface Writer {
 }
 
 function writerFor(dialect: PlannerDialect): Writer {
-  const quote =
-    dialect === "mysql"
-      ? (n: string) => `\`${n.replaceAll("`", "``")}\``
-      : (n: string) => `"${n.replaceAll('"', '""')}"`;
+  const quote = identifierQuote(dialect);
   return {
     id: quote,
     table: (t) => `${quote(t.schema)}.${quote(t.name)}`,

@@ -1,8 +1,8 @@
 import type { JoinGraphColumn, JoinGraphTable } from "@/lib/joingraph/contract";
 import { coveredBy, unaccountedWords } from "./accounting";
-import type { QuestionIntent } from "./intent";
 import type { Plan, PlannerContext } from "./planner";
 import type { RatioIntent } from "./ratio";
+import { bareIntent, identifierQuote } from "./sql-text";
 import { wordsOf } from "./words";
 
 // A ratio of two number columns of the same rows ("the ratio of aircraft capacity to its range
@@ -71,10 +71,7 @@ export function planColumnRatio(
   if (!r.groupBy) return { ok: false, reason: `a ${r.said} of two columns needs the rows it is for` };
   const groupWords = wordsOf(r.groupBy);
   const sideWords = (text: string) => wordsOf(text).filter((w) => !["maximum", "max", "total"].includes(w));
-  const quote =
-    ctx.dialect === "mysql"
-      ? (x: string) => `\`${x.replaceAll("`", "``")}\``
-      : (x: string) => `"${x.replaceAll('"', '""')}"`;
+  const quote = identifierQuote(ctx.dialect);
   for (const schema of ctx.schemas) {
     for (const [key, table] of Object.entries(ctx.graph.tables)) {
       if (table.schema !== schema) continue;
@@ -108,16 +105,7 @@ export function planColumnRatio(
         ...FRAMING,
         ...(r.average ? ["average", "mean"] : []),
       );
-      const intent: QuestionIntent = {
-        shape: "measure",
-        subject: r.numerator,
-        groupBy: r.groupBy,
-        measure: null,
-        limit: null,
-        descending: true,
-        year: null,
-        conditions: [],
-      };
+      const intent = bareIntent("measure", r.numerator, r.groupBy);
       const unplaced = unaccountedWords(question, intent, covered);
       if (unplaced.length) {
         return {

@@ -2,6 +2,7 @@ import type { QuestionIntent } from "./intent";
 import type { Plan, PlannedSql, PlannerContext } from "./planner";
 import type { RatioIntent } from "./ratio";
 import { planColumnRatio } from "./ratio-columns";
+import { identifierQuote } from "./sql-text";
 
 // A ratio's SQL: each side planned as the question it spells ("How many restaurants with a rating
 // above 4 in New York?"), by the same planner and the same accounting as any question, then the
@@ -95,10 +96,7 @@ export function planRatio(
 }
 
 function writeRatio(ctx: PlannerContext, r: RatioIntent, n: Side, d: Side): Plan {
-  const quote =
-    ctx.dialect === "mysql"
-      ? (x: string) => `\`${x.replaceAll("`", "``")}\``
-      : (x: string) => `"${x.replaceAll('"', '""')}"`;
+  const quote = identifierQuote(ctx.dialect);
   if (n.plan.schema !== d.plan.schema) return { ok: false, reason: "the two sides are in different schemas" };
   const nv = n.plan.valueColumn;
   const dv = d.plan.valueColumn;

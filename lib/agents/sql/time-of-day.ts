@@ -2,6 +2,7 @@ import { coveredBy, unaccountedWords } from "./accounting";
 import { dateSql, dateVerbs, isDateColumn } from "./dates";
 import type { QuestionIntent } from "./intent";
 import type { Plan, PlannerContext } from "./planner";
+import { bareIntent, identifierQuote } from "./sql-text";
 import { wordsOf } from "./words";
 
 // The earliest or latest time of day a date column holds, whatever the day: "What's the earliest
@@ -68,24 +69,12 @@ export function planTimeOfDay(t: TimeOfDayIntent, ctx: PlannerContext, question:
   if (!info) return { ok: false, reason: `no date matches "${t.words}"` };
   const covered = coveredBy(table.name, column, info.comment, ...CLOCK_WORDS);
   for (const w of dateVerbs(column, wordsOf(question))) covered.add(w);
-  const intent: QuestionIntent = {
-    shape: "measure",
-    subject: t.words,
-    groupBy: null,
-    measure: null,
-    limit: null,
-    descending: true,
-    year: null,
-    conditions: [],
-  };
+  const intent = bareIntent("measure", t.words);
   const unplaced = unaccountedWords(question, intent, covered);
   if (unplaced.length) {
     return { ok: false, reason: `nothing in the data matches ${unplaced.map((w) => `"${w}"`).join(", ")}`, unplaced };
   }
-  const quote =
-    ctx.dialect === "mysql"
-      ? (x: string) => `\`${x.replaceAll("`", "``")}\``
-      : (x: string) => `"${x.replaceAll('"', '""')}"`;
+  const quote = identifierQuote(ctx.dialect);
   const expr = dateSql(ctx.dialect, info, `t1.${quote(column)}`);
   const clock = ctx.dialect === "mysql" ? `date_format(${expr}, '%H:%i')` : `to_char(${expr}, 'HH24:MI')`;
   const name = `${t.earliest ? "earliest" : "latest"}_time_of_day`;

@@ -39,3 +39,8 @@ export function matchScore(wanted: readonly string[], name: readonly string[]): 
   const hits = wanted.filter((w) => have.has(w)).length;
   return { hits, precision: hits / name.length };
 }
+
+/** Month names, January first: a month's number is its index plus one. */
+export const MONTHS = "january february march april may june july august september october november december".split(
+  " ",
+);
