@@ -32,4 +32,12 @@ async function run(input: DocumentInput): Promise<void> {
   }
 }
 
+// PDF.js tears a page's text stream down on its own after `readPdf` cancels it (a PDF stopped at
+// the character limit), and may then reject a promise nobody awaits ("Controller is already
+// closed"). Left alone, that crashes this thread, and if the crash reaches the server before
+// the failure `run` posts, a clear 413 becomes a 500. Such a rejection is not the document's
+// outcome: `run` awaits everything that decides it and always posts one (or the deadline ends
+// the worker), so a stray rejection is dropped here.
+process.on("unhandledRejection", () => {});
+
 void run((workerData as { input: DocumentInput }).input);
