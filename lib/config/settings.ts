@@ -94,10 +94,10 @@ export const SETTINGS = {
   dbIdleInTransactionTimeoutMs: setting({
     env: "VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS",
     schema: nonNegativeInt,
-    fallback: unset,
-    shown: "3/4 of the lease",
+    fallback: value(15_000),
+    shown: "15000",
     description:
-      "a pooled server connection's transaction left idle this long is cut (`0`: off), so a frozen instance holds no run's row past its lease ([`operations.md`](operations.md))",
+      "a pooled server connection's transaction left idle this long is cut (`0`: off), so another instance can take over a frozen one's runs ([`operations.md`](operations.md))",
   }),
   dbLockTimeoutMs: setting({
     env: "VIGIL_DB_LOCK_TIMEOUT_MS",

@@ -4,13 +4,10 @@ import { config, type Env } from "@/lib/config";
  * so they hold from the first statement and through a pooler that passes them on):
  *
  * - `app`, the pool requests, executions and sweeps use. A frozen instance (a paused VM, a
- *   partition) must not hold a run's row lock for longer than its lease, or the instance that
- *   takes the run over would wait on it: its transaction is cut after
- *   `VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS` idle (default three quarters of the run lease, 3 s
- *   with the 4 s lease: the lease less one heartbeat, so the cut comes no later than the lease's
- *   end). A statement waits for a lock at most `VIGIL_DB_LOCK_TIMEOUT_MS` (default 10 s: longer
- *   than the idle cut, so a takeover waiting on a frozen holder outlasts it rather than failing)
- *   and runs at most `VIGIL_DB_STATEMENT_TIMEOUT_MS` (default 60 s).
+ *   partition) must not hold a run's row lock for longer than a lease: its transaction is cut
+ *   after `VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS` (default 15 s) idle, a statement waits for a
+ *   lock at most `VIGIL_DB_LOCK_TIMEOUT_MS` (default 10 s) and runs at most
+ *   `VIGIL_DB_STATEMENT_TIMEOUT_MS` (default 60 s).
  * - `migrate`, the single connection that applies migrations: no statement or lock timeout (a
  *   migration may rewrite a large table, and a second instance waits on the migration lock for
  *   as long as the first one migrates), but an idle transaction is still cut after
@@ -27,8 +24,7 @@ export function connectionTimeouts(role: ConnectionRole, env: Env = process.env)
   const ms =
     role === "app"
       ? {
-          idle_in_transaction_session_timeout:
-            settings.dbIdleInTransactionTimeoutMs ?? Math.floor((settings.runLeaseMs * 3) / 4),
+          idle_in_transaction_session_timeout: settings.dbIdleInTransactionTimeoutMs,
           lock_timeout: settings.dbLockTimeoutMs,
           statement_timeout: settings.dbStatementTimeoutMs,
         }

@@ -25,8 +25,7 @@ describe("connection timeouts on postgres", { timeout: 120_000 }, () => {
   }
 
   it("starts every pooled connection with the idle-in-transaction, lock and statement timeouts", async () => {
-    // Three quarters of the 4 s run lease: a frozen instance holds no run's row past its lease.
-    expect(await setting(database, "idle_in_transaction_session_timeout")).toBe("3s");
+    expect(await setting(database, "idle_in_transaction_session_timeout")).toBe("15s");
     expect(await setting(database, "lock_timeout")).toBe("10s");
     expect(await setting(database, "statement_timeout")).toBe("1min");
     // A tenant transaction's reserved connection carries them too.
