@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, setActiveDatabase } from "@/lib/db";
 import { getRun, installWorkflows, type RunActor } from "@/lib/runs";
 import { boot } from "@/lib/server";
-import { crashLocations, kill9, killGroup, type Location, worker } from "../support/crash";
+import { crashLocations, kill9, type Location, worker } from "../support/crash";
 import { type EffectServer, startEffectServer } from "../support/effect-server";
 import { effectWorkflow } from "../support/effect-workflow";
 import { type SeededTenants, seedTenants } from "../support/seeded";
@@ -27,7 +27,12 @@ async function recoverToEnd(location: Location, tenant: string, runId: string) {
   try {
     return (await recovering.line) as { runId: string; status: string };
   } finally {
-    killGroup(recovering.child);
+    // Wait for it to be gone: the embedded database opens in one process at a time, and the
+    // test opens it next.
+    const child = recovering.child;
+    if (child.exitCode === null && child.signalCode === null) {
+      await Promise.race([kill9(child), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    }
   }
 }
 

@@ -62,7 +62,8 @@ export function seededDatabase(
   afterAll(async () => {
     await drainTrace();
     setActiveDatabase(undefined);
-    await suite.database.close();
+    // Undefined when opening it failed: that failure is the one to report, not this one.
+    await suite.database?.close();
   });
   return suite;
 }
