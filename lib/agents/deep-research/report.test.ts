@@ -55,7 +55,7 @@ describe("the offline report", () => {
     expect(quality.total).toBe(Object.values(quality.dimensions).reduce((s, d) => s + d.score, 0));
   });
 
-  it("shows a primary passage's whole finding and the best sentence of the others", () => {
+  it("shows a primary passage's whole finding and the best two sentences of the others", () => {
     const finding =
       "Manning is the oldest quarterback to play in a Super Bowl, at 39. The past record was held by John Elway. Elway led the Broncos at 38.";
     const primary = { ...entry, chunk: finding, extracted_info: finding };
@@ -74,6 +74,7 @@ describe("the offline report", () => {
       ["The past record was held by John Elway.", [1]],
       ["Elway led the Broncos at 38.", [1]],
       ["Manning is the oldest quarterback to play in a Super Bowl, at 39.", [2]],
+      ["The past record was held by John Elway.", [2]],
     ]);
     expect(draft.answer).toContain("- The past record was held by John Elway. [1]");
   });

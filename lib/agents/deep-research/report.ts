@@ -134,10 +134,11 @@ export function synthesizeOffline(input: {
  * How many sentences of a finding the report shows, by the passage's tier. A primary passage
  * (found directly, relevant, naming the question's entity) is where the answer most likely
  * stands, and the sentence that answers often repeats few of the question's words, so ranks
- * second or third, or follows the best one: it shows its whole finding (see extractInfo). The others show their best sentence, which keeps
- * the report far shorter than the passages it read.
+ * second or third, or follows the best one: it shows its whole finding (see extractInfo). The
+ * others show their best two: a passage reached another way still often holds the figure asked
+ * for in its second sentence ("within 7 calendar days" beside "SUSARs are submitted to …").
  */
-export const SENTENCES_SHOWN: Record<1 | 2 | 3, number> = { 1: 4, 2: 1, 3: 1 };
+export const SENTENCES_SHOWN: Record<1 | 2 | 3, number> = { 1: 4, 2: 2, 3: 2 };
 
 export function sentencesOf(info: string, max = SENTENCES_SHOWN[1], chunk?: string): string[] {
   // extracted_info joins whole sentences of the chunk, best first; each stands alone as a claim.
