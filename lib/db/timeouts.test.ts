@@ -10,9 +10,12 @@ describe("connectionTimeouts", () => {
       lock_timeout: "10000",
       statement_timeout: "60000",
     });
-    expect(connectionTimeouts("app", { VIGIL_RUN_LEASE_MS: "10000" }).idle_in_transaction_session_timeout).toBe("15000");
+    expect(connectionTimeouts("app", { VIGIL_RUN_LEASE_MS: "10000" }).idle_in_transaction_session_timeout).toBe(
+      "15000",
+    );
     expect(
-      connectionTimeouts("app", { VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: "3000" }).idle_in_transaction_session_timeout,
+      connectionTimeouts("app", { VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: "3000" })
+        .idle_in_transaction_session_timeout,
     ).toBe("3000");
     expect(
       connectionTimeouts("app", { VIGIL_RUN_LEASE_MS: "10000", VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: "0" })
