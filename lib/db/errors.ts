@@ -31,13 +31,13 @@ const CONNECTION_CODES = new Set([
 /**
  * Whether `error` (or one it wraps) says the database cannot be reached right now rather than
  * that a statement was wrong: a refused or lost connection, a server shutting down or still
- * starting (SQLSTATE 57P01–57P03), a connection exception (class 08), or no connection slot
- * left (53300). Such a request may succeed when retried; nothing it began was committed.
+ * starting (SQLSTATE 57P01–57P03), a session the server ended for idling (57P05, or 25P03
+ * inside a transaction), a connection exception (class 08), or no connection slot left (53300). Such a request may succeed when retried; nothing it began was committed.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error as DriverError | undefined; e && typeof e === "object"; e = e.cause as DriverError | undefined) {
     const code = e.code ?? "";
-    if (CONNECTION_CODES.has(code) || /^(08...|57P0[123]|53300)$/.test(code)) return true;
+    if (CONNECTION_CODES.has(code) || /^(08...|57P0[1235]|25P03|53300)$/.test(code)) return true;
   }
   return false;
 }

@@ -274,6 +274,9 @@ async function execute(
       [{ ...traceBase, eventType: "run_failed", success: false, error: describeError(error) }],
     );
     if (settled) await runFailed(context, message);
+    // Refused under its fencing token: another claim took the run while this one failed (a
+    // process woken from a pause finds its connections cut), so the failure is not the run's.
+    else logger().warn(`run ${run.id}: lease lost; this process stopped executing it`);
   } finally {
     letGo();
     detachTaskRecorder(run.id, taskLog);
