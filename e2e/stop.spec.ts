@@ -32,15 +32,34 @@ async function ask(page: Page, question: string) {
 test("an answer appears sentence by sentence, and the URL is the session's from its first words", async ({ page }) => {
   await signIn(page, "expert@demo.local");
   await page.goto(`${BASE}/chat/new?agent=fda-regulatory`);
+  // Every change of the answer's text is recorded in the page as it happens, with the address at
+  // that moment: reading the text from the test instead could miss a piece on a slow machine.
+  await page.evaluate(() => {
+    const seen: { length: number; path: string }[] = [];
+    (window as unknown as { __answerSeen: typeof seen }).__answerSeen = seen;
+    new MutationObserver(() => {
+      const answers = document.querySelectorAll('[data-testid="answer"]');
+      const length = (answers[answers.length - 1]?.textContent ?? "").length;
+      if (length > 0 && length !== seen.at(-1)?.length) seen.push({ length, path: location.pathname });
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
   await ask(page, "What does a 510(k) premarket notification need to show?");
   const answer = page.getByTestId("answer").last();
   await expect(answer).not.toBeEmpty();
-  const first = (await answer.textContent()) ?? "";
   // The first words are in, the answer is still being written, and the page is already the session's.
   await expect(page.getByRole("button", { name: "Stop the answer" })).toBeVisible();
   await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
-  await expect.poll(async () => ((await answer.textContent()) ?? "").length).toBeGreaterThan(first.length);
   await expect(page.getByTestId("confidence")).toBeVisible({ timeout: 60_000 });
+  const final = ((await answer.textContent()) ?? "").length;
+  const seen = await page.evaluate(
+    () => (window as unknown as { __answerSeen: { length: number; path: string }[] }).__answerSeen,
+  );
+  const partial = seen.filter((s) => s.length < final);
+  expect(partial.length, JSON.stringify(seen)).toBeGreaterThan(0);
+  expect(
+    partial.some((s) => /^\/chat\/[0-9a-f-]{36}$/.test(s.path)),
+    JSON.stringify(seen),
+  ).toBe(true);
 });
 
 test("Stop ends the answer on the server: the partial answer stays, marked stopped, and goes to no reviewer", async ({
