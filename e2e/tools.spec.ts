@@ -85,7 +85,10 @@ test("the calculator computes on its worker and a heavy expression is stopped wh
   const stopped = heavy.run.state.todo.find((s) => s.tool === "calculator");
   expect(stopped?.status).toBe("failed");
   expect(stopped?.note).toMatch(/took longer than 1 s and was stopped/);
-  expect(slowest).toBeLessThan(1500);
+  // Evaluated on the server's own thread, this expression holds the event loop for about 8 s (it
+  // cannot be stopped there); on the worker it is stopped at 1 s and the loop never waits. The
+  // bound sits between the two, clear of what a loaded CI machine adds to one request.
+  expect(slowest).toBeLessThan(4000);
   await reviewerContext.close();
 });
 
