@@ -96,9 +96,18 @@ if (vitest) {
   if (vitest.numFailedTests > 0) failures.push("vitest");
   for (const file of vitest.testResults) {
     for (const test of file.assertionResults) {
-      if (test.status === "failed") failedTests.push(`vitest ${relative(file.name)} › ${test.fullName}`);
+      if (test.status !== "failed") continue;
+      // The CI log keeps only its end: the reason goes there with the name.
+      const reason = (test.failureMessages ?? []).join(" ").replace(/\s+/g, " ").slice(0, 400);
+      failedTests.push(`vitest ${relative(file.name)} › ${test.fullName}\n      ${reason}`);
     }
   }
+  // The slowest files, for whoever shortens the suite next.
+  const slowest = vitest.testResults
+    .map((f) => ({ name: relative(f.name), seconds: (f.endTime - f.startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 12);
+  console.log(`\nSlowest Vitest files:\n${slowest.map((f) => `  ${f.seconds.toFixed(1)} s  ${f.name}`).join("\n")}`);
 } else {
   check("vitest (no report)", false);
 }
