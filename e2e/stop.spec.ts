@@ -14,6 +14,9 @@ const AGENT = "FDA Regulatory Specialist";
 const PACE_MS = 2_500;
 
 reviewingServer(PORT, ".data/e2e-stop", { VIGIL_OFFLINE_PACE_MS: String(PACE_MS) });
+// A whole paced answer is 2.5 s per cited sentence by design (a long one, half a minute), after a
+// sign-in that a loaded machine can make slow: the default minute left no margin.
+test.describe.configure({ timeout: 180_000 });
 
 async function signIn(page: Page, email: string) {
   await page.goto(`${BASE}/sign-in`);
@@ -49,7 +52,7 @@ test("an answer appears sentence by sentence, and the URL is the session's from 
   // The first words are in, the answer is still being written, and the page is already the session's.
   await expect(page.getByRole("button", { name: "Stop the answer" })).toBeVisible();
   await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
-  await expect(page.getByTestId("confidence")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("confidence")).toBeVisible({ timeout: 120_000 });
   const final = ((await answer.textContent()) ?? "").length;
   const seen = await page.evaluate(
     () => (window as unknown as { __answerSeen: { length: number; path: string }[] }).__answerSeen,

@@ -195,7 +195,9 @@ describe("a database outage under load", () => {
       .where(eq(schema.executionTraceOutbox.tenantId, suite.tenants.demo));
     expect(unchained).toBe(0);
     // No transaction was left holding a connection: each one committed, rolled back or failed.
-    expect(ledger.open(), "connections still reserved").toEqual([]);
+    // The process's own sweeps still open short transactions (one was caught 1 ms in): a stranded
+    // one is held for good and fails the poll; one in flight ends within it.
+    await expect.poll(() => ledger.open(), { timeout: 10_000, message: "connections still reserved" }).toEqual([]);
   }, 420_000);
 });
 
