@@ -1,6 +1,17 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+/** lib tests that rely on fresh module state: databases, the active database, engine settings. */
+const ISOLATED_LIB_FILES = [
+  "lib/graph-saver/metadata-index.test.ts",
+  "lib/rag/vectors.test.ts",
+  "lib/runs/heartbeat.test.ts",
+  "lib/trace/hash-versions.test.ts",
+  "lib/agents/autonomous/tools.test.ts",
+  "lib/agents/autonomous/model-planning.test.ts",
+  "lib/agents/autonomous/tool-choice.test.ts",
+];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -10,7 +21,19 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.ts", "tests/**/*.test.ts"],
+    projects: [
+      {
+        // Pure unit tests share their workers' module graph: a fresh fork per file spent more time
+        // importing the server's modules than running these tests. Any file that touches a database,
+        // the active-database global or engine settings read from the environment stays isolated.
+        extends: true,
+        test: { name: "unit", include: ["lib/**/*.test.ts"], exclude: ISOLATED_LIB_FILES, isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: "suites", include: [...ISOLATED_LIB_FILES, "tests/**/*.test.ts"] },
+      },
+    ],
     // The checkpoint validation suite registers its cases through Vitest globals.
     globals: true,
     pool: "forks",
