@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractInfo, quoteOf, rankSentences, relevanceOf, relevantEntries, tierOf } from "./evidence";
+import { extractInfo, pointsBack, quoteOf, rankSentences, relevanceOf, relevantEntries, tierOf } from "./evidence";
 import { answerFormTerms } from "./terms";
 
 const CHUNK =
@@ -100,5 +100,45 @@ describe("evidence from a passage", () => {
   it("credits a hyphenated compound by the parts a sentence holds", () => {
     const chunk = "Der Standort der NASA in Huntsville stimmte zuletzt zu. Die Ingenieure waren zufrieden.";
     expect(quoteOf(chunk, ["NASA-Standort"], null, [], "de")).toContain("Huntsville");
+  });
+
+  it("tells a sentence that opens by pointing back from one that opens with an article or an expletive", () => {
+    for (const s of [
+      "Dazu gehören die Themen Abtreibung und Drogenpolitik.",
+      "Sie schlugen daraufhin die Patriots.",
+      "Dabei wurde der Ball abgefangen.",
+      "Diese Klassen sind ungleich.",
+      "It was held by John Elway.",
+      "Their decision was final.",
+    ])
+      expect(pointsBack(s), s).toBe(true);
+    for (const s of [
+      "Das schottische Parlament erlässt Gesetze.",
+      "Die Broncos gewannen.",
+      "Es gibt drei Klassen.",
+      "There are three classes.",
+      "The team won.",
+      "Sieben Spieler fehlten.",
+      "Daten werden gesammelt.",
+    ])
+      expect(pointsBack(s), s).toBe(false);
+  });
+
+  it("puts the sentence a best sentence points back to before it, and only then", () => {
+    const chunk =
+      "Das Parlament kann keine Gesetze zu Fragen erlassen, die Westminster vorbehalten sind. " +
+      "Dazu gehören die Themen Abtreibung, Rundfunkpolitik und Drogenpolitik. " +
+      "Die Liste wurde zuletzt im Jahr 1998 festgelegt.";
+    const terms = ["Themen", "Abtreibung", "Drogenpolitik", "geregelt"];
+    const info = extractInfo(chunk, terms, null, [], "de");
+    expect(info.startsWith("Das Parlament kann keine Gesetze")).toBe(true);
+    expect(info).toContain("Westminster");
+    expect(info.indexOf("Westminster")).toBeLessThan(info.indexOf("Dazu gehören"));
+    // The same best sentence, not pointing back: the sentence before it is not taken.
+    const plain = chunk.replace("Dazu gehören", "Vorbehalten sind");
+    expect(extractInfo(plain, terms, null, [], "de")).not.toContain("Westminster");
+    // A heading before the best sentence is no antecedent.
+    const headed = "Vorbehaltene Fragen\n\nDazu gehören die Themen Abtreibung, Rundfunkpolitik und Drogenpolitik.";
+    expect(extractInfo(headed, terms, null, [], "de")).not.toContain("Vorbehaltene Fragen");
   });
 });

@@ -85,11 +85,46 @@ export function extractInfo(
   const best = picked[0];
   if (!best) return "";
   const all = splitSentences(text);
-  const after = all[all.findIndex((s) => s.start === best.start) + 1];
-  const continues =
-    after && after.kind !== "heading" && after.text.length >= 20 && !picked.some((p) => p.start === after.start);
-  return [...picked.map((s) => s.text), ...(continues ? [after.text] : [])].join(" ");
+  const at = all.findIndex((s) => s.start === best.start);
+  const own = (s: (typeof all)[number] | undefined) =>
+    s !== undefined && s.kind !== "heading" && s.text.length >= 20 && !picked.some((p) => p.start === s.start);
+  const after = all[at + 1];
+  const before = at > 0 ? all[at - 1] : undefined;
+  // The best sentence opening with a word that points back ("Dazu gehören die Themen Abtreibung …",
+  // "It was held by …") says its subject in the sentence before: without that one the finding
+  // names the topic but not what the question asks of it. It goes first, in the text's order.
+  const antecedent = own(before) && pointsBack(best.text) ? [before?.text ?? ""] : [];
+  return [...antecedent, ...picked.map((s) => s.text), ...(own(after) ? [after.text] : [])].join(" ");
 }
+
+/**
+ * Whether a sentence opens with a word that refers to the sentence before: a personal or
+ * demonstrative pronoun, a possessive, or a German pronominal adverb ("dazu", "dabei", "daher").
+ * Articles ("Das Parlament", "The team") and expletives ("There are", "Es gibt") do not refer back.
+ */
+export function pointsBack(sentence: string): boolean {
+  const first =
+    sentence
+      .trimStart()
+      .match(/^[\p{L}]+/u)?.[0]
+      ?.toLowerCase() ?? "";
+  if (
+    ANAPHORS.has(first) ||
+    /^dar?(?:zu|her|bei|mit|in|an|auf|aufhin|aus|von|durch|für|gegen|nach|über|unter)$/u.test(first)
+  )
+    return !/^es\s+gibt\b/iu.test(sentence.trimStart());
+  return false;
+}
+
+const ANAPHORS = new Set(
+  [
+    "er sie es dies diese dieser dieses diesem diesen sein seine seiner seinem seinen ihr ihre ihrer ihrem ihren",
+    "deren dessen solche solcher solches solchen dort dadurch deshalb dennoch",
+    "he she it they this these those its his her their such",
+  ]
+    .join(" ")
+    .split(" "),
+);
 
 /**
  * The sentence kept verbatim: the most relevant one, and only if it is an exact substring of

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TieredContextEntry } from "./contract";
 import { extractInfo } from "./evidence";
-import { assessQuality, synthesizeOffline, verifyClaim } from "./report";
+import { assessQuality, SENTENCES_SHOWN, sentencesOf, synthesizeOffline, verifyClaim } from "./report";
 
 const CHUNK = "FDA's performance goal is a decision within 90 FDA days. The clock stops during requests.";
 const entry: TieredContextEntry = {
@@ -99,5 +99,20 @@ describe("the offline report", () => {
       expect(chunk).toContain(c.text);
       expect(verifyClaim(c, new Map([[1, chunk]])).verified).toBe(true);
     }
+  });
+
+  it("shows the sentence a finding's best one points back to besides the tier's count", () => {
+    const chunk =
+      "The Scottish Parliament cannot legislate on matters reserved to Westminster. " +
+      "These include abortion, broadcasting policy and drugs policy. " +
+      "The list of abortion matters was set in 1998. Drugs policy is debated often in the chamber.";
+    const info = extractInfo(chunk, ["abortion", "drugs", "policy"]);
+    const shown = sentencesOf(info, SENTENCES_SHOWN[2], chunk);
+    expect(shown[0]).toContain("Westminster");
+    expect(shown[1]).toContain("These include abortion");
+    expect(shown).toHaveLength(SENTENCES_SHOWN[2] + 1);
+    // A finding that does not open with an antecedent shows the tier's count only.
+    const plain = "Abortion and drugs policy are reserved. Drugs policy is debated often. Abortion is too.";
+    expect(sentencesOf(plain, 2, plain)).toHaveLength(2);
   });
 });

@@ -9,6 +9,7 @@ import {
   type TieredContextEntry,
   type ToDoItem,
 } from "./contract";
+import { pointsBack } from "./evidence";
 import { languageOfSegment } from "./language";
 import { containsTerm, round } from "./terms";
 
@@ -147,11 +148,13 @@ export function sentencesOf(info: string, max = SENTENCES_SHOWN[1], chunk?: stri
   // next and quote neither. A finding that is not the chunk's sentences joined (a model's) is
   // split by the engine's splitter (not after "z.B.", "John C." or "8. Februar").
   if (chunk) {
-    const own = splitSentences(chunk)
-      .map((s) => s.text.trim())
-      .filter((t) => t && info.includes(t))
-      .sort((a, b) => info.indexOf(a) - info.indexOf(b));
-    if (own.length > 0 && own.join(" ") === info) return own.slice(0, max);
+    const inChunk = splitSentences(chunk).map((s) => s.text.trim());
+    const own = inChunk.filter((t) => t && info.includes(t)).sort((a, b) => info.indexOf(a) - info.indexOf(b));
+    // A finding that opens with the sentence its best one points back to (extractInfo) shows
+    // that sentence besides its `max`: it is the best sentence's subject, not another finding.
+    const lead =
+      own.length > 1 && pointsBack(own[1]) && inChunk.indexOf(own[0]) === inChunk.indexOf(own[1]) - 1 ? 1 : 0;
+    if (own.length > 0 && own.join(" ") === info) return own.slice(0, max + lead);
   }
   return splitSentences(info)
     .map((s) => s.text.trim())
