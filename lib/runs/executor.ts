@@ -13,7 +13,7 @@ import { holdLease } from "./heartbeat";
 import { draining, instanceId, leaseMs } from "./instance";
 import { bridgeInterrupts, interruptSettled, runFailed } from "./interrupt-bridge";
 import { findWorkflow, graphOf, type RunnableGraph, type Workflow } from "./registry";
-import { type RunRow, releaseRun, releaseRuns, resetRecoveriesIn, settleRun } from "./store";
+import { type RunRow, releaseRun, releaseRuns, releaseUnlockedRuns, resetRecoveriesIn, settleRun } from "./store";
 import { describeError, TaskLog } from "./task-log";
 import { attachTaskRecorder, detachTaskRecorder } from "./task-recorders";
 import { wakeRecoveryElsewhere } from "./wakeups";
@@ -90,21 +90,42 @@ export function abortExecution(runId: string): void {
 export async function handOverRuns(graceMs = 3000): Promise<string[]> {
   const runs = [...registry().controllers.keys()];
   for (const abort of registry().controllers.values()) abort.abort(HANDOVER);
-  // Every lease ends in one statement, not one per run: a hundred runs are claimable elsewhere
-  // at once. The release raises each run's fencing token, so a write still in flight from an
-  // execution that has not stopped yet is refused. An execution whose run this missed (the
-  // database did not answer) releases its own.
+  // One statement ends the lease of every run no write of this process holds locked now, and
+  // the other instances are woken as soon as it commits. A run whose event write or checkpoint
+  // save is still in flight is skipped, not waited for: one statement waiting on all of them
+  // held every run back until the slowest write of a starved process had committed. Each
+  // skipped run is released by its execution once its own writer has settled (see execute).
+  // A release raises the run's fencing token, so the old execution can write nothing more.
   const owner = instanceId();
-  registry().handedOver = releaseRuns(owner, runs).then(
+  registry().handedOver = releaseUnlockedRuns(owner, runs).then(
     (released) => new Set(released),
     () => new Set<string>(),
   );
   if ((await registry().handedOver)?.size) wakeRecoveryElsewhere();
   const stopped = Promise.all(runs.map((runId) => executionSettled(runId)));
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-  clearTimeout(timer);
+  await within(graceMs, stopped);
+  // An execution that did not stop in time (its writer never settled) keeps its lease no
+  // longer: released here, waiting on its row lock, for as long as the process still has.
+  const stuck = runs.filter((runId) => executing(runId));
+  if (stuck.length > 0)
+    await within(
+      STUCK_RELEASE_MS,
+      releaseRuns(owner, stuck).then(
+        (released) => released.length > 0 && wakeRecoveryElsewhere(),
+        () => undefined,
+      ),
+    );
   return runs;
+}
+
+/** How long a shutdown waits to release the runs whose execution did not stop within its grace. */
+const STUCK_RELEASE_MS = 1000;
+
+/** Waits for `work`, or `ms` at most. */
+async function within(ms: number, work: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** Ends this process's lease on a run now and tells the other instances to claim it. */
@@ -238,7 +259,8 @@ async function execute(
   } catch (error) {
     if (abort.signal.aborted && abort.signal.reason === HANDOVER) {
       // The process is shutting down: what is buffered is dropped (the run goes on from its
-      // last checkpoint elsewhere), and the lease ends now.
+      // last checkpoint elsewhere), and the lease ends now: a run the shutdown's first release
+      // skipped (a write of this execution held its row) is released once that write settled.
       events.discard();
       await events.settled();
       const released = await registry().handedOver;

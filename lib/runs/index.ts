@@ -47,7 +47,15 @@ export {
   type Workflow,
 } from "./registry";
 export { shutdownRuns } from "./shutdown";
-export { claimStaleRuns, latestRunOnThread, msToNextLeaseExpiry, releaseRuns, renewLease, renewLeases } from "./store";
+export {
+  claimStaleRuns,
+  latestRunOnThread,
+  msToNextLeaseExpiry,
+  releaseRuns,
+  releaseUnlockedRuns,
+  renewLease,
+  renewLeases,
+} from "./store";
 export { runEventStream, sseHeaders } from "./stream";
 export { UIChunkAdapter } from "./ui-stream";
 export { privateWorkflows } from "./visibility";

@@ -362,6 +362,18 @@ export async function releaseRuns(owner: string, runIds: readonly string[]): Pro
   return rowsOf<{ run_id: string }>(result).map((row) => row.run_id);
 }
 
+/**
+ * As releaseRuns, but only the runs no transaction holds locked now (vigil_release_unlocked_runs):
+ * it never waits for this process's own writes still in flight. Returns the runs released.
+ */
+export async function releaseUnlockedRuns(owner: string, runIds: readonly string[]): Promise<string[]> {
+  if (runIds.length === 0) return [];
+  const result = await withAppRole((tx) =>
+    tx.execute(sql`select run_id from vigil_release_unlocked_runs(${owner}, ${arrayLiteral(runIds)}::uuid[])`),
+  );
+  return rowsOf<{ run_id: string }>(result).map((row) => row.run_id);
+}
+
 /** Milliseconds until the next lease of a running run runs out (database clock), across tenants; null when none is held. */
 export async function msToNextLeaseExpiry(): Promise<number | null> {
   const result = await withAppRole((tx) => tx.execute(sql`select vigil_next_lease_expiry_ms() as ms`));

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
+import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { schema } from "@/lib/db";
-import { claimStaleRuns, msToNextLeaseExpiry, releaseRuns, renewLease } from "@/lib/runs";
+import { claimStaleRuns, msToNextLeaseExpiry, releaseRuns, releaseUnlockedRuns, renewLease } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
@@ -61,6 +62,40 @@ for (const target of testTargets()) {
       const claimed = (await claimStaleRuns("successor", 100)).map((c) => c.runId);
       expect(claimed.sort()).toEqual([...mine].sort());
     });
+
+    // Two sessions at once: a server database only (an embedded one has a single connection).
+    if (target.name === "postgres")
+      it("a shutdown's first release skips a run a write in flight holds locked, and raises the others' fences", async () => {
+        const mine = await insertRuns(3, 60_000, suite.tenants.demo);
+        const fences = async () =>
+          new Map(
+            (
+              await suite.database.db
+                .select({ id: schema.runs.id, fence: schema.runs.fenceToken })
+                .from(schema.runs)
+                .where(sql`${schema.runs.id} = any(${`{${mine.join(",")}}`}::uuid[])`)
+            ).map((row) => [row.id, row.fence]),
+          );
+        const before = await fences();
+        // Another session writing an event of the first run: its row is locked until it commits.
+        const writer = postgres(suite.database.url as string, { max: 1, onnotice: () => {} });
+        try {
+          const written = writer.begin(async (tx) => {
+            await tx`update runs set last_seq = last_seq + 1 where id = ${mine[0]}`;
+            const released = await releaseUnlockedRuns("some-process", mine);
+            expect(released.sort()).toEqual(mine.slice(1).sort());
+          });
+          await written;
+        } finally {
+          await writer.end();
+        }
+        const between = await fences();
+        expect(between.get(mine[0])).toBe(before.get(mine[0]));
+        for (const id of mine.slice(1)) expect(between.get(id)).toBe((before.get(id) as number) + 1);
+        // Once the write committed, the skipped run is released like any other.
+        expect(await releaseRuns("some-process", mine)).toEqual([mine[0]]);
+        expect((await fences()).get(mine[0])).toBe((before.get(mine[0]) as number) + 1);
+      });
 
     it("tells the sweep how long until the next lease runs out", async () => {
       // Only the leases inserted here are live (earlier runs of the suite end first); one that
