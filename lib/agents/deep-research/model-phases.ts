@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ResearchLanguage, MAX_PLAN_ITEMS } from "./contract";
+import { MAX_PLAN_ITEMS, type ResearchLanguage } from "./contract";
 import { detectLanguage } from "./language";
 
 // What each phase asks a model, and the shape the answer must have. Every system prompt opens
