@@ -20,17 +20,16 @@ test("a member asks about orders per shipper in 1997 and sees a chart, a table a
   // The demo warehouse loads on its first use: the first answer may take a few seconds.
   await expect(result).toBeVisible({ timeout: 90_000 });
   await expect(result.getByTestId("sql-chart")).toBeVisible();
-  // The new conversation becomes /chat/<id> and its answer finishes: the page then renders the
-  // stored conversation, whose result starts at its chart again. Switch views once it has.
+  // Chosen while the new conversation is still becoming /chat/<id>: the page then renders the
+  // stored conversation, and the result keeps the view the person chose.
+  await result.getByRole("button", { name: "Table" }).click();
   await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("assistant-message").last()).toHaveAttribute("aria-busy", "false");
   const table = result.getByTestId("sql-table");
-  await expect(async () => {
-    if (!(await table.isVisible())) await result.getByRole("button", { name: "Table" }).click();
-    for (const shipper of ["United Package", "Federal Shipping", "Speedy Express"]) {
-      await expect(table.getByText(shipper)).toBeVisible({ timeout: 2_000 });
-    }
-  }).toPass({ timeout: 30_000 });
+  for (const shipper of ["United Package", "Federal Shipping", "Speedy Express"]) {
+    await expect(table.getByText(shipper)).toBeVisible();
+  }
+  await expect(result.getByRole("button", { name: "Table" })).toHaveAttribute("aria-pressed", "true");
   await result.getByText("Show SQL").click();
   await expect(result.getByTestId("sql-code")).toContainText('"northwind"."orders"');
   await expect(page.getByTestId("answer").last()).toContainText("1997");

@@ -1,16 +1,15 @@
 "use client";
 
 import { BarChart3, Database, Download, Table2 } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import type { SqlResultPart } from "@/lib/runs/contract";
+import { type ResultView, resultKey, useRememberedView } from "./result-view";
 import { SqlChart } from "./SqlChart";
 import { SqlCode } from "./SqlCode";
 import { SqlTable } from "./SqlTable";
 import { tableColumns } from "./sql-cells";
 import { chartBars } from "./sql-chart-data";
 import { downloadCsv } from "./sql-csv";
-
-type View = "table" | "chart";
 
 /**
  * The SQL analyst's result under its answer: where it ran, the rows (or a chart of an
@@ -19,8 +18,9 @@ type View = "table" | "chart";
 export function SqlResult({ result }: { result: SqlResultPart }) {
   const columns = useMemo(() => tableColumns(result), [result]);
   const bars = useMemo(() => chartBars(result), [result]);
-  // An aggregate is read fastest as bars; the table is one press away.
-  const [view, setView] = useState<View>(bars ? "chart" : "table");
+  // An aggregate is read fastest as bars; the table is one press away, and stays chosen when
+  // the result is drawn again (a new conversation re-rendered as its stored copy).
+  const [view, setView] = useRememberedView(resultKey(result), bars ? "chart" : "table");
   const shown = bars ? view : "table";
   const hasRows = result.rows.length > 0;
 
@@ -63,7 +63,7 @@ const VIEWS = [
 ] as const;
 
 /** Table or chart: two toggle buttons, each saying whether it is the one shown. */
-function ViewToggle({ view, onChange }: { view: View; onChange: (view: View) => void }) {
+function ViewToggle({ view, onChange }: { view: ResultView; onChange: (view: ResultView) => void }) {
   return (
     <fieldset className="inline-flex rounded-md border border-slate-300 p-0.5 dark:border-slate-700">
       <legend className="sr-only">Show the result as</legend>
