@@ -13,6 +13,7 @@ import { processSingleton } from "@/lib/process";
 import { backupBeforeMigrations, migrationsPending } from "./backup";
 import { DatabaseUnreadableError, EMBEDDED_EXTENSIONS, openEmbedded } from "./embedded";
 import { ConnectionGate } from "./lanes";
+import { applyTimeouts, refusesStartupParameters } from "./pooler";
 import { rowsOf } from "./rows";
 import * as schema from "./schema";
 import { connectionTimeouts } from "./timeouts";
@@ -150,12 +151,18 @@ async function migratedPglite(client: PGlite, migrationsFolder: string, close: (
  */
 const MIGRATION_LOCK = 0x5649_4749_4c4d; // "VIGILM"
 
-async function openPostgres(url: string, migrationsFolder: string): Promise<Database> {
-  // Migrations run on their own single connection so their notices and locks stay out of the
-  // pool; with one connection, the lock, the migrations and the unlock share one session. A
-  // session that ends (the process died) lets go of the lock with it.
-  const migrator = postgres(url, { max: 1, onnotice: () => {}, connection: connectionTimeouts("migrate") });
+/**
+ * Applies the pending migrations under MIGRATION_LOCK. Migrations run on their own single
+ * connection so their notices and locks stay out of the pool; with one connection, the lock, the
+ * migrations and the unlock share one session. A session that ends (the process died) lets go of
+ * the lock with it. `startup`: the timeouts travel as startup parameters, else they are set once
+ * the session is open (a pooler that refuses them, pooler.ts).
+ */
+async function migrateServer(url: string, migrationsFolder: string, startup: boolean): Promise<void> {
+  const timeouts = connectionTimeouts("migrate");
+  const migrator = postgres(url, { max: 1, onnotice: () => {}, ...(startup ? { connection: timeouts } : {}) });
   try {
+    if (!startup) await applyTimeouts(migrator, timeouts);
     await migrator`select pg_advisory_lock(${MIGRATION_LOCK}::bigint)`;
     try {
       await migratePostgres(drizzlePostgres(migrator) as never, { migrationsFolder });
@@ -165,15 +172,31 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
   } finally {
     await migrator.end();
   }
+}
+
+async function openPostgres(url: string, migrationsFolder: string): Promise<Database> {
+  // The first connection also finds out whether the server takes the timeouts at start-up.
+  let startup = true;
+  try {
+    await migrateServer(url, migrationsFolder, true);
+  } catch (error) {
+    if (!refusesStartupParameters(error)) throw error;
+    startup = false;
+    logger().warn(
+      "the database server (a pooler such as PgBouncer) refuses startup parameters: the connection timeouts are set on each connection as it is handed out instead (docs/operations.md, Poolers)",
+    );
+    await migrateServer(url, migrationsFolder, false);
+  }
   // A connection that cannot be made in a few seconds fails the request (503) instead of
   // holding it for the driver's default 30 s while the database is away.
   const max = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+  // A frozen instance's transaction is cut so another can take over its runs (timeouts.ts).
+  const timeouts = connectionTimeouts("app");
   const client = postgres(url, {
     max,
     connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
     onnotice: () => {},
-    // A frozen instance's transaction is cut so another can take over its runs (timeouts.ts).
-    connection: connectionTimeouts("app"),
+    ...(startup ? { connection: timeouts } : {}),
   });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   // One connection stays outside the gate for queries made on `db` itself (the sign-in
@@ -182,7 +205,14 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
   const reserve = async () => {
     const release = await gate.acquire();
     try {
-      return gated(preparing(await client.reserve(), client.options), release);
+      const connection = preparing(await client.reserve(), client.options);
+      if (!startup) {
+        await applyTimeouts(connection, timeouts).catch((error) => {
+          connection.release();
+          throw error;
+        });
+      }
+      return gated(connection, release);
     } catch (error) {
       release();
       throw error;
@@ -204,8 +234,9 @@ async function openPostgres(url: string, migrationsFolder: string): Promise<Data
         idle_timeout: 0,
         connect_timeout: Number(process.env.DATABASE_CONNECT_TIMEOUT ?? 5),
         onnotice: () => {},
-        connection: connectionTimeouts("app"),
+        ...(startup ? { connection: timeouts } : {}),
       });
+      if (!startup) await applyTimeouts(presenceClient, timeouts);
       const [row] = await presenceClient<{ held: boolean }[]>`select vigil_register_instance(${owner}) as held`;
       return row?.held === true;
     },
