@@ -3,10 +3,11 @@ import { config, type Env } from "@/lib/config";
  * The server-side timeouts each kind of connection starts with (PostgreSQL startup parameters,
  * so they hold from the first statement and through a pooler that passes them on):
  *
- * - `app`, the pool requests, executions and sweeps use. A frozen instance (a paused VM, a
- *   partition) must not hold a run's row lock for longer than a lease: its transaction is cut
- *   after `VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS` (default 15 s) idle, a statement waits for a
- *   lock at most `VIGIL_DB_LOCK_TIMEOUT_MS` (default 10 s) and runs at most
+ * - `app`, the pool requests, executions and sweeps use. A transaction a frozen instance (a
+ *   paused VM, a partition) leaves open is cut after `VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS`
+ *   (default 15 s) idle: a backstop, since a claim neither waits for a paused checkpoint save nor
+ *   for a session paused inside a write of a lapsed run (it ends it, migration 0043). A statement
+ *   waits for a lock at most `VIGIL_DB_LOCK_TIMEOUT_MS` (default 10 s) and runs at most
  *   `VIGIL_DB_STATEMENT_TIMEOUT_MS` (default 60 s).
  * - `migrate`, the single connection that applies migrations: no statement or lock timeout (a
  *   migration may rewrite a large table, and a second instance waits on the migration lock for

@@ -78,7 +78,9 @@ export function announce(
 async function appendLogIn(tx: Tx, scope: TenantScope, runId: string, bodies: RunEventBody[], fence?: number) {
   const r = schema.runs;
   // The fence is checked by the statement that allocates the sequence numbers, and the row lock
-  // it takes holds until the commit: a claim cannot slip in between the check and the write.
+  // it takes holds until the commit: a claim cannot slip in between the check and the write. A
+  // process paused before its commit does not keep the run: once its lease lapsed, the claim
+  // ends the paused session (vigil_claim_stale_runs, migration 0043).
   const [row] = await tx
     .update(r)
     .set({ lastSeq: sql`${r.lastSeq} + ${bodies.length}`, updatedAt: new Date() })

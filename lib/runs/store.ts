@@ -283,7 +283,9 @@ export async function markCancelled(
   shown?: CancelShown,
 ): Promise<RunRow> {
   const result = await withTenant(scope, async (tx) => {
-    const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("update");
+    // NO KEY UPDATE, as the UPDATE below takes anyway: it does not wait for a checkpoint save of
+    // the run still open (its fence check holds KEY SHARE); that save is refused at its commit.
+    const [run] = await tx.select().from(r).where(eq(r.id, runId)).for("no key update");
     if (!run || !mayAct(run)) throw new NotFoundError("Run", { run_id: runId });
     if (run.status !== "running" && run.status !== "interrupted") {
       throw new DomainError("conflict", "RUN_FINISHED", `The run is already ${run.status}.`, { status: run.status });

@@ -15,6 +15,10 @@ import { kill9, type Spawned, spawnScript } from "./support";
 // Two processes share the database only on a server.
 const server = testTargets().find((t) => t.name === "postgres");
 const LEASE_MS = 1500;
+// The lease lapses at most LEASE_MS after the pause; the sweep here looks every 100 ms, and a
+// session paused inside a write is ended once it has idled a quarter of this process's lease (1 s).
+// Far below the server's own cut of a paused transaction (15 s), which this must not wait for.
+const SWEEP_MARGIN_MS = 3000;
 
 describe("a frozen instance on postgres", { timeout: 240_000 }, () => {
   let database: TestDatabase;
@@ -51,9 +55,39 @@ describe("a frozen instance on postgres", { timeout: 240_000 }, () => {
     };
   }
 
-  it("is taken over once its lease lapses and, woken, writes nothing more to the run", async () => {
+  /** Whether a transaction that touched the run's row (a write of the run) sits open, idle. */
+  async function writeOpen(runId: string): Promise<boolean> {
+    const open = sql`select count(*)::int as n from pg_stat_activity a join runs r on a.backend_xid = r.xmax
+      where r.id = ${runId} and a.state like 'idle in transaction%'`;
+    return (await count(open)) > 0;
+  }
+
+  /**
+   * Pauses the process at a moment one of its writes of the run is open (a checkpoint save or an
+   * event write between its statements): the pause that held the run's row until the server cut
+   * the session. Tries again until the open write is still there once the process is stopped.
+   */
+  async function pauseInsideWrite(pid: number, runId: string): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error("never caught the instance inside a write of its run");
+      if (!(await writeOpen(runId))) continue;
+      process.kill(-pid, "SIGSTOP");
+      await new Promise((r) => setTimeout(r, 50));
+      if (await writeOpen(runId)) return;
+      process.kill(-pid, "SIGCONT");
+    }
+  }
+
+  /**
+   * Starts a run in another process, pauses that process mid-run (inside one of its writes of the
+   * run, with `insideWrite`), takes the run over here, wakes the paused process and checks it
+   * wrote nothing more. Returns how long the takeover took.
+   */
+  async function freezeAndTakeOver(env: Record<string, string>, insideWrite = false): Promise<number> {
     const actor = actorFor(tenants, "member", "crash-test");
-    const message = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+    // Long enough to catch a write open while the answer streams (one event write per 100 ms).
+    const message = Array.from({ length: insideWrite ? 100 : 40 }, (_, i) => `word${i}`).join(" ");
     frozen = spawnScript(
       [
         "tests/support/run-worker.ts",
@@ -65,12 +99,12 @@ describe("a frozen instance on postgres", { timeout: 240_000 }, () => {
         DATABASE_URL: database.url as string,
         VIGIL_RUN_LEASE_MS: String(LEASE_MS),
         VIGIL_SEED: "off",
-        // Cut a transaction the pause leaves open well within the test's patience.
-        VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: "3000",
+        ...env,
       },
     );
     const { runId } = (await frozen.next()) as { runId: string };
-    process.kill(-(frozen.child.pid as number), "SIGSTOP");
+    if (insideWrite) await pauseInsideWrite(frozen.child.pid as number, runId);
+    else process.kill(-(frozen.child.pid as number), "SIGSTOP");
     const pausedAt = Date.now();
 
     // This process is the other instance: its recovery sweep claims the run once the lease lapses.
@@ -100,6 +134,20 @@ describe("a frozen instance on postgres", { timeout: 240_000 }, () => {
     expectContiguous(events);
     expect(events.filter((e) => e.type === "finish")).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: "status", payload: { status: "completed" } });
+    return takenOverMs;
+  }
+
+  it("is taken over once its lease lapses and, woken, writes nothing more to the run", async () => {
+    // Cut a transaction the pause leaves open well within the test's patience.
+    const takenOverMs = await freezeAndTakeOver({ VIGIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: "3000" });
     console.info(`[frozen-instance] run taken over ${takenOverMs} ms after the pause (lease ${LEASE_MS} ms)`);
+  });
+
+  it("paused inside a write, is taken over at its lease with the default idle-in-transaction timeout", async () => {
+    // The server's own cut (15 s) is not waited for: a save the pause left open holds no lock a
+    // claim needs, and a session paused inside an event write is ended by the claim.
+    const takenOverMs = await freezeAndTakeOver({}, true);
+    console.info(`[frozen-instance] default idle timeout: run taken over ${takenOverMs} ms after the pause`);
+    expect(takenOverMs).toBeLessThan(LEASE_MS + SWEEP_MARGIN_MS);
   });
 });

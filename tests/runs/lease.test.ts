@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { schema } from "@/lib/db";
-import { claimStaleRuns, msToNextLeaseExpiry, releaseRuns, releaseUnlockedRuns, renewLease } from "@/lib/runs";
+import { rowsOf, schema } from "@/lib/db";
+import { claimStaleRuns, leaseMs, msToNextLeaseExpiry, releaseRuns, releaseUnlockedRuns, renewLease } from "@/lib/runs";
 import { testTargets } from "../support/databases";
 import { seededDatabase } from "../support/seeded";
 
@@ -95,6 +95,111 @@ for (const target of testTargets()) {
         // Once the write committed, the skipped run is released like any other.
         expect(await releaseRuns("some-process", mine)).toEqual([mine[0]]);
         expect((await fences()).get(mine[0])).toBe((before.get(mine[0]) as number) + 1);
+      });
+
+    // A writer of another session, paused (SIGSTOP) inside its fenced transaction: a takeover
+    // must not wait for the server to cut it, and what it wrote must never commit.
+    if (target.name === "postgres")
+      describe("a writer paused inside its transaction", () => {
+        const tokenOf = async (id: string) =>
+          (
+            await suite.database.db
+              .select({ fence: schema.runs.fenceToken })
+              .from(schema.runs)
+              .where(sql`${schema.runs.id} = ${id}`)
+          )[0].fence;
+        const eventsOf = async (id: string) =>
+          rowsOf<{ n: number }>(
+            await suite.database.db.execute(sql`select count(*)::int as n from run_events where run_id = ${id}`),
+          )[0].n;
+
+        /** Opens a transaction on another connection, runs `write` in it and holds it open. */
+        function holdOpen(write: (tx: postgres.TransactionSql) => Promise<unknown>) {
+          const writer = postgres(suite.database.url as string, { max: 1, onnotice: () => {} });
+          let release = () => {};
+          const held = new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          let opened = () => {};
+          const open = new Promise<void>((resolve) => {
+            opened = resolve;
+          });
+          const committed = writer.begin(async (tx) => {
+            await write(tx);
+            opened();
+            await held;
+          });
+          // Failing before it was held open (a refused check) fails the test at `open`.
+          committed.catch(() => opened());
+          return { open, committed, release, end: () => writer.end({ timeout: 1 }) };
+        }
+
+        it("a claim takes a run whose checkpoint save is open at once, and the save's commit is refused", async () => {
+          const [id] = await insertRuns(1, -60_000, suite.tenants.demo);
+          const token = await tokenOf(id);
+          const save = holdOpen(async (tx) => {
+            await tx`select vigil_fence_check(${id}::uuid, ${token}::integer)`;
+            await tx`insert into run_events (tenant_id, run_id, seq, type, payload)
+              values (${suite.tenants.demo}, ${id}, 1, 'text', '{}'::jsonb)`;
+          });
+          try {
+            await save.open;
+            const started = Date.now();
+            const claimed = (await claimStaleRuns("successor", 100)).map((c) => c.runId);
+            expect(claimed).toContain(id);
+            expect(Date.now() - started).toBeLessThan(1000);
+            expect(await tokenOf(id)).toBe(token + 1);
+            save.release();
+            await expect(save.committed).rejects.toMatchObject({ code: "VF409" });
+            expect(await eventsOf(id)).toBe(0);
+          } finally {
+            save.release();
+            await save.end();
+          }
+        });
+
+        it("a claim ends a session paused inside an event write on a lapsed run, and takes the run", async () => {
+          const [id] = await insertRuns(1, -60_000, suite.tenants.demo);
+          const token = await tokenOf(id);
+          // An event write allocates its sequence numbers on the run row and holds it.
+          const write = holdOpen(async (tx) => {
+            await tx`update runs set last_seq = last_seq + 1 where id = ${id} and fence_token = ${token}`;
+            await tx`insert into run_events (tenant_id, run_id, seq, type, payload)
+              values (${suite.tenants.demo}, ${id}, 1, 'text', '{}'::jsonb)`;
+          });
+          try {
+            await write.open;
+            // Paused for longer than a quarter of the lease (the default lease, 4 s).
+            await new Promise((r) => setTimeout(r, leaseMs() / 4 + 300));
+            const claimed = (await claimStaleRuns("successor", 100)).map((c) => c.runId);
+            expect(claimed).toContain(id);
+            expect(await tokenOf(id)).toBe(token + 1);
+            write.release();
+            await expect(write.committed).rejects.toBeDefined();
+            expect(await eventsOf(id)).toBe(0);
+          } finally {
+            write.release();
+            await write.end();
+          }
+        });
+
+        it("a claim leaves alone a session briefly between the statements of a write", async () => {
+          const [id] = await insertRuns(1, -60_000, suite.tenants.demo);
+          const token = await tokenOf(id);
+          const write = holdOpen(async (tx) => {
+            await tx`update runs set last_seq = last_seq + 1 where id = ${id} and fence_token = ${token}`;
+          });
+          try {
+            await write.open;
+            expect((await claimStaleRuns("successor", 100)).map((c) => c.runId)).not.toContain(id);
+            write.release();
+            await write.committed;
+            expect((await claimStaleRuns("successor", 100)).map((c) => c.runId)).toContain(id);
+          } finally {
+            write.release();
+            await write.end();
+          }
+        });
       });
 
     it("tells the sweep how long until the next lease runs out", async () => {
