@@ -189,39 +189,6 @@ function watch(page: Page) {
   };
 }
 
-interface Visit {
-  path: string;
-  /** What proves the page is the one expected, before it settles. */
-  ready?: (page: Page) => Promise<void>;
-}
-
-/**
- * Tabs visiting an account's pages side by side, each in the signed-in context and each with a
- * watcher of its own (so every fault is still attributed to the page that caused it). A visit is
- * mostly waiting — for the server to render, the page to hydrate, its requests to settle — so a
- * few tabs at once take a fraction of the time one tab takes to visit the pages in turn.
- */
-const TABS = 3;
-
-/** Visits every page, spread over TABS tabs (the first is `page`); returns every tab's problems. */
-async function visitInTabs(page: Page, watcher: ReturnType<typeof watch>, visits: Visit[]): Promise<string[]> {
-  const tabs = [{ page, watcher }];
-  for (let i = 1; i < TABS; i++) {
-    const tab = await page.context().newPage();
-    tabs.push({ page: tab, watcher: watch(tab) });
-  }
-  await Promise.all(
-    tabs.map(async (tab, lane) => {
-      for (const [i, visit] of visits.entries())
-        if (i % TABS === lane) await tab.watcher.visit(visit.path, visit.ready);
-    }),
-  );
-  // Read before the extra tabs close: closing cancels what they still have open (a stream).
-  const problems = tabs.flatMap((tab) => [...tab.watcher.problems]);
-  for (const tab of tabs.slice(1)) await tab.page.close();
-  return problems;
-}
-
 /** A conversation of the account's own, started in the browser; returns its address. */
 async function startConversation(watcher: ReturnType<typeof watch>, page: Page, account: Account): Promise<string> {
   await watcher.visit(`/chat/new?agent=${account.agent.slug}`);
@@ -311,6 +278,7 @@ test.describe("every page, as every role", () => {
         ...(demo ? [data.runPath] : []),
         ...(demo && account.role !== "member" ? [`/inbox?case=${data.caseId}`] : []),
       ];
+      for (const path of pages) await watcher.visit(path);
       const audit = [
         ...AUDIT_PAGES,
         ...(demo
@@ -320,32 +288,24 @@ test.describe("every page, as every role", () => {
             ]
           : []),
       ];
-      const visits: Visit[] = pages.map((path) => ({ path }));
       for (const path of audit) {
-        visits.push({
-          path,
-          ready: async (p) => {
-            if (account.role === "admin") await expect(p.getByRole("navigation", { name: "Audit" })).toBeVisible();
-            else await expect(p.getByRole("heading", { name: "Not available for your role" })).toBeVisible();
-          },
+        await watcher.visit(path, async (p) => {
+          if (account.role === "admin") await expect(p.getByRole("navigation", { name: "Audit" })).toBeVisible();
+          else await expect(p.getByRole("heading", { name: "Not available for your role" })).toBeVisible();
         });
       }
       if (account.role === "admin") {
         // The document list loads its next page without a fault.
-        visits.push({
-          path: "/knowledge",
-          ready: async (p) => {
-            const more = p.getByRole("button", { name: "Load more" });
-            await expect(p.getByTestId("document-row").first()).toBeVisible();
-            if (await more.isVisible()) {
-              await more.click();
-              await expect(more).toHaveCount(0);
-            }
-          },
+        await watcher.visit("/knowledge", async (p) => {
+          const more = p.getByRole("button", { name: "Load more" });
+          await expect(p.getByTestId("document-row").first()).toBeVisible();
+          if (await more.isVisible()) {
+            await more.click();
+            await expect(more).toHaveCount(0);
+          }
         });
       }
-      const problems = await visitInTabs(page, watcher, visits);
-      expect(problems, problems.join("\n")).toEqual([]);
+      expect(watcher.problems, watcher.problems.join("\n")).toEqual([]);
     });
   }
 });
