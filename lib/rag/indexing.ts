@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
 import { errors } from "@/lib/errors";
+import type { KnowledgeLanguage } from "./contract";
 import { indexCompoundParts } from "./decompound";
 import { TEXT_SEARCH_CONFIG, termPrefix } from "./language";
 
@@ -60,6 +61,16 @@ export interface ChunkRange {
 }
 
 /**
+ * The document being indexed: its id and the language its row was written with. The writer
+ * passes the language it has just stored rather than this reading it back, a round trip per
+ * document (or per slice) that a collection loaded document by document paid thousands of times.
+ */
+export interface IndexedDocument {
+  id: string;
+  language: KnowledgeLanguage;
+}
+
+/**
  * Tokenises freshly inserted chunks of a document (all of them, or those in `range`) with
  * `to_tsvector` in the document's language (`english`, `german`, …; its terms carry the
  * language's prefix) and records, in one statement: each chunk's length, its postings, the
@@ -67,13 +78,14 @@ export interface ChunkRange {
  * their parts as extra postings (decompound.ts). Ranges indexed one after another add up to the
  * whole document indexed at once.
  */
-export async function indexDocument(tx: Tx, tenantId: string, documentId: string, range?: ChunkRange): Promise<void> {
+export async function indexDocument(
+  tx: Tx,
+  tenantId: string,
+  document: IndexedDocument,
+  range?: ChunkRange,
+): Promise<void> {
+  const { id: documentId, language } = document;
   const inRange = range ? sql`and c.ord >= ${range.from} and c.ord < ${range.to}` : sql``;
-  const [document] = await tx
-    .select({ language: schema.knowledgeDocuments.language })
-    .from(schema.knowledgeDocuments)
-    .where(eq(schema.knowledgeDocuments.id, documentId));
-  const language = document?.language ?? "en";
   await tx.execute(sql`
     with lex as (
       select c.id as chunk_id, ${termPrefix(language)} || l.lexeme as term, cardinality(l.positions) as tf

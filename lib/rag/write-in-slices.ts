@@ -134,7 +134,7 @@ async function write(
 
   async function writeSlice(tx: Tx, from: number, to: number) {
     const ids = await insertChunks(tx, tenantId, id, chunks.slice(from, to));
-    await indexDocument(tx, tenantId, id, { from, to });
+    await indexDocument(tx, tenantId, { id, language: doc.language }, { from, to });
     await writeChunkVectors(tx, doc.vectors, ids);
   }
 }

@@ -119,7 +119,7 @@ export async function writeDocument(tx: Tx, tenantId: string, doc: PreparedDocum
   await registerDomains(tx, tenantId, doc.domains);
   const row = await insertDocumentRow(tx, tenantId, doc, doc.extracted.contentHash);
   const ids = await insertChunks(tx, tenantId, row.id, doc.extracted.chunks);
-  await indexDocument(tx, tenantId, row.id);
+  await indexDocument(tx, tenantId, { id: row.id, language: doc.language });
   await writeChunkVectors(tx, doc.vectors, ids);
   return { document: toDocument(row), created: true };
 }
