@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { extractInfo, pointsBack, quoteOf, rankSentences, relevanceOf, relevantEntries, tierOf } from "./evidence";
+import {
+  extractInfo,
+  pointsBack,
+  quoteOf,
+  rankSentences,
+  relevanceOf,
+  relevantEntries,
+  SEARCH_TOP_KEPT,
+  tierOf,
+} from "./evidence";
 import { answerFormTerms } from "./terms";
 
 const CHUNK =
@@ -95,6 +104,30 @@ describe("evidence from a passage", () => {
     // A primary entry must still hold half of the terms the context holds.
     const thin = entry("A value.", 1, "Notes");
     expect(relevantEntries([answer, thin], terms)).toEqual([answer]);
+  });
+
+  it("keeps a passage the search ranked among its best whatever share of a long question's words it holds", () => {
+    const entry = (chunk: string, search_rank?: number) => ({
+      document: "Scottish Parliament",
+      section: null,
+      chunk,
+      context_tier: 3 as const,
+      ...(search_rank === undefined ? {} : { search_rank }),
+    });
+    const terms = ["Gesetz", "regelt", "Beurteilung", "Grenzen", "Mitglied", "schottischen", "Parlaments", "werdem"];
+    const answer =
+      "Eine Person darf nicht Mitglied im schottischen Parlament sein, wenn sie nach dem Mental Health Act 2003 für verrückt befunden wird.";
+    const other = "Das Gesetz regelt die Grenzen, die ein Mitglied werdem muss, im schottischen Parlament.";
+    // Two of the seven words some passage holds (0.29, under the tertiary 0.3): found without a
+    // rank, it is drift …
+    const thin = "Eine Person im schottischen Parlament.";
+    expect(relevantEntries([entry(other), entry(thin)], terms, "de").map((e) => e.chunk)).toEqual([other]);
+    // … ranked second by the search, it is kept; ranked below the top five, it is drift.
+    expect(relevantEntries([entry(other, 0), entry(thin, 1)], terms, "de").map((e) => e.chunk)).toEqual([other, thin]);
+    expect(relevantEntries([entry(other, 0), entry(thin, SEARCH_TOP_KEPT)], terms, "de").map((e) => e.chunk)).toEqual([
+      other,
+    ]);
+    expect(relevantEntries([entry(answer, 1)], terms, "de")).toHaveLength(1);
   });
 
   it("credits a hyphenated compound by the parts a sentence holds", () => {

@@ -161,19 +161,42 @@ export function tierOf(input: {
 }
 
 /**
+ * How many of a search's best passages are never drift: as many as the top-k baseline a report
+ * is measured against (bench:research, top-5 BM25) holds.
+ */
+export const SEARCH_TOP_KEPT = 5;
+
+/**
  * validate_relevance's test: an entry is drift when it holds less than its tier's threshold of
  * the anchor's terms — counting only the terms some gathered entry holds. A question's words that
  * no passage of the knowledge base uses ("unproven assumption ascribed to" for a passage that
  * says "suspected, but not proved") are a vocabulary gap, not a sign that a passage strayed; with
  * them counted, a long question filtered its own answer as drift.
+ *
+ * A passage a task's search ranked among its SEARCH_TOP_KEPT best is kept whatever its share:
+ * every task searches with all of the anchor's terms, and the search weighs them by how rare they
+ * are (and splits German compounds), where the share counts "Gesetz" as much as "Parlaments". A
+ * long question's answer holds few of its many words ("Mitglied", "schottischen", "Parlaments" of
+ * twelve) and ranked second, yet fell under the threshold beside passages that share only the
+ * question's common words. Drift is what the tasks and references pull in below that.
  */
 export function relevantEntries<
-  T extends { document: string; section: string | null; chunk: string; context_tier: 1 | 2 | 3 },
+  T extends {
+    document: string;
+    section: string | null;
+    chunk: string;
+    context_tier: 1 | 2 | 3;
+    search_rank?: number;
+  },
 >(entries: readonly T[], terms: readonly string[], language: ResearchLanguage = "en"): T[] {
   const texts = entries.map((e) => `${e.document} ${e.section ?? ""} ${e.chunk}`);
   const held = terms.filter((t) => texts.some((x) => containsTerm(x, t, language)));
   const basis = held.length > 0 ? held : terms;
-  return entries.filter((e, i) => relevanceOf(texts[i], basis, language) >= RELEVANCE_THRESHOLDS[e.context_tier]);
+  return entries.filter(
+    (e, i) =>
+      (e.search_rank !== undefined && e.search_rank < SEARCH_TOP_KEPT) ||
+      relevanceOf(texts[i], basis, language) >= RELEVANCE_THRESHOLDS[e.context_tier],
+  );
 }
 
 /** Relevance of a passage to a set of terms: the share it contains. */
