@@ -130,6 +130,23 @@ describe("evidence from a passage", () => {
     expect(relevantEntries([entry(answer, 1)], terms, "de")).toHaveLength(1);
   });
 
+  it("continues the best sentence past the sentences picked right after it", () => {
+    const chunk =
+      "Mit 4:51 verbleibenden Minuten bekam Carolina die Chance, einen Drive zu erzielen. " +
+      "Bald darauf standen sie einem 3rd-and-9 gegenüber. " +
+      "Beim nächsten Spielzug nahm Miller Newton den Ball ab. " +
+      "Newton sprang nicht hinterher. " +
+      "Carolina hatte noch zwei weitere Drives.";
+    const terms = ["3rd-and-9", "erzielte", "Fumble"];
+    const ranked = rankSentences(chunk, terms, null, [], "de");
+    // The best sentence and the one after it are both picked: the answer is the one after those.
+    expect(ranked[0].text).toContain("4:51");
+    expect(ranked.map((r) => r.text)).toContain("Bald darauf standen sie einem 3rd-and-9 gegenüber.");
+    const info = extractInfo(chunk, terms, null, [], "de");
+    expect(info).toContain("Miller Newton");
+    expect(info).not.toContain("Newton sprang");
+  });
+
   it("credits a hyphenated compound by the parts a sentence holds", () => {
     const chunk = "Der Standort der NASA in Huntsville stimmte zuletzt zu. Die Ingenieure waren zufrieden.";
     expect(quoteOf(chunk, ["NASA-Standort"], null, [], "de")).toContain("Huntsville");

@@ -68,10 +68,14 @@ export const FINDING_SENTENCES = 3;
 
 /**
  * `extracted_info`: the passage's sentences most relevant to the task, best first (at most
- * FINDING_SENTENCES), then the sentence right after the best one when it is not among them: it
- * continues the best one and often holds what the question asks while naming none of its words
- * ("He is the oldest quarterback to play in a Super Bowl." → "The past record was held by John
- * Elway."). A heading ends the passage's thread, so a sentence after one is no continuation.
+ * FINDING_SENTENCES), then the sentence that continues the best one: the first after it that is
+ * not among them. It often holds what the question asks while naming none of its words ("He is
+ * the oldest quarterback to play in a Super Bowl." → "The past record was held by John Elway.").
+ * When the sentences right after the best are picked already, the thread goes on past them: the
+ * best sentence sets the scene, the next one names the situation the question asks about, and
+ * the answer follows ("… einem 3rd-and-9 gegenüber." → "Beim nächsten Spielzug nahm Miller
+ * Newton den Ball ab …"). A heading ends the passage's thread, so a sentence after one is no
+ * continuation.
  */
 export function extractInfo(
   text: string,
@@ -88,7 +92,9 @@ export function extractInfo(
   const at = all.findIndex((s) => s.start === best.start);
   const own = (s: (typeof all)[number] | undefined) =>
     s !== undefined && s.kind !== "heading" && s.text.length >= 20 && !picked.some((p) => p.start === s.start);
-  const after = all[at + 1];
+  let next = at + 1;
+  while (all[next] && all[next].kind !== "heading" && picked.some((p) => p.start === all[next].start)) next++;
+  const after = all[next];
   const before = at > 0 ? all[at - 1] : undefined;
   // The best sentence opening with a word that points back ("Dazu gehören die Themen Abtreibung …",
   // "It was held by …") says its subject in the sentence before: without that one the finding
