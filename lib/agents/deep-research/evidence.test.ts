@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   extractInfo,
+  matchShare,
   pointsBack,
   quoteOf,
   rankSentences,
@@ -145,6 +146,19 @@ describe("evidence from a passage", () => {
     const info = extractInfo(chunk, terms, null, [], "de");
     expect(info).toContain("Miller Newton");
     expect(info).not.toContain("Newton sprang");
+  });
+
+  it("credits a German compound half in a sentence that names one of its parts alone", () => {
+    const chunk =
+      "BSkyB und Virgin Media einigten sich darauf, alle Verfahren vor dem Obersten Gerichtshof einzustellen. " +
+      "Die Sender zeigen seitdem wieder Spielfilme im Abendprogramm.";
+    const [only] = rankSentences(chunk, ["Gerichtsverfahren"], null, [], "de");
+    expect(only?.text).toContain("alle Verfahren");
+    expect(matchShare(only.text, "Gerichtsverfahren", "de")).toBe(0.5);
+    expect(extractInfo(chunk, ["Gerichtsverfahren"], null, [], "de")).toContain("alle Verfahren");
+    // A part under five letters is no evidence ("Arten" of "Baumarten"), and English has no such compounds.
+    expect(matchShare("Viele Arten leben dort.", "Baumarten", "de")).toBe(0);
+    expect(matchShare("All proceedings were dropped.", "courtproceedings", "en")).toBe(0);
   });
 
   it("credits a hyphenated compound by the parts a sentence holds", () => {

@@ -1,6 +1,6 @@
-import { splitSentences } from "@/lib/engine";
+import { compoundRelated, contentTerms, splitSentences } from "@/lib/engine";
 import { RELEVANCE_THRESHOLDS, type ResearchLanguage } from "./contract";
-import { containsTerm, round, termShare } from "./terms";
+import { containsTerm, normalTerm, round, termShare } from "./terms";
 
 /**
  * The sentences of a passage ranked for `terms`, best first (ties: text order). A sentence scores
@@ -50,13 +50,18 @@ export function rankSentences(
 /**
  * How much of a term a sentence holds: 1 for the term itself; for a hyphenated compound the share
  * of its parts ("NASA-Standort" half in "the NASA centre", "BSkyB-Sportportfolio" half in
- * "BSkyB-Portfolio"), as compounds are written joined in one text and apart in another.
+ * "BSkyB-Portfolio"), as compounds are written joined in one text and apart in another. A German
+ * compound written joined is half held by a sentence that names one of its parts on its own
+ * ("Gerichtsverfahren" in "alle Verfahren … vor dem Obersten Gerichtshof"): the engine's test of
+ * a compound and its part (a part of five letters or more), so "Baumarten" is not in "Arten".
  */
-function matchShare(text: string, term: string, language: ResearchLanguage): number {
+export function matchShare(text: string, term: string, language: ResearchLanguage): number {
   if (containsTerm(text, term, language)) return 1;
   const parts = term.split("-").filter((p) => p.length >= 2);
-  if (parts.length < 2) return 0;
-  return parts.filter((p) => containsTerm(text, p, language)).length / parts.length;
+  if (parts.length >= 2) return parts.filter((p) => containsTerm(text, p, language)).length / parts.length;
+  if (language !== "de") return 0;
+  const whole = normalTerm(term, language);
+  return contentTerms(text, language).some((s) => s.length < whole.length && compoundRelated(whole, s)) ? 0.5 : 0;
 }
 
 /**
