@@ -8,6 +8,7 @@
 //   dropped        — the picked finding holds it but the report does not (cut by the report's limits).
 //
 //   BENCH_XQUAD_QUESTIONS=200 BENCH_LANGUAGES=de npx tsx --import ./scripts/server-only-node.mjs bench/research-misses.ts
+//   (BENCH_XQUAD_OFFSET=3 takes another sample of the same size, as bench:research does)
 //
 // Writes bench/results/research-misses-<language>.json with each miss, its cause, the picked
 // sentence and the sentence that holds the span.
@@ -21,6 +22,7 @@ import { drainTrace, stopTraceSequencer } from "@/lib/trace";
 import { holdsAnswer, runResearch, sampleOf, xquad, xquadTenant } from "./support/research-runs";
 
 const SIZE = Number(process.env.BENCH_XQUAD_QUESTIONS ?? 200);
+const OFFSET = Number(process.env.BENCH_XQUAD_OFFSET ?? 0);
 const LANGUAGES = (process.env.BENCH_LANGUAGES ?? "en,de").split(",") as ("en" | "de")[];
 
 async function main() {
@@ -31,7 +33,7 @@ async function main() {
     const tenant = await xquadTenant(database, language);
     const { questions, paragraphs } = xquad(language);
     const textOf = new Map(paragraphs.map((p) => [p._id, p.text]));
-    const sample = SIZE >= questions.length ? questions : sampleOf(questions, SIZE);
+    const sample = SIZE >= questions.length ? questions : sampleOf(questions, SIZE, OFFSET);
     const misses: Record<string, unknown>[] = [];
     const causes: Record<string, number> = {};
     for (const [i, q] of sample.entries()) {

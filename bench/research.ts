@@ -10,6 +10,9 @@
 //
 //   npm run bench:research
 //   BENCH_XQUAD_QUESTIONS=40 npm run bench:research           (a quicker look; default all 612)
+//   BENCH_XQUAD_QUESTIONS=100 BENCH_XQUAD_OFFSET=3 npm run bench:research
+//                        (another sample of the same size: every step-th question from the offset,
+//                         disjoint from offset 0 while the offset is below the step, 612 / size)
 //
 // Runs on embedded PGlite (in memory), the database a single-machine deployment uses.
 
@@ -35,6 +38,7 @@ import {
 } from "./support/research-runs";
 
 const XQUAD_QUESTIONS = Number(process.env.BENCH_XQUAD_QUESTIONS ?? 612);
+const XQUAD_OFFSET = Number(process.env.BENCH_XQUAD_OFFSET ?? 0);
 const GOALS = { recall: 0.8, germanGap: 0.05, citationPrecision: 0.95, unverifiableQuotes: 0 };
 
 /** Twenty questions over the demo corpus's four domains. */
@@ -147,7 +151,8 @@ async function main() {
     for (const language of ["en", "de"] as const) {
       const tenant = await xquadTenant(database, language);
       const { questions } = xquad(language);
-      const sample = XQUAD_QUESTIONS >= questions.length ? questions : sampleOf(questions, XQUAD_QUESTIONS);
+      const sample =
+        XQUAD_QUESTIONS >= questions.length ? questions : sampleOf(questions, XQUAD_QUESTIONS, XQUAD_OFFSET);
       const scores: XquadScore[] = [];
       const baseline: { recall: boolean; chars: number }[] = [];
       for (const [i, q] of sample.entries()) {
@@ -217,7 +222,7 @@ async function writeReport(
     lines.push("XQuAD not found (set VIGIL_IR_DIR to the folder that holds xquad/): not measured.", "");
   } else {
     lines.push(
-      `## XQuAD: ${rows[0].scores.length} questions per language (clarification skipped)`,
+      `## XQuAD: ${rows[0].scores.length} questions per language${XQUAD_OFFSET ? ` (sample offset ${XQUAD_OFFSET})` : ""} (clarification skipped)`,
       "",
       "| language | report in its language | answer-span recall: report | recall: top-5 BM25 | span claim cites its paragraph | citation precision | unverifiable quotes | report size (chars, mean) | top-5 BM25 size (chars, mean) |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -7,7 +7,7 @@ export { BM25_SCALE, confidenceOf, RRF_K } from "./confidence";
 export { createEngine, createEngineWithSelection } from "./create-engine";
 export { composeDeliverable, type DeliverableStep } from "./deliverable";
 export { facetsOf, subjectKeywordsOf } from "./goal-terms";
-export { stem, stemAs } from "./lexicon";
+export { compoundRelated, contentTerms, stem, stemAs } from "./lexicon";
 export { createLlmEngine } from "./llm-engine";
 export { composeOfflineAnswer, createOfflineEngine } from "./offline-engine";
 export { estimateCost, parsePrice, priceOf } from "./prices";

@@ -185,6 +185,12 @@ export interface TieredContextEntry {
   task_id: number | null;
   /** Vigil: the web address of a fallback search result; absent for the tenant's own documents. */
   url?: string | null;
+  /**
+   * Vigil: where the task's search ranked a passage it found directly (0 = first), before the
+   * passages already gathered were set aside; absent for references, clarification finds and
+   * fallback results.
+   */
+  search_rank?: number;
 }
 
 /** The design's preserved quote: an exact substring of its chunk. */

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { extractInfo, pointsBack, quoteOf, rankSentences, relevanceOf, relevantEntries, tierOf } from "./evidence";
+import {
+  extractInfo,
+  matchShare,
+  pointsBack,
+  quoteOf,
+  rankSentences,
+  relevanceOf,
+  relevantEntries,
+  SEARCH_TOP_KEPT,
+  tierOf,
+} from "./evidence";
 import { answerFormTerms } from "./terms";
 
 const CHUNK =
@@ -95,6 +105,60 @@ describe("evidence from a passage", () => {
     // A primary entry must still hold half of the terms the context holds.
     const thin = entry("A value.", 1, "Notes");
     expect(relevantEntries([answer, thin], terms)).toEqual([answer]);
+  });
+
+  it("keeps a passage the search ranked among its best whatever share of a long question's words it holds", () => {
+    const entry = (chunk: string, search_rank?: number) => ({
+      document: "Scottish Parliament",
+      section: null,
+      chunk,
+      context_tier: 3 as const,
+      ...(search_rank === undefined ? {} : { search_rank }),
+    });
+    const terms = ["Gesetz", "regelt", "Beurteilung", "Grenzen", "Mitglied", "schottischen", "Parlaments", "werdem"];
+    const answer =
+      "Eine Person darf nicht Mitglied im schottischen Parlament sein, wenn sie nach dem Mental Health Act 2003 für verrückt befunden wird.";
+    const other = "Das Gesetz regelt die Grenzen, die ein Mitglied werdem muss, im schottischen Parlament.";
+    // Two of the seven words some passage holds (0.29, under the tertiary 0.3): found without a
+    // rank, it is drift …
+    const thin = "Eine Person im schottischen Parlament.";
+    expect(relevantEntries([entry(other), entry(thin)], terms, "de").map((e) => e.chunk)).toEqual([other]);
+    // … ranked second by the search, it is kept; ranked below the top five, it is drift.
+    expect(relevantEntries([entry(other, 0), entry(thin, 1)], terms, "de").map((e) => e.chunk)).toEqual([other, thin]);
+    expect(relevantEntries([entry(other, 0), entry(thin, SEARCH_TOP_KEPT)], terms, "de").map((e) => e.chunk)).toEqual([
+      other,
+    ]);
+    expect(relevantEntries([entry(answer, 1)], terms, "de")).toHaveLength(1);
+  });
+
+  it("continues the best sentence past the sentences picked right after it", () => {
+    const chunk =
+      "Mit 4:51 verbleibenden Minuten bekam Carolina die Chance, einen Drive zu erzielen. " +
+      "Bald darauf standen sie einem 3rd-and-9 gegenüber. " +
+      "Beim nächsten Spielzug nahm Miller Newton den Ball ab. " +
+      "Newton sprang nicht hinterher. " +
+      "Carolina hatte noch zwei weitere Drives.";
+    const terms = ["3rd-and-9", "erzielte", "Fumble"];
+    const ranked = rankSentences(chunk, terms, null, [], "de");
+    // The best sentence and the one after it are both picked: the answer is the one after those.
+    expect(ranked[0].text).toContain("4:51");
+    expect(ranked.map((r) => r.text)).toContain("Bald darauf standen sie einem 3rd-and-9 gegenüber.");
+    const info = extractInfo(chunk, terms, null, [], "de");
+    expect(info).toContain("Miller Newton");
+    expect(info).not.toContain("Newton sprang");
+  });
+
+  it("credits a German compound half in a sentence that names one of its parts alone", () => {
+    const chunk =
+      "BSkyB und Virgin Media einigten sich darauf, alle Verfahren vor dem Obersten Gerichtshof einzustellen. " +
+      "Die Sender zeigen seitdem wieder Spielfilme im Abendprogramm.";
+    const [only] = rankSentences(chunk, ["Gerichtsverfahren"], null, [], "de");
+    expect(only?.text).toContain("alle Verfahren");
+    expect(matchShare(only.text, "Gerichtsverfahren", "de")).toBe(0.5);
+    expect(extractInfo(chunk, ["Gerichtsverfahren"], null, [], "de")).toContain("alle Verfahren");
+    // A part under five letters is no evidence ("Arten" of "Baumarten"), and English has no such compounds.
+    expect(matchShare("Viele Arten leben dort.", "Baumarten", "de")).toBe(0);
+    expect(matchShare("All proceedings were dropped.", "courtproceedings", "en")).toBe(0);
   });
 
   it("credits a hyphenated compound by the parts a sentence holds", () => {

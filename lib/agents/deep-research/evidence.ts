@@ -1,6 +1,6 @@
-import { splitSentences } from "@/lib/engine";
+import { compoundRelated, contentTerms, splitSentences } from "@/lib/engine";
 import { RELEVANCE_THRESHOLDS, type ResearchLanguage } from "./contract";
-import { containsTerm, round, termShare } from "./terms";
+import { containsTerm, normalTerm, round, termShare } from "./terms";
 
 /**
  * The sentences of a passage ranked for `terms`, best first (ties: text order). A sentence scores
@@ -50,13 +50,18 @@ export function rankSentences(
 /**
  * How much of a term a sentence holds: 1 for the term itself; for a hyphenated compound the share
  * of its parts ("NASA-Standort" half in "the NASA centre", "BSkyB-Sportportfolio" half in
- * "BSkyB-Portfolio"), as compounds are written joined in one text and apart in another.
+ * "BSkyB-Portfolio"), as compounds are written joined in one text and apart in another. A German
+ * compound written joined is half held by a sentence that names one of its parts on its own
+ * ("Gerichtsverfahren" in "alle Verfahren … vor dem Obersten Gerichtshof"): the engine's test of
+ * a compound and its part (a part of five letters or more), so "Baumarten" is not in "Arten".
  */
-function matchShare(text: string, term: string, language: ResearchLanguage): number {
+export function matchShare(text: string, term: string, language: ResearchLanguage): number {
   if (containsTerm(text, term, language)) return 1;
   const parts = term.split("-").filter((p) => p.length >= 2);
-  if (parts.length < 2) return 0;
-  return parts.filter((p) => containsTerm(text, p, language)).length / parts.length;
+  if (parts.length >= 2) return parts.filter((p) => containsTerm(text, p, language)).length / parts.length;
+  if (language !== "de") return 0;
+  const whole = normalTerm(term, language);
+  return contentTerms(text, language).some((s) => s.length < whole.length && compoundRelated(whole, s)) ? 0.5 : 0;
 }
 
 /**
@@ -68,10 +73,14 @@ export const FINDING_SENTENCES = 3;
 
 /**
  * `extracted_info`: the passage's sentences most relevant to the task, best first (at most
- * FINDING_SENTENCES), then the sentence right after the best one when it is not among them: it
- * continues the best one and often holds what the question asks while naming none of its words
- * ("He is the oldest quarterback to play in a Super Bowl." → "The past record was held by John
- * Elway."). A heading ends the passage's thread, so a sentence after one is no continuation.
+ * FINDING_SENTENCES), then the sentence that continues the best one: the first after it that is
+ * not among them. It often holds what the question asks while naming none of its words ("He is
+ * the oldest quarterback to play in a Super Bowl." → "The past record was held by John Elway.").
+ * When the sentences right after the best are picked already, the thread goes on past them: the
+ * best sentence sets the scene, the next one names the situation the question asks about, and
+ * the answer follows ("… einem 3rd-and-9 gegenüber." → "Beim nächsten Spielzug nahm Miller
+ * Newton den Ball ab …"). A heading ends the passage's thread, so a sentence after one is no
+ * continuation.
  */
 export function extractInfo(
   text: string,
@@ -88,7 +97,9 @@ export function extractInfo(
   const at = all.findIndex((s) => s.start === best.start);
   const own = (s: (typeof all)[number] | undefined) =>
     s !== undefined && s.kind !== "heading" && s.text.length >= 20 && !picked.some((p) => p.start === s.start);
-  const after = all[at + 1];
+  let next = at + 1;
+  while (all[next] && all[next].kind !== "heading" && picked.some((p) => p.start === all[next].start)) next++;
+  const after = all[next];
   const before = at > 0 ? all[at - 1] : undefined;
   // The best sentence opening with a word that points back ("Dazu gehören die Themen Abtreibung …",
   // "It was held by …") says its subject in the sentence before: without that one the finding
@@ -161,19 +172,42 @@ export function tierOf(input: {
 }
 
 /**
+ * How many of a search's best passages are never drift: as many as the top-k baseline a report
+ * is measured against (bench:research, top-5 BM25) holds.
+ */
+export const SEARCH_TOP_KEPT = 5;
+
+/**
  * validate_relevance's test: an entry is drift when it holds less than its tier's threshold of
  * the anchor's terms — counting only the terms some gathered entry holds. A question's words that
  * no passage of the knowledge base uses ("unproven assumption ascribed to" for a passage that
  * says "suspected, but not proved") are a vocabulary gap, not a sign that a passage strayed; with
  * them counted, a long question filtered its own answer as drift.
+ *
+ * A passage a task's search ranked among its SEARCH_TOP_KEPT best is kept whatever its share:
+ * every task searches with all of the anchor's terms, and the search weighs them by how rare they
+ * are (and splits German compounds), where the share counts "Gesetz" as much as "Parlaments". A
+ * long question's answer holds few of its many words ("Mitglied", "schottischen", "Parlaments" of
+ * twelve) and ranked second, yet fell under the threshold beside passages that share only the
+ * question's common words. Drift is what the tasks and references pull in below that.
  */
 export function relevantEntries<
-  T extends { document: string; section: string | null; chunk: string; context_tier: 1 | 2 | 3 },
+  T extends {
+    document: string;
+    section: string | null;
+    chunk: string;
+    context_tier: 1 | 2 | 3;
+    search_rank?: number;
+  },
 >(entries: readonly T[], terms: readonly string[], language: ResearchLanguage = "en"): T[] {
   const texts = entries.map((e) => `${e.document} ${e.section ?? ""} ${e.chunk}`);
   const held = terms.filter((t) => texts.some((x) => containsTerm(x, t, language)));
   const basis = held.length > 0 ? held : terms;
-  return entries.filter((e, i) => relevanceOf(texts[i], basis, language) >= RELEVANCE_THRESHOLDS[e.context_tier]);
+  return entries.filter(
+    (e, i) =>
+      (e.search_rank !== undefined && e.search_rank < SEARCH_TOP_KEPT) ||
+      relevanceOf(texts[i], basis, language) >= RELEVANCE_THRESHOLDS[e.context_tier],
+  );
 }
 
 /** Relevance of a passage to a set of terms: the share it contains. */

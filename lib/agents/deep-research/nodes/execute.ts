@@ -46,7 +46,10 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const terms = taskTerms(task, anchor.key_entities, language);
   // Sentences are picked also by the words the question's form asks for ("how long" → days).
   const form = answerFormTerms(anchor.original_query);
+  // Each hit keeps the rank the search gave it among all it returned, gathered ones included:
+  // validate_relevance keeps the search's best passages for the question (evidence.ts).
   const hits = (await search(scope, terms.join(" "), agent.knowledgeDomains, 10))
+    .map((h, rank) => ({ ...h, rank }))
     .filter((h) => !seenInRun.has(h.chunkId) && !visited.has(h.chunkId))
     .slice(0, 4);
   // This task's own hits are found directly: a reference from one hit to another must not gather
@@ -60,10 +63,10 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   }[] = [];
   // Every passage of the task first (found directly, then by the references they make), so a
   // model reads them together: one extraction call and one classification call per task.
-  const found: { p: Passage; depth: number; sourceType: "vector_search" | "reference" }[] = [];
+  const found: { p: Passage; depth: number; sourceType: "vector_search" | "reference"; rank?: number }[] = [];
   let followed = 0;
   for (const hit of hits) {
-    found.push({ p: hit, depth: 0, sourceType: "vector_search" });
+    found.push({ p: hit, depth: 0, sourceType: "vector_search", rank: hit.rank });
     const { found: refs, references } = await followReferences(
       scope,
       hit,
@@ -125,7 +128,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const entries: TieredContextEntry[] = [];
   const quotes: PreservedQuote[] = [];
   let dropped = 0;
-  found.forEach(({ p, depth, sourceType }, i) => {
+  found.forEach(({ p, depth, sourceType, rank }, i) => {
     const info = infos[i];
     if (!info) return;
     const relevance = relevanceOf(p.text, terms, language);
@@ -152,6 +155,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
       document_id: p.documentId,
       section: p.section,
       task_id: task.id,
+      ...(rank === undefined ? {} : { search_rank: rank }),
     });
     if (tier === 3) return;
     const mine = modelExtract.get(i + 1);
