@@ -22,6 +22,14 @@ describe("German words as the offline engine reads them", () => {
     expect(stemAs("zeit", "de")).not.toBe(stemAs("zeigen", "de"));
   });
 
+  it("gives a noun in -em and its plural one stem", () => {
+    expect(stemAs("rechenproblem", "de")).toBe(stemAs("rechenprobleme", "de"));
+    expect(stemAs("systeme", "de")).toBe(stemAs("system", "de"));
+    expect(stemAs("problemen", "de")).toBe(stemAs("problem", "de"));
+    // An adjective's dative ending goes as before.
+    expect(stemAs("grossem", "de")).toBe(stemAs("grosse", "de"));
+  });
+
   it("drops German function words the English lists have counterparts of, only in German", () => {
     expect(contentTerms("Wie viele Fahrgäste befördert das Netz pro Jahr?", "de")).not.toContain("pro");
     expect(isStopword("man", "de")).toBe(true);

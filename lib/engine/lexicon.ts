@@ -195,7 +195,9 @@ function germanStem(word: string): string {
   let stemmed = germanStems.get(word);
   if (stemmed === undefined) {
     stemmed = foldVerbEnding(
-      germanStemmer(word).toLowerCase().replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u").replace(/ß/g, "ss"),
+      foldEm(
+        germanStemmer(word).toLowerCase().replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u").replace(/ß/g, "ss"),
+      ),
     );
     if (germanStems.size > 10_000) germanStems.clear();
     germanStems.set(word, stemmed);
@@ -217,6 +219,17 @@ function foldVerbEnding(stem: string): string {
   if (s.length >= 6 && s.endsWith("e")) s = s.slice(0, -1);
   else if (s.length >= 7 && s.endsWith("er")) s = s.slice(0, -2);
   return s;
+}
+
+/**
+ * Snowball reads the "-em" of a noun's base form as the dative ending it strips from adjectives
+ * ("Problem" → "probl", "System" → "syst") but strips only the "-e" of its plural ("Probleme" →
+ * "problem", "Systeme" → "system"): a question in the singular then never meets a passage in the
+ * plural. A final "em" left on a stem of six letters or more is dropped, so both forms agree with
+ * the base form's stem; adjectives ("großem" → "gross") lose their ending in Snowball already.
+ */
+function foldEm(stem: string): string {
+  return stem.length >= 6 && stem.endsWith("em") ? stem.slice(0, -2) : stem;
 }
 
 /** A German compound part shorter than this could match inside any word by chance. */
