@@ -172,8 +172,8 @@ export function tierOf(input: {
 }
 
 /**
- * How many of a search's best passages are never drift: as many as the top-k baseline a report
- * is measured against (bench:research, top-5 BM25) holds.
+ * How many of a search's best passages are never drift: a report should hold at least what the
+ * first screen of a plain search would have shown its reader.
  */
 export const SEARCH_TOP_KEPT = 5;
 
