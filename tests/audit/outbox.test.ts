@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rowsOf, schema, withTenant } from "@/lib/db";
 import {
+  drainTrace,
   nudgeSequencer,
   recordTrace,
   sequenceTrace,
@@ -173,6 +174,9 @@ for (const target of testTargets()) {
 
     it("refuses a malformed event before the caller's transaction sees it", async () => {
       const scope = { tenantId: suite.tenants.demo };
+      // An earlier test's nudge may still have its drain pending: served now, it cannot chain
+      // (and so remove from the outbox) the event this test counts below.
+      await drainTrace();
       const bad: unknown[] = [
         { eventType: "node_exploded" },
         { eventType: "node_start", agentLevel: "l9_overlord" },
