@@ -54,7 +54,9 @@ export function useUpload() {
     try {
       const result = await current.promise;
       setPhase({ kind: "done", ...result });
-      await queryClient.invalidateQueries({ queryKey: DOCUMENTS_KEY });
+      // The list refreshes on its own time: the caller's follow-up (remembering the upload's
+      // domains) must not wait for it, or a person who leaves as soon as "Added" shows loses it.
+      void queryClient.invalidateQueries({ queryKey: DOCUMENTS_KEY });
       return result;
     } catch (error) {
       setPhase({ kind: "failed", message: error instanceof Error ? error.message : String(error), error });
