@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -8,6 +7,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase, rowsOf } from "@/lib/db";
 import { type TestDatabase, testTargets } from "../support/databases";
+import { sparePort } from "../support/throwaway-cluster";
 
 // Vigil behind PgBouncer in session mode, the pooler docs/operations.md recommends: PgBouncer
 // refuses the connection timeouts as startup parameters, so the pool connects without them and
@@ -16,17 +16,6 @@ import { type TestDatabase, testTargets } from "../support/databases";
 // server session (DISCARD ALL) before handing it to anyone else.
 const PGBOUNCER = "/usr/sbin/pgbouncer";
 const server = testTargets().find((t) => t.name === "postgres");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function untilAccepting(url: string): Promise<void> {
   const deadline = Date.now() + 15_000;
@@ -58,7 +47,7 @@ describe("behind PgBouncer in session mode", { timeout: 120_000 }, () => {
       throw new Error(`this suite needs PgBouncer at ${PGBOUNCER} (apt-get install pgbouncer)`);
     database = await server.open();
     const direct = new URL(database.url as string);
-    const port = await freePort();
+    const port = await sparePort();
     folder = mkdtempSync(path.join(tmpdir(), "vigil-pgbouncer-"));
     const user = decodeURIComponent(direct.username || "postgres");
     writeFileSync(path.join(folder, "users.txt"), `"${user}" ""\n`, { mode: 0o644 });

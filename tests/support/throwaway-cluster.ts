@@ -31,7 +31,8 @@ function binDir(): string {
 
 const exec = promisify(execFile);
 
-async function sparePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that nothing listens on now. */
+export async function sparePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
