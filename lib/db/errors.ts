@@ -1,5 +1,6 @@
-interface DriverError {
+export interface DriverError {
   code?: string;
+  message?: string;
   /** postgres-js */
   constraint_name?: string;
   /** PGlite */
@@ -7,12 +8,20 @@ interface DriverError {
   cause?: unknown;
 }
 
-/** Whether `error`, or an error it wraps (Drizzle wraps driver errors), violates the unique `constraint`. */
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
+/**
+ * Whether `error`, or an error it wraps (Drizzle wraps driver errors in `cause`), passes `test`.
+ * Every check below, and those of other folders, reads the chain this way.
+ */
+export function someCause(error: unknown, test: (e: DriverError) => boolean): boolean {
   for (let e = error as DriverError | undefined; e && typeof e === "object"; e = e.cause as DriverError | undefined) {
-    if (e.code === "23505" && (e.constraint_name ?? e.constraint) === constraint) return true;
+    if (test(e)) return true;
   }
   return false;
+}
+
+/** Whether `error`, or an error it wraps, violates the unique `constraint`. */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  return someCause(error, (e) => e.code === "23505" && (e.constraint_name ?? e.constraint) === constraint);
 }
 
 /** Driver codes of a connection that failed or went away (postgres-js names, Node socket codes). */
@@ -35,11 +44,10 @@ const CONNECTION_CODES = new Set([
  * inside a transaction), a connection exception (class 08), or no connection slot left (53300). Such a request may succeed when retried; nothing it began was committed.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e = error as DriverError | undefined; e && typeof e === "object"; e = e.cause as DriverError | undefined) {
-    const code = e.code ?? "";
-    if (CONNECTION_CODES.has(code) || /^(08...|57P0[1235]|25P03|53300)$/.test(code)) return true;
-  }
-  return false;
+  return someCause(
+    error,
+    ({ code = "" }) => CONNECTION_CODES.has(code) || /^(08...|57P0[1235]|25P03|53300)$/.test(code),
+  );
 }
 
 /**
@@ -49,8 +57,5 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * statement began was committed, and the same request may succeed when retried.
  */
 export function isDatabaseBusy(error: unknown): boolean {
-  for (let e = error as DriverError | undefined; e && typeof e === "object"; e = e.cause as DriverError | undefined) {
-    if (e.code === "57014" || e.code === "55P03") return true;
-  }
-  return false;
+  return someCause(error, (e) => e.code === "57014" || e.code === "55P03");
 }

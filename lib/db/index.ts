@@ -9,7 +9,7 @@ export {
 export type { Database, Db, Notifications } from "./client";
 export { configFromEnv, getDatabase, openDatabase, setActiveDatabase, usingActiveDatabaseOverride } from "./client";
 export { DatabaseUnreadableError, exitIfDatabaseUnusable, openEmbedded } from "./embedded";
-export { isDatabaseBusy, isDatabaseUnavailable, isUniqueViolation } from "./errors";
+export { isDatabaseBusy, isDatabaseUnavailable, isUniqueViolation, someCause } from "./errors";
 export { decodeCursor, encodeCursor, isUuid, keysetParts } from "./keyset";
 export { currentLane, inLane, type Lane, type LaneHolder } from "./lanes";
 export { DatabaseInUseError } from "./lock";

@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { someCause } from "./errors";
 
 /**
  * PgBouncer (1.18 here, and poolers built like it) refuses a connection whose startup packet
@@ -7,14 +8,7 @@ import type postgres from "postgres";
  * connects without them and sets them on each connection it hands out instead.
  */
 export function refusesStartupParameters(error: unknown): boolean {
-  for (
-    let e = error as { message?: unknown; cause?: unknown } | undefined;
-    e && typeof e === "object";
-    e = e.cause as typeof e
-  ) {
-    if (typeof e.message === "string" && /unsupported startup parameter/i.test(e.message)) return true;
-  }
-  return false;
+  return someCause(error, (e) => typeof e.message === "string" && /unsupported startup parameter/i.test(e.message));
 }
 
 /** The connection timeouts this code sets by name; nothing else is ever interpolated. */

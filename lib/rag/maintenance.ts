@@ -1,6 +1,6 @@
 import { setImmediate } from "node:timers/promises";
 import { sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import { type Db, someCause } from "@/lib/db";
 import { logger } from "@/lib/log";
 
 // BM25 reads postings with an index-only scan, which skips the table only for pages VACUUM has
@@ -37,17 +37,12 @@ export async function maintainKnowledgeIndex(db: Db): Promise<void> {
 
 /** The database was closed before the maintenance ran (a test, a shutdown): nothing to do. */
 function closed(error: unknown): boolean {
-  for (let e = error as { message?: string; code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    // PGlite closed; postgres-js ended; the server shutting down or the database dropped.
-    if (
-      /PGlite is closed|CONNECTION_ENDED|CONNECTION_DESTROYED|57P0[123]|3D000/.test(
-        `${e.message ?? ""} ${String(e.code ?? "")}`,
-      )
-    ) {
-      return true;
-    }
-  }
-  return false;
+  // PGlite closed; postgres-js ended; the server shutting down or the database dropped.
+  return someCause(error, (e) =>
+    /PGlite is closed|CONNECTION_ENDED|CONNECTION_DESTROYED|57P0[123]|3D000/.test(
+      `${e.message ?? ""} ${String(e.code ?? "")}`,
+    ),
+  );
 }
 
 /**

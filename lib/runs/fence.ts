@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { someCause } from "@/lib/db";
 import { LeaseLostError } from "./event-log";
 
 /**
@@ -19,12 +20,5 @@ export function fenceGuard(runId: string, token: number): SQL {
 
 /** Whether `error` (or one it wraps) says this execution no longer holds its run. */
 export function isFencedOut(error: unknown): boolean {
-  for (
-    let e = error as { code?: unknown; cause?: unknown } | undefined;
-    e && typeof e === "object";
-    e = e.cause as typeof e
-  ) {
-    if (e instanceof LeaseLostError || e.code === FENCED_OUT) return true;
-  }
-  return false;
+  return someCause(error, (e) => e instanceof LeaseLostError || e.code === FENCED_OUT);
 }
