@@ -15,12 +15,13 @@ export function rankSentences(
   answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
 ): { text: string; score: number; start: number }[] {
-  const sentences = splitSentences(text).filter((s) => s.kind !== "heading" && s.text.length >= 20);
-  const headings = splitSentences(text).filter((s) => s.kind === "heading");
+  const all = splitSentences(text);
+  const sentences = all.filter((s) => s.kind !== "heading" && s.text.length >= 20);
+  const headings = all.filter((s) => s.kind === "heading");
   const n = sentences.length;
-  const idf = new Map(
-    terms.map((t) => [t, Math.log(1 + n / (1 + sentences.filter((s) => matchShare(s.text, t, language) > 0).length))]),
-  );
+  // Each sentence's share of each term, once: the idf and the score both read it.
+  const shares = sentences.map((s) => terms.map((t) => matchShare(s.text, t, language)));
+  const idf = new Map(terms.map((t, j) => [t, Math.log(1 + n / (1 + shares.filter((row) => row[j] > 0).length))]));
   return sentences
     .map((s, i) => {
       const heading = [
@@ -31,8 +32,8 @@ export function rankSentences(
           .map((h) => h.text),
       ].join(" ");
       let score = 0;
-      for (const t of terms) {
-        const share = matchShare(s.text, t, language);
+      for (const [j, t] of terms.entries()) {
+        const share = shares[i][j];
         if (share > 0) score += share * (idf.get(t) ?? 0);
         else if (heading && containsTerm(heading, t, language)) score += 0.5 * (idf.get(t) ?? 0);
       }
