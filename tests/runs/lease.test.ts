@@ -113,6 +113,11 @@ for (const target of testTargets()) {
             await suite.database.db.execute(sql`select count(*)::int as n from run_events where run_id = ${id}`),
           )[0].n;
 
+        /** The run's first event, as an execution writes it inside its transaction. */
+        const writeEvent = (tx: postgres.TransactionSql, id: string) =>
+          tx`insert into run_events (tenant_id, run_id, seq, type, payload)
+            values (${suite.tenants.demo}, ${id}, 1, 'text', '{}'::jsonb)`;
+
         /** Opens a transaction on another connection, runs `write` in it and holds it open. */
         function holdOpen(write: (tx: postgres.TransactionSql) => Promise<unknown>) {
           const writer = postgres(suite.database.url as string, { max: 1, onnotice: () => {} });
@@ -139,8 +144,7 @@ for (const target of testTargets()) {
           const token = await tokenOf(id);
           const save = holdOpen(async (tx) => {
             await tx`select vigil_fence_check(${id}::uuid, ${token}::integer)`;
-            await tx`insert into run_events (tenant_id, run_id, seq, type, payload)
-              values (${suite.tenants.demo}, ${id}, 1, 'text', '{}'::jsonb)`;
+            await writeEvent(tx, id);
           });
           try {
             await save.open;
@@ -164,8 +168,7 @@ for (const target of testTargets()) {
           // An event write allocates its sequence numbers on the run row and holds it.
           const write = holdOpen(async (tx) => {
             await tx`update runs set last_seq = last_seq + 1 where id = ${id} and fence_token = ${token}`;
-            await tx`insert into run_events (tenant_id, run_id, seq, type, payload)
-              values (${suite.tenants.demo}, ${id}, 1, 'text', '{}'::jsonb)`;
+            await writeEvent(tx, id);
           });
           try {
             await write.open;
