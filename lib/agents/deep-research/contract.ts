@@ -19,7 +19,8 @@ export type ResearchPhase = (typeof RESEARCH_PHASES)[number];
 
 /** The design's limits. */
 export const HITL_MAX_ITERATIONS_DEFAULT = 5;
-export const MAX_PLAN_ITEMS = 15;
+/** The design's name for `ToDoList.max_items` (seeds/004), kept as it is written there. */
+export const TODO_MAX_ITEMS = 15;
 /** Convergence: coverage ≥ 0.8, dedup ≥ 0.7, gaps ≤ 2 (seeds/004, Phase 1 step 8). */
 export const CONVERGENCE = { coverage: 0.8, dedup: 0.7, maxGaps: 2 } as const;
 /** validate_relevance's thresholds per tier, and when filtering counts as drift. */
