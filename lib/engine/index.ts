@@ -13,7 +13,14 @@ export { composeOfflineAnswer, createOfflineEngine } from "./offline-engine";
 export { estimateCost, parsePrice, priceOf } from "./prices";
 export { configuredEngine, engineConfigProblems, parseModelSetting, selectModel } from "./provider-config";
 export { EngineConfigError, languageModelFor } from "./providers";
-export { analyzeQueryLexically, keywordsOf, namedTermsOf, ownTermsOf, questionTermsOf } from "./query-analysis";
+export {
+  analyzeQueryLexically,
+  keywordsOf,
+  namedTermsOf,
+  ownTermsOf,
+  phrasingTermsOf,
+  questionTermsOf,
+} from "./query-analysis";
 export { splitSentences } from "./sentences";
 export { filterThinking, ThinkingFilter } from "./thinking-filter";
 export type {

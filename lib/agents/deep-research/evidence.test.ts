@@ -10,6 +10,7 @@ import {
   SEARCH_TOP_KEPT,
   tierOf,
 } from "./evidence";
+import { phrasingTermsOf } from "@/lib/engine";
 import { answerFormTerms } from "./terms";
 
 const CHUNK =
@@ -204,5 +205,18 @@ describe("evidence from a passage", () => {
     // A heading before the best sentence is no antecedent.
     const headed = "Vorbehaltene Fragen\n\nDazu gehören die Themen Abtreibung, Rundfunkpolitik und Drogenpolitik.";
     expect(extractInfo(headed, terms, null, [], "de")).not.toContain("Vorbehaltene Fragen");
+  });
+
+  it("weighs a word that only phrases the question at half, so the subject's sentence wins", () => {
+    const question = "Wer erzielte im Spiel einen Freistoß-Treffer?";
+    const text =
+      "Beide Mannschaften wollten früh viele Tore erzielen. Die Gäste wollten nach der Pause unbedingt ein Tor erzielen. Ihr Stürmer konnte aber lange keinen Treffer erzielen. Dann gelang Meier ein Freistoß-Treffer zum späten Ausgleich. Das Spiel endete unentschieden.";
+    const terms = ["Freistoß-Treffer", "erzielte"];
+    const phrasing = phrasingTermsOf(question, "de");
+    // Counted in full, the verb carries a sentence that has only half of the subject.
+    expect(rankSentences(text, terms, null, [], "de")[0].text).toMatch(/^Ihr Stürmer/);
+    expect(rankSentences(text, terms, null, [], "de", phrasing)[0].text).toMatch(/^Dann gelang Meier/);
+    expect(quoteOf(text, terms, null, [], "de", phrasing)).toMatch(/^Dann gelang Meier/);
+    expect(extractInfo(text, terms, null, [], "de", phrasing)).toMatch(/^Dann gelang Meier/);
   });
 });

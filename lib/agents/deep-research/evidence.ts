@@ -14,6 +14,7 @@ export function rankSentences(
   section: string | null = null,
   answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
+  phrasing: ReadonlySet<string> = NO_PHRASING,
 ): { text: string; score: number; start: number }[] {
   const all = splitSentences(text);
   const sentences = all.filter((s) => s.kind !== "heading" && s.text.length >= 20);
@@ -21,7 +22,12 @@ export function rankSentences(
   const n = sentences.length;
   // Each sentence's share of each term, once: the idf and the score both read it.
   const shares = sentences.map((s) => terms.map((t) => matchShare(s.text, t, language)));
-  const idf = new Map(terms.map((t, j) => [t, Math.log(1 + n / (1 + shares.filter((row) => row[j] > 0).length))]));
+  const idf = new Map(
+    terms.map((t, j) => [
+      t,
+      weightOf(t, phrasing, language) * Math.log(1 + n / (1 + shares.filter((row) => row[j] > 0).length)),
+    ]),
+  );
   return sentences
     .map((s, i) => {
       const heading = [
@@ -47,6 +53,20 @@ export function rankSentences(
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .map(({ text: t, score, start }) => ({ text: t, score, start }));
 }
+
+const NO_PHRASING: ReadonlySet<string> = new Set();
+
+/**
+ * A word that only phrases the question (the engine's phrasingTermsOf: a German word written in
+ * lower case, an inflected English verb or adverb) ranks sentences at this share of its weight,
+ * as it does in Ask Expert's answers: "erzielte" of "der im vierten Quarter einen
+ * 2-Yard-Touchdown erzielte" is said as "punktete" where the answer stands, and a sentence sharing
+ * only the verb ("… keine zwei First Downs erzielen") is not about the question's subject.
+ */
+export const PHRASING_WEIGHT = 0.5;
+
+const weightOf = (term: string, phrasing: ReadonlySet<string>, language: ResearchLanguage) =>
+  phrasing.size > 0 && phrasing.has(normalTerm(term, language)) ? PHRASING_WEIGHT : 1;
 
 /**
  * How much of a term a sentence holds: 1 for the term itself; for a hyphenated compound the share
@@ -89,8 +109,9 @@ export function extractInfo(
   section: string | null = null,
   answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
+  phrasing: ReadonlySet<string> = NO_PHRASING,
 ): string {
-  const ranked = rankSentences(text, terms, section, answerForm, language);
+  const ranked = rankSentences(text, terms, section, answerForm, language, phrasing);
   const picked = ranked.slice(0, FINDING_SENTENCES);
   const best = picked[0];
   if (!best) return "";
@@ -148,8 +169,9 @@ export function quoteOf(
   section: string | null = null,
   answerForm: readonly (string | RegExp)[] = [],
   language: ResearchLanguage = "en",
+  phrasing: ReadonlySet<string> = NO_PHRASING,
 ): string | null {
-  const best = rankSentences(text, terms, section, answerForm, language)[0];
+  const best = rankSentences(text, terms, section, answerForm, language, phrasing)[0];
   return best && text.includes(best.text) ? best.text : null;
 }
 

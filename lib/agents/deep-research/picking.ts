@@ -1,3 +1,4 @@
+import { phrasingTermsOf } from "@/lib/engine";
 import type { ResearchLanguage } from "./contract";
 import { extractInfo } from "./evidence";
 import { taskTerms } from "./nodes/execute";
@@ -30,7 +31,7 @@ export function offlineFindingOf(
   });
   const terms = taskTerms(main, keyEntities, language);
   return sentencesOf(
-    extractInfo(passage, terms, null, answerFormTerms(question), language),
+    extractInfo(passage, terms, null, answerFormTerms(question), language, phrasingTermsOf(question, language)),
     SENTENCES_SHOWN[tier],
     passage,
   );

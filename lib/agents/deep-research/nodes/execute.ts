@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { keywordsOf } from "@/lib/engine";
+import { keywordsOf, phrasingTermsOf } from "@/lib/engine";
 import { emit, runContextOf } from "@/lib/runs";
 import type { EngineFallback, PreservedQuote, TaskSummary, TieredContextEntry, ToDoItem } from "../contract";
 import { extractInfo, mentionsAny, quoteOf, relevanceOf, TIER_WEIGHTS, tierOf } from "../evidence";
@@ -46,6 +46,8 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const terms = taskTerms(task, anchor.key_entities, language);
   // Sentences are picked also by the words the question's form asks for ("how long" → days).
   const form = answerFormTerms(anchor.original_query);
+  // …and the words that only phrase the question weigh half, as in Ask Expert (evidence.ts).
+  const phrasing = phrasingTermsOf(anchor.original_query, language);
   // Each hit keeps the rank the search gave it among all it returned, gathered ones included:
   // validate_relevance keeps the search's best passages for the question (evidence.ts).
   const hits = (await search(scope, terms.join(" "), agent.knowledgeDomains, 10))
@@ -105,7 +107,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const modelExtract = new Map(extraction?.ok ? extraction.output.passages.map((x) => [x.n, x]) : []);
   const infos = found.map((f, i) => {
     const mine = modelExtract.get(i + 1);
-    return mine?.extracted_info ? mine.extracted_info : extractInfo(f.p.text, terms, f.p.section, form, language);
+    return mine?.extracted_info ? mine.extracted_info : extractInfo(f.p.text, terms, f.p.section, form, language, phrasing);
   });
   const classification =
     found.length > 0
@@ -161,7 +163,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
     const mine = modelExtract.get(i + 1);
     const candidates = mine
       ? mine.quotes.map((q) => ({ quote: q.quote, reason: q.relevance_reason }))
-      : [{ quote: quoteOf(p.text, terms, p.section, form, language), reason: null }];
+      : [{ quote: quoteOf(p.text, terms, p.section, form, language, phrasing), reason: null }];
     for (const c of candidates) {
       if (!c.quote) continue;
       // A preserved quote is an exact substring of its chunk, or it is not kept.
@@ -187,7 +189,7 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const external = state.useFallbackSearch ? await fallbackPassages(terms.join(" "), 3, config.signal) : null;
   const web: { title: string; url: string }[] = [];
   for (const p of external?.passages ?? []) {
-    const info = extractInfo(p.text, terms, p.section, form, language);
+    const info = extractInfo(p.text, terms, p.section, form, language, phrasing);
     if (!info) continue;
     web.push({ title: p.title, url: p.url });
     entries.push({
