@@ -6,7 +6,7 @@ import type { FinalReport, ResearchPublicState } from "@/lib/agents/contract";
 import { answerInterrupt, waitingCheckpointOf } from "@/lib/checkpoints";
 import { type Database, schema } from "@/lib/db";
 import { recordDecision } from "@/lib/hitl";
-import { ingestDocument, maintainKnowledgeIndex, searchKnowledge } from "@/lib/rag";
+import { ingestDocuments, maintainKnowledgeIndex, searchKnowledge } from "@/lib/rag";
 import type { KnowledgeLanguage } from "@/lib/rag/contract";
 import { executionSettled, getRun, type RunActor, startRun } from "@/lib/runs";
 import { sharedCollectionsDir } from "./ir-collection";
@@ -56,21 +56,19 @@ export async function researchTenant(
     })
     .returning({ id: schema.agents.id });
   const documents = new Map<string, string>();
-  for (const d of docs) {
-    const { document } = await ingestDocument(
-      { tenantId },
-      {
-        title: d.title,
-        format: d.format ?? "markdown",
-        content: d.content,
-        domains: [domain],
-        ...(d.externalId ? { externalId: d.externalId } : {}),
-        ...(d.language ? { language: d.language } : {}),
-      },
-      { createdBy: "seed", embeddings: null },
-    );
-    documents.set(document.id, d.externalId ?? d.title);
-  }
+  const loaded = await ingestDocuments(
+    { tenantId },
+    docs.map((d) => ({
+      title: d.title,
+      format: d.format ?? "markdown",
+      content: d.content,
+      domains: [domain],
+      ...(d.externalId ? { externalId: d.externalId } : {}),
+      ...(d.language ? { language: d.language } : {}),
+    })),
+    { createdBy: "seed", embeddings: null },
+  );
+  for (const [i, { document }] of loaded.entries()) documents.set(document.id, docs[i].externalId ?? docs[i].title);
   await maintainKnowledgeIndex(database.db);
   return {
     tenantId,

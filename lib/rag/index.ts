@@ -8,7 +8,7 @@ export { classifyDocument, DOCUMENT_PAGE_MAX, deleteDocument, getDocument, listD
 export { configuredEmbeddingProvider, type EmbeddingProvider } from "./embeddings";
 
 export { MAX_DOMAINS_PER_TENANT } from "./indexing";
-export { ingestDocument } from "./ingest";
+export { ingestDocument, ingestDocuments } from "./ingest";
 export { maintainKnowledgeIndex } from "./maintenance";
 export { type DocumentOutline, documentOutlines } from "./outlines";
 export { loadIntoEmptyKnowledgeBase } from "./owner-load";

@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { schema, type Tx } from "@/lib/db";
 import { errors } from "@/lib/errors";
+import { textArray } from "./bm25";
 import type { KnowledgeLanguage } from "./contract";
 import { indexCompoundParts } from "./decompound";
 import { TEXT_SEARCH_CONFIG, termPrefix } from "./language";
@@ -61,7 +62,7 @@ export interface ChunkRange {
 }
 
 /**
- * The document being indexed: its id and the language its row was written with. The writer
+ * A document being indexed: its id and the language its row was written with. The writer
  * passes the language it has just stored rather than this reading it back, a round trip per
  * document (or per slice) that a collection loaded document by document paid thousands of times.
  */
@@ -71,43 +72,67 @@ export interface IndexedDocument {
 }
 
 /**
- * Tokenises freshly inserted chunks of a document (all of them, or those in `range`) with
- * `to_tsvector` in the document's language (`english`, `german`, …; its terms carry the
- * language's prefix) and records, in one statement: each chunk's length, its postings, the
- * terms' document frequencies and the tenant's totals. A German document's compounds then get
- * their parts as extra postings (decompound.ts). Ranges indexed one after another add up to the
- * whole document indexed at once.
+ * Tokenises freshly inserted chunks of documents (all of them, or those in `range`: the slices
+ * of a large upload pass one document) with `to_tsvector` in each document's language
+ * (`english`, `german`, …; its terms carry the language's prefix) and records, in one
+ * statement for the lot: each chunk's length, its postings, the terms' document frequencies and
+ * the tenant's totals. A German document's compounds then get their parts as extra postings
+ * (decompound.ts). Ranges indexed one after another add up to the whole document indexed at
+ * once, and documents indexed together add up to the same documents indexed one by one.
+ *
+ * The one exception is the German split: it reads the tenant's German vocabulary, which then
+ * holds the German documents indexed before it. So German documents are indexed one at a time,
+ * in the order given, each followed by its split — a German document never sees the words of
+ * one that comes after it, exactly as when they are added one by one. Other languages' terms
+ * never enter that vocabulary (their prefixes differ), so they are indexed all at once.
  */
-export async function indexDocument(
+export async function indexDocuments(
   tx: Tx,
   tenantId: string,
-  document: IndexedDocument,
+  documents: IndexedDocument[],
   range?: ChunkRange,
 ): Promise<void> {
-  const { id: documentId, language } = document;
   const inRange = range ? sql`and c.ord >= ${range.from} and c.ord < ${range.to}` : sql``;
+  const others = documents.filter((d) => d.language !== "de");
+  if (others.length > 0) await indexTogether(tx, tenantId, others, inRange);
+  for (const german of documents.filter((d) => d.language === "de")) {
+    await indexTogether(tx, tenantId, [german], inRange);
+    await indexCompoundParts(tx, tenantId, german.id, inRange);
+  }
+}
+
+async function indexTogether(tx: Tx, tenantId: string, documents: IndexedDocument[], inRange: SQL): Promise<void> {
+  const ids = textArray(documents.map((d) => d.id));
+  const configs = textArray(documents.map((d) => TEXT_SEARCH_CONFIG[d.language]));
+  const prefixes = textArray(documents.map((d) => termPrefix(d.language)));
   await tx.execute(sql`
-    with lex as (
-      select c.id as chunk_id, ${termPrefix(language)} || l.lexeme as term, cardinality(l.positions) as tf
-      from knowledge_chunks c
-      join knowledge_documents d on d.id = c.document_id
-      cross join lateral unnest(to_tsvector(${TEXT_SEARCH_CONFIG[language]}::regconfig, ${INDEXED_TEXT})) l
-      where c.document_id = ${documentId} ${inRange}
+    with docs as (
+      select x.id::uuid as id, x.config::regconfig as config, x.prefix
+      from unnest(${ids}, ${configs}, ${prefixes}) as x(id, config, prefix)
+    ),
+    lex as (
+      select c.id as chunk_id, c.document_id, x.prefix || l.lexeme as term, cardinality(l.positions) as tf
+      from docs x
+      join knowledge_documents d on d.id = x.id
+      join knowledge_chunks c on c.document_id = x.id
+      cross join lateral unnest(to_tsvector(x.config, ${INDEXED_TEXT})) l
+      where true ${inRange}
     ),
     lens as (select chunk_id, sum(tf)::int as len from lex group by chunk_id),
     mask as (
-      select coalesce(bit_or(1::bigint << k.bit), 0) as bits
-      from knowledge_domains k
-      where k.tenant_id = ${tenantId}
-        and k.name = any(select unnest(d.domains) from knowledge_documents d where d.id = ${documentId})
+      select x.id as document_id, coalesce(bit_or(1::bigint << k.bit), 0) as bits
+      from docs x
+      join knowledge_documents d on d.id = x.id
+      left join knowledge_domains k on k.tenant_id = ${tenantId} and k.name = any(d.domains)
+      group by x.id
     ),
     sized as (
       update knowledge_chunks c set token_count = lens.len from lens where c.id = lens.chunk_id returning c.id
     ),
     posted as (
       insert into knowledge_postings (tenant_id, term, chunk_id, document_id, tf, len, domain_mask)
-      select ${tenantId}, lex.term, lex.chunk_id, ${documentId}, lex.tf, lens.len, mask.bits
-      from lex join lens using (chunk_id) cross join mask
+      select ${tenantId}, lex.term, lex.chunk_id, lex.document_id, lex.tf, lens.len, mask.bits
+      from lex join lens using (chunk_id) join mask using (document_id)
       returning term
     ),
     counted as (
@@ -117,10 +142,11 @@ export async function indexDocument(
       returning 1
     )
     update knowledge_stats s set
-      chunk_count = s.chunk_count + (select count(*) from knowledge_chunks c where c.document_id = ${documentId} ${inRange}),
+      chunk_count = s.chunk_count + (
+        select count(*) from knowledge_chunks c join docs x on x.id = c.document_id where true ${inRange}
+      ),
       total_length = s.total_length + (select coalesce(sum(len), 0) from lens)
     where s.tenant_id = ${tenantId}`);
-  if (language === "de") await indexCompoundParts(tx, tenantId, documentId, inRange);
 }
 
 /**

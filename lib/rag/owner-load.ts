@@ -4,7 +4,7 @@ import { extractDocument } from "./extract";
 import { languageOf, vectorsFor } from "./ingest";
 import { scheduleKnowledgeMaintenance } from "./maintenance";
 import { vectorStoreReady } from "./vectors";
-import { type PreparedDocument, writeDocument } from "./write";
+import { type PreparedDocument, writeDocuments } from "./write";
 
 /** A Markdown document loaded on the owner connection (seed data), with its stable external id. */
 export interface OwnedDocument {
@@ -38,10 +38,8 @@ export async function loadIntoEmptyKnowledgeBase(
       vectors: await vectorsFor(extracted, provider, () => vectorStoreReady(db)),
     });
   }
-  let created = 0;
-  await db.transaction(async (tx) => {
-    for (const doc of prepared) if ((await writeDocument(tx, tenantId, doc)).created) created++;
-  });
+  const results = await db.transaction((tx) => writeDocuments(tx, tenantId, prepared));
+  const created = results.filter((r) => r.created).length;
   if (created > 0) scheduleKnowledgeMaintenance(db);
   return created;
 }

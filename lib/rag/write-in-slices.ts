@@ -6,12 +6,12 @@ import { errors } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import type { IngestResult } from "./contract";
 import { toDocument } from "./documents";
-import { indexDocument, lockStatistics, registerDomains, unindexDocument } from "./indexing";
+import { indexDocuments, lockStatistics, registerDomains, unindexDocument } from "./indexing";
 import { finishedWriting, removeAbandonedUploads, stagedHash, startedWriting } from "./staging";
 import {
   documentWithContent,
   insertChunks,
-  insertDocumentRow,
+  insertDocumentRows,
   type PreparedDocument,
   writeChunkVectors,
 } from "./write";
@@ -28,13 +28,18 @@ import {
 
 /** How long one slice's transaction should take; the slice size follows what the last one took. */
 const SLICE_TARGET_MS = 25;
-const SLICE_PAUSE_MS = 10;
+export const SLICE_PAUSE_MS = 10;
 const FIRST_SLICE = 16;
 const MIN_SLICE = 4;
 const MAX_SLICE = 2000;
 
 const documents = schema.knowledgeDocuments;
 const HASH_UNIQUE = "knowledge_documents_hash_uq";
+
+/** Whether a document fits in one slice: its whole write is then one short transaction. */
+export function fitsOneSlice(doc: PreparedDocument): boolean {
+  return doc.extracted.chunks.length <= FIRST_SLICE;
+}
 
 /** Uploads of the same content in progress in this process, so a second waits for the first. */
 const inProgress = new Map<string, Promise<IngestResult>>();
@@ -81,7 +86,7 @@ async function write(
       if (existing) return { result: { document: toDocument(existing), created: false } };
       await registerDomains(tx, tenantId, doc.domains);
       const staged = size === total ? contentHash : stagedHash(contentHash);
-      const row = await insertDocumentRow(tx, tenantId, doc, staged, id);
+      const [row] = await insertDocumentRows(tx, tenantId, [{ doc, contentHash: staged, id }]);
       await writeSlice(tx, 0, size);
       return { row };
     });
@@ -133,9 +138,13 @@ async function write(
   }
 
   async function writeSlice(tx: Tx, from: number, to: number) {
-    const ids = await insertChunks(tx, tenantId, id, chunks.slice(from, to));
-    await indexDocument(tx, tenantId, { id, language: doc.language }, { from, to });
-    await writeChunkVectors(tx, doc.vectors, ids);
+    const ids = await insertChunks(
+      tx,
+      tenantId,
+      chunks.slice(from, to).map((draft) => ({ documentId: id, draft })),
+    );
+    await indexDocuments(tx, tenantId, [{ id, language: doc.language }], { from, to });
+    await writeChunkVectors(tx, doc.vectors, new Map(ids.map((c) => [c.ord, c.id])));
   }
 }
 

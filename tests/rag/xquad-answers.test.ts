@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Database, setActiveDatabase } from "@/lib/db";
 import { createOfflineEngine, type Passage } from "@/lib/engine";
-import { ingestDocument, maintainKnowledgeIndex, searchKnowledge } from "@/lib/rag";
+import { ingestDocuments, maintainKnowledgeIndex, searchKnowledge } from "@/lib/rag";
 import { xquad as xquadCollection, xquadDir, xquadPresent } from "../../bench/support/research-runs";
 import { appTargets } from "../support/databases";
 import { newTenant } from "./support";
@@ -53,13 +53,11 @@ async function answerSpans(database: Database, language: "en" | "de"): Promise<F
   const paragraphs = all.paragraphs;
   const questions = all.questions.filter((_, i) => i % STRIDE === 0);
   const scope = { tenantId: await newTenant(database, `xquad-answers-${language}`) };
-  for (const p of paragraphs) {
-    await ingestDocument(
-      scope,
-      { title: p.title, format: "text", content: p.text, domains: ["xquad"], externalId: p._id },
-      { createdBy: "xquad", embeddings: null },
-    );
-  }
+  await ingestDocuments(
+    scope,
+    paragraphs.map((p) => ({ title: p.title, format: "text", content: p.text, domains: ["xquad"], externalId: p._id })),
+    { createdBy: "xquad", embeddings: null },
+  );
   await maintainKnowledgeIndex(database.db);
 
   const engine = createOfflineEngine({ chunkWords: 64 });

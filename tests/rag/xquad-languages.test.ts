@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Database, setActiveDatabase } from "@/lib/db";
-import { ingestDocument, maintainKnowledgeIndex, searchKnowledge } from "@/lib/rag";
+import { ingestDocuments, maintainKnowledgeIndex, searchKnowledge } from "@/lib/rag";
 import type { KnowledgeLanguage } from "@/lib/rag/contract";
 import { xquad as xquadCollection, xquadDir, xquadPresent } from "../../bench/support/research-runs";
 import { testTargets } from "../support/databases";
@@ -27,21 +27,21 @@ async function recallAt5(
   const tenantId = await newTenant(database, `xquad-${language}`);
   const scope = { tenantId };
   const paragraphOf = new Map<string, string>();
-  for (const p of paragraphs) {
-    const { document } = await ingestDocument(
-      scope,
-      {
-        title: p.title,
-        format: "text",
-        content: p.text,
-        domains: ["xquad"],
-        externalId: p._id,
-        ...(indexAs ? { language: indexAs } : {}),
-      },
-      { createdBy: "xquad", embeddings: null },
-    );
+  const loaded = await ingestDocuments(
+    scope,
+    paragraphs.map((p) => ({
+      title: p.title,
+      format: "text",
+      content: p.text,
+      domains: ["xquad"],
+      externalId: p._id,
+      ...(indexAs ? { language: indexAs } : {}),
+    })),
+    { createdBy: "xquad", embeddings: null },
+  );
+  for (const [i, { document }] of loaded.entries()) {
     expect(document.language).toBe(indexAs ?? language);
-    paragraphOf.set(document.id, p._id);
+    paragraphOf.set(document.id, paragraphs[i]._id);
   }
   await maintainKnowledgeIndex(database.db);
   let found = 0;
