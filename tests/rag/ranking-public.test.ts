@@ -15,8 +15,10 @@ import { type TestTarget, testTargets } from "../support/databases";
 // The knowledge base's ranking on public judged collections (../shared/ir, or VIGIL_IR_DIR):
 // nDCG@10 must stay at least 0.98 of reference Okapi BM25 — the figure the collection publishes
 // and the one an in-memory BM25 reaches here on the same documents. MED (1,033 abstracts) runs on
-// every database; SciFact (5,183) on the server database when there is one, else on PGlite —
-// one load of it takes about 30 s on the server, 50 s embedded (bench:ranking runs both).
+// every database; SciFact (5,183) on the server database when there is one, else on PGlite
+// (bench:ranking runs both). Collections load in bulk (ingestDocuments). The first suite of a run
+// to open a database builds the run's template, which on a loaded machine takes most of a minute:
+// the time limits leave room for it.
 
 const WITHIN = 0.98;
 
@@ -49,7 +51,7 @@ async function judge(target: TestTarget, name: string) {
 const targets = testTargets();
 
 describe.each(targets.map((t) => [t.name, t] as const))("MED on %s", (_name, target) => {
-  it("ranks within 2 % of reference BM25 (nDCG@10)", () => judge(target, "med"), 120_000);
+  it("ranks within 2 % of reference BM25 (nDCG@10)", () => judge(target, "med"), 240_000);
 });
 
 describe("SciFact", () => {
