@@ -4,12 +4,12 @@ import { pathToFileURL } from "node:url";
 import { templateRun } from "./databases";
 import { locked } from "./templates";
 
-// The worker processes of the crash, failover and trace suites run TypeScript. Through tsx every
-// start transpiled and resolved the app's few hundred modules again behind a loader thread
-// (about 6 s of CPU per start on two cores, measured), and a run starts dozens. Compiled once per
-// run into one file they start on plain node in about half that time. Only the app's own modules
-// are compiled together: packages stay where they are and load as under tsx, so each one is the
-// same module it is in the server.
+// The worker processes of the crash, failover, trace and warehouse suites run TypeScript.
+// Through tsx every start transpiled and resolved the app's few hundred modules again behind a
+// loader thread (7–10 s of CPU per start on two cores, measured), and a run starts dozens.
+// Compiled once per run into one file they start on plain node in about a third of that. Only
+// the app's own modules are compiled together: packages stay where they are and load as under
+// tsx, so each one is the same module it is in the server.
 
 /**
  * Node's arguments for a TypeScript script: tsx as a loader in this very node process. Through
@@ -34,7 +34,12 @@ export async function compiledScript(entry: string): Promise<string[]> {
   // Packages resolve from the compiled file's folder: the project's, through a link.
   const modules = path.join(run.folder, "node_modules");
   await locked(run, `script-${name}`, async () => {
-    if (!existsSync(modules)) symlinkSync(path.join(root, "node_modules"), modules, "dir");
+    try {
+      symlinkSync(path.join(root, "node_modules"), modules, "dir");
+    } catch (error) {
+      // Another suite, compiling another script, made it first.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
     if (!upToDate(file)) await compile(entry, file);
   });
   return [file];
