@@ -1,5 +1,5 @@
 import net from "node:net";
-import mysql, { type RowDataPacket } from "mysql2/promise";
+import type { Connection, RowDataPacket } from "mysql2/promise";
 import { introspectMysql, mysqlCatalogClient, type SchemaCatalog } from "@/lib/joingraph";
 import type { ConnectionTarget } from "./connection-target";
 import type { CatalogForeignKey, ConnectorSettings, DestroyableConnection } from "./connector";
@@ -30,8 +30,11 @@ export async function openMysqlSource(
   let socket: net.Socket | null = null;
   const destroyEarly = () => socket?.destroy();
   signal.addEventListener("abort", destroyEarly, { once: true });
-  let connection: mysql.Connection;
+  let connection: Connection;
   try {
+    // Loaded on the first MySQL or MariaDB source: every process that imports the server paid
+    // for the driver, and most never connect to one.
+    const { default: mysql } = await import("mysql2/promise");
     connection = await mysql.createConnection({
       // The name stays the host (TLS verifies the certificate against it); the socket goes to the address.
       host: target.host,

@@ -1,4 +1,3 @@
-import mammoth from "mammoth";
 import { htmlToMarkdown } from "./html";
 
 // Word documents (.docx) through mammoth: to HTML with headings as <h1>…<h6> (mammoth maps
@@ -24,6 +23,9 @@ export interface DocxText {
 
 /** The text of a Word document with its headings and explicit page breaks. */
 export async function docxToMarkdown(bytes: Uint8Array): Promise<DocxText> {
+  // Loaded on the first Word document: every process that imports the server paid for it
+  // (about 0.3 s of CPU), and most never read one.
+  const { default: mammoth } = await import("mammoth");
   const { value: html } = await mammoth.convertToHtml(
     { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
     // mammoth drops page breaks unless told what to make of them; a rule is easy to split on

@@ -4,8 +4,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf, schema, setActiveDatabase } from "@/lib/db";
 import { sequenceTrace, verifyChain } from "@/lib/trace";
-import { TSX_NODE_ARGS } from "../support/crash";
 import { type TestDatabase, testTargets } from "../support/databases";
+import { compiledScript } from "../support/scripts";
 
 // An embedded PGlite data folder cannot be shared by processes: these run on the server only.
 const server = testTargets().find((t) => t.name === "postgres");
@@ -19,17 +19,16 @@ interface Worker {
   exited: Promise<void>;
 }
 
+/** Node's arguments for tests/audit/trace-worker.ts, compiled once per run; set before the tests. */
+let traceWorker: string[] = [];
+
 function startWorker(url: string, tenantId: string, tag: string, limit?: number): Worker {
-  const child = spawn(
-    process.execPath,
-    [...TSX_NODE_ARGS, "tests/audit/trace-worker.ts", tenantId, tag, ...(limit ? [String(limit)] : [])],
-    {
-      env: { ...process.env, DATABASE_URL: url, VIGIL_TRACE_SEQUENCE_MS: "25" },
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group, so SIGKILL reaches whatever the worker starts too.
-      detached: true,
-    },
-  );
+  const child = spawn(process.execPath, [...traceWorker, tenantId, tag, ...(limit ? [String(limit)] : [])], {
+    env: { ...process.env, DATABASE_URL: url, VIGIL_TRACE_SEQUENCE_MS: "25" },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so SIGKILL reaches whatever the worker starts too.
+    detached: true,
+  });
   const worker = { tag, child, lastReported: -1 } as Worker;
   let stderr = "";
   child.stderr?.on("data", (d) => {
@@ -73,7 +72,7 @@ describe("trace outbox across processes on postgres", () => {
 
   beforeAll(async () => {
     if (!server) throw new Error("this suite needs a PostgreSQL server: set TEST_DATABASE_URL");
-    database = await server.open();
+    [database, traceWorker] = await Promise.all([server.open(), compiledScript("tests/audit/trace-worker.ts")]);
     setActiveDatabase(database);
     const [tenant] = await database.db
       .insert(schema.tenants)

@@ -13,8 +13,8 @@ import {
   testDataSource,
 } from "@/lib/datasources";
 import { seedDemoDataSources } from "@/lib/demo";
-import { TSX_NODE_ARGS } from "../support/crash";
 import { type TestDatabase, testTargets } from "../support/databases";
+import { compiledScript } from "../support/scripts";
 import { seededDatabase } from "../support/seeded";
 import { SQL_DATASETS_DIR } from "../support/sql-datasets";
 
@@ -40,8 +40,9 @@ interface WorkerReport {
 }
 
 /** One instance: boots on the database, asks the Data Analyst, reports (tests/support/warehouse-worker.ts). */
-function instance(url: string, tenantId: string): Promise<WorkerReport> {
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, "tests/support/warehouse-worker.ts", tenantId, QUESTION], {
+async function instance(url: string, tenantId: string): Promise<WorkerReport> {
+  const worker = await compiledScript("tests/support/warehouse-worker.ts");
+  const child = spawn(process.execPath, [...worker, tenantId, QUESTION], {
     env: { ...process.env, DATABASE_URL: url, VIGIL_SEED: "off", VIGIL_WAREHOUSE_KEY: KEY },
     stdio: ["ignore", "pipe", "pipe"],
   });

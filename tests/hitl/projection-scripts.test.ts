@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, schema, setActiveDatabase } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
 import { recordDecision } from "@/lib/hitl";
-import { TSX_NODE_ARGS } from "../support/crash";
 import { templateImage } from "../support/databases";
+import { TSX_NODE_ARGS } from "../support/scripts";
 import { actors, rid, submitLgv } from "./support";
 
 const run = promisify(execFile);

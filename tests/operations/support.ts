@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { TSX_NODE_ARGS } from "../support/crash";
+import { TSX_NODE_ARGS } from "../support/scripts";
 
 export interface Spawned {
   child: ChildProcess;

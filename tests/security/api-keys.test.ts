@@ -13,9 +13,9 @@ import * as sessionRoute from "@/app/api/session/route";
 import { openDatabase, rowsOf, schema } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
 import type { ApiKeySummary, CreatedApiKey } from "@/lib/tenancy/contract";
-import { TSX_NODE_ARGS } from "../support/crash";
 import { appTargets, templateImage } from "../support/databases";
 import { call, cookieHeader } from "../support/http";
+import { TSX_NODE_ARGS } from "../support/scripts";
 import { seededDatabase, userIdOf } from "../support/seeded";
 
 const run = promisify(execFile);

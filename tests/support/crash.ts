@@ -5,23 +5,21 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Database, openDatabase } from "@/lib/db";
 import { templateImage, testTargets } from "./databases";
+import { compiledScript } from "./scripts";
 
 // What a crash test needs: a server process (tests/support/run-worker.ts) on a database it
 // finds from its environment, killed with SIGKILL, and the places such a database can live.
 
 export const CRASH_LEASE_MS = 1500;
 
-/**
- * Node's arguments for a TypeScript worker: tsx as a loader in this very node process. Through
- * `npx tsx` each start paid for npm, then tsx's own launcher, then node (about 1.3 s of CPU more
- * per start, measured), and a crash suite starts dozens.
- */
-export const TSX_NODE_ARGS = ["--import", "tsx", "--import", "./scripts/server-only-node.mjs"];
+const WORKER = "tests/support/run-worker.ts";
 
-/** Where a child process finds the database: a server URL or an embedded data folder. */
+/** Where a child process finds the database (a server URL or an embedded data folder), and the worker it runs. */
 export interface Location {
   env: Record<string, string>;
   open(): Promise<Database>;
+  /** Node's arguments for tests/support/run-worker.ts, compiled once per run (tests/support/scripts.ts). */
+  worker: string[];
 }
 
 /** Starts a worker command; `line` is the first JSON line it prints. */
@@ -30,7 +28,7 @@ export function worker(
   args: string[],
   env: Record<string, string> = {},
 ): { child: ChildProcess; line: Promise<Record<string, unknown>>; output: () => string } {
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, "tests/support/run-worker.ts", ...args], {
+  const child = spawn(process.execPath, [...location.worker, ...args], {
     env: { ...process.env, ...location.env, VIGIL_RUN_LEASE_MS: String(CRASH_LEASE_MS), VIGIL_SEED: "off", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group, so a signal reaches whatever the worker starts too.
@@ -101,8 +99,12 @@ export function crashLocations(): { name: string; prepare(): Promise<Location>; 
         // The folder's first open starts from the run's seeded template (with the knowledge
         // corpus), so the suites' seeding finds everything there instead of migrating and seeding.
         // Fetched here, in the suite's set-up, where waiting for the template to be built belongs.
-        const image = await templateImage("seeded-knowledge");
-        return { env: { VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" }, open: () => openDatabase({ dataDir, image }) };
+        const [image, worker] = await Promise.all([templateImage("seeded-knowledge"), compiledScript(WORKER)]);
+        return {
+          env: { VIGIL_DATA_DIR: dataDir, DATABASE_URL: "" },
+          open: () => openDatabase({ dataDir, image }),
+          worker,
+        };
       },
       cleanup: () => rm(dir, { recursive: true, force: true }),
     },
@@ -115,10 +117,13 @@ export function crashLocations(): { name: string; prepare(): Promise<Location>; 
       prepare: async () => {
         // The handle stays open for the test's life: closing it drops the database. A copy of the
         // run's seeded template, as the embedded folder above.
-        const db = server.openFrom ? await server.openFrom("seeded-knowledge") : await server.open();
+        const [db, worker] = await Promise.all([
+          server.openFrom ? server.openFrom("seeded-knowledge") : server.open(),
+          compiledScript(WORKER),
+        ]);
         handle = db;
         const url = (db as { url?: string }).url as string;
-        return { env: { DATABASE_URL: url }, open: () => openDatabase({ url }) };
+        return { env: { DATABASE_URL: url }, open: () => openDatabase({ url }), worker };
       },
       cleanup: async () => {
         await handle?.close();

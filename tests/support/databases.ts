@@ -22,7 +22,7 @@ export interface TestTarget {
 }
 
 /** The run's template folder (tests/support/templates.ts), or null outside a Vitest run that made one. */
-function templateRun(): TemplateRun | null {
+export function templateRun(): TemplateRun | null {
   try {
     return inject("vigilTemplateRun") ?? null;
   } catch {

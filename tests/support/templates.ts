@@ -51,31 +51,37 @@ async function prepare(database: Database, variant: TemplateVariant): Promise<vo
 }
 
 /**
- * Runs `build` once per run for `key`: the first caller builds and leaves `<key>.done`, the
- * others wait for it. A builder that died leaves its lock behind; after ten minutes it is taken.
+ * Runs `work` while holding `<key>.lock` in the run's folder, so that one suite at a time does
+ * it. A holder that died leaves its lock behind; after ten minutes it is taken.
  */
-async function once(run: TemplateRun, key: string, build: () => Promise<void>): Promise<void> {
-  const done = path.join(run.folder, `${key}.done`);
+export async function locked(run: TemplateRun, key: string, work: () => Promise<void>): Promise<void> {
   const lock = path.join(run.folder, `${key}.lock`);
   for (;;) {
-    if (existsSync(done)) return;
     try {
       mkdirSync(lock);
+      break;
     } catch {
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age > 600_000) rmSync(lock, { recursive: true, force: true });
       await sleep(100);
-      continue;
-    }
-    try {
-      if (!existsSync(done)) {
-        await build();
-        writeFileSync(done, "");
-      }
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
     }
   }
+  try {
+    await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Runs `build` once per run for `key`: the first caller builds and leaves `<key>.done`, the others wait for it. */
+async function once(run: TemplateRun, key: string, build: () => Promise<void>): Promise<void> {
+  const done = path.join(run.folder, `${key}.done`);
+  if (existsSync(done)) return;
+  await locked(run, key, async () => {
+    if (existsSync(done)) return;
+    await build();
+    writeFileSync(done, "");
+  });
 }
 
 /** The run's PGlite image of `variant`, built on first use. */

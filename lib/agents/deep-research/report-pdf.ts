@@ -1,6 +1,5 @@
 import "server-only";
 
-import PDFDocument from "pdfkit";
 import { type FinalReport, QUALITY_DIMENSIONS } from "./contract";
 import { reportDate, reportLabels, sourceLocation } from "./report-markdown";
 
@@ -59,7 +58,10 @@ const TIERS = ["primary", "secondary", "tertiary"] as const;
 const MARGIN = 56;
 
 /** The report as a PDF (A4): the same sections, in the same language, as the Markdown export. */
-export function reportPdf(report: FinalReport): Promise<Buffer> {
+export async function reportPdf(report: FinalReport): Promise<Buffer> {
+  // Loaded on the first export: every process that imports the server paid for it (about
+  // 0.3 s of CPU), and most never write a PDF.
+  const { default: PDFDocument } = await import("pdfkit");
   const l = reportLabels(report.language);
   const doc = new PDFDocument({
     size: "A4",
