@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { phrasingTermsOf } from "@/lib/engine";
 import {
   extractInfo,
   matchShare,
@@ -10,7 +11,6 @@ import {
   SEARCH_TOP_KEPT,
   tierOf,
 } from "./evidence";
-import { phrasingTermsOf } from "@/lib/engine";
 import { answerFormTerms } from "./terms";
 
 const CHUNK =

@@ -107,7 +107,9 @@ export async function executeTask(state: ResearchStateType, config: LangGraphRun
   const modelExtract = new Map(extraction?.ok ? extraction.output.passages.map((x) => [x.n, x]) : []);
   const infos = found.map((f, i) => {
     const mine = modelExtract.get(i + 1);
-    return mine?.extracted_info ? mine.extracted_info : extractInfo(f.p.text, terms, f.p.section, form, language, phrasing);
+    return mine?.extracted_info
+      ? mine.extracted_info
+      : extractInfo(f.p.text, terms, f.p.section, form, language, phrasing);
   });
   const classification =
     found.length > 0
