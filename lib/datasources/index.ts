@@ -8,6 +8,7 @@ export {
   currentJoinGraph,
   getJoinGraphVersion,
   listJoinGraphVersions,
+  prepareJoinGraph,
   setJoinGraphOverrides,
 } from "./join-graphs";
 export { PERSONAL_FIELDS } from "./northwind-personal";
