@@ -1,4 +1,5 @@
 // Seeds the demo tenants. Refuses under NODE_ENV=production unless --force is given.
+import { closeWarehouse } from "@/lib/datasources";
 import { configFromEnv, openDatabase, setActiveDatabase } from "@/lib/db";
 import { prepareDemoJoinGraphs, seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
 
@@ -21,5 +22,7 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 } finally {
+  // The embedded warehouse the build opened would keep the process alive.
+  await closeWarehouse();
   await database.close();
 }
