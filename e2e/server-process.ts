@@ -14,7 +14,9 @@ export interface ServerProcess {
 
 export function startServer(port: number, env: Record<string, string>): ServerProcess {
   const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
-    env: { ...process.env, NODE_ENV: "production", ...env },
+    // No spec that starts its own server looks at a data source: building the demo join graphs
+    // would load a demo warehouse of its own (seconds to a minute of CPU) beside its tests.
+    env: { ...process.env, NODE_ENV: "production", VIGIL_PREPARE_JOIN_GRAPHS: "off", ...env },
     stdio: ["ignore", "ignore", "inherit"],
     // Its own process group, so a kill reaches every process it started.
     detached: true,

@@ -449,6 +449,14 @@ export const SETTINGS = {
     description:
       "the demo warehouse's own embedded database; unused with `DATABASE_URL` (the warehouse then loads into that database)",
   }),
+  prepareJoinGraphs: setting({
+    env: "VIGIL_PREPARE_JOIN_GRAPHS",
+    schema: onOff,
+    fallback: value(true),
+    shown: "on",
+    description:
+      "after the demo seed, the server builds the demo tenants' data-source join graphs in the background (loading the demo warehouse), so an admin's first view of a source and the analyst's first question find them ready; `off` leaves that to the first view",
+  }),
 };
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -8,6 +8,7 @@ export {
   currentJoinGraph,
   getJoinGraphVersion,
   listJoinGraphVersions,
+  prepareJoinGraph,
   setJoinGraphOverrides,
 } from "./join-graphs";
 export { PERSONAL_FIELDS } from "./northwind-personal";
@@ -31,4 +32,11 @@ export {
 export { loadPsqlScript } from "./script-loader";
 export { loadServerWarehouse } from "./server-warehouse";
 export { statementCatalog } from "./source-schema";
-export { DATASETS, openWarehouse, SHIPPED_DATASETS_DIR, setWarehouse, warehouseOptionsFromEnv } from "./warehouse";
+export {
+  closeWarehouse,
+  DATASETS,
+  openWarehouse,
+  SHIPPED_DATASETS_DIR,
+  setWarehouse,
+  warehouseOptionsFromEnv,
+} from "./warehouse";

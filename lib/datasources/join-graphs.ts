@@ -3,8 +3,11 @@ import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { DomainError, errors, NotFoundError } from "@/lib/errors";
 import { applyOverrides, buildJoinGraph, graphVersionHash, parseOverrides } from "@/lib/joingraph";
 import type { JoinGraph, JoinGraphOverrides } from "@/lib/joingraph/contract";
+import { logger } from "@/lib/log";
+import { processSingleton } from "@/lib/process";
 import { canonicalJson } from "./canonical-json";
 import type { DocumentIssue, JoinGraphVersionSummary, JoinGraphVersionView } from "./contract";
+import { sourceDisabledReason } from "./registry";
 import { readSourceSchema } from "./source-schema";
 
 // A source's join graph, versioned in the database (the SQL analyst design, "Join Graph
@@ -71,9 +74,58 @@ export async function currentJoinGraph(
       return latestRow(tx, sourceId);
     });
     if (latest) return toView(latest);
+    return firstVersion(scope, sourceId, options.actor ?? SYSTEM_ACTOR);
   }
   const introspected = await introspectedGraph(scope, sourceId);
   return recordVersion(scope, sourceId, introspected, null, options.actor ?? SYSTEM_ACTOR);
+}
+
+// The first builds under way in this process, by tenant and source (process-wide: Next.js may
+// load this module more than once).
+const firstBuilds = processSingleton("join-graph-first-builds", () => new Map<string, Promise<JoinGraphVersionView>>());
+
+/**
+ * A source's first version, built once however many ask at the same time: a view that arrives
+ * while the graph is being built ahead of it (`prepareJoinGraph`) waits for that build instead
+ * of introspecting the source a second time. Its author is whoever started the build.
+ */
+function firstVersion(scope: TenantScope, sourceId: string, actor: string): Promise<JoinGraphVersionView> {
+  const key = `${scope.tenantId}:${sourceId}`;
+  const running = firstBuilds.get(key);
+  if (running) return running;
+  const build = introspectedGraph(scope, sourceId).then((graph) => recordVersion(scope, sourceId, graph, null, actor));
+  firstBuilds.set(key, build);
+  const forget = () => {
+    if (firstBuilds.get(key) === build) firstBuilds.delete(key);
+  };
+  build.then(forget, forget);
+  return build;
+}
+
+/**
+ * Builds and stores a source's first join graph ahead of its first view — the demo warehouse
+ * when it is seeded, a source when it becomes ready to query — so the view (and the analyst's
+ * first question) finds it stored instead of waiting for the source to be introspected, which
+ * on the demo warehouse includes loading its sample data. Does nothing when a version is stored
+ * or the source cannot be queried yet (not verified read-only, risk not accepted); a source that
+ * cannot be read now is logged and left for its first view to try, as before. Never rejects, so
+ * a caller may leave it running. Resolves to the version stored, or null.
+ */
+export async function prepareJoinGraph(scope: TenantScope, sourceId: string): Promise<JoinGraphVersionView | null> {
+  try {
+    if (await sourceDisabledReason(scope, sourceId)) return null;
+    if (await withTenant(scope, (tx) => latestRow(tx, sourceId))) return null;
+    return await firstVersion(scope, sourceId, SYSTEM_ACTOR);
+  } catch (error) {
+    // Removed meanwhile: there is nothing left to build.
+    if (error instanceof NotFoundError) return null;
+    logger({ sourceId }).warn(
+      `the join graph of data source ${sourceId} was not built ahead of its first view (${
+        error instanceof Error ? error.message.slice(0, 300) : String(error)
+      }); its first view builds it`,
+    );
+    return null;
+  }
 }
 
 /** One stored version; not found when the source never had it. */

@@ -184,6 +184,15 @@ export function setWarehouse(warehouse: Warehouse | undefined): void {
   holder.chosen = warehouse !== undefined;
 }
 
+/** Closes this process's embedded warehouse if it was opened: a script that is done with it can exit. */
+export async function closeWarehouse(): Promise<void> {
+  const pending = holder.warehouse;
+  holder.warehouse = undefined;
+  holder.chosen = false;
+  const warehouse = await pending?.catch(() => undefined);
+  await warehouse?.close();
+}
+
 /** Whether `setWarehouse` gave this process an embedded warehouse to use wherever its database is. */
 export function embeddedWarehouseChosen(): boolean {
   return holder.chosen === true;

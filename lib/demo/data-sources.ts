@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { registerDemoWarehouse } from "@/lib/datasources";
+import { prepareJoinGraph, registerDemoWarehouse } from "@/lib/datasources";
 import { type Database, schema } from "@/lib/db";
 import { logger } from "@/lib/log";
 import { SEED_TENANTS } from "./tenants";
@@ -30,4 +30,27 @@ export async function seedDemoDataSources(database: Database): Promise<{ registe
     }
   }
   return { registered };
+}
+
+/**
+ * Builds the join graph of each demo tenant's data sources that has none stored yet, so an
+ * admin's first look at the demo warehouse (and the analyst's first question) does not wait for
+ * the warehouse to load and be introspected. The server starts it in the background after the
+ * seed; `npm run db:seed` waits for it. A source that cannot be read now is left for its first
+ * view, as before (`prepareJoinGraph` logs why).
+ */
+export async function prepareDemoJoinGraphs(database: Database): Promise<{ prepared: number }> {
+  let prepared = 0;
+  for (const seed of SEED_TENANTS) {
+    if (!seed.agents.some((agent) => agent.workflow === "sql-analyst")) continue;
+    const sources = await database.db
+      .select({ id: schema.dataSources.id, tenantId: schema.dataSources.tenantId })
+      .from(schema.dataSources)
+      .innerJoin(schema.tenants, eq(schema.tenants.id, schema.dataSources.tenantId))
+      .where(eq(schema.tenants.slug, seed.slug));
+    for (const source of sources) {
+      if (await prepareJoinGraph({ tenantId: source.tenantId }, source.id)) prepared++;
+    }
+  }
+  return { prepared };
 }

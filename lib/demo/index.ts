@@ -4,6 +4,6 @@ import "server-only";
 
 export { seedDemo } from "./accounts";
 export { KNOWLEDGE_CORPUS } from "./corpus";
-export { seedDemoDataSources } from "./data-sources";
+export { prepareDemoJoinGraphs, seedDemoDataSources } from "./data-sources";
 export { seedKnowledgeCorpus } from "./knowledge";
 export { SEED_TENANTS } from "./tenants";

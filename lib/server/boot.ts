@@ -8,7 +8,7 @@ import {
   isDatabaseUnavailable,
   usingActiveDatabaseOverride,
 } from "@/lib/db";
-import { seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
+import { prepareDemoJoinGraphs, seedDemo, seedDemoDataSources, seedKnowledgeCorpus } from "@/lib/demo";
 import { DomainError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { processSingleton } from "@/lib/process";
@@ -139,6 +139,13 @@ function seedOnce(database: Database): Promise<void> {
       await seedDemo(database, { force: true, identity: process.env.AUTH_MODE === "supabase" ? "supabase" : "local" });
       await seedKnowledgeCorpus(database);
       await seedDemoDataSources(database);
+      // In the background: loading the demo warehouse takes seconds to a minute, which neither
+      // the start nor any request should wait for; a view that comes first waits only for it.
+      if (config().prepareJoinGraphs) {
+        prepareDemoJoinGraphs(database).catch((error) =>
+          logger().warn({ err: error }, "the demo join graphs were not built ahead; their first views build them"),
+        );
+      }
     })();
     seeded.set(database, pending);
     // A failed seed is not remembered: the next request tries again.

@@ -1,5 +1,5 @@
 import { requireRole } from "@/lib/auth";
-import { acceptSourceRisk } from "@/lib/datasources";
+import { acceptSourceRisk, prepareJoinGraph } from "@/lib/datasources";
 import { AcceptRiskInput } from "@/lib/datasources/contract";
 import { json, parseBody } from "@/lib/http";
 import { route } from "@/lib/server";
@@ -13,5 +13,8 @@ export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { par
   const session = await requireRole(req, "admin");
   const id = await sourceId(params);
   const input = await parseBody(req, AcceptRiskInput, 4 * 1024);
-  return json({ status: "success", source: await acceptSourceRisk(session, id, input) });
+  const source = await acceptSourceRisk(session, id, input);
+  // Queryable from now on: its join graph is built in the background, ahead of its first view.
+  void prepareJoinGraph(session, id);
+  return json({ status: "success", source });
 });

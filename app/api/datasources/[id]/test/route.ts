@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/auth";
-import { testDataSource } from "@/lib/datasources";
+import { prepareJoinGraph, testDataSource } from "@/lib/datasources";
 import { json, parseBody } from "@/lib/http";
 import { route } from "@/lib/server";
 import { sourceId } from "../params";
@@ -13,5 +13,9 @@ export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { par
   const session = await requireRole(req, "admin");
   const id = await sourceId(params);
   await parseBody(req, TestInput);
-  return json({ status: "success", result: await testDataSource(session, id) });
+  const result = await testDataSource(session, id);
+  // A test that verified the source read-only makes it queryable: its join graph is built now,
+  // in the background, ahead of its first view (nothing happens for a source not ready or built).
+  void prepareJoinGraph(session, id);
+  return json({ status: "success", result });
 });
