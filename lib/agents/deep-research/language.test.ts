@@ -22,6 +22,15 @@ describe("detectLanguage", () => {
     expect(detectLanguage("510(k)")).toBe("en");
   });
 
+  it("reads a question by its own grammar, not by the title or the quotation inside it", () => {
+    // "The" opens an English title: only the sentence's own function words count.
+    expect(detectLanguage("Welches Prinzip wurde in The Mask of Anarchy dargestellt?")).toBe("de");
+    expect(detectLanguage("Which principle did The Mask of Anarchy set out?")).toBe("en");
+    // No function word of either language: German's low quotation mark tells.
+    expect(detectLanguage("Was bedeutete „Da Yuan Tong Zhi“?")).toBe("de");
+    expect(detectLanguage('Was "Da Yuan Tong Zhi" translated?')).toBe("en");
+  });
+
   it("leaves segments too short to tell undecided", () => {
     expect(languageOfSegment("## [1]")).toBeNull();
     expect(languageOfSegment("Die wichtigsten Ergebnisse aus den Dokumenten")).toBe("de");

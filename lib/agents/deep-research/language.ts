@@ -27,12 +27,34 @@ const ENGLISH_WORDS = new Set(
 const FRANC_MIN_LETTERS = 40;
 
 /**
+ * The words of a text that speak its own grammar: a function word written with a capital inside
+ * a sentence opens a title or a name quoted in it ("Welches Prinzip wurde in The Mask of Anarchy
+ * dargestellt?"), not the sentence's language.
+ */
+function grammarWords(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(/\p{L}+/gu)) {
+    const word = match[0];
+    const sentenceStart = /(^|[.!?:]\s*|["„“‚‘(]\s*)$/u.test(text.slice(0, match.index).trimEnd() || "");
+    if (/^\p{Lu}/u.test(word) && !sentenceStart && match.index !== 0) {
+      const lower = word.toLowerCase();
+      if (GERMAN_WORDS.has(lower) || ENGLISH_WORDS.has(lower)) continue;
+    }
+    out.push(word.toLowerCase());
+  }
+  return out;
+}
+
+/** German letters, and German's low opening quotation mark („…“), which English never uses. */
+const GERMAN_SIGNS = /[äöüß„]/i;
+
+/**
  * The language research writes in. The function words decide when one language has more of
- * them; on a tie franc-min's trigram statistics do (for a text long enough), then German letters
- * (ä, ö, ü, ß); English otherwise.
+ * them; on a tie franc-min's trigram statistics do (for a text long enough), then German signs
+ * (ä, ö, ü, ß, „); English otherwise.
  */
 export function detectLanguage(text: string): ResearchLanguage {
-  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const words = grammarWords(text);
   const score = words.filter((w) => GERMAN_WORDS.has(w)).length - words.filter((w) => ENGLISH_WORDS.has(w)).length;
   if (score !== 0) return score > 0 ? "de" : "en";
   const letters = text.replace(/[^\p{L}]/gu, "").length;
@@ -41,7 +63,7 @@ export function detectLanguage(text: string): ResearchLanguage {
     if (code === "deu") return "de";
     if (code === "eng") return "en";
   }
-  return /[äöüß]/i.test(text) ? "de" : "en";
+  return GERMAN_SIGNS.test(text) ? "de" : "en";
 }
 
 /**
