@@ -35,8 +35,9 @@ function grammarWords(text: string): string[] {
   const out: string[] = [];
   for (const match of text.matchAll(/\p{L}+/gu)) {
     const word = match[0];
-    const sentenceStart = /(^|[.!?:]\s*|["„“‚‘(]\s*)$/u.test(text.slice(0, match.index).trimEnd() || "");
-    if (/^\p{Lu}/u.test(word) && !sentenceStart && match.index !== 0) {
+    // What comes before the word, spaces aside: nothing, a sentence's end, or an opening quote.
+    const sentenceStart = /(^|[.!?:"„“‚‘(])$/u.test(text.slice(0, match.index).trimEnd());
+    if (/^\p{Lu}/u.test(word) && !sentenceStart) {
       const lower = word.toLowerCase();
       if (GERMAN_WORDS.has(lower) || ENGLISH_WORDS.has(lower)) continue;
     }
