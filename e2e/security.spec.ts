@@ -31,6 +31,8 @@ async function recordViolations(page: Page): Promise<() => Promise<string[]>> {
 }
 
 test("pages carry a nonce CSP and still render and hydrate under it", async ({ page }) => {
+  // Six pages and a sign-in: on a loaded two-core machine that passed a minute.
+  test.setTimeout(120_000);
   const violations = await recordViolations(page);
   const response = await page.goto("/sign-in");
   const headers = response?.headers() ?? {};

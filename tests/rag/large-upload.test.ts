@@ -76,19 +76,37 @@ function upload(cookie: string, markdown: string, name: string) {
   );
 }
 
-/** How long the event loop went without running a 10 ms timer, at worst, while `work` ran. */
-async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number }> {
+/**
+ * A stretch of wall time, counted only as far as this process spent CPU in it (all its threads).
+ * A stretch the process spent computing counts whole; one it spent waiting for a CPU another
+ * process held — the machine busy with other suites — does not: that is no stall of ours.
+ */
+function busyMs(wallMs: number, cpuBefore: NodeJS.CpuUsage): number {
+  const cpu = process.cpuUsage(cpuBefore);
+  return Math.min(wallMs, (cpu.user + cpu.system) / 1000);
+}
+
+/**
+ * How long the event loop went without running a 10 ms timer, at worst, while `work` ran:
+ * the stretch's CPU time (busyMs), and its wall time for the failure message.
+ */
+async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number; wallMs: number }> {
   let last = performance.now();
+  let lastCpu = process.cpuUsage();
   let stallMs = 0;
-  const timer = setInterval(() => {
+  let wallMs = 0;
+  const tick = () => {
     const now = performance.now();
-    stallMs = Math.max(stallMs, now - last);
+    stallMs = Math.max(stallMs, busyMs(now - last, lastCpu));
+    wallMs = Math.max(wallMs, now - last);
     last = now;
-  }, 10);
+    lastCpu = process.cpuUsage();
+  };
+  const timer = setInterval(tick, 10);
   try {
     const result = await work();
-    stallMs = Math.max(stallMs, performance.now() - last);
-    return { result, stallMs };
+    tick();
+    return { result, stallMs, wallMs };
   } finally {
     clearInterval(timer);
   }
@@ -125,14 +143,19 @@ for (const target of uploadTargets) {
         const probing = (async () => {
           while (uploading) {
             const started = performance.now();
+            const cpu = process.cpuUsage();
             const res = await call(healthRoute.GET, { path: "/api/health" });
             expect(res.status).toBe(200);
-            health.push({ ms: performance.now() - started, during: uploading });
+            health.push({ ms: busyMs(performance.now() - started, cpu), during: uploading });
             await new Promise((r) => setTimeout(r, 50));
           }
         })();
 
-        const { result: streamed, stallMs } = await longestStall(async () => {
+        const {
+          result: streamed,
+          stallMs,
+          wallMs,
+        } = await longestStall(async () => {
           const res = await upload(admin, markdown, "handbook.md");
           return readUpload(res, async (p) => {
             if (target.name === "pglite" && p.phase === "indexing" && p.chunksDone > 0 && statusesSeen.size === 0) {
@@ -165,7 +188,7 @@ for (const target of uploadTargets) {
           expect([...statusesSeen]).toEqual(["indexing"]);
         }
 
-        expect(stallMs).toBeLessThan(STALL_MS);
+        expect(stallMs, `longest stall ${Math.round(wallMs)} ms of wall time`).toBeLessThan(STALL_MS);
         expect(health.filter((h) => h.during).length).toBeGreaterThan(0);
         expect(Math.max(...health.map((h) => h.ms))).toBeLessThan(STALL_MS);
 
