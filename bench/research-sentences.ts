@@ -1,8 +1,8 @@
-// Sentence picking alone, without runs: for every XQuAD question, the sentences the offline
-// report takes from the answer's own paragraph (the finding of the plan's main task, with its
-// terms and the question's answer form, as a primary passage shows it), and whether they hold
-// the answer span. Seconds for all
-// 612 questions a language, so a change to sentence scoring can be read before bench:research.
+// Sentence picking alone, without runs: for every XQuAD question, the sentence the offline report
+// takes from the answer's own paragraph when that passage does not lead its task (the best of the
+// plan's main task's finding, with its terms and the question's answer form, and the sentence it
+// points back to), and whether it holds the answer span. Seconds for all 612 questions a
+// language, so a change to sentence scoring can be read before bench:research.
 //
 //   npx tsx --import ./scripts/server-only-node.mjs bench/research-sentences.ts
 //   BENCH_MISSES=1 …   (also prints each miss: question, terms, picked and holding sentence)

@@ -3,21 +3,16 @@ import type { ResearchLanguage } from "./contract";
 import { extractInfo } from "./evidence";
 import { taskTerms } from "./nodes/execute";
 import { offlinePlan } from "./plan";
-import { SENTENCES_SHOWN, sentencesOf } from "./report";
+import { sentencesOf } from "./report";
 import { answerFormTerms, questionTerms, uniqueTerms } from "./terms";
 
 /**
- * The sentences the offline engine takes from one passage for a question, as a run's main task
- * does (its terms, the question's answer form) and as the offline report makes claims of them
- * for a passage of that tier (primary by default, as the answer's own paragraph mostly is).
+ * The first `shown` sentences of the finding the offline engine takes from one passage for a
+ * question, as a run's main task does (its terms, the question's answer form). The report shows
+ * one of a passage that does not lead its task (report.ts); `shown` 1 measures that pick.
  * For measuring sentence picking without runs (bench/research-sentences.ts).
  */
-export function offlineFindingOf(
-  question: string,
-  passage: string,
-  language: ResearchLanguage,
-  tier: 1 | 2 | 3 = 1,
-): string[] {
+export function offlineFindingOf(question: string, passage: string, language: ResearchLanguage, shown = 1): string[] {
   const t = questionTerms(question, language);
   const keyEntities = uniqueTerms([...t.entities, ...t.concepts]);
   const [main] = offlinePlan({
@@ -32,7 +27,7 @@ export function offlineFindingOf(
   const terms = taskTerms(main, keyEntities, language);
   return sentencesOf(
     extractInfo(passage, terms, null, answerFormTerms(question), language, phrasingTermsOf(question, language)),
-    SENTENCES_SHOWN[tier],
+    shown,
     passage,
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TieredContextEntry } from "./contract";
 import { extractInfo } from "./evidence";
-import { assessQuality, SENTENCES_SHOWN, sentencesOf, synthesizeOffline, verifyClaim } from "./report";
+import { assessQuality, sentencesOf, synthesizeOffline, verifyClaim } from "./report";
 
 const CHUNK = "FDA's performance goal is a decision within 90 FDA days. The clock stops during requests.";
 const entry: TieredContextEntry = {
@@ -33,7 +33,9 @@ describe("the offline report", () => {
       clarification: "",
     });
     expect(draft.answer).toContain("FDA's performance goal is a decision within 90 FDA days. [1]");
-    expect(draft.answer).toContain("Wörtliche Zitate");
+    expect(draft.answer).toContain("## Antwort");
+    // The preserved quotes are the report's own part, not repeated in the answer.
+    expect(draft.answer).not.toContain("„a decision within 90 FDA days“");
     expect(draft.sources[0]).toMatchObject({ n: 1, chunk_id: "c1", page: 3 });
     const ok = verifyClaim(draft.claims[0], new Map([[1, CHUNK]]));
     expect(ok.verified).toBe(true);
@@ -55,28 +57,50 @@ describe("the offline report", () => {
     expect(quality.total).toBe(Object.values(quality.dimensions).reduce((s, d) => s + d.score, 0));
   });
 
-  it("shows a primary passage's whole finding and the best two sentences of the others", () => {
-    const finding =
-      "Manning is the oldest quarterback to play in a Super Bowl, at 39. The past record was held by John Elway. Elway led the Broncos at 38.";
-    const primary = { ...entry, chunk: finding, extracted_info: finding };
-    const secondary = { ...primary, chunk_id: "c2", document_id: "d2", context_tier: 2 as const, context_weight: 0.6 };
+  it("shows the leading task's best-ranked passage whole and one sentence of every other passage", () => {
+    // The answer ("asphyxiated") stands in a sentence that shares no word with the question, so
+    // no finding holds it: only the passage shown whole does.
+    const lead =
+      "The plugs-out test began on January 27, 1967. The test crew boarded at one in the afternoon. " +
+      "Then the crew noticed a strange odor in their suits. Communications problems forced a hold in the test. " +
+      "An electrical fire began in the cabin. The astronauts were asphyxiated before the hatch could be opened.";
+    const second = "The crew trained for the test at North American. Training took a year at the plant.";
+    const other = "A later test crew flew in October 1968. Its test went well. The crew returned.";
+    const at = (chunk: string, chunk_id: string, task_id: number, search_rank?: number): TieredContextEntry => ({
+      ...entry,
+      chunk,
+      extracted_info: extractInfo(chunk, ["plugs-out", "test", "crew"]),
+      chunk_id,
+      document_id: chunk_id,
+      task_id,
+      ...(search_rank === undefined ? {} : { search_rank }),
+    });
     const draft = synthesizeOffline({
-      query: "Who was the oldest quarterback before Manning?",
+      query: "What happened to the crew during the plugs-out test?",
       language: "en",
-      tasks: [task],
-      tiers: [primary, secondary],
+      tasks: [task, { ...task, id: 2, task: "Collect what the documents state about the crew" }],
+      // The second passage is listed first and weighs more: search order decides, not the list.
+      tiers: [{ ...at(second, "c2", 1, 1), relevance_score: 0.9 }, at(lead, "c1", 1, 0), at(other, "c3", 2, 0)],
       summaries: [],
       quotes: [],
       clarification: "",
     });
-    expect(draft.claims.map((c) => [c.text, c.sources])).toEqual([
-      ["Manning is the oldest quarterback to play in a Super Bowl, at 39.", [1]],
-      ["The past record was held by John Elway.", [1]],
-      ["Elway led the Broncos at 38.", [1]],
-      ["Manning is the oldest quarterback to play in a Super Bowl, at 39.", [2]],
-      ["The past record was held by John Elway.", [2]],
+    expect(at(lead, "c1", 1).extracted_info).not.toContain("asphyxiated");
+    const shown = (chunk_id: string) =>
+      draft.claims
+        .filter((c) => c.sources[0] === draft.sources.find((s) => s.chunk_id === chunk_id)?.n)
+        .map((c) => c.text);
+    expect(shown("c1")).toEqual([
+      "The plugs-out test began on January 27, 1967.",
+      "The test crew boarded at one in the afternoon.",
+      "Then the crew noticed a strange odor in their suits.",
+      "Communications problems forced a hold in the test.",
+      "An electrical fire began in the cabin.",
+      "The astronauts were asphyxiated before the hatch could be opened.",
     ]);
-    expect(draft.answer).toContain("- The past record was held by John Elway. [1]");
+    expect(shown("c2")).toEqual(["The crew trained for the test at North American."]);
+    expect(shown("c3")).toEqual(["A later test crew flew in October 1968."]);
+    expect(draft.answer.indexOf("asphyxiated")).toBeLessThan(draft.answer.indexOf("North American"));
   });
 
   it("takes a finding's sentences as its chunk cut them, so each claim quotes the chunk", () => {
@@ -89,7 +113,8 @@ describe("the offline report", () => {
       query: "When was welding shown?",
       language: "en",
       tasks: [task],
-      tiers: [{ ...entry, chunk, extracted_info: finding }],
+      // The lead passage, shown whole: its sentences as the chunk's splitter cut them.
+      tiers: [{ ...entry, chunk, extracted_info: finding, search_rank: 0 }],
       summaries: [],
       quotes: [],
       clarification: "",
@@ -99,19 +124,23 @@ describe("the offline report", () => {
       expect(chunk).toContain(c.text);
       expect(verifyClaim(c, new Map([[1, chunk]])).verified).toBe(true);
     }
+    // A finding's sentences, as a passage that does not lead shows them, are the chunk's too.
+    const shown = sentencesOf(finding, 2, chunk);
+    expect(shown).toHaveLength(2);
+    for (const sentence of shown) expect(chunk).toContain(sentence);
   });
 
-  it("shows the sentence a finding's best one points back to besides the tier's count", () => {
+  it("shows the sentence a finding's best one points back to besides the count asked for", () => {
     const chunk =
       "The Scottish Parliament cannot legislate on matters reserved to Westminster. " +
       "These include abortion, broadcasting policy and drugs policy. " +
       "The list of abortion matters was set in 1998. Drugs policy is debated often in the chamber.";
     const info = extractInfo(chunk, ["abortion", "drugs", "policy"]);
-    const shown = sentencesOf(info, SENTENCES_SHOWN[2], chunk);
+    const shown = sentencesOf(info, 2, chunk);
     expect(shown[0]).toContain("Westminster");
     expect(shown[1]).toContain("These include abortion");
-    expect(shown).toHaveLength(SENTENCES_SHOWN[2] + 1);
-    // A finding that does not open with an antecedent shows the tier's count only.
+    expect(shown).toHaveLength(2 + 1);
+    // A finding that does not open with an antecedent shows the count asked for only.
     const plain = "Abortion and drugs policy are reserved. Drugs policy is debated often. Abortion is too.";
     expect(sentencesOf(plain, 2, plain)).toHaveLength(2);
   });

@@ -17,17 +17,13 @@ const WORDS: Record<ResearchLanguage, Record<string, string>> = {
   en: {
     title: "Research report",
     answer: "Answer",
-    quotes: "Verbatim quotes",
     clarification: "Clarification",
-    page: "p.",
     none: "The documents of the knowledge base hold nothing on this task.",
   },
   de: {
     title: "Recherchebericht",
     answer: "Antwort",
-    quotes: "Wörtliche Zitate",
     clarification: "Klärung",
-    page: "S.",
     none: "Die Dokumente der Wissensbasis enthalten nichts zu dieser Aufgabe.",
   },
 };
@@ -73,10 +69,18 @@ export interface Draft {
 }
 
 /**
- * The offline synthesis: sources numbered by tier (primary first), then per task of the plan the
- * best finding of each of its passages as a claim citing `[n]`, the preserved quotes verbatim,
- * and the clarification summary. The framing is in the question's language; the findings stay
- * in the words of their documents.
+ * The offline synthesis: sources numbered by tier (primary first), then per task of the plan its
+ * passages as claims citing `[n]`, and the clarification summary. The framing is in the
+ * question's language; the findings stay in the words of their documents.
+ *
+ * What a task shows is measured on answers people asked for (bench:research): the passage that
+ * answers mostly is the first the search found for the question, and the sentence that answers
+ * in it is often not the one sharing most words with the question ("The astronauts were
+ * asphyxiated …" after "… an electrical fire began in the cabin"). So the plan's first task that
+ * found passages by searching shows its best-ranked passage whole (LEAD_PASSAGE), then the best
+ * sentence of each of its next passages in search order, as a plain search's first screen
+ * would rank them; every other task shows the best sentence of its best passage. The preserved
+ * quotes are the report's own part (`quotes`), shown beside the answer, not repeated in it.
  */
 export function synthesizeOffline(input: {
   query: string;
@@ -94,35 +98,36 @@ export function synthesizeOffline(input: {
   const lines = [`# ${w.title}: ${input.query}`, "", framing[0], "", `## ${w.answer}`, ""];
   const claims: ReportClaim[] = [];
   const used = new Set<string>();
+  let led = false;
   for (const task of input.tasks) {
     lines.push(`### ${task.task}`, "");
     const entries = input.tiers
       .filter((e) => e.task_id === task.id && !used.has(e.chunk_id))
-      .sort((a, b) => a.context_tier - b.context_tier || b.relevance_score - a.relevance_score)
-      .slice(0, 3);
-    if (entries.length === 0) {
+      .sort(
+        (a, b) =>
+          (a.search_rank ?? Number.POSITIVE_INFINITY) - (b.search_rank ?? Number.POSITIVE_INFINITY) ||
+          a.context_tier - b.context_tier ||
+          b.relevance_score - a.relevance_score,
+      );
+    const leads: boolean = !led && entries[0]?.search_rank !== undefined;
+    const shown = entries.slice(0, leads ? LEAD_TASK_PASSAGES : 1);
+    if (shown.length === 0) {
       lines.push(w.none, "");
       framing.push(w.none);
       continue;
     }
-    for (const e of entries) {
+    led ||= leads;
+    for (const [i, e] of shown.entries()) {
       used.add(e.chunk_id);
       const n = numberOf.get(e.chunk_id) as number;
-      // Each sentence shown is a claim of its own; a primary passage shows more of its finding.
-      for (const sentence of sentencesOf(e.extracted_info, SENTENCES_SHOWN[e.context_tier], e.chunk)) {
+      // Each sentence shown is a claim of its own.
+      const sentences = leads && i === 0 ? sentencesOfChunk(e.chunk) : sentencesOf(e.extracted_info, 1, e.chunk);
+      for (const sentence of sentences) {
         lines.push(`- ${sentence} [${n}]`);
         claims.push({ text: sentence, sources: [n], quote: sentence, verified: false, problems: [] });
       }
     }
     lines.push("");
-  }
-  const quotes = input.quotes.filter((q) => numberOf.has(q.chunk_id)).slice(0, 8);
-  if (quotes.length > 0) {
-    lines.push(`## ${w.quotes}`, "");
-    for (const q of quotes) {
-      const where = q.page !== null ? `, ${w.page} ${q.page}` : "";
-      lines.push(`> „${q.quote}“ — ${q.source}${where} [${numberOf.get(q.chunk_id)}]`, "");
-    }
   }
   if (input.clarification) {
     lines.push(`## ${w.clarification}`, "", input.clarification, "");
@@ -131,17 +136,22 @@ export function synthesizeOffline(input: {
   return { answer: lines.join("\n").trim(), claims, sources, framing };
 }
 
-/**
- * How many sentences of a finding the report shows, by the passage's tier. A primary passage
- * (found directly, relevant, naming the question's entity) is where the answer most likely
- * stands, and the sentence that answers often repeats few of the question's words, so ranks
- * second or third, or follows the best one: it shows its whole finding (see extractInfo). The
- * others show their best two: a passage reached another way still often holds the figure asked
- * for in its second sentence ("within 7 calendar days" beside "SUSARs are submitted to …").
- */
-export const SENTENCES_SHOWN: Record<1 | 2 | 3, number> = { 1: 4, 2: 2, 3: 2 };
+/** How many passages the leading task shows: its best one whole, then one sentence of each next. */
+export const LEAD_TASK_PASSAGES = 5;
 
-export function sentencesOf(info: string, max = SENTENCES_SHOWN[1], chunk?: string): string[] {
+/** A chunk's sentences as its splitter cuts them, headings left out: the lead passage whole. */
+function sentencesOfChunk(chunk: string): string[] {
+  return splitSentences(chunk)
+    .filter((s) => s.kind !== "heading")
+    .map((s) => s.text.trim())
+    .filter(Boolean);
+}
+
+/**
+ * The first `max` sentences of a finding (best first), with the sentence its best one points back
+ * to when the finding opens with it.
+ */
+export function sentencesOf(info: string, max: number, chunk?: string): string[] {
   // extracted_info joins whole sentences of the chunk, best first; each stands alone as a claim.
   // They are taken from the chunk as its splitter cut it: split again once joined, a sentence the
   // chunk ended without a full stop ("… compressed O" before a line "2. …") would run into the
