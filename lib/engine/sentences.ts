@@ -18,7 +18,7 @@ export interface Sentence {
 // A period after these does not end a sentence, whatever follows.
 const ABBREVIATIONS = new Set(
   `al approx art c ca cf co corp dept dr e.g eg esp est fig figs i.e ie inc incl jr ltd mr mrs ms mt no nos p pp
-  para paras prof ref refs resp sec secs sr st vol vols vs jan feb mar apr jun jul aug sep sept oct nov dec min max
+  para paras prof ref refs resp sec secs sr st v vol vols vs jan feb mar apr jun jul aug sep sept oct nov dec min max
   abs abb bzw ca d.h dt evtl ggf hl inkl jh jhd jhs mio mrd nr s sog str tsd u.a usw vgl z.b z.t zzt`
     .split(/\s+/)
     .filter(Boolean),

@@ -16,7 +16,8 @@ describe("splitSentences", () => {
   it("does not split at abbreviations, acronyms, initials, decimals or section numbers", () => {
     const input =
       "Sponsors e.g. in the U.S. file Form 1571. The fee is approx. 3.5 times higher, see Fig. 2 and Sec. 4.2.1 for details. " +
-      "Dr. Smith and J. Doe agree vs. Prof. Lee. It was 2.5 mg. No. 5 is next. Costs fell 12% in 2019. Then they rose.";
+      "Dr. Smith and J. Doe agree vs. Prof. Lee. It was 2.5 mg. No. 5 is next. Costs fell 12% in 2019. Then they rose. " +
+      "Brown v. Board of Education ended it.";
     expect(texts(input)).toEqual([
       "Sponsors e.g. in the U.S. file Form 1571.",
       "The fee is approx. 3.5 times higher, see Fig. 2 and Sec. 4.2.1 for details.",
@@ -25,6 +26,8 @@ describe("splitSentences", () => {
       "No. 5 is next.",
       "Costs fell 12% in 2019.",
       "Then they rose.",
+      // A case name's "v." (versus) does not end the sentence.
+      "Brown v. Board of Education ended it.",
     ]);
   });
 

@@ -57,7 +57,7 @@ describe("the offline report", () => {
     expect(quality.total).toBe(Object.values(quality.dimensions).reduce((s, d) => s + d.score, 0));
   });
 
-  it("shows the leading task's best-ranked passage whole and one sentence of every other passage", () => {
+  it("shows the leading task's best-ranked passage whole, its second's finding and one sentence of the others", () => {
     // The answer ("asphyxiated") stands in a sentence that shares no word with the question, so
     // no finding holds it: only the passage shown whole does.
     const lead =
@@ -65,6 +65,7 @@ describe("the offline report", () => {
       "Then the crew noticed a strange odor in their suits. Communications problems forced a hold in the test. " +
       "An electrical fire began in the cabin. The astronauts were asphyxiated before the hatch could be opened.";
     const second = "The crew trained for the test at North American. Training took a year at the plant.";
+    const third = "The test crew wore new suits. Suits were made in Delaware. Nobody wore them twice.";
     const other = "A later test crew flew in October 1968. Its test went well. The crew returned.";
     const at = (chunk: string, chunk_id: string, task_id: number, search_rank?: number): TieredContextEntry => ({
       ...entry,
@@ -80,7 +81,12 @@ describe("the offline report", () => {
       language: "en",
       tasks: [task, { ...task, id: 2, task: "Collect what the documents state about the crew" }],
       // The second passage is listed first and weighs more: search order decides, not the list.
-      tiers: [{ ...at(second, "c2", 1, 1), relevance_score: 0.9 }, at(lead, "c1", 1, 0), at(other, "c3", 2, 0)],
+      tiers: [
+        { ...at(second, "c2", 1, 1), relevance_score: 0.9 },
+        at(lead, "c1", 1, 0),
+        at(third, "c4", 1, 2),
+        at(other, "c3", 2, 0),
+      ],
       summaries: [],
       quotes: [],
       clarification: "",
@@ -98,9 +104,14 @@ describe("the offline report", () => {
       "An electrical fire began in the cabin.",
       "The astronauts were asphyxiated before the hatch could be opened.",
     ]);
-    expect(shown("c2")).toEqual(["The crew trained for the test at North American."]);
+    expect(shown("c2")).toEqual([
+      "The crew trained for the test at North American.",
+      "Training took a year at the plant.",
+    ]);
+    expect(shown("c4")).toEqual(["The test crew wore new suits."]);
     expect(shown("c3")).toEqual(["A later test crew flew in October 1968."]);
     expect(draft.answer.indexOf("asphyxiated")).toBeLessThan(draft.answer.indexOf("North American"));
+    expect(draft.answer.indexOf("North American")).toBeLessThan(draft.answer.indexOf("new suits"));
   });
 
   it("takes a finding's sentences as its chunk cut them, so each claim quotes the chunk", () => {

@@ -9,7 +9,7 @@ import {
   type TieredContextEntry,
   type ToDoItem,
 } from "./contract";
-import { pointsBack } from "./evidence";
+import { FINDING_SENTENCES, pointsBack } from "./evidence";
 import { languageOfSegment } from "./language";
 import { containsTerm, round } from "./terms";
 
@@ -77,9 +77,11 @@ export interface Draft {
  * answers mostly is the first the search found for the question, and the sentence that answers
  * in it is often not the one sharing most words with the question ("The astronauts were
  * asphyxiated …" after "… an electrical fire began in the cabin"). So the plan's first task that
- * found passages by searching shows its best-ranked passage whole (LEAD_PASSAGE), then the best
- * sentence of each of its next passages in search order, as a plain search's first screen
- * would rank them; every other task shows the best sentence of its best passage. The preserved
+ * found passages by searching shows its best-ranked passage whole, the best sentences of its
+ * second (FINDING_SENTENCES: where the first passage does not answer, the second most often
+ * does), then the best sentence of each of its next passages, in search order as a plain
+ * search's first screen would rank them (LEAD_TASK_PASSAGES in all); every other task shows the
+ * best sentence of its best passage. The preserved
  * quotes are the report's own part (`quotes`), shown beside the answer, not repeated in it.
  */
 export function synthesizeOffline(input: {
@@ -121,7 +123,10 @@ export function synthesizeOffline(input: {
       used.add(e.chunk_id);
       const n = numberOf.get(e.chunk_id) as number;
       // Each sentence shown is a claim of its own.
-      const sentences = leads && i === 0 ? sentencesOfChunk(e.chunk) : sentencesOf(e.extracted_info, 1, e.chunk);
+      const sentences =
+        leads && i === 0
+          ? sentencesOfChunk(e.chunk)
+          : sentencesOf(e.extracted_info, leads && i === 1 ? FINDING_SENTENCES : 1, e.chunk);
       for (const sentence of sentences) {
         lines.push(`- ${sentence} [${n}]`);
         claims.push({ text: sentence, sources: [n], quote: sentence, verified: false, problems: [] });
@@ -136,7 +141,7 @@ export function synthesizeOffline(input: {
   return { answer: lines.join("\n").trim(), claims, sources, framing };
 }
 
-/** How many passages the leading task shows: its best one whole, then one sentence of each next. */
+/** How many passages the leading task shows: its best one whole, its second's finding, then one sentence of each. */
 export const LEAD_TASK_PASSAGES = 5;
 
 /** A chunk's sentences as its splitter cuts them, headings left out: the lead passage whole. */
