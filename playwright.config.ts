@@ -31,16 +31,19 @@ export default defineConfig({
       },
     },
   ],
-  // One server per worker, each against the production build on a fresh embedded database of its own.
+  // One server per worker, each against the production build on an embedded database of its own,
+  // a copy of one seeded once for the build (scripts/e2e-seeded-dir.mjs).
   webServer: Array.from({ length: E2E_WORKERS }, (_, lane) => ({
-    command: `rm -rf .data/e2e-lane${lane} && npx next start -p ${suiteServerPort(lane)}`,
+    command: `node scripts/e2e-seeded-dir.mjs .data/e2e-lane${lane} && npx next start -p ${suiteServerPort(lane)}`,
     url: `http://127.0.0.1:${suiteServerPort(lane)}/api/health`,
-    timeout: 180_000,
+    // The first lane to start seeds the folder (a minute or two on a busy machine); the others wait.
+    timeout: 300_000,
     reuseExistingServer: false,
     env: {
       VIGIL_DATA_DIR: `.data/e2e-lane${lane}`,
-      // No secrets: an embedded install generates its auth secret and data-source keys beside its
-      // database, so the specs also prove that `npm start` needs no configuration.
+      // No secrets: the seeding generated the data-source keys into the folder, and the server
+      // generates its auth secret beside them, so the specs also prove that `npm start` on an
+      // embedded install needs no configuration.
       // Specs register the local PostgreSQL and MariaDB as sources: the operator's allowance.
       VIGIL_DATASOURCE_ALLOW_HOSTS: "127.0.0.1,localhost",
     },

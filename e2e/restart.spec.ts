@@ -1,4 +1,3 @@
-import { rmSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "./fixtures";
@@ -7,6 +6,7 @@ import {
   api as apiAt,
   listening,
   type ServerProcess,
+  seededDataDir,
   signInAt,
   startServer as start,
   stopServer,
@@ -53,7 +53,7 @@ async function interruptedRunWithCase(member: string, reviewer: string): Promise
 
 test("a decision as a restarted server's first request resumes its run, over REST and over MCP", async () => {
   test.setTimeout(300_000);
-  rmSync(DATA_DIR, { recursive: true, force: true });
+  await seededDataDir(DATA_DIR);
 
   let server = startServer();
   await listening(server);

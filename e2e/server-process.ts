@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { connect } from "node:net";
+import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { PASSWORD } from "./support";
 
@@ -22,6 +23,20 @@ export function startServer(port: number, env: Record<string, string>): ServerPr
     detached: true,
   });
   return { base: `http://127.0.0.1:${port}`, child };
+}
+
+/**
+ * Empties `dataDir` and fills it with a copy of the embedded database seeded once for this build
+ * (scripts/e2e-seeded-dir.mjs): a server started on it skips the seeding an empty folder costs.
+ */
+export async function seededDataDir(dataDir: string): Promise<void> {
+  await promisify(execFile)(process.execPath, ["scripts/e2e-seeded-dir.mjs", dataDir]);
+}
+
+/** Removes a spec's data folder and the demo warehouse's beside it. */
+export function removeDataDir(dataDir: string): void {
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${dataDir}-warehouse`, { recursive: true, force: true });
 }
 
 /** Waits until the port accepts connections, without an HTTP request (which would boot the app). */
@@ -99,13 +114,13 @@ export async function api(
 /**
  * A server of the spec's own, started before its tests and stopped after, on which every chat
  * answer goes to review (VIGIL_REVIEW_CONFIDENCE=0.999: the suite's own server cannot be given
- * an environment per test), on a fresh embedded database of its own.
+ * an environment per test), on an embedded database of its own, copied from the seeded one.
  */
 export function reviewingServer(port: number, dataDir: string, env: Record<string, string> = {}): void {
   let server: ServerProcess;
   test.beforeAll(async () => {
     test.setTimeout(240_000);
-    rmSync(dataDir, { recursive: true, force: true });
+    await seededDataDir(dataDir);
     server = startServer(port, {
       VIGIL_DATA_DIR: dataDir,
       BETTER_AUTH_SECRET: `reviewing-${port}-secret-reviewing-secret`,
@@ -116,6 +131,6 @@ export function reviewingServer(port: number, dataDir: string, env: Record<strin
   });
   test.afterAll(async () => {
     await stopServer(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir(dataDir);
   });
 }

@@ -82,7 +82,13 @@ const [vitestOk, buildOk] = await Promise.all([
     "--reporter=json",
     "--outputFile=test-results/vitest.json",
   ]),
-  run("build", "npx", ["next", "build"], { quiet: true }),
+  // Once built, the embedded database the end-to-end servers start from is seeded for the build
+  // while Vitest runs (scripts/e2e-seeded-dir.mjs; the first server would do it otherwise).
+  run("build", "npx", ["next", "build"], { quiet: true }).then(async (built) => {
+    // Not the build's failure if it fails: the first end-to-end server seeds again, visibly.
+    if (built) await run("e2e seed", process.execPath, ["scripts/e2e-seeded-dir.mjs", "--prepare"], { quiet: true });
+    return built;
+  }),
 ]);
 const vitest = readJson("test-results/vitest.json");
 if (vitest) {
