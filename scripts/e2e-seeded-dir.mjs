@@ -4,13 +4,19 @@
 // Seeding an empty folder costs a server 20–60 s of CPU at its first request; the e2e lanes and
 // the specs that start servers of their own did it six times a run. A server started on the copy
 // still seeds on start, finding everything in place. The demo warehouse's folder (`<dir>-warehouse`)
-// is copied beside it. The folder is seeded as `next start` runs, in production: the data-source
-// and warehouse keys it seals with are generated into the folder, where the server finds them.
+// is copied beside it.
+//
+// The folder is made by the production build's own first start on an empty folder, without
+// configuration (`next start`, until /api/health answers 200): the first boot the servers used to
+// go through each is still gone through once a run, and the secrets it generates (auth secret,
+// data-source and warehouse keys) are in the folder where every copy's server finds them. Then
+// `db:seed`, in production too, builds what a server builds in the background: the demo join
+// graphs and the warehouse they read.
 //
 // The folder is made once per build (keyed by .next/BUILD_ID), by whichever caller comes first;
 // callers that start meanwhile wait for it. A folder half made by a process that died is made again.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -22,6 +28,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,6 +45,64 @@ function buildId() {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `next start` on the empty folder `dataDir` until its health answers 200, then stopped. */
+async function firstStart(dataDir) {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        VIGIL_DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        // db:seed builds them next, in the foreground.
+        VIGIL_PREPARE_JOIN_GRAPHS: "off",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+      detached: true,
+    },
+  );
+  const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+  let gone = null;
+  exited.then((code) => {
+    gone = code;
+  });
+  try {
+    const started = Date.now();
+    for (;;) {
+      if (gone !== null) throw new Error(`next start on ${dataDir} exited (${gone}) before it answered`);
+      if (Date.now() - started > WAIT_MS) throw new Error(`next start on ${dataDir} did not answer in time`);
+      const status = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (res) => res.status,
+        () => 0,
+      );
+      if (status === 200) break;
+      await sleep(500);
+    }
+  } finally {
+    if (gone === null) {
+      process.kill(-child.pid, "SIGTERM");
+      const grace = setTimeout(() => process.kill(-child.pid, "SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(grace);
+    }
+  }
+}
 
 /** The seeded folder of this build, made if it is missing. */
 export async function seededTemplate() {
@@ -68,7 +133,7 @@ export async function seededTemplate() {
       const making = `${template}.making`;
       rmSync(making, { recursive: true, force: true });
       rmSync(`${making}-warehouse`, { recursive: true, force: true });
-      // As a server's start seeds (boot.ts): forced, whatever NODE_ENV the caller runs under.
+      await firstStart(making);
       const seeded = spawnSync(
         path.join(root, "node_modules", ".bin", "tsx"),
         ["--import", "./scripts/server-only-node.mjs", "scripts/db-seed.ts", "--force"],
