@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AUDIT_TABS } from "@/components/audit/audit-tabs";
 import { type Browser, expect, type Page, type Request, test } from "./fixtures";
-import { signIn } from "./support";
+import { signIn, signInWithForm } from "./support";
 
 // Every page each demo role can reach — the navigation's pages (and the refusal a role gets for
 // the ones above it), and the detail pages: a conversation, a run, a case, a document, the
@@ -257,7 +257,8 @@ test.describe("every page, as every role", () => {
     test(`${account.email} (${account.role}): no console error and no failed request on any page`, async ({ page }) => {
       test.setTimeout(240_000);
       const watcher = watch(page);
-      await signIn(page, account.email);
+      // Through the form: the sign-in page is one of the pages watched.
+      await signInWithForm(page, account.email);
 
       const conversation = await startConversation(watcher, page, account);
       await watcher.settled();
