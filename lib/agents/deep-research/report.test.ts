@@ -29,13 +29,10 @@ describe("the offline report", () => {
       tasks: [task, { ...task, id: 2, task: "Kosten" }],
       tiers: [entry],
       summaries: [],
-      quotes: [{ quote: "a decision within 90 FDA days", chunk_id: "c1", source: entry.document, page: 3 }],
       clarification: "",
     });
     expect(draft.answer).toContain("FDA's performance goal is a decision within 90 FDA days. [1]");
     expect(draft.answer).toContain("## Antwort");
-    // The preserved quotes are the report's own part, not repeated in the answer.
-    expect(draft.answer).not.toContain("„a decision within 90 FDA days“");
     expect(draft.sources[0]).toMatchObject({ n: 1, chunk_id: "c1", page: 3 });
     const ok = verifyClaim(draft.claims[0], new Map([[1, CHUNK]]));
     expect(ok.verified).toBe(true);
@@ -88,7 +85,6 @@ describe("the offline report", () => {
         at(other, "c3", 2, 0),
       ],
       summaries: [],
-      quotes: [],
       clarification: "",
     });
     expect(at(lead, "c1", 1).extracted_info).not.toContain("asphyxiated");
@@ -127,7 +123,6 @@ describe("the offline report", () => {
       // The lead passage, shown whole: its sentences as the chunk's splitter cut them.
       tiers: [{ ...entry, chunk, extracted_info: finding, search_rank: 0 }],
       summaries: [],
-      quotes: [],
       clarification: "",
     });
     expect(draft.claims.length).toBe(2);

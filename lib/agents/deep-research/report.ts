@@ -81,8 +81,8 @@ export interface Draft {
  * second (FINDING_SENTENCES: where the first passage does not answer, the second most often
  * does), then the best sentence of each of its next passages, in search order as a plain
  * search's first screen would rank them (LEAD_TASK_PASSAGES in all); every other task shows the
- * best sentence of its best passage. The preserved
- * quotes are the report's own part (`quotes`), shown beside the answer, not repeated in it.
+ * best sentence of its best passage. The preserved quotes are not repeated here: they are the
+ * report's own part (`FinalReport.quotes`), shown beside the answer.
  */
 export function synthesizeOffline(input: {
   query: string;
@@ -90,7 +90,6 @@ export function synthesizeOffline(input: {
   tasks: ToDoItem[];
   tiers: TieredContextEntry[];
   summaries: TaskSummary[];
-  quotes: { quote: string; chunk_id: string; source: string; page: number | null }[];
   clarification: string;
 }): Draft {
   const w = WORDS[input.language];

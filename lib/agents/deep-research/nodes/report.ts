@@ -42,8 +42,8 @@ export async function validateRelevance(state: ResearchStateType, config: LangGr
 }
 
 /**
- * synthesize: the draft from the tiers, the clarification summary and the quotes, in the
- * question's language — the model's when it has one and writes in that language (one retry
+ * synthesize: the draft from the tiers and the clarification summary (a model is given the
+ * preserved quotes too), in the question's language — the model's when it has one and writes in that language (one retry
  * when it does not), else the offline synthesis. The draft is kept: quality_check and
  * attribute_sources check this one, never a second rendering.
  */
@@ -143,7 +143,6 @@ function draftOf(state: ResearchStateType): Draft {
     tasks: state.todo_list?.items ?? [],
     tiers: [...state.primary_context, ...state.secondary_context, ...state.tertiary_context],
     summaries: state.task_summaries,
-    quotes: state.preserved_quotes,
     clarification: state.hitl_context_summary,
   });
 }
