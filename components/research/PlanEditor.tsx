@@ -22,7 +22,7 @@ import { blankStep, type DraftStep, draftsOf, moveStep, planStepsOf } from "@/co
 import { Textarea } from "@/components/ui/Input";
 import { Label } from "@/components/ui/Label";
 import type { PlanStep } from "@/lib/checkpoints/contract";
-import { TODO_MAX_ITEMS } from "./api";
+import { PLAN_MAX_ITEMS } from "./api";
 
 function TaskRow({
   draft,
@@ -216,11 +216,11 @@ export function PlanEditor({
       <p aria-live="polite" className="sr-only">
         {announcement}
       </p>
-      <button type="button" className={smallButton} onClick={add} disabled={busy || drafts.length >= TODO_MAX_ITEMS}>
+      <button type="button" className={smallButton} onClick={add} disabled={busy || drafts.length >= PLAN_MAX_ITEMS}>
         + Add a task
       </button>
-      {drafts.length >= TODO_MAX_ITEMS && (
-        <p className="text-xs text-slate-500">A plan holds at most {TODO_MAX_ITEMS} tasks.</p>
+      {drafts.length >= PLAN_MAX_ITEMS && (
+        <p className="text-xs text-slate-500">A plan holds at most {PLAN_MAX_ITEMS} tasks.</p>
       )}
       <div>
         <Label htmlFor={`${ids}-notes`} className="mb-1 block">

