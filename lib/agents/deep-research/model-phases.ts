@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ResearchLanguage, PLAN_MAX_ITEMS } from "./contract";
+import { PLAN_MAX_ITEMS, type ResearchLanguage } from "./contract";
 import { detectLanguage } from "./language";
 
 // What each phase asks a model, and the shape the answer must have. Every system prompt opens

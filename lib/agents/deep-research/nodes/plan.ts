@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { awaitDecision, simplePlanApproval } from "@/lib/checkpoints";
 import { emit } from "@/lib/runs";
-import { type PlanVersion, type TaskProgress, PLAN_MAX_ITEMS, type ToDoItem } from "../contract";
+import { PLAN_MAX_ITEMS, type PlanVersion, type TaskProgress, type ToDoItem } from "../contract";
 import { askModel, fellBack } from "../model";
 import { planRequest } from "../model-phases";
 import { changeOf, offlinePlan } from "../plan";
