@@ -7,12 +7,12 @@ import { sentencesOf } from "./report";
 import { answerFormTerms, questionTerms, uniqueTerms } from "./terms";
 
 /**
- * The first `shown` sentences of the finding the offline engine takes from one passage for a
- * question, as a run's main task does (its terms, the question's answer form). The report shows
- * one of a passage that does not lead its task (report.ts); `shown` 1 measures that pick.
+ * The sentence the offline report shows of a passage that does not lead its task (report.ts):
+ * the best of the finding a run's main task takes from it (its terms, the question's answer
+ * form), with the sentence it points back to.
  * For measuring sentence picking without runs (bench/research-sentences.ts).
  */
-export function offlineFindingOf(question: string, passage: string, language: ResearchLanguage, shown = 1): string[] {
+export function offlineFindingOf(question: string, passage: string, language: ResearchLanguage): string[] {
   const t = questionTerms(question, language);
   const keyEntities = uniqueTerms([...t.entities, ...t.concepts]);
   const [main] = offlinePlan({
@@ -27,7 +27,7 @@ export function offlineFindingOf(question: string, passage: string, language: Re
   const terms = taskTerms(main, keyEntities, language);
   return sentencesOf(
     extractInfo(passage, terms, null, answerFormTerms(question), language, phrasingTermsOf(question, language)),
-    shown,
+    1,
     passage,
   );
 }
