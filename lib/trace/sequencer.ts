@@ -4,6 +4,7 @@ import { rowsOf, schema, withAppRole, withTenant } from "@/lib/db";
 import { logger } from "@/lib/log";
 import { processSingleton, startSweep, stopSweep, sweepInProgress } from "@/lib/process";
 import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
+import { lockChain } from "./chain-lock";
 import { addToSessionMetrics } from "./session-metrics";
 import { traceSink } from "./sink";
 
@@ -16,7 +17,7 @@ const BATCH = 500;
 const NUDGE_DELAY_MS = 50;
 
 /**
- * Moves the oldest outbox rows of a tenant into its chain: the advisory lock (the key every
+ * Moves the oldest outbox rows of a tenant into its chain: the chain lock (lockChain, the key every
  * trace writer has used) serialises sequencers of one tenant across processes, and the insert
  * into the trace and the delete from the outbox commit together, so a crash at any point leaves
  * each event either still in the outbox or chained, never both and never neither. The outbox
@@ -25,7 +26,7 @@ const NUDGE_DELAY_MS = 50;
  */
 async function chainBatch(tenantId: string): Promise<number> {
   return withTenant({ tenantId }, async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`vigil.trace:${tenantId}`}, 0))`);
+    await lockChain(tx, tenantId);
     const [pending, [head]] = await Promise.all([
       tx.select().from(o).where(eq(o.tenantId, tenantId)).orderBy(asc(o.id)).limit(BATCH),
       tx.select({ seq: t.seq, hash: t.hash }).from(t).where(eq(t.tenantId, tenantId)).orderBy(desc(t.seq)).limit(1),

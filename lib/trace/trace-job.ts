@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { desc, eq, sql } from "drizzle-orm";
 import { getDatabase, schema, type Tx } from "@/lib/db";
 import { type ChainedEvent, chainHash, GENESIS_HASH, HASH_VERSION } from "./chain";
+import { lockChain } from "./chain-lock";
 import type { TraceEvent } from "./contract";
 import { toOutboxRows } from "./event-rows";
 
@@ -12,7 +13,7 @@ export type TraceJob = "retention" | "erasure";
 
 /**
  * Runs `fn` in one owner transaction that may delete trace rows (retention) or rewrite their
- * payload (erasure), holding the tenant's chain lock (the sequencers' advisory lock), so no
+ * payload (erasure), holding the tenant's chain lock (lockChain, as the sequencers do), so no
  * event is chained while rows are removed or redacted and the job's own mark lands right after
  * the head it read. The owner connection is not confined by row-level security: every statement
  * in `fn` names the tenant itself, and app.tenant_id is set so nothing else could match.
@@ -21,9 +22,9 @@ export async function withTraceJob<T>(tenantId: string, job: TraceJob, fn: (tx: 
   const { db } = await getDatabase();
   return db.transaction(async (tx) => {
     await tx.execute(
-      sql`select set_config(${`vigil.${job}_job`}, 'on', true), set_config('app.tenant_id', ${tenantId}, true),
-        pg_advisory_xact_lock(hashtextextended(${`vigil.trace:${tenantId}`}, 0))`,
+      sql`select set_config(${`vigil.${job}_job`}, 'on', true), set_config('app.tenant_id', ${tenantId}, true)`,
     );
+    await lockChain(tx, tenantId);
     return fn(tx);
   });
 }

@@ -86,6 +86,13 @@ describe("a frozen instance on postgres", { timeout: 240_000 }, () => {
    */
   async function freezeAndTakeOver(env: Record<string, string>, insideWrite = false): Promise<number> {
     const actor = actorFor(tenants, "member", "crash-test");
+    // An instance an earlier test left paused (it failed before waking it) would hold its locks
+    // through this one: end it first, so one failure is reported once.
+    if (frozen) {
+      process.kill(-(frozen.child.pid as number), "SIGCONT");
+      await kill9(frozen);
+      frozen = undefined;
+    }
     // Long enough to catch a write open while the answer streams (one event write per 100 ms).
     const message = Array.from({ length: insideWrite ? 100 : 40 }, (_, i) => `word${i}`).join(" ");
     frozen = spawnScript(
