@@ -33,6 +33,13 @@ describe("the offline report", () => {
     });
     expect(draft.answer).toContain("FDA's performance goal is a decision within 90 FDA days. [1]");
     expect(draft.answer).toContain("## Antwort");
+    // The task that found something has its heading; the one that found nothing is named once,
+    // after it, under the line that says so, and has no heading of its own.
+    expect(draft.answer).toContain("### Find the review timeline");
+    expect(draft.answer).not.toContain("### Kosten");
+    const nothing = draft.answer.indexOf("Die Dokumente der Wissensbasis enthalten nichts zu diesen Aufgaben:");
+    expect(nothing).toBeGreaterThan(draft.answer.indexOf("[1]"));
+    expect(draft.answer.slice(nothing)).toMatch(/^[^\n]+\n\n- Kosten$/m);
     expect(draft.sources[0]).toMatchObject({ n: 1, chunk_id: "c1", page: 3 });
     const ok = verifyClaim(draft.claims[0], new Map([[1, CHUNK]]));
     expect(ok.verified).toBe(true);

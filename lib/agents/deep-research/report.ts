@@ -18,13 +18,13 @@ const WORDS: Record<ResearchLanguage, Record<string, string>> = {
     title: "Research report",
     answer: "Answer",
     clarification: "Clarification",
-    none: "The documents of the knowledge base hold nothing on this task.",
+    none: "The documents of the knowledge base hold nothing on these tasks:",
   },
   de: {
     title: "Recherchebericht",
     answer: "Antwort",
     clarification: "Klärung",
-    none: "Die Dokumente der Wissensbasis enthalten nichts zu dieser Aufgabe.",
+    none: "Die Dokumente der Wissensbasis enthalten nichts zu diesen Aufgaben:",
   },
 };
 
@@ -100,8 +100,10 @@ export function synthesizeOffline(input: {
   const claims: ReportClaim[] = [];
   const used = new Set<string>();
   let led = false;
+  // Tasks nothing was found for are named together once, after those that found something: a
+  // heading and a "nothing" line each only lengthened the answer a reader has to go through.
+  const empty: string[] = [];
   for (const task of input.tasks) {
-    lines.push(`### ${task.task}`, "");
     const entries = input.tiers
       .filter((e) => e.task_id === task.id && !used.has(e.chunk_id))
       .sort(
@@ -113,10 +115,10 @@ export function synthesizeOffline(input: {
     const leads: boolean = !led && entries[0]?.search_rank !== undefined;
     const shown = entries.slice(0, leads ? LEAD_TASK_PASSAGES : 1);
     if (shown.length === 0) {
-      lines.push(w.none, "");
-      framing.push(w.none);
+      empty.push(task.task);
       continue;
     }
+    lines.push(`### ${task.task}`, "");
     led ||= leads;
     for (const [i, e] of shown.entries()) {
       used.add(e.chunk_id);
@@ -132,6 +134,10 @@ export function synthesizeOffline(input: {
       }
     }
     lines.push("");
+  }
+  if (empty.length > 0) {
+    lines.push(w.none, "", ...empty.map((task) => `- ${task}`), "");
+    framing.push(w.none);
   }
   if (input.clarification) {
     lines.push(`## ${w.clarification}`, "", input.clarification, "");
