@@ -49,8 +49,10 @@ REVOKE ALL ON FUNCTION vigil_end_paused_trace_holder(uuid, integer) FROM PUBLIC;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION vigil_end_paused_trace_holder(uuid, integer) TO vigil_app;
 --> statement-breakpoint
--- The claim of 0043, with one change: a session paused between a statement's messages (state
--- 'active', waiting on ClientRead) counts as paused, as one idle in its transaction does.
+-- The claim of 0043, with two changes: a session paused between a statement's messages (state
+-- 'active', waiting on ClientRead) counts as paused, as one idle in its transaction does; and
+-- only a session of this database is looked at (pg_stat_activity lists the whole server's, and
+-- a row's xmax may be a multixact id, which can equal another database's transaction id).
 CREATE OR REPLACE FUNCTION vigil_claim_stale_runs(p_owner text, p_lease_ms integer, p_limit integer)
 RETURNS TABLE (run_id uuid, tenant_id uuid)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $$
@@ -60,6 +62,7 @@ BEGIN
   FOR paused IN
     SELECT (SELECT a.pid FROM pg_stat_activity a
             WHERE a.backend_xid = s.xmax AND a.pid <> pg_backend_pid()
+              AND a.datid = (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
               AND (a.state IN ('idle in transaction', 'idle in transaction (aborted)')
                    OR (a.state = 'active' AND a.wait_event = 'ClientRead'))
               AND a.state_change < clock_timestamp() - make_interval(secs => p_lease_ms / 4000.0)

@@ -41,6 +41,20 @@ describe("sessions paused by their client, on postgres", { timeout: 60_000 }, ()
     return rows[0];
   }
 
+  /** Whether some session holds the tenant's chain lock now (read from pg_locks, taking nothing). */
+  async function chainLockHeld(tenantId: string): Promise<boolean> {
+    const [row] = rowsOf<{ held: boolean }>(
+      await suite.database.db.execute(
+        sql.raw(`select exists (
+          select 1 from pg_locks l, (select ${chainKey(tenantId)} as k) key
+          where l.locktype = 'advisory' and l.granted and l.objsubid = 1
+            and l.classid = ((key.k >> 32) & 4294967295)::oid and l.objid = (key.k & 4294967295)::oid
+            and l.database = (select oid from pg_database where datname = current_database())) as held`),
+      ),
+    );
+    return row.held;
+  }
+
   async function outboxed(tenantId: string): Promise<number> {
     const result = await suite.database.db.execute(
       sql`select count(*)::int as n from execution_trace_outbox where tenant_id = ${tenantId}`,
@@ -96,18 +110,17 @@ describe("sessions paused by their client, on postgres", { timeout: 60_000 }, ()
     await withTenant(scope, (tx) => traceIn(tx, scope, [{ eventType: "subagent_complete" }]));
     const client = postgres(suite.database.url as string, { max: 1, onnotice: () => {} });
     try {
-      let locked!: () => void;
-      const holding = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      // A live writer: it holds the lock through a statement that runs longer than a lease.
+      // A live writer: one statement takes the lock and works on, longer than a lease, so the
+      // session is never idle while it holds the lock.
       const holder = client.begin(async (tx) => {
-        await tx.unsafe(`select pg_advisory_xact_lock(${chainKey(scope.tenantId)})`);
-        locked();
-        await tx`select pg_sleep(5)`;
+        await tx.unsafe(`select pg_advisory_xact_lock(${chainKey(scope.tenantId)}), pg_sleep(5)`);
         return "committed";
       });
-      await holding;
+      const deadline = Date.now() + 10_000;
+      while (!(await chainLockHeld(scope.tenantId))) {
+        if (Date.now() > deadline) throw new Error("the writer never took the chain lock");
+        await sleep(20);
+      }
       const started = Date.now();
       expect(await sequenceTrace(scope.tenantId)).toBe(1);
       expect(Date.now() - started).toBeGreaterThan(4000);
