@@ -1,3 +1,4 @@
+import { type Database, getDatabase } from "@/lib/db";
 import { type HitlActor, registerAdapterVersion, submitCase, VIGIL_REF_KEY } from "@/lib/hitl";
 import { processSingleton } from "@/lib/process";
 import type { PendingInterrupt, RunContext, RunEventBody } from "@/lib/runs";
@@ -120,20 +121,30 @@ export async function resumeEarlyDecisions(context: RunContext, pending: Pending
 
 // A checkpoint's payload shape is fixed by code, so its adapter's active schema must be the
 // contract's: a tenant whose registry still has an older built-in version gets the contract's
-// as a new active version, once (registering an identical schema adds nothing).
+// as a new active version, once per database (registering an identical schema adds nothing).
+// Per database, not per tenant id alone: a restored or copied database has the same tenant ids
+// and a registry of its own.
 const holder = processSingleton(
-  "checkpoint-schemas",
-  (): { checkpointSchemas?: Map<string, Promise<unknown>> } => ({}),
+  "checkpoint-schemas-by-database",
+  (): { byDatabase: WeakMap<Database, Map<string, Promise<unknown>>> } => ({ byDatabase: new WeakMap() }),
 );
 
-export function ensureAdapterSchema(tenantId: string, type: CheckpointEnvelope["checkpoint_type"]): Promise<unknown> {
-  holder.checkpointSchemas ??= new Map();
+export async function ensureAdapterSchema(
+  tenantId: string,
+  type: CheckpointEnvelope["checkpoint_type"],
+): Promise<unknown> {
+  const database = await getDatabase();
+  let ensured = holder.byDatabase.get(database);
+  if (!ensured) {
+    ensured = new Map();
+    holder.byDatabase.set(database, ensured);
+  }
   const key = `${tenantId}:${type}`;
-  let done = holder.checkpointSchemas.get(key);
+  let done = ensured.get(key);
   if (!done) {
     done = registerAdapterVersion({ tenantId }, type, checkpointJsonSchema(type), { activate: true });
-    holder.checkpointSchemas.set(key, done);
-    done.catch(() => holder.checkpointSchemas?.delete(key));
+    ensured.set(key, done);
+    done.catch(() => ensured.delete(key));
   }
   return done;
 }
