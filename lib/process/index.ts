@@ -2,4 +2,4 @@
 import "server-only";
 
 export { processSingleton } from "./singleton";
-export { startSweep, stopSweep, sweepInProgress, sweepNow, sweepStatuses } from "./sweep";
+export { startSweep, stopSweep, stopSweeps, sweepInProgress, sweepNow, sweepStatuses } from "./sweep";

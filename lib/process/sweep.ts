@@ -131,6 +131,11 @@ export function stopSweep(name: string): Promise<void> {
   return state.running ?? Promise.resolve();
 }
 
+/** Stops every sweep of this process; resolves when the passes in progress have finished. */
+export async function stopSweeps(): Promise<void> {
+  await Promise.all([...sweeps().keys()].map((name) => stopSweep(name)));
+}
+
 /** The pass of this sweep in progress, if any (for shutdown and tests). */
 export function sweepInProgress(name: string): Promise<void> | undefined {
   return sweeps().get(name)?.running;

@@ -72,6 +72,16 @@ export function executionSettled(runId: string): Promise<void> {
   return registry().completions.get(runId) ?? Promise.resolve();
 }
 
+/**
+ * Waits up to `ms` for every execution of this process to stop, and returns the runs still
+ * executing then (suites that share a process: one suite's runs must not go on into the next's
+ * database; a server's shutdown hands its runs over instead, handOverRuns).
+ */
+export async function executionsSettled(ms: number): Promise<string[]> {
+  await within(ms, Promise.all(registry().completions.values()));
+  return [...registry().completions.keys()];
+}
+
 /** Whether this process is executing the run now. */
 export function executing(runId: string): boolean {
   return registry().completions.has(runId);

@@ -15,7 +15,7 @@ export type {
   StepStatus,
 } from "./contract";
 export { appendEvents, readEvents } from "./event-log";
-export { executionSettled } from "./executor";
+export { abortExecution, executionSettled, executionsSettled } from "./executor";
 export { IDEMPOTENCY_META_KEY, idempotencyKeyOf, idempotencyMeta, idempotentToolCall } from "./idempotency";
 export { draining, heartbeatMs, instanceId, leaseMs } from "./instance";
 export {
