@@ -5,6 +5,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import { type Database, openDatabase, schema, setActiveDatabase } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
 import { templateImage } from "../support/databases";
+import { restoreEnv } from "../support/env";
 import { call, cookieHeader } from "../support/http";
 import { startSupabaseStub } from "../support/supabase-stub";
 
@@ -26,7 +27,7 @@ describe("AUTH_MODE=supabase against a local stub of Supabase Auth", () => {
   });
 
   afterAll(async () => {
-    process.env = saved;
+    restoreEnv(saved);
     setActiveDatabase(undefined);
     await database.close();
     await stub.close();

@@ -7,6 +7,7 @@ import { recordPeerAddresses } from "@/lib/auth";
 import { type Database, openDatabase, rowsOf, setActiveDatabase } from "@/lib/db";
 import { seedDemo } from "@/lib/demo";
 import { appTargets, templateImage } from "../support/databases";
+import { restoreEnv } from "../support/env";
 import { type Call, call } from "../support/http";
 import { seededDatabase } from "../support/seeded";
 import { startSupabaseStub } from "../support/supabase-stub";
@@ -221,7 +222,7 @@ describe("sign-in limits in supabase mode", () => {
   });
 
   afterAll(async () => {
-    process.env = saved;
+    restoreEnv(saved);
     setActiveDatabase(undefined);
     await database.close();
     await stub.close();
