@@ -12,6 +12,9 @@ const ISOLATED_LIB_FILES = [
   "lib/agents/autonomous/tool-choice.test.ts",
 ];
 
+/** Suites that need a process of their own: they change process-wide state no other suite may see. */
+const ISOLATED_SUITES: string[] = [];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -30,8 +33,24 @@ export default defineConfig({
         test: { name: "unit", include: ["lib/**/*.test.ts"], exclude: ISOLATED_LIB_FILES, isolate: false },
       },
       {
+        // The suites run one after another in each worker's process, on modules loaded once:
+        // importing the server's modules afresh for every suite took about a second of the
+        // suite's wall time each. Each suite still has its own database (a template copy) and
+        // sets the active one itself; the environment is put back after it
+        // (tests/support/shared-process.ts). What a process keeps per database is kept per
+        // database (not per tenant id: every copy has the same tenants).
         extends: true,
-        test: { name: "suites", include: [...ISOLATED_LIB_FILES, "tests/**/*.test.ts"] },
+        test: {
+          name: "suites",
+          include: ["tests/**/*.test.ts"],
+          exclude: ISOLATED_SUITES,
+          isolate: false,
+          setupFiles: ["tests/support/shared-process.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: { name: "isolated", include: [...ISOLATED_LIB_FILES, ...ISOLATED_SUITES] },
       },
     ],
     // The checkpoint validation suite registers its cases through Vitest globals.
