@@ -1,19 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-
-/** lib tests that rely on fresh module state: databases, the active database, engine settings. */
-const ISOLATED_LIB_FILES = [
-  "lib/graph-saver/metadata-index.test.ts",
-  "lib/rag/vectors.test.ts",
-  "lib/runs/heartbeat.test.ts",
-  "lib/trace/hash-versions.test.ts",
-  "lib/agents/autonomous/tools.test.ts",
-  "lib/agents/autonomous/model-planning.test.ts",
-  "lib/agents/autonomous/tool-choice.test.ts",
-];
-
-/** Suites that need a process of their own: they change process-wide state no other suite may see. */
-const ISOLATED_SUITES: string[] = [];
+import { ISOLATED_LIB_FILES, ISOLATED_SUITES } from "./tests/isolated-suites";
 
 export default defineConfig({
   resolve: {
