@@ -18,7 +18,9 @@ export function ThemeToggle({ withLabel = false }: { withLabel?: boolean }) {
       aria-label={dark ? "Switch to light theme" : "Switch to dark theme"}
       title={label}
       onClick={() => setTheme(dark ? "light" : "dark")}
-      className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-2 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+      // Until the page is hydrated a click would do nothing: say so rather than swallow it.
+      disabled={!mounted}
+      className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-2 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
     >
       <Icon aria-hidden className="size-4" />
       {withLabel && <span>{label}</span>}
