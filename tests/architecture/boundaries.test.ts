@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkBoundaries } from "./boundaries";
+import { fixtureTree } from "./fixture-tree";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -13,12 +12,7 @@ describe("import boundaries", () => {
   });
 
   describe("the checker", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "vigil-boundaries-"));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
-    const write = (file: string, text: string) => {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), text);
-    };
+    const { dir, write } = fixtureTree("boundaries");
 
     it("reports each kind of break", () => {
       write("lib/store/index.ts", 'import "server-only";\nexport { save } from "./save";\n');

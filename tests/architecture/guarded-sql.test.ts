@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { fixtureTree } from "./fixture-tree";
 import { brandCasts } from "./guarded-sql";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -12,12 +11,7 @@ describe("the SQL guard's brand", () => {
   });
 
   describe("the checker", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "vigil-brand-"));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
-    const write = (file: string, text: string) => {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), text);
-    };
+    const { dir, write } = fixtureTree("brand");
 
     it("finds every assertion to the brand outside the guard", () => {
       write("lib/sql/guard.ts", "export const ok = (s: string) => s as GuardedSql;\n");

@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ISOLATED_LIB_FILES, ISOLATED_SUITES } from "../isolated-suites";
+import { fixtureTree } from "./fixture-tree";
 import { unlistedIsolationNeeds } from "./shared-process";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -13,12 +12,7 @@ describe("test files that share a process", () => {
   });
 
   describe("the checker", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "vigil-isolation-"));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
-    const write = (file: string, text: string) => {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), text);
-    };
+    const { dir, write } = fixtureTree("isolation");
 
     it("finds each way of changing them, in a file nobody listed", () => {
       write("tests/a/reset.test.ts", "vi.resetModules();\n");
