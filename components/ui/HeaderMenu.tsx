@@ -9,6 +9,7 @@ import { Sheet, SheetContent, SheetTrigger } from "./Sheet";
 import { SignOutButton } from "./SignOutButton";
 import { TenantSwitcher } from "./TenantSwitcher";
 import { ThemeToggle } from "./ThemeToggle";
+import { useHydrated } from "./use-hydrated";
 
 /**
  * The header on a phone: one button that opens the navigation and the account controls as a
@@ -17,6 +18,7 @@ import { ThemeToggle } from "./ThemeToggle";
 export function HeaderMenu({ session }: { session: ShellSession }) {
   const [open, setOpen] = useState(false);
   const pathname = usePathname();
+  const hydrated = useHydrated();
   // A page change from anywhere (a link in the page, Back) leaves no menu over the new page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: close on every navigation
   useEffect(() => setOpen(false), [pathname]);
@@ -25,6 +27,8 @@ export function HeaderMenu({ session }: { session: ShellSession }) {
       <SheetTrigger
         aria-label="Menu"
         data-testid="header-menu-button"
+        // A tap before hydration would open nothing.
+        disabled={!hydrated}
         className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-2.5 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
       >
         <Menu aria-hidden className="size-5" />

@@ -2,13 +2,12 @@
 
 import { Moon, Sun, SunMoon } from "lucide-react";
 import { useTheme } from "next-themes";
-import { useEffect, useState } from "react";
+import { useHydrated } from "./use-hydrated";
 
 export function ThemeToggle({ withLabel = false }: { withLabel?: boolean }) {
   const { resolvedTheme, setTheme } = useTheme();
   // The theme is known only in the browser; render a stable placeholder until then.
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+  const mounted = useHydrated();
   const dark = mounted && resolvedTheme === "dark";
   const Icon = mounted ? (dark ? Sun : Moon) : SunMoon;
   const label = dark ? "Light theme" : "Dark theme";

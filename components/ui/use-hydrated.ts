@@ -1,16 +1,14 @@
-import { useSyncExternalStore } from "react";
+"use client";
 
-const subscribe = () => () => {};
+import { useEffect, useState } from "react";
 
 /**
- * False while the server renders and while the browser hydrates, true after. A query cache shared
- * with the app shell (the nav's counts) can fill before a streamed Suspense boundary hydrates;
- * whatever shows such data waits for this, so hydration sees what the server rendered.
+ * False in the server's HTML and the first client render, true once React has hydrated the
+ * component: a control whose click needs JavaScript stays disabled until then, rather than
+ * swallowing a click made before its handler exists.
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => true,
-    () => false,
-  );
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
 }
