@@ -20,8 +20,9 @@ export type ResearchPhase = (typeof RESEARCH_PHASES)[number];
 /** The design's limits. */
 export const HITL_MAX_ITERATIONS_DEFAULT = 5;
 /**
- * `ToDoList.max_items` (seeds/004, where the constant is called TODO_MAX_ITEMS; renamed so that
- * a search for open to-dos does not find it). The field a client reads keeps the design's name.
+ * `ToDoList.max_items` (seeds/004). The design's constant is named after the to-do list; the
+ * name here differs (docs/decisions.md, "The plan's item limit is called PLAN_MAX_ITEMS"). The
+ * field a client reads keeps the design's name.
  */
 export const PLAN_MAX_ITEMS = 15;
 /** Convergence: coverage ≥ 0.8, dedup ≥ 0.7, gaps ≤ 2 (seeds/004, Phase 1 step 8). */
