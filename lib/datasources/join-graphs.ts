@@ -93,7 +93,11 @@ function firstVersion(scope: TenantScope, sourceId: string, actor: string): Prom
   const key = `${scope.tenantId}:${sourceId}`;
   const running = firstBuilds.get(key);
   if (running) return running;
-  const build = introspectedGraph(scope, sourceId).then((graph) => recordVersion(scope, sourceId, graph, null, actor));
+  // The caller saw no version, but a build may have stored one and left the map since it looked:
+  // read again once this build is the one registered, so the source is introspected only once.
+  const build = withTenant(scope, (tx) => latestRow(tx, sourceId)).then(async (stored) =>
+    stored ? toView(stored) : recordVersion(scope, sourceId, await introspectedGraph(scope, sourceId), null, actor),
+  );
   firstBuilds.set(key, build);
   const forget = () => {
     if (firstBuilds.get(key) === build) firstBuilds.delete(key);
