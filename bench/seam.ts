@@ -27,7 +27,6 @@ import {
   getRun,
   installWorkflows,
   type RunActor,
-  type RunnableGraph,
   readEvents,
   runContextOf,
   startRun,
@@ -72,7 +71,7 @@ const probe: Workflow = {
       .addEdge(START, "ask")
       .addEdge("ask", "act")
       .addEdge("act", END)
-      .compile({ checkpointer }) as unknown as RunnableGraph,
+      .compile({ checkpointer }),
   publicState: (values) => values as Record<string, unknown>,
 };
 

@@ -188,7 +188,8 @@ export interface AutonomousRunConfig {
   tools_timeout_seconds: Record<string, number>;
 }
 
-export interface AutonomousPublicState {
+/** `GET /api/runs/{id}`'s `state` for an autonomous run (a type, as ResearchPublicState is: a JSON record). */
+export type AutonomousPublicState = {
   goal: string;
   agent: { id: string; slug: string; name: string } | null;
   safetyLevel: SafetyLevel;
@@ -211,7 +212,7 @@ export interface AutonomousPublicState {
   usage: { tokens: number; costUsd: number };
   startedAt: number | null;
   finishedAt: number | null;
-}
+};
 
 /** The `data-agent` stream part: one hierarchy node as it changes. */
 export type AgentPart = HierarchyNode;

@@ -45,6 +45,8 @@ describe("import boundaries", () => {
       );
       write("lib/config/index.ts", 'import "server-only";\nexport const own = process.env.VIGIL_OWN;\n');
       write("lib/store/settings.test.ts", "process.env.VIGIL_SET_BY_A_TEST = '1';\n");
+      write("lib/agents/echo/graph.ts", "export const graph = (compiled: object) => compiled as unknown as string;\n");
+      write("lib/agents/echo/state.ts", "export const fine = (v: object) => v as unknown as string;\n");
 
       const found = checkBoundaries(dir).map((v) => [v.rule, v.file, v.detail]);
       expect(found).toEqual(
@@ -68,9 +70,14 @@ describe("import boundaries", () => {
           ["settings-read", "lib/store/settings.ts", "reads VIGIL_BY_KEY; use config() from @/lib/config"],
           ["settings-read", "lib/store/settings.ts", "reads VIGIL_DESTRUCTURED; use config() from @/lib/config"],
           ["settings-read", "lib/store/settings.ts", "reads process.env[…]; use config() from @/lib/config"],
+          [
+            "run-path-cast",
+            "lib/agents/echo/graph.ts",
+            "casts through unknown (as unknown as); type it, or list it in RUN_PATH_CASTS with why",
+          ],
         ]),
       );
-      expect(found.filter(([rule]) => rule !== "unused-export")).toHaveLength(10);
+      expect(found.filter(([rule]) => rule !== "unused-export")).toHaveLength(11);
     });
   });
 });

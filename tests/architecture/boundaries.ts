@@ -14,6 +14,9 @@ import ts from "typescript";
 //  - product code reads VIGIL_* settings through `lib/config` only: no other file reads a property
 //    named VIGIL_* (of process.env or any other variables object) or process.env by a computed name.
 //    Tests, benchmarks and scripts may set them, for themselves or for the processes they start.
+//  - the run path is typed, not cast: no workflow (`lib/agents/*/graph.ts`, what a workflow's
+//    graph and public state are) and no file of `lib/runs` outside RUN_PATH_CASTS launders a value
+//    through `as unknown as`; a compiled graph satisfies RunnableGraph as it is.
 
 /** Folders of `lib/` that may not import another: [importer, forbidden target, why]. */
 export const LAYER_RULES: readonly [string, string, string][] = [
@@ -26,6 +29,17 @@ export const LAYER_RULES: readonly [string, string, string][] = [
     folder,
     "the review-case core knows no runs; it announces decisions (onCaseDecided) and lib/checkpoints resumes",
   ]),
+];
+
+/**
+ * The run path's double casts that remain, each with why: [file, reason]. A new one fails the
+ * boundary test until it is typed or listed here.
+ */
+export const RUN_PATH_CASTS: readonly [string, string][] = [
+  [
+    "lib/runs/event-log.ts",
+    "deadPartsOf reads only the fields deadAttemptParts looks at from the database, not whole events",
+  ],
 ];
 
 /** Folders whose index is pure and may be imported by client components. */
@@ -52,7 +66,8 @@ export interface Violation {
     | "unused-export"
     | "process-state"
     | "layer"
-    | "settings-read";
+    | "settings-read"
+    | "run-path-cast";
   file: string;
   detail: string;
 }
@@ -196,6 +211,22 @@ function settingReads(source: ts.SourceFile): string[] {
   return found;
 }
 
+/** Whether the code has a double cast (`x as unknown as T`). */
+function castsThroughUnknown(source: ts.SourceFile): boolean {
+  let found = false;
+  const visit = (node: ts.Node) => {
+    if (found) return;
+    if (ts.isAsExpression(node) && node.type.kind === ts.SyntaxKind.UnknownKeyword && ts.isAsExpression(node.parent))
+      found = true;
+    else ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The run path: the run executor's folder and every workflow's graph. */
+const RUN_PATH = /^lib\/runs\/[^/]+\.ts$|^lib\/agents\/[^/]+\/graph\.ts$/;
+
 /** Product code: what the app runs, as opposed to its tests, benchmarks and scripts. */
 const PRODUCT_CODE = /^(lib|app|components)\/|^(proxy|instrumentation)\.ts$/;
 
@@ -253,6 +284,18 @@ export function checkBoundaries(root: string): Violation[] {
       for (const name of new Set(settingReads(parsed))) {
         violations.push({ rule: "settings-read", file, detail: `reads ${name}; use config() from @/lib/config` });
       }
+    }
+    if (
+      RUN_PATH.test(file) &&
+      !/\.test\.ts$/.test(file) &&
+      !RUN_PATH_CASTS.some(([listed]) => listed === file) &&
+      castsThroughUnknown(parsed)
+    ) {
+      violations.push({
+        rule: "run-path-cast",
+        file,
+        detail: "casts through unknown (as unknown as); type it, or list it in RUN_PATH_CASTS with why",
+      });
     }
     if (/^lib\/[^/]+\/index\.ts$/.test(file)) indexExports.set(file, exportedNames(parsed));
   }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { answerInterrupt, awaitDecision, type CheckpointDecision, checkpointRequestId } from "@/lib/checkpoints";
 import { schema } from "@/lib/db";
 import { caseHistory, caseIdOfRequest, getCase, recordDecision } from "@/lib/hitl";
-import { installWorkflows, type RunActor, type RunnableGraph, startRun, type Workflow } from "@/lib/runs";
+import { installWorkflows, type RunActor, startRun, type Workflow } from "@/lib/runs";
 import { actors, refusal, rid } from "../hitl/support";
 import { appTargets } from "../support/databases";
 import { actorFor, allEvents, settled } from "../support/runs";
@@ -56,7 +56,7 @@ const twoStops: Workflow = {
       .addEdge(START, "decide")
       .addConditionalEdges("decide", (s) => (s.decision?.action === "reject" ? END : "ask"), ["ask", END])
       .addEdge("ask", END)
-      .compile({ checkpointer }) as unknown as RunnableGraph,
+      .compile({ checkpointer }),
   publicState: (values) => values as Record<string, unknown>,
 };
 installWorkflows([twoStops]);

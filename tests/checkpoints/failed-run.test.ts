@@ -5,7 +5,7 @@ import { z } from "zod";
 import { awaitDecision, type CheckpointDecision } from "@/lib/checkpoints";
 import { schema } from "@/lib/db";
 import { getCase, recordDecision } from "@/lib/hitl";
-import { installWorkflows, type RunnableGraph, recoverStaleRuns, startRun, type Workflow } from "@/lib/runs";
+import { installWorkflows, recoverStaleRuns, startRun, type Workflow } from "@/lib/runs";
 import { actors } from "../hitl/support";
 import { appTargets } from "../support/databases";
 import { actorFor, settled } from "../support/runs";
@@ -39,7 +39,7 @@ const stopOnce: Workflow = {
       .addNode("tool_stop", toolStop)
       .addEdge(START, "tool_stop")
       .addEdge("tool_stop", END)
-      .compile({ checkpointer }) as unknown as RunnableGraph,
+      .compile({ checkpointer }),
   publicState: () => ({}),
 };
 installWorkflows([stopOnce]);

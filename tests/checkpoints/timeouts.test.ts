@@ -5,7 +5,7 @@ import { z } from "zod";
 import { awaitDecision, type CheckpointDecision, runCheckpointTimeoutSweep } from "@/lib/checkpoints";
 import { rowsOf, schema } from "@/lib/db";
 import { caseHistory, getCase } from "@/lib/hitl";
-import { installWorkflows, type RunnableGraph, startRun, type Workflow } from "@/lib/runs";
+import { installWorkflows, startRun, type Workflow } from "@/lib/runs";
 import { drainTrace } from "@/lib/trace";
 import { actors } from "../hitl/support";
 import { appTargets } from "../support/databases";
@@ -51,7 +51,7 @@ const oneStop: Workflow = {
       .addNode("tool_stop", toolStop)
       .addEdge(START, "tool_stop")
       .addEdge("tool_stop", END)
-      .compile({ checkpointer }) as unknown as RunnableGraph,
+      .compile({ checkpointer }),
   publicState: (values) => values as Record<string, unknown>,
 };
 installWorkflows([oneStop]);

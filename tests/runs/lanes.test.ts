@@ -35,7 +35,7 @@ function buildGraph(checkpointer: Parameters<Workflow["build"]>[0]): RunnableGra
     .addEdge("work", "ask")
     .addEdge("ask", "more_work")
     .addEdge("more_work", END)
-    .compile({ checkpointer }) as unknown as RunnableGraph;
+    .compile({ checkpointer });
 }
 
 const base = { input: z.object({ runKey: z.string() }), build: buildGraph, publicState: () => ({}) };

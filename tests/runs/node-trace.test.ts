@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rowsOf } from "@/lib/db";
-import { emit, installWorkflows, type RunnableGraph, startRun, type Workflow } from "@/lib/runs";
+import { emit, installWorkflows, startRun, type Workflow } from "@/lib/runs";
 import { drainTrace, verifyChain } from "@/lib/trace";
 import { appTargets } from "../support/databases";
 import { actorFor, allEvents, settled } from "../support/runs";
@@ -30,7 +30,7 @@ const traceProbe: Workflow = {
       })
       .addEdge(START, "answer")
       .addEdge("answer", END)
-      .compile({ checkpointer }) as unknown as RunnableGraph,
+      .compile({ checkpointer }),
   publicState: (values) => values as Record<string, unknown>,
 };
 
@@ -45,7 +45,7 @@ const failingProbe: Workflow = {
       })
       .addEdge(START, "explode")
       .addEdge("explode", END)
-      .compile({ checkpointer }) as unknown as RunnableGraph,
+      .compile({ checkpointer }),
   publicState: (values) => values as Record<string, unknown>,
 };
 

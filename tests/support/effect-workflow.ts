@@ -54,7 +54,7 @@ function build(checkpointer: Parameters<Workflow["build"]>[0]): RunnableGraph {
     .addEdge("prepare", "effect")
     .addEdge("effect", "finish")
     .addEdge("finish", END)
-    .compile({ checkpointer }) as unknown as RunnableGraph;
+    .compile({ checkpointer });
 }
 
 export const effectWorkflow: Workflow = {

@@ -76,7 +76,7 @@ function buildAnswerReview(checkpointer: BaseCheckpointSaver): RunnableGraph {
     .addEdge(START, "await_review")
     .addEdge("await_review", "apply_review")
     .addEdge("apply_review", END)
-    .compile({ checkpointer }) as unknown as RunnableGraph;
+    .compile({ checkpointer });
 }
 
 export const answerReview: Workflow = {

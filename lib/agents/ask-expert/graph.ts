@@ -44,7 +44,7 @@ export function buildAskExpert(checkpointer: BaseCheckpointSaver): RunnableGraph
     .addEdge("save_message", "review_gate")
     .addEdge("review_gate", "update_session")
     .addEdge("update_session", END)
-    .compile({ checkpointer }) as unknown as RunnableGraph;
+    .compile({ checkpointer });
 }
 
 export const askExpert: Workflow = {

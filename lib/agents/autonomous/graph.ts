@@ -60,7 +60,7 @@ export function buildAutonomous(checkpointer: BaseCheckpointSaver): RunnableGrap
     .addEdge("validate", "final_review")
     .addEdge("final_review", "finish")
     .addEdge("finish", END)
-    .compile({ checkpointer }) as unknown as RunnableGraph;
+    .compile({ checkpointer });
 }
 
 export function publicStateOf(values: unknown): AutonomousPublicState {
@@ -111,7 +111,7 @@ export const autonomous: Workflow = {
     const agent = await runAgentIn(tx, agentId);
     if (sessionId) await ownSessionIn(tx, actor.userId, sessionId, agent.id);
   },
-  publicState: (values) => publicStateOf(values) as unknown as Record<string, unknown>,
+  publicState: publicStateOf,
   finishMetadata(values) {
     const state = publicStateOf(values);
     return {

@@ -56,7 +56,7 @@ export async function sendSteering(actor: RunActor, runId: string, message: stri
 /** A run's steering messages, each with whether (and where) the agent has read it. */
 export async function listSteering(actor: RunActor, runId: string): Promise<SteeringView[]> {
   const view = await getRun(actor, runId);
-  const delivered = new Map(((view.state as unknown as AutonomousPublicState).steering ?? []).map((s) => [s.seq, s]));
+  const delivered = new Map(((view.state as AutonomousPublicState).steering ?? []).map((s) => [s.seq, s]));
   const m = schema.runMessages;
   const rows = await withTenant(actor, (tx) => tx.select().from(m).where(eq(m.runId, runId)).orderBy(asc(m.seq)));
   return rows.map((row) => ({

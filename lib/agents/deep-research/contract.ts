@@ -297,8 +297,12 @@ export interface FinalReport {
   created_at: string;
 }
 
-/** `GET /api/runs/{id}`'s `state` for a deep-research run. */
-export interface ResearchPublicState {
+/**
+ * `GET /api/runs/{id}`'s `state` for a deep-research run. A type, not an interface: a workflow's
+ * publicState returns a JSON record (`Record<string, unknown>`), which TypeScript lets an object
+ * type stand for but not an interface (declaration merging could add to one).
+ */
+export type ResearchPublicState = {
   query: string;
   agent: { id: string; slug: string; name: string } | null;
   phase: ResearchPhase;
@@ -338,4 +342,4 @@ export interface ResearchPublicState {
   research_context: ResearchContext | null;
   /** Vigil: searches this run made (clarification queries, one per task, one per fallback search). */
   retrieval_calls: number;
-}
+};

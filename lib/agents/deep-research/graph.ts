@@ -76,7 +76,7 @@ export function buildDeepResearch(checkpointer: BaseCheckpointSaver): RunnableGr
     .addEdge("synthesize", "quality_check")
     .addEdge("quality_check", "attribute_sources")
     .addEdge("attribute_sources", END)
-    .compile({ checkpointer }) as unknown as RunnableGraph;
+    .compile({ checkpointer });
 }
 
 export function publicStateOf(values: unknown): ResearchPublicState {
@@ -133,7 +133,7 @@ export const deepResearch: Workflow = {
     const kind = (interrupt.value as { kind?: unknown } | null)?.kind;
     return kind === "research_clarification" ? ClarificationResponse : null;
   },
-  publicState: (values) => publicStateOf(values) as unknown as Record<string, unknown>,
+  publicState: publicStateOf,
   finishMetadata(values) {
     const s = publicStateOf(values);
     return {

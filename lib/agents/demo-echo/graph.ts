@@ -15,7 +15,7 @@ export function buildDemoEcho(checkpointer: BaseCheckpointSaver): RunnableGraph 
     .addEdge("prepare", "approve")
     .addEdge("approve", "respond")
     .addEdge("respond", END)
-    .compile({ checkpointer }) as unknown as RunnableGraph;
+    .compile({ checkpointer });
 }
 
 /** A tiny workflow that proves runs, interrupts, resumption and streaming end to end. */

@@ -96,7 +96,7 @@ export function buildSqlAnalyst(checkpointer: BaseCheckpointSaver): RunnableGrap
     .addEdge("general", "finalize")
     .addEdge("finalize", "save_message")
     .addEdge("save_message", END)
-    .compile({ checkpointer }) as unknown as RunnableGraph;
+    .compile({ checkpointer });
 }
 
 export const sqlAnalyst: Workflow = {
