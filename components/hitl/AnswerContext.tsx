@@ -2,6 +2,7 @@
 
 import { useCallback, useId, useState } from "react";
 import { AnswerMarkdown, type CitationTarget } from "@/components/chat/AnswerMarkdown";
+import { Button } from "@/components/ui/Button";
 import { safeHref } from "@/components/ui/links";
 import type { AnswerReviewContext, SourceItem } from "@/lib/chat/contract";
 import { ago, formatTime } from "./format";
@@ -70,14 +71,15 @@ function Source({
         {full ? source.text : snippet}
       </p>
       {long && (
-        <button
-          type="button"
+        <Button
+          variant="link"
+          size="inline"
           aria-expanded={full}
           onClick={() => setFull(!full)}
-          className="mt-1 text-xs font-medium text-brand-600 hover:underline"
+          className="mt-1 text-xs"
         >
           {full ? "Show less" : "Show the whole passage"}
-        </button>
+        </Button>
       )}
     </li>
   );

@@ -2,6 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
+import { Button } from "@/components/ui/Button";
+import { Textarea } from "@/components/ui/Input";
 import { newRequestId } from "./api";
 import { CommandFeedback } from "./CommandError";
 import { useTextCommand } from "./useCaseCommand";
@@ -50,7 +52,7 @@ export function ClarificationAnswer({
       <label htmlFor={`${ids}-answer`} className="block text-xs font-medium text-slate-600 dark:text-slate-400">
         Your answer
       </label>
-      <textarea
+      <Textarea
         id={`${ids}-answer`}
         ref={answer.box}
         rows={3}
@@ -60,16 +62,16 @@ export function ClarificationAnswer({
         onKeyDown={(e) => {
           if (e.key === "Escape") e.currentTarget.blur();
         }}
-        className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+        className="w-full"
       />
-      <button
-        type="button"
+      <Button
+        size="sm"
         onClick={answer.submit}
         disabled={answer.command.isPending}
-        className="rounded-md bg-violet-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-violet-700 disabled:opacity-50"
+        className="bg-violet-600 hover:bg-violet-700"
       >
         {answer.command.isPending ? "Sending…" : "Send answer"}
-      </button>
+      </Button>
       <div aria-live="polite">
         <CommandFeedback problem={answer.problem} error={answer.command.error} onRetry={answer.retry} />
       </div>

@@ -1,3 +1,4 @@
+import { Button } from "@/components/ui/Button";
 import { HitlApiError, isNetworkFailure } from "./api";
 
 interface PayloadIssue {
@@ -24,9 +25,14 @@ export function CommandError({ error, onRetry }: { error: Error; onRetry?: () =>
         </ul>
       )}
       {offline && onRetry && (
-        <button type="button" onClick={onRetry} className="mt-1 text-xs font-medium underline">
+        <Button
+          variant="link"
+          size="inline"
+          onClick={onRetry}
+          className="mt-1 text-xs text-current underline dark:text-current"
+        >
           Try again
-        </button>
+        </Button>
       )}
     </div>
   );

@@ -6,14 +6,12 @@ import validator from "@rjsf/validator-ajv8";
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useId, useMemo, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
+import { Textarea } from "@/components/ui/Input";
 import type { HitlCaseView } from "@/lib/hitl/contract";
 import { buildEditForm, changedFields, editableFieldsOf, formDataFrom, formValues, type JsonSchema } from "./edit-form";
 import { humanize } from "./format";
 import { modificationsOf } from "./modifications";
-
-const fieldClass =
-  "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
-const buttonClass = "rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-50";
 
 // The core theme's markup (bootstrap class names), styled with Tailwind from the outside.
 const formClass = [
@@ -42,15 +40,9 @@ function TextButton({
   ...props
 }: IconButtonProps & { label: string }) {
   return (
-    <button
-      type="button"
-      {...props}
-      title={title}
-      aria-label={title}
-      className={`rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 disabled:opacity-40 dark:border-slate-700 dark:hover:bg-slate-800 ${className ?? ""}`}
-    >
+    <Button type="button" variant="outline" size="xs" {...props} title={title} aria-label={title} className={className}>
       {label}
-    </button>
+    </Button>
   );
 }
 
@@ -190,13 +182,9 @@ function SchemaModifyForm({
           onChange={(event) => setFormData((event.formData ?? {}) as Record<string, unknown>)}
           onSubmit={(event) => approve((event.formData ?? {}) as Record<string, unknown>)}
         >
-          <button
-            type="submit"
-            disabled={busy}
-            className={`${buttonClass} bg-emerald-600 text-white hover:bg-emerald-700`}
-          >
+          <Button type="submit" size="sm" disabled={busy} className="bg-emerald-600 hover:bg-emerald-700">
             Approve with changes
-          </button>
+          </Button>
         </Form>
       ) : (
         <div className="space-y-2">
@@ -208,23 +196,18 @@ function SchemaModifyForm({
           <label htmlFor={`${ids}-draft`} className="block text-xs font-medium text-slate-600 dark:text-slate-400">
             Payload with your changes (JSON; only changed fields are sent)
           </label>
-          <textarea
+          <Textarea
             id={`${ids}-draft`}
-            className={`${fieldClass} font-mono text-xs`}
+            className="w-full font-mono text-xs"
             rows={12}
             spellCheck={false}
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
             onKeyDown={blurOnEscape}
           />
-          <button
-            type="button"
-            onClick={approveJson}
-            disabled={busy}
-            className={`${buttonClass} bg-emerald-600 text-white hover:bg-emerald-700`}
-          >
+          <Button size="sm" onClick={approveJson} disabled={busy} className="bg-emerald-600 hover:bg-emerald-700">
             Approve with changes
-          </button>
+          </Button>
         </div>
       )}
       {problem && (

@@ -1,6 +1,7 @@
 "use client";
 
 import { type ReactNode, useEffect, useState } from "react";
+import { Button } from "@/components/ui/Button";
 import { countdownText, secondsLeft } from "./undo";
 
 /** Whole seconds until `dueAt`, ticking while there is time left. */
@@ -46,14 +47,15 @@ export function PendingApproval({
       {pending.phase === "waiting" ? (
         <>
           <UndoCountdown dueAt={pending.dueAt} />
-          <button
-            type="button"
+          <Button
+            variant="ghost"
+            size="xs"
             onClick={onUndo}
-            className="rounded-md border border-emerald-600 px-2 py-0.5 text-xs font-medium text-emerald-800 hover:bg-emerald-100 dark:text-emerald-200 dark:hover:bg-emerald-900"
+            className="border border-emerald-600 py-0.5 text-emerald-800 hover:bg-emerald-100 dark:text-emerald-200 dark:hover:bg-emerald-900"
           >
             Undo approval
             {hint}
-          </button>
+          </Button>
         </>
       ) : (
         <span>Sending the approval…</span>

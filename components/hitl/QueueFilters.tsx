@@ -1,5 +1,6 @@
 "use client";
 
+import { Select } from "@/components/ui/Select";
 import type { AdapterInfo, QueueCounts } from "@/lib/hitl/contract";
 import type { CasePriority } from "./api";
 import { humanize, PRIORITY_LABELS } from "./format";
@@ -30,9 +31,6 @@ const TABS: { value: StateFilter; label: string; count: (c: QueueCounts) => numb
   { value: "needs_clarification", label: "Needs clarification", count: (c) => c.needsClarification },
   { value: "decided", label: "Decided", count: () => null },
 ];
-
-const selectClass =
-  "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 export function QueueFilters({
   filter,
@@ -83,9 +81,9 @@ export function QueueFilters({
         <label className="sr-only" htmlFor="queue-adapter">
           Adapter
         </label>
-        <select
+        <Select
           id="queue-adapter"
-          className={selectClass}
+          className="px-2 py-1.5"
           value={filter.adapter}
           onChange={(e) => onChange({ ...filter, adapter: e.target.value })}
         >
@@ -96,13 +94,13 @@ export function QueueFilters({
               {counts?.byAdapter[a.adapter] ? ` (${counts.byAdapter[a.adapter]} open)` : ""}
             </option>
           ))}
-        </select>
+        </Select>
         <label className="sr-only" htmlFor="queue-priority">
           Priority
         </label>
-        <select
+        <Select
           id="queue-priority"
-          className={selectClass}
+          className="px-2 py-1.5"
           value={filter.priority}
           onChange={(e) => onChange({ ...filter, priority: e.target.value as QueueFilter["priority"] })}
         >
@@ -113,7 +111,7 @@ export function QueueFilters({
               {counts?.byPriority[p] ? ` (${counts.byPriority[p]} open)` : ""}
             </option>
           ))}
-        </select>
+        </Select>
         <label className="flex items-center gap-1.5 text-sm">
           <input
             type="checkbox"

@@ -4,6 +4,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { type Role, roleAtLeast } from "@/lib/access";
@@ -275,14 +276,14 @@ export function ReviewInbox({ role }: { role: Role }) {
             {blockedItems.length > 0 && restItems.length > 0 && <h2 className="text-sm font-semibold">Other cases</h2>}
             <QueueList items={restItems} selectedId={selectedId} onSelect={pick} />
             {queue.hasNextPage && (
-              <button
-                type="button"
+              <Button
+                variant="outline"
                 onClick={() => void queue.fetchNextPage()}
                 disabled={queue.isFetchingNextPage}
-                className="w-full rounded-md border border-slate-300 py-2 text-sm hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
+                className="w-full"
               >
                 {queue.isFetchingNextPage ? "Loading…" : "Load more"}
-              </button>
+              </Button>
             )}
           </>
         )}
@@ -296,15 +297,16 @@ export function ReviewInbox({ role }: { role: Role }) {
       >
         {selectedId ? (
           <>
-            <button
+            <Button
               ref={backButton}
-              type="button"
+              variant="link"
+              size="inline"
               onClick={backToList}
-              className="mb-3 inline-flex items-center gap-1.5 rounded-md py-1 pr-2 text-sm font-medium text-brand-700 hover:underline lg:hidden dark:text-brand-100"
+              className="mb-3 gap-1.5 py-1 pr-2 text-brand-700 lg:hidden"
             >
               <ArrowLeft aria-hidden className="size-4" />
               Back to list
-            </button>
+            </Button>
             <CaseDetail key={selectedId} caseId={selectedId} role={role} actions={actions} />
           </>
         ) : (

@@ -1,6 +1,8 @@
 "use client";
 
 import { useId, useState } from "react";
+import { Button } from "@/components/ui/Button";
+import { Textarea } from "@/components/ui/Input";
 import type { HitlCaseView } from "@/lib/hitl/contract";
 import { newRequestId } from "./api";
 import { CommandFeedback } from "./CommandError";
@@ -41,23 +43,23 @@ export function SupersedeForm({ kase }: { kase: HitlCaseView }) {
         <label htmlFor={`${ids}-reason`} className="block text-xs font-medium text-slate-600 dark:text-slate-400">
           Reason (recorded in the history)
         </label>
-        <textarea
+        <Textarea
           id={`${ids}-reason`}
           ref={reason.box}
           rows={2}
           maxLength={4000}
           value={reason.text}
           onChange={(e) => reason.setText(e.target.value)}
-          className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+          className="w-full"
         />
-        <button
-          type="button"
+        <Button
+          size="sm"
           onClick={reason.submit}
           disabled={reason.command.isPending}
-          className="rounded-md bg-amber-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-amber-700 disabled:opacity-50"
+          className="bg-amber-600 hover:bg-amber-700"
         >
           {reason.command.isPending ? "Replacing…" : "Replace the decision"}
-        </button>
+        </Button>
         <div aria-live="polite">
           <CommandFeedback problem={reason.problem} error={reason.command.error} onRetry={reason.retry} />
         </div>

@@ -143,14 +143,9 @@ export function ClarificationChat({
               <Button type="submit" disabled={busy} size="sm">
                 Send answer
               </Button>
-              <button
-                type="button"
-                onClick={() => void send(END)}
-                disabled={busy}
-                className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
-              >
+              <Button variant="outline" size="sm" onClick={() => void send(END)} disabled={busy}>
                 End clarification
-              </button>
+              </Button>
             </div>
             <div aria-live="polite">
               {busy && <p className="text-sm text-slate-500">Sending…</p>}

@@ -17,8 +17,9 @@ import {
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { EditorFrame, smallButton } from "@/components/runs/editors/EditorFrame";
+import { EditorFrame } from "@/components/runs/editors/EditorFrame";
 import { blankStep, type DraftStep, draftsOf, moveStep, planStepsOf } from "@/components/runs/plan-edit";
+import { Button } from "@/components/ui/Button";
 import { Textarea } from "@/components/ui/Input";
 import { Label } from "@/components/ui/Label";
 import type { PlanStep } from "@/lib/checkpoints/contract";
@@ -85,33 +86,34 @@ function TaskRow({
           disabled={busy}
         />
         <div className="flex flex-wrap gap-1">
-          <button
-            type="button"
-            className={smallButton}
+          <Button
+            variant="outline"
+            size="xs"
             onClick={() => onMove(-1)}
             disabled={busy || index === 0}
             aria-label={`Move up: ${label}`}
           >
             ↑ Up
-          </button>
-          <button
-            type="button"
-            className={smallButton}
+          </Button>
+          <Button
+            variant="outline"
+            size="xs"
             onClick={() => onMove(1)}
             disabled={busy || index === total - 1}
             aria-label={`Move down: ${label}`}
           >
             ↓ Down
-          </button>
-          <button
-            type="button"
-            className={`${smallButton} text-red-700 dark:text-red-300`}
+          </Button>
+          <Button
+            variant="outline"
+            size="xs"
+            className="text-red-700 dark:text-red-300"
             onClick={onRemove}
             disabled={busy || total === 1}
             aria-label={`Remove: ${label}`}
           >
             Remove
-          </button>
+          </Button>
         </div>
       </div>
     </li>
@@ -216,9 +218,9 @@ export function PlanEditor({
       <p aria-live="polite" className="sr-only">
         {announcement}
       </p>
-      <button type="button" className={smallButton} onClick={add} disabled={busy || drafts.length >= PLAN_MAX_ITEMS}>
+      <Button variant="outline" size="xs" onClick={add} disabled={busy || drafts.length >= PLAN_MAX_ITEMS}>
         + Add a task
-      </button>
+      </Button>
       {drafts.length >= PLAN_MAX_ITEMS && (
         <p className="text-xs text-slate-500">A plan holds at most {PLAN_MAX_ITEMS} tasks.</p>
       )}

@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useId, useState } from "react";
+import { Button } from "@/components/ui/Button";
 import { Textarea } from "@/components/ui/Input";
 import { Label } from "@/components/ui/Label";
 import { Select } from "@/components/ui/Select";
@@ -104,13 +105,9 @@ export function NewRunForm() {
           </p>
         )}
       </div>
-      <button
-        type="submit"
-        disabled={busy}
-        className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
-      >
+      <Button type="submit" disabled={busy}>
         {busy ? "Starting…" : "Start run"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId } from "react";
+import { Select } from "@/components/ui/Select";
 import type { SafetyLevel } from "./api";
 import { SAFETY_LABELS } from "./format";
 
@@ -58,20 +59,20 @@ export function SafetyLevelSelect({
       <label htmlFor={id} className="font-medium text-slate-600 dark:text-slate-400">
         Safety level
       </label>
-      <select
+      <Select
         id={id}
         value={value}
         onChange={(e) => onChange(e.target.value as SafetyLevel)}
         title={SAFETY_LABELS[value].hint}
         aria-describedby={`${id}-hint`}
-        className="rounded-md border border-slate-300 bg-white px-1.5 py-1 text-xs dark:border-slate-700 dark:bg-slate-900"
+        className="px-1.5 py-1 text-xs"
       >
         {levels.map((level) => (
           <option key={level} value={level}>
             {SAFETY_LABELS[level].label}
           </option>
         ))}
-      </select>
+      </Select>
       <span id={`${id}-hint`} className="sr-only">
         {SAFETY_LABELS[value].hint}
       </span>

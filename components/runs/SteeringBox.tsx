@@ -2,6 +2,8 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useState } from "react";
+import { Button } from "@/components/ui/Button";
+import { Textarea } from "@/components/ui/Input";
 import { AUTONOMOUS_LIMITS, fetchSteering, sendSteering, steeringKey, type TodoItem } from "./api";
 import { formatWhen } from "./format";
 
@@ -83,22 +85,18 @@ export function SteeringBox({
           <label htmlFor={`${id}-message`} className="block text-xs font-medium text-slate-600 dark:text-slate-400">
             Message to the expert
           </label>
-          <textarea
+          <Textarea
             id={`${id}-message`}
             rows={3}
             maxLength={AUTONOMOUS_LIMITS.steering_message_max_chars}
             value={text}
             onChange={(e) => setText(e.target.value)}
             placeholder="e.g. Also check the EU MDR requirements"
-            className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+            className="w-full"
           />
-          <button
-            type="submit"
-            disabled={!text.trim() || send.isPending}
-            className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
-          >
+          <Button type="submit" size="sm" disabled={!text.trim() || send.isPending}>
             {send.isPending ? "Sending…" : "Send"}
-          </button>
+          </Button>
           {send.error && (
             <p role="alert" className="text-sm text-red-600 dark:text-red-400">
               {send.error.message}

@@ -1,6 +1,7 @@
 "use client";
 
 import { type ReactNode, useId, useState } from "react";
+import { Button } from "@/components/ui/Button";
 import type { TodoItem } from "./api";
 import { Chip, RiskBadge, StepStatusBadge } from "./Badges";
 import { shownStatus } from "./waiting";
@@ -99,15 +100,16 @@ function Step({
           {step.note && <p className="text-xs text-slate-600 italic dark:text-slate-400">{step.note}</p>}
           {step.react.length > 0 && (
             <>
-              <button
-                type="button"
+              <Button
+                variant="link"
+                size="inline"
                 aria-expanded={open}
                 aria-controls={detailsId}
                 onClick={() => setOpen(!open)}
-                className="text-xs font-medium text-brand-700 hover:underline dark:text-brand-100"
+                className="text-xs text-brand-700"
               >
                 {open ? "Hide" : "Show"} reasoning ({step.react.length})
-              </button>
+              </Button>
               <div id={detailsId} hidden={!open}>
                 {open && <ReactEntries step={step} />}
               </div>

@@ -1,9 +1,5 @@
 import type { FormEvent, ReactNode } from "react";
-
-export const fieldClass =
-  "w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900";
-export const smallButton =
-  "rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 disabled:opacity-40 dark:border-slate-700 dark:hover:bg-slate-800";
+import { Button } from "@/components/ui/Button";
 
 /** The frame every "approve with changes" form shares: what may change, the fields, the button. */
 export function EditorFrame({
@@ -43,13 +39,9 @@ export function EditorFrame({
           {problem}
         </p>
       )}
-      <button
-        type="submit"
-        disabled={busy}
-        className="rounded-md bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-700 disabled:cursor-not-allowed disabled:opacity-50"
-      >
+      <Button type="submit" size="sm" disabled={busy} className="bg-emerald-600 hover:bg-emerald-700">
         {submitLabel}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,9 +1,12 @@
 "use client";
 
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { Button } from "@/components/ui/Button";
+import { Textarea } from "@/components/ui/Input";
+import { Select } from "@/components/ui/Select";
 import type { CheckpointRequest } from "@/lib/checkpoints/contract";
 import { ASK_EXPERT, blankStep, type DraftStep, draftsOf, moveStep, planStepsOf } from "../plan-edit";
-import { EditorFrame, fieldClass, smallButton } from "./EditorFrame";
+import { EditorFrame } from "./EditorFrame";
 
 /** Tools every expert has unless an admin took one away; the plan's own tools are added to them. */
 const COMMON_TOOLS = ["knowledge_search", "calculator", ASK_EXPERT];
@@ -86,43 +89,43 @@ export function PlanStepsEditor({
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <span className="text-xs font-semibold">Step {n}</span>
                 <span className="flex gap-1">
-                  <button
-                    type="button"
-                    className={smallButton}
+                  <Button
+                    variant="outline"
+                    size="xs"
                     disabled={busy || i === 0}
                     onClick={() => setDrafts((all) => moveStep(all, i, -1))}
                     aria-label={`Move step ${n} up`}
                   >
                     ↑
-                  </button>
-                  <button
-                    type="button"
-                    className={smallButton}
+                  </Button>
+                  <Button
+                    variant="outline"
+                    size="xs"
                     disabled={busy || i === drafts.length - 1}
                     onClick={() => setDrafts((all) => moveStep(all, i, 1))}
                     aria-label={`Move step ${n} down`}
                   >
                     ↓
-                  </button>
-                  <button
-                    type="button"
-                    className={smallButton}
+                  </Button>
+                  <Button
+                    variant="outline"
+                    size="xs"
                     disabled={busy}
                     onClick={() => setDrafts((all) => all.filter((d) => d.id !== draft.id))}
                     aria-label={`Remove step ${n}`}
                   >
                     Remove
-                  </button>
+                  </Button>
                 </span>
               </div>
               <div>
                 <label htmlFor={`${ids}-${draft.id}-description`} className="mb-0.5 block text-xs font-medium">
                   Step {n} description
                 </label>
-                <textarea
+                <Textarea
                   id={`${ids}-${draft.id}-description`}
                   data-step-description={draft.id}
-                  className={fieldClass}
+                  className="w-full min-w-0"
                   rows={2}
                   maxLength={2000}
                   value={draft.description}
@@ -135,9 +138,9 @@ export function PlanStepsEditor({
                   <label htmlFor={`${ids}-${draft.id}-tool`} className="mb-0.5 block text-xs font-medium">
                     Step {n} tool
                   </label>
-                  <select
+                  <Select
                     id={`${ids}-${draft.id}-tool`}
-                    className={fieldClass}
+                    className="w-full min-w-0"
                     value={draft.tool}
                     disabled={busy}
                     onChange={(e) => update(draft.id, { tool: e.target.value })}
@@ -147,16 +150,16 @@ export function PlanStepsEditor({
                         {TOOL_LABELS[tool] ?? tool}
                       </option>
                     ))}
-                  </select>
+                  </Select>
                 </div>
                 {draft.tool === ASK_EXPERT && (
                   <div className="min-w-0">
                     <label htmlFor={`${ids}-${draft.id}-agent`} className="mb-0.5 block text-xs font-medium">
                       Step {n} expert
                     </label>
-                    <select
+                    <Select
                       id={`${ids}-${draft.id}-agent`}
-                      className={fieldClass}
+                      className="w-full min-w-0"
                       value={draft.agent}
                       disabled={busy}
                       onChange={(e) => update(draft.id, { agent: e.target.value })}
@@ -167,7 +170,7 @@ export function PlanStepsEditor({
                           {expert.name}
                         </option>
                       ))}
-                    </select>
+                    </Select>
                   </div>
                 )}
               </div>
@@ -175,9 +178,9 @@ export function PlanStepsEditor({
           );
         })}
       </ol>
-      <button
-        type="button"
-        className={smallButton}
+      <Button
+        variant="outline"
+        size="xs"
         disabled={busy}
         onClick={() => {
           const step = blankStep(drafts);
@@ -186,7 +189,7 @@ export function PlanStepsEditor({
         }}
       >
         + Add step
-      </button>
+      </Button>
     </EditorFrame>
   );
 }

@@ -2,7 +2,8 @@
 
 import { type FormEvent, useId, useState } from "react";
 import { sameJson } from "@/components/hitl/edit-form";
-import { EditorFrame, fieldClass } from "./EditorFrame";
+import { Textarea } from "@/components/ui/Input";
+import { EditorFrame } from "./EditorFrame";
 
 /** The text as tool parameters: a JSON object, or what is wrong with it. */
 export function parseParameters(text: string): { value: Record<string, unknown> } | { problem: string } {
@@ -55,9 +56,9 @@ export function ToolParamsEditor({
         <label htmlFor={`${id}-params`} className="mb-0.5 block text-xs font-medium">
           Tool parameters (JSON)
         </label>
-        <textarea
+        <Textarea
           id={`${id}-params`}
-          className={`${fieldClass} font-mono text-xs ${invalid ? "border-red-500" : ""}`}
+          className="w-full min-w-0 font-mono text-xs"
           rows={Math.min(12, Math.max(4, text.split("\n").length + 1))}
           spellCheck={false}
           value={text}
