@@ -162,14 +162,15 @@ export function AuditExports() {
             ))}
           </ul>
           {hasNextPage && (
-            <button
-              type="button"
+            <Button
+              variant="outline"
+              size="sm"
               onClick={() => void fetchNextPage()}
               disabled={isFetchingNextPage}
-              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 dark:border-slate-700 dark:hover:bg-slate-800"
+              className="font-normal"
             >
               {isFetchingNextPage ? "Loading…" : "Load more exports"}
-            </button>
+            </Button>
           )}
         </div>
       );

@@ -4,7 +4,7 @@ import { RefreshCw, ShieldAlert, ShieldCheck, ShieldQuestion } from "lucide-reac
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { formatWhen } from "@/components/runs/format";
-import { buttonVariants } from "@/components/ui/Button";
+import { Button } from "@/components/ui/Button";
 import { type IntegrityStatus, verifyNow } from "./api";
 
 const REASONS = {
@@ -93,15 +93,10 @@ export function IntegrityPanel({ status }: { status: IntegrityStatus }) {
             )}
           </div>
         </div>
-        <button
-          type="button"
-          onClick={() => void verify()}
-          disabled={busy}
-          className={buttonVariants({ variant: "outline", size: "sm", className: "font-normal" })}
-        >
+        <Button variant="outline" size="sm" onClick={() => void verify()} disabled={busy} className="font-normal">
           <RefreshCw aria-hidden className={`h-4 w-4 ${busy ? "animate-spin" : ""}`} />
           {busy ? "Verifying…" : "Verify now"}
-        </button>
+        </Button>
       </div>
     </section>
   );

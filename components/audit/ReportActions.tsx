@@ -3,17 +3,15 @@
 import { Printer, RefreshCw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { buttonVariants } from "@/components/ui/Button";
+import { Button } from "@/components/ui/Button";
 import { verifyNow } from "./api";
-
-const button = buttonVariants({ variant: "outline", size: "sm", className: "font-normal" });
 
 /** Prints the report (the browser's dialog saves it as PDF); not part of the printed page itself. */
 export function PrintButton() {
   return (
-    <button type="button" onClick={() => window.print()} className={`${button} print:hidden`}>
+    <Button variant="outline" size="sm" onClick={() => window.print()} className="font-normal print:hidden">
       <Printer aria-hidden className="h-4 w-4" /> Print
-    </button>
+    </Button>
   );
 }
 
@@ -40,10 +38,10 @@ export function VerifyChainButton() {
 
   return (
     <div className="print:hidden">
-      <button type="button" onClick={() => void verify()} disabled={busy} className={button}>
+      <Button variant="outline" size="sm" onClick={() => void verify()} disabled={busy} className="font-normal">
         <RefreshCw aria-hidden className={`h-4 w-4 ${busy ? "animate-spin" : ""}`} />
         {busy ? "Verifying…" : "Verify the chain now"}
-      </button>
+      </Button>
       {error && (
         <p role="alert" className="mt-1 text-sm text-red-600">
           {error}

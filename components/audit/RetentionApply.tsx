@@ -4,10 +4,11 @@ import { Eye, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { formatWhen } from "@/components/runs/format";
-import { buttonVariants } from "@/components/ui/Button";
+import { Button, buttonVariants } from "@/components/ui/Button";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { applyRetentionNow, describeRemoved, previewRetention, type RetentionPreview } from "./retention-api";
 
+/** ConfirmButton takes a class, not a variant: the same outline look as the Preview button beside it. */
 const outlineButton = buttonVariants({ variant: "outline", size: "sm", className: "font-normal" });
 
 /** "Apply now", with a dry run first that shows what the policy would remove at this moment. */
@@ -43,9 +44,10 @@ export function RetentionApply() {
         Preview what the saved policy removes at this moment, then apply it. The removal is recorded in the audit chain.
       </p>
       <div className="flex flex-wrap items-center gap-3">
-        <button
-          type="button"
-          className={outlineButton}
+        <Button
+          variant="outline"
+          size="sm"
+          className="font-normal"
           disabled={busy}
           onClick={() =>
             void run(previewRetention, (p) => {
@@ -56,7 +58,7 @@ export function RetentionApply() {
         >
           <Eye aria-hidden className="h-4 w-4" />
           Preview (dry run)
-        </button>
+        </Button>
         <ConfirmButton
           label={
             <span className="inline-flex items-center gap-2">

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { Chip, RunStatusBadges } from "@/components/runs/Badges";
 import { formatUsd, formatWhen } from "@/components/runs/format";
-import { buttonVariants } from "@/components/ui/Button";
+import { Button } from "@/components/ui/Button";
 import { FilterField, FilterForm, filterControlClass, rangeMessage } from "@/components/ui/FilterForm";
 import { Input } from "@/components/ui/Input";
 import { Select } from "@/components/ui/Select";
@@ -83,14 +83,15 @@ function SessionRow({ s }: { s: AuditSessionItem }) {
         Session <code className="break-all">{s.sessionId}</code>
       </p>
       {s.runCount > 0 && (
-        <button
-          type="button"
+        <Button
+          variant="outline"
+          size="xs"
           aria-expanded={open}
           onClick={() => setOpen((v) => !v)}
-          className={buttonVariants({ variant: "outline", size: "xs", className: "mt-2 font-normal" })}
+          className="mt-2 font-normal"
         >
           {open ? "Hide its runs" : `Show its ${s.runCount === 1 ? "run" : `${s.runCount} runs`}`}
-        </button>
+        </Button>
       )}
       {open && <SessionRuns sessionId={s.sessionId} />}
     </li>

@@ -90,16 +90,17 @@ export function SignInForm({
           <ul className="mt-1 space-y-0.5">
             {demoAccounts.map((a) => (
               <li key={a}>
-                <button
-                  type="button"
-                  className="underline decoration-dotted hover:text-brand-600"
+                <Button
+                  variant="link"
+                  size="inline"
+                  className="text-xs font-normal text-inherit underline decoration-dotted underline-offset-auto hover:text-brand-600 dark:text-inherit dark:hover:text-brand-600"
                   onClick={() => {
                     setEmail(a);
                     setPassword("vigil-demo");
                   }}
                 >
                   {a}
-                </button>
+                </Button>
               </li>
             ))}
           </ul>

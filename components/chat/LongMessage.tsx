@@ -2,6 +2,7 @@
 
 import { ChevronDown, ChevronUp } from "lucide-react";
 import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/Button";
 
 /** Shown lines of a folded message. */
 const FOLDED_LINES = 20;
@@ -85,8 +86,9 @@ export function LongMessage({
         )}
       </div>
       {folds && (
-        <button
-          type="button"
+        <Button
+          variant="ghost"
+          size="xs"
           aria-expanded={expanded}
           aria-controls={id}
           onClick={() => {
@@ -94,7 +96,7 @@ export function LongMessage({
             // Folding a long message back leaves the reader far below it: bring its start back.
             if (expanded) outer.current?.scrollIntoView({ block: "nearest" });
           }}
-          className={`mt-1 inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-xs font-medium ${buttonClassName}`}
+          className={`mt-1 gap-1 rounded px-1.5 py-0.5 ${buttonClassName}`}
         >
           {expanded ? (
             <ChevronUp aria-hidden className="h-3.5 w-3.5" />
@@ -102,7 +104,7 @@ export function LongMessage({
             <ChevronDown aria-hidden className="h-3.5 w-3.5" />
           )}
           {expanded ? "Show less" : "Show more"}
-        </button>
+        </Button>
       )}
     </div>
   );

@@ -2,6 +2,7 @@
 
 import { Database, PenLine, Search, Wrench } from "lucide-react";
 import { useState } from "react";
+import { Button } from "@/components/ui/Button";
 import { copyText } from "@/components/ui/clipboard";
 import type { ChatMessage } from "@/lib/chat/contract";
 import { AnswerMarkdown, type CitationTarget } from "./AnswerMarkdown";
@@ -102,7 +103,8 @@ function UserMessage({ message, now }: { message: ChatMessage; now: Date }) {
       >
         <LongMessage
           fadeClassName="from-brand-600/0 to-brand-600"
-          buttonClassName="text-white/90 underline-offset-2 hover:bg-white/15 hover:underline"
+          // The dark: pair keeps the ghost button's dark colours off the brand bubble, which stays brand in dark mode.
+          buttonClassName="text-white/90 underline-offset-2 hover:bg-white/15 hover:underline dark:text-white/90 dark:hover:bg-white/15"
         >
           {answerText(message)}
         </LongMessage>
@@ -199,36 +201,39 @@ function AssistantMessage({
             )}
             {review && <ReviewBadge review={review} />}
             {sources.length > 0 && (
-              <button
-                type="button"
+              <Button
+                variant="ghost"
+                size="xs"
                 onClick={() => onShowSources(message.id)}
-                className="rounded px-1.5 py-0.5 text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
+                className="rounded px-1.5 py-0.5 font-normal text-slate-500 dark:text-slate-400"
               >
                 {sources.length} sources
-              </button>
+              </Button>
             )}
             <span className="ml-auto flex gap-1">
               {text && (
-                <button
-                  type="button"
+                <Button
+                  variant="ghost"
+                  size="xs"
                   aria-label="Copy answer"
                   title="Copy answer"
                   onClick={() => copyText(text, "Answer copied")}
-                  className="rounded px-2 py-0.5 text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
+                  className="rounded py-0.5 font-normal text-slate-500 dark:text-slate-400"
                 >
                   Copy
-                </button>
+                </Button>
               )}
               {isLast && canRetry && (
-                <button
-                  type="button"
+                <Button
+                  variant="ghost"
+                  size="xs"
                   aria-label="Retry this answer"
                   title="Ask again"
                   onClick={onRetry}
-                  className="rounded px-2 py-0.5 text-slate-500 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
+                  className="rounded py-0.5 font-normal text-slate-500 dark:text-slate-400"
                 >
                   Retry
-                </button>
+                </Button>
               )}
             </span>
           </div>
@@ -301,9 +306,9 @@ export function MessageList({
       {status === "error" && last?.role === "user" && (
         <li className="text-sm text-slate-500 dark:text-slate-400">
           No answer.{" "}
-          <button type="button" onClick={onRetry} className="text-brand-600 underline">
+          <Button variant="link" size="inline" onClick={onRetry} className="font-normal underline">
             Try again
-          </button>
+          </Button>
         </li>
       )}
     </ol>

@@ -3,6 +3,8 @@
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
+import { Textarea } from "@/components/ui/Input";
 import type { ReviewState } from "@/lib/runs/contract";
 
 const LABELS: Record<string, string> = {
@@ -58,13 +60,9 @@ export function ReviewNote({
         <p className="font-medium">A reviewer rejected this answer.</p>
         {review.reason && <p className="mt-1 text-slate-700 dark:text-slate-300">Reason: {review.reason}</p>}
         {canRetry && (
-          <button
-            type="button"
-            onClick={onRetry}
-            className="mt-2 rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
+          <Button variant="outline" size="sm" onClick={onRetry} className="mt-2 py-1 font-normal">
             Ask again
-          </button>
+          </Button>
         )}
       </div>
     );
@@ -121,13 +119,13 @@ function ClarificationForm({ caseId, question }: { caseId: string; question: str
       <p className="whitespace-pre-wrap">{question}</p>
       <label className="block">
         <span className="sr-only">Your answer to the reviewer</span>
-        <textarea
+        <Textarea
           value={answer}
           onChange={(e) => setAnswer(e.target.value)}
           rows={2}
           maxLength={4000}
           placeholder="Your answer to the reviewer"
-          className="w-full rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-950"
+          className="w-full px-2 py-1"
         />
       </label>
       {problem && (
@@ -135,13 +133,9 @@ function ClarificationForm({ caseId, question }: { caseId: string; question: str
           {problem}
         </p>
       )}
-      <button
-        type="submit"
-        disabled={sending || !answer.trim()}
-        className="rounded-md bg-brand-600 px-3 py-1 text-white disabled:opacity-50"
-      >
+      <Button type="submit" size="sm" disabled={sending || !answer.trim()} className="py-1">
         {sending ? "Sending…" : "Send answer"}
-      </button>
+      </Button>
     </form>
   );
 }

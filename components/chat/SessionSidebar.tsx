@@ -132,27 +132,29 @@ function SessionRow({ session, active, now }: { session: ChatSessionListItem; ac
         </fieldset>
       ) : (
         <span className="absolute top-1.5 right-1 flex opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 pointer-coarse:opacity-100">
-          <button
-            type="button"
+          <Button
+            variant="ghost"
+            size="inline"
             aria-label={`Rename “${session.title}”`}
             title="Rename"
             onClick={() => {
               setTitle(session.title);
               setMode("rename");
             }}
-            className="rounded p-1 text-slate-500 hover:bg-slate-200 dark:hover:bg-slate-700"
+            className="rounded p-1 text-slate-500 hover:bg-slate-200 dark:text-slate-400 dark:hover:bg-slate-700"
           >
             <Pencil aria-hidden className="h-3.5 w-3.5" />
-          </button>
-          <button
-            type="button"
+          </Button>
+          <Button
+            variant="ghost"
+            size="inline"
             aria-label={`Delete “${session.title}”`}
             title="Delete"
             onClick={() => setMode("confirm-delete")}
-            className="rounded p-1 text-slate-500 hover:bg-slate-200 hover:text-red-600 dark:hover:bg-slate-700"
+            className="rounded p-1 text-slate-500 hover:bg-slate-200 hover:text-red-600 dark:text-slate-400 dark:hover:bg-slate-700 dark:hover:text-red-600"
           >
             <Trash2 aria-hidden className="h-3.5 w-3.5" />
-          </button>
+          </Button>
         </span>
       )}
     </li>
@@ -196,14 +198,15 @@ function SessionSearch({ value, onChange }: { value: string; onChange: (value: s
         className="w-full py-1.5 pr-7 pl-7 [&::-webkit-search-cancel-button]:hidden"
       />
       {value && (
-        <button
-          type="button"
+        <Button
+          variant="ghost"
+          size="inline"
           aria-label="Clear the search"
           onClick={() => onChange("")}
-          className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-0.5 text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800"
+          className="absolute top-1/2 right-2 -translate-y-1/2 rounded p-0.5 text-slate-500 dark:text-slate-400"
         >
           <X aria-hidden className="h-3.5 w-3.5" />
-        </button>
+        </Button>
       )}
     </div>
   );

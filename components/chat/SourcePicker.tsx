@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Database } from "lucide-react";
 import { useId, useState } from "react";
 import { apiFetch } from "@/components/ui/api";
+import { Select } from "@/components/ui/Select";
 import type { DataSourceChoice } from "@/lib/datasources/contract";
 import type { Conversation } from "./conversation";
 
@@ -39,7 +40,7 @@ export function SourcePicker({ conversation, disabled }: { conversation: Convers
       <label htmlFor={id} className="shrink-0 text-slate-600 dark:text-slate-400">
         Data source
       </label>
-      <select
+      <Select
         id={id}
         data-testid="source-picker"
         value={known ? (current as string) : ""}
@@ -49,7 +50,7 @@ export function SourcePicker({ conversation, disabled }: { conversation: Convers
           conversation.pickedSourceId = value;
           setPicked(value);
         }}
-        className="min-h-11 min-w-0 max-w-full flex-1 truncate rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm focus:border-brand-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 sm:min-h-9 sm:flex-none dark:border-slate-700 dark:bg-slate-900"
+        className="min-h-11 min-w-0 max-w-full flex-1 truncate rounded-lg px-2 py-1 sm:min-h-9 sm:flex-none"
       >
         {!known && (
           <option value="" disabled>
@@ -62,7 +63,7 @@ export function SourcePicker({ conversation, disabled }: { conversation: Convers
             {c.isDefault ? " (default)" : ""}
           </option>
         ))}
-      </select>
+      </Select>
     </div>
   );
 }

@@ -2,6 +2,7 @@
 
 import { X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
+import { Button } from "@/components/ui/Button";
 import type { SourceItem } from "@/lib/chat/contract";
 import type { CitationTarget } from "./AnswerMarkdown";
 import { highlightPassage } from "./citations";
@@ -42,14 +43,15 @@ function SourceDetail({ source, quote, onClose }: { source: SourceItem; quote: s
           {where(source) && <p className="text-xs text-slate-500 dark:text-slate-400">{where(source)}</p>}
           {source.externalId && <p className="font-mono text-[11px] text-slate-400 break-all">{source.externalId}</p>}
         </div>
-        <button
-          type="button"
+        <Button
+          variant="ghost"
+          size="inline"
           aria-label="Close source"
           onClick={onClose}
-          className="rounded p-1 text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800"
+          className="rounded p-1 text-slate-500 dark:text-slate-400"
         >
           <X aria-hidden className="size-4" />
-        </button>
+        </Button>
       </div>
       <blockquote
         data-testid="source-passage"

@@ -2,6 +2,7 @@
 
 import { Check, Copy } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/Button";
 
 type CopyState = "idle" | "copied" | "blocked";
 
@@ -49,11 +50,12 @@ export function SqlCode({ sql }: { sql: string }) {
           >
             <code>{sql}</code>
           </pre>
-          <button
-            type="button"
+          <Button
+            variant="outline"
+            size="xs"
             onClick={copySql}
             aria-label="Copy SQL"
-            className="absolute top-2 right-2 inline-flex items-center gap-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-slate-700 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
+            className="absolute top-2 right-2 gap-1 font-normal"
           >
             {copy === "copied" ? (
               <Check aria-hidden className="h-3.5 w-3.5" />
@@ -61,7 +63,7 @@ export function SqlCode({ sql }: { sql: string }) {
               <Copy aria-hidden className="h-3.5 w-3.5" />
             )}
             {copy === "copied" ? "Copied" : "Copy"}
-          </button>
+          </Button>
         </div>
         <p role="status" className="text-amber-700 dark:text-amber-300">
           {copy === "copied" && <span className="sr-only">SQL copied</span>}

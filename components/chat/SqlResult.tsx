@@ -2,6 +2,7 @@
 
 import { BarChart3, Database, Download, Table2 } from "lucide-react";
 import { useMemo } from "react";
+import { Button } from "@/components/ui/Button";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { type ResultView, resultKey, useRememberedView } from "./result-view";
 import { SqlChart } from "./SqlChart";
@@ -37,15 +38,16 @@ export function SqlResult({ result }: { result: SqlResultPart }) {
         </p>
         {bars && <ViewToggle view={shown} onChange={setView} />}
         {hasRows && (
-          <button
-            type="button"
+          <Button
+            variant="outline"
+            size="xs"
             data-testid="sql-download"
             onClick={() => downloadCsv(result.columns, result.rows)}
-            className={TOOL_BUTTON}
+            className="gap-1"
           >
             <Download aria-hidden className="h-3.5 w-3.5" />
             Download CSV
-          </button>
+          </Button>
         )}
       </div>
       {shown === "chart" && bars ? <SqlChart data={bars} /> : <SqlTable result={result} columns={columns} />}
@@ -53,9 +55,6 @@ export function SqlResult({ result }: { result: SqlResultPart }) {
     </section>
   );
 }
-
-const TOOL_BUTTON =
-  "inline-flex items-center gap-1 rounded-md border border-slate-300 px-2 py-1 font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800";
 
 const VIEWS = [
   { view: "table", label: "Table", icon: Table2 },
@@ -68,16 +67,17 @@ function ViewToggle({ view, onChange }: { view: ResultView; onChange: (view: Res
     <fieldset className="inline-flex rounded-md border border-slate-300 p-0.5 dark:border-slate-700">
       <legend className="sr-only">Show the result as</legend>
       {VIEWS.map(({ view: option, label, icon: Icon }) => (
-        <button
+        <Button
           key={option}
-          type="button"
+          variant="ghost"
+          size="xs"
           aria-pressed={view === option}
           onClick={() => onChange(option)}
-          className="inline-flex items-center gap-1 rounded px-2 py-0.5 font-medium text-slate-600 hover:bg-slate-100 aria-pressed:bg-brand-600 aria-pressed:text-white dark:text-slate-300 dark:hover:bg-slate-800 dark:aria-pressed:bg-brand-600"
+          className="gap-1 rounded py-0.5 text-slate-600 aria-pressed:bg-brand-600 aria-pressed:text-white dark:text-slate-300 dark:aria-pressed:bg-brand-600"
         >
           <Icon aria-hidden className="h-3.5 w-3.5" />
           {label}
-        </button>
+        </Button>
       ))}
     </fieldset>
   );

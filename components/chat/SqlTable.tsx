@@ -2,6 +2,7 @@
 
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { useMemo, useState } from "react";
+import { Button } from "@/components/ui/Button";
 import type { SqlResultPart } from "@/lib/runs/contract";
 import { columnTitle } from "@/lib/words";
 import { type PageWindow, pageWindow, rowsLabel } from "./paging";
@@ -136,22 +137,35 @@ function Pager({ shown, total, onPage }: { shown: PageWindow; total: number; onP
   if (shown.pages === 1) return <p className="text-xs text-slate-500 dark:text-slate-400">{label}</p>;
   const first = shown.page === 0;
   const last = shown.page === shown.pages - 1;
+  // Button dims only `disabled`; these stay enabled and say aria-disabled, so their dim look is spelled here.
   const button =
-    "inline-flex items-center gap-1 rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 aria-disabled:cursor-not-allowed aria-disabled:opacity-50 aria-disabled:hover:bg-transparent dark:border-slate-700 dark:hover:bg-slate-800";
+    "gap-1 font-normal aria-disabled:cursor-not-allowed aria-disabled:opacity-50 aria-disabled:hover:bg-white dark:aria-disabled:hover:bg-slate-900";
   return (
     <nav aria-label="Result pages" className="flex flex-wrap items-center justify-between gap-2 text-xs">
       <p aria-live="polite" className="text-slate-500 tabular-nums dark:text-slate-400">
         {label}
       </p>
       <div className="flex gap-2">
-        <button type="button" aria-disabled={first} onClick={() => !first && onPage(shown.page - 1)} className={button}>
+        <Button
+          variant="outline"
+          size="xs"
+          aria-disabled={first}
+          onClick={() => !first && onPage(shown.page - 1)}
+          className={button}
+        >
           <ChevronLeft aria-hidden className="h-3.5 w-3.5" />
           Previous
-        </button>
-        <button type="button" aria-disabled={last} onClick={() => !last && onPage(shown.page + 1)} className={button}>
+        </Button>
+        <Button
+          variant="outline"
+          size="xs"
+          aria-disabled={last}
+          onClick={() => !last && onPage(shown.page + 1)}
+          className={button}
+        >
           Next
           <ChevronRight aria-hidden className="h-3.5 w-3.5" />
-        </button>
+        </Button>
       </div>
     </nav>
   );

@@ -5,7 +5,7 @@ import { ArrowLeft, LoaderCircle } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { buttonVariants } from "@/components/ui/Button";
+import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import {
   addedBy,
@@ -145,9 +145,14 @@ export function DocumentViewer({
         {start > 0 && (
           <p className="text-sm text-slate-600 dark:text-slate-400">
             Showing from chunk {start}.{" "}
-            <button type="button" className="underline" onClick={() => jumpTo(0)}>
+            <Button
+              variant="link"
+              size="inline"
+              className="font-normal text-inherit underline dark:text-inherit"
+              onClick={() => jumpTo(0)}
+            >
               Show from the beginning
-            </button>
+            </Button>
           </p>
         )}
         {chunks.error && !chunks.data ? (
@@ -156,9 +161,14 @@ export function DocumentViewer({
             className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
           >
             Could not load the chunks: {chunks.error.message}{" "}
-            <button type="button" className="underline" onClick={() => chunks.refetch()}>
+            <Button
+              variant="link"
+              size="inline"
+              className="font-normal text-inherit underline dark:text-inherit"
+              onClick={() => chunks.refetch()}
+            >
               Try again
-            </button>
+            </Button>
           </div>
         ) : chunks.isPending ? (
           <p className="text-sm text-slate-500" aria-busy="true">
@@ -184,14 +194,15 @@ export function DocumentViewer({
                 ` · ${pageRange(loaded[0].page, loaded.at(-1)?.page ?? null)}`}
             </span>
             {chunks.hasNextPage && (
-              <button
-                type="button"
+              <Button
+                variant="outline"
+                size="sm"
                 onClick={() => chunks.fetchNextPage()}
                 disabled={chunks.isFetchingNextPage}
-                className={buttonVariants({ variant: "outline", size: "sm", className: "font-normal" })}
+                className="font-normal"
               >
                 {chunks.isFetchingNextPage ? "Loading…" : "Load more chunks"}
-              </button>
+              </Button>
             )}
             {chunks.error && chunks.data && <span role="alert">Could not load more: {chunks.error.message}</span>}
           </div>

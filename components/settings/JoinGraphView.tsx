@@ -5,11 +5,12 @@ import { LoaderCircle, RefreshCw } from "lucide-react";
 import { type ReactNode, useCallback, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { apiFetch } from "@/components/ui/api";
+import { Button } from "@/components/ui/Button";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Input } from "@/components/ui/Input";
 import type { JoinGraphVersionView } from "@/lib/datasources/contract";
 import type { JoinGraph, JoinRelationship } from "@/lib/joingraph/contract";
-import { IssueList, Pager, smallButtonClass, sourceKeys } from "./data-source-parts";
+import { IssueList, Pager, sourceKeys } from "./data-source-parts";
 import { ErrorText } from "./shared";
 
 const PAGE = 25;
@@ -77,9 +78,9 @@ export function JoinGraphView({
       <EmptyState title="The join graph could not be read">
         <p>{graph.error.message}</p>
         {version !== null && (
-          <button type="button" className={`${smallButtonClass} mt-3`} onClick={onCurrent}>
+          <Button variant="outline" size="sm" className="mt-3" onClick={onCurrent}>
             Show the current version
-          </button>
+          </Button>
         )}
       </EmptyState>
     );
@@ -96,21 +97,16 @@ export function JoinGraphView({
         </p>
         <div className="flex flex-wrap gap-2">
           {version !== null ? (
-            <button type="button" className={smallButtonClass} onClick={onCurrent}>
+            <Button variant="outline" size="sm" onClick={onCurrent}>
               Show the current version
-            </button>
+            </Button>
           ) : (
-            <button
-              type="button"
-              className={smallButtonClass}
-              disabled={refresh.isPending}
-              onClick={() => refresh.mutate()}
-            >
+            <Button variant="outline" size="sm" disabled={refresh.isPending} onClick={() => refresh.mutate()}>
               <span className="flex items-center gap-1">
                 <RefreshCw className={`size-4 ${refresh.isPending ? "animate-spin" : ""}`} aria-hidden />
                 {refresh.isPending ? "Refreshing…" : "Refresh from source"}
               </span>
-            </button>
+            </Button>
           )}
         </div>
       </div>

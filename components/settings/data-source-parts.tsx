@@ -3,11 +3,8 @@
 import type { UseMutationResult } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { ApiError } from "@/components/ui/api";
-import { buttonVariants } from "@/components/ui/Button";
+import { Button } from "@/components/ui/Button";
 import type { DocumentIssue } from "@/lib/datasources/contract";
-
-/** The outline button of the data source pages, as a class for the few that keep a plain <button>. */
-export const smallButtonClass = buttonVariants({ variant: "outline", size: "sm" });
 
 export const sourceKeys = {
   graph: (id: string, version: number | null) => ["data-source", id, "join-graph", version ?? "current"] as const,
@@ -81,15 +78,15 @@ export function Pager({
   if (pages <= 1) return null;
   return (
     <nav aria-label={label} className="flex items-center gap-3 text-sm">
-      <button type="button" className={smallButtonClass} disabled={page <= 0} onClick={() => onPage(page - 1)}>
+      <Button variant="outline" size="sm" disabled={page <= 0} onClick={() => onPage(page - 1)}>
         Previous
-      </button>
+      </Button>
       <span aria-live="polite">
         Page {page + 1} of {pages}
       </span>
-      <button type="button" className={smallButtonClass} disabled={page >= pages - 1} onClick={() => onPage(page + 1)}>
+      <Button variant="outline" size="sm" disabled={page >= pages - 1} onClick={() => onPage(page + 1)}>
         Next
-      </button>
+      </Button>
     </nav>
   );
 }
