@@ -5,7 +5,8 @@ import { Download } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Chip, type Tone } from "@/components/runs/Badges";
 import { formatWhen } from "@/components/runs/format";
-import { Button } from "@/components/ui/Button";
+import { Button, buttonVariants } from "@/components/ui/Button";
+import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { Input } from "@/components/ui/Input";
 import { Select } from "@/components/ui/Select";
@@ -93,7 +94,7 @@ function ExportItem({ x }: { x: AuditExport }) {
           <a
             href={exportFileUrl(x.id)}
             download
-            className="mt-2 inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+            className={cn(buttonVariants({ variant: "outline", size: "sm" }), "mt-2 gap-1.5 font-normal")}
           >
             <Download className="size-4" aria-hidden />
             Download {x.format.toUpperCase()}

@@ -6,6 +6,8 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { AgentIcon } from "@/components/ui/AgentIcon";
 import { apiFetch } from "@/components/ui/api";
+import { buttonVariants } from "@/components/ui/Button";
+import { cn } from "@/components/ui/cn";
 import type { ChatAgentRef } from "@/lib/chat/contract";
 
 /**
@@ -58,7 +60,7 @@ export function AgentHeader({
       {actions}
       <Link
         href={`/chat/new?agent=${encodeURIComponent(agent.slug)}`}
-        className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-slate-300 p-2 text-sm hover:bg-slate-100 sm:px-3 sm:py-1.5 dark:border-slate-700 dark:hover:bg-slate-800"
+        className={cn(buttonVariants({ variant: "outline" }), "gap-1.5 p-2 font-normal sm:px-3 sm:py-1.5")}
       >
         <SquarePen aria-hidden className="size-4 sm:hidden" />
         <span className="sr-only sm:not-sr-only">New chat</span>

@@ -3,6 +3,8 @@
 import { MessagesSquare } from "lucide-react";
 import { usePathname } from "next/navigation";
 import { type MouseEvent, type ReactNode, Suspense, useEffect, useState } from "react";
+import { buttonVariants } from "@/components/ui/Button";
+import { cn } from "@/components/ui/cn";
 import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/Sheet";
 import { ConversationRegistryProvider } from "./registry";
 import { SessionSidebar } from "./SessionSidebar";
@@ -48,7 +50,7 @@ export function SessionsButton({ withLabel = false }: { withLabel?: boolean }) {
   return (
     <SheetTrigger
       aria-label="Conversations"
-      className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-slate-300 p-2 text-sm hover:bg-slate-100 md:hidden dark:border-slate-700 dark:hover:bg-slate-800"
+      className={cn(buttonVariants({ variant: "outline" }), "gap-1.5 p-2 font-normal md:hidden")}
     >
       <MessagesSquare aria-hidden className="size-4" />
       {withLabel && <span>Conversations</span>}

@@ -7,7 +7,8 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useDeferredValue, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { AgentIcon } from "@/components/ui/AgentIcon";
-import { Button } from "@/components/ui/Button";
+import { Button, buttonVariants } from "@/components/ui/Button";
+import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/Input";
 import { type ChatSessionListItem, SESSION_SEARCH_MAX_CHARS } from "@/lib/chat/contract";
 import { deleteSession, fetchSessions, renameSession, SESSIONS_KEY, sessionSearchKey } from "./api";
@@ -248,10 +249,7 @@ export function SessionSidebar() {
 
   return (
     <nav aria-label="Conversations" className="flex min-h-0 flex-col gap-2">
-      <Link
-        href={newHref}
-        className="rounded-md bg-brand-600 px-3 py-2 text-center text-sm font-medium text-white hover:bg-brand-700"
-      >
+      <Link href={newHref} className={cn(buttonVariants(), "px-3")}>
         + New chat
       </Link>
       <Link href="/experts" className="text-center text-xs text-slate-500 hover:underline dark:text-slate-400">

@@ -2,6 +2,8 @@
 
 import { BookOpenText } from "lucide-react";
 import type { ComponentProps } from "react";
+import { buttonVariants } from "@/components/ui/Button";
+import { cn } from "@/components/ui/cn";
 import { Sheet, SheetContent, SheetTrigger } from "@/components/ui/Sheet";
 import { SourcesPanel } from "./SourcesPanel";
 
@@ -24,7 +26,7 @@ export function SourcesSheet({
     <Sheet open={open} onOpenChange={onOpenChange}>
       <SheetTrigger
         aria-label={count > 0 ? `Sources (${count})` : "Sources"}
-        className="inline-flex shrink-0 items-center gap-1 rounded-md border border-slate-300 p-2 text-sm hover:bg-slate-100 lg:hidden dark:border-slate-700 dark:hover:bg-slate-800"
+        className={cn(buttonVariants({ variant: "outline" }), "gap-1 p-2 font-normal lg:hidden")}
       >
         <BookOpenText aria-hidden className="size-4" />
         {count > 0 && (

@@ -2,6 +2,7 @@
 
 import { type ReactNode, useCallback, useId, useMemo, useState } from "react";
 import { AnswerMarkdown, type CitationTarget } from "@/components/chat/AnswerMarkdown";
+import { buttonVariants } from "@/components/ui/Button";
 import type { SourceItem } from "@/lib/chat/contract";
 import { type FinalReport, type ReportSource, reportUrl } from "./api";
 import { ClaimList } from "./ClaimList";
@@ -42,8 +43,7 @@ const TIERS = [
   { key: "tertiary", label: "Tertiary", hint: "background" },
 ] as const;
 
-const linkButton =
-  "inline-flex items-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800";
+const linkButton = buttonVariants({ variant: "outline", size: "sm" });
 
 /**
  * The finished report: the answer with its citations as badges (each opens its passage in the
