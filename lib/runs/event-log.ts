@@ -2,7 +2,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { schema, type TenantScope, type Tx, withTenant } from "@/lib/db";
 import { nudgeSequencer, type TraceEvent, traceIn } from "@/lib/trace";
 import { type LogGrowth, runBus } from "./bus";
-import type { RunEvent, RunEventBody } from "./contract";
+import type { RunEvent, RunEventBody, RunEventType, StepStatus } from "./contract";
 import { wakeStreamsElsewhere } from "./wakeups";
 
 /** The executor no longer holds the run (cancelled, or taken over after a stall). */
@@ -279,12 +279,22 @@ export async function supersededParts(scope: TenantScope, runId: string): Promis
 }
 
 /**
+ * What deadAttemptParts reads of an event: its type, and the fields that tell parts and
+ * boundaries apart. Every RunEvent is one; deadPartsOf reads only these from the database.
+ */
+export type PartBoundaryEvent =
+  | { type: "step"; payload: { node: string; status: StepStatus } }
+  | { type: "text" | "reasoning"; payload: { partId: string } }
+  | { type: "supersede"; payload: { partIds: string[] } }
+  | { type: Exclude<RunEventType, "step" | "text" | "reasoning" | "supersede"> };
+
+/**
  * The text and reasoning parts an execution that died mid-step left in `log`: those written
  * after the run's last boundary (a step that ended, a stop for a person, a decision, a status).
  * A step's end commits with its result, so a part after the last end belongs to a step that
  * runs again after recovery. Parts already superseded are not named twice.
  */
-export function deadAttemptParts(log: readonly RunEvent[]): string[] {
+export function deadAttemptParts(log: readonly PartBoundaryEvent[]): string[] {
   const already = new Set(log.flatMap((e) => (e.type === "supersede" ? e.payload.partIds : [])));
   let dead: string[] = [];
   for (const event of log) {
@@ -310,7 +320,6 @@ export async function deadPartsOf(scope: TenantScope, runId: string): Promise<st
   const rows = await withTenant(scope, (tx) =>
     tx
       .select({
-        seq: e.seq,
         type: e.type,
         partId: sql<string | null>`${e.payload}->>'partId'`,
         node: sql<string | null>`${e.payload}->>'node'`,
@@ -321,14 +330,12 @@ export async function deadPartsOf(scope: TenantScope, runId: string): Promise<st
       .where(eq(e.runId, runId))
       .orderBy(asc(e.seq)),
   );
-  // Shaped as the events deadAttemptParts reads (only the fields it looks at).
-  const log = rows.map(
-    (row) =>
-      ({
-        seq: row.seq,
-        type: row.type,
-        payload: { partId: row.partId, node: row.node, status: row.status, partIds: row.partIds ?? [], delta: "" },
-      }) as unknown as RunEvent,
-  );
+  const log = rows.map((row): PartBoundaryEvent => {
+    const type = row.type as RunEventType;
+    if (type === "step") return { type, payload: { node: row.node ?? "", status: row.status as StepStatus } };
+    if (type === "text" || type === "reasoning") return { type, payload: { partId: row.partId ?? "" } };
+    if (type === "supersede") return { type, payload: { partIds: row.partIds ?? [] } };
+    return { type };
+  });
   return deadAttemptParts(log);
 }
