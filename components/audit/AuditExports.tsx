@@ -94,7 +94,7 @@ function ExportItem({ x }: { x: AuditExport }) {
           <a
             href={exportFileUrl(x.id)}
             download
-            className={cn(buttonVariants({ variant: "outline", size: "sm" }), "mt-2 gap-1.5 font-normal")}
+            className={cn(buttonVariants({ variant: "outline", size: "sm" }), "mt-2 gap-1.5")}
           >
             <Download className="size-4" aria-hidden />
             Download {x.format.toUpperCase()}
@@ -163,13 +163,7 @@ export function AuditExports() {
             ))}
           </ul>
           {hasNextPage && (
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => void fetchNextPage()}
-              disabled={isFetchingNextPage}
-              className="font-normal"
-            >
+            <Button variant="outline" size="sm" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
               {isFetchingNextPage ? "Loading…" : "Load more exports"}
             </Button>
           )}

@@ -93,7 +93,7 @@ export function IntegrityPanel({ status }: { status: IntegrityStatus }) {
             )}
           </div>
         </div>
-        <Button variant="outline" size="sm" onClick={() => void verify()} disabled={busy} className="font-normal">
+        <Button variant="outline" size="sm" onClick={() => void verify()} disabled={busy}>
           <RefreshCw aria-hidden className={`h-4 w-4 ${busy ? "animate-spin" : ""}`} />
           {busy ? "Verifying…" : "Verify now"}
         </Button>

@@ -9,7 +9,7 @@ import { verifyNow } from "./api";
 /** Prints the report (the browser's dialog saves it as PDF); not part of the printed page itself. */
 export function PrintButton() {
   return (
-    <Button variant="outline" size="sm" onClick={() => window.print()} className="font-normal print:hidden">
+    <Button variant="outline" size="sm" onClick={() => window.print()} className="print:hidden">
       <Printer aria-hidden className="h-4 w-4" /> Print
     </Button>
   );
@@ -38,7 +38,7 @@ export function VerifyChainButton() {
 
   return (
     <div className="print:hidden">
-      <Button variant="outline" size="sm" onClick={() => void verify()} disabled={busy} className="font-normal">
+      <Button variant="outline" size="sm" onClick={() => void verify()} disabled={busy}>
         <RefreshCw aria-hidden className={`h-4 w-4 ${busy ? "animate-spin" : ""}`} />
         {busy ? "Verifying…" : "Verify the chain now"}
       </Button>

@@ -47,7 +47,6 @@ export function RetentionApply() {
         <Button
           variant="outline"
           size="sm"
-          className="font-normal"
           disabled={busy}
           onClick={() =>
             void run(previewRetention, (p) => {

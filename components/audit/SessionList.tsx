@@ -83,13 +83,7 @@ function SessionRow({ s }: { s: AuditSessionItem }) {
         Session <code className="break-all">{s.sessionId}</code>
       </p>
       {s.runCount > 0 && (
-        <Button
-          variant="outline"
-          size="xs"
-          aria-expanded={open}
-          onClick={() => setOpen((v) => !v)}
-          className="mt-2 font-normal"
-        >
+        <Button variant="outline" size="xs" aria-expanded={open} onClick={() => setOpen((v) => !v)} className="mt-2">
           {open ? "Hide its runs" : `Show its ${s.runCount === 1 ? "run" : `${s.runCount} runs`}`}
         </Button>
       )}

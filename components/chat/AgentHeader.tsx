@@ -60,7 +60,7 @@ export function AgentHeader({
       {actions}
       <Link
         href={`/chat/new?agent=${encodeURIComponent(agent.slug)}`}
-        className={cn(buttonVariants({ variant: "outline" }), "gap-1.5 p-2 font-normal sm:px-3 sm:py-1.5")}
+        className={cn(buttonVariants({ variant: "outline" }), "gap-1.5 p-2 sm:px-3 sm:py-1.5")}
       >
         <SquarePen aria-hidden className="size-4 sm:hidden" />
         <span className="sr-only sm:not-sr-only">New chat</span>

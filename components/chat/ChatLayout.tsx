@@ -50,7 +50,7 @@ export function SessionsButton({ withLabel = false }: { withLabel?: boolean }) {
   return (
     <SheetTrigger
       aria-label="Conversations"
-      className={cn(buttonVariants({ variant: "outline" }), "gap-1.5 p-2 font-normal md:hidden")}
+      className={cn(buttonVariants({ variant: "outline" }), "gap-1.5 p-2 md:hidden")}
     >
       <MessagesSquare aria-hidden className="size-4" />
       {withLabel && <span>Conversations</span>}

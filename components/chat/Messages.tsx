@@ -205,7 +205,7 @@ function AssistantMessage({
                 variant="ghost"
                 size="xs"
                 onClick={() => onShowSources(message.id)}
-                className="rounded px-1.5 py-0.5 font-normal text-slate-500 dark:text-slate-400"
+                className="rounded px-1.5 py-0.5 text-slate-500 dark:text-slate-400"
               >
                 {sources.length} sources
               </Button>
@@ -218,7 +218,7 @@ function AssistantMessage({
                   aria-label="Copy answer"
                   title="Copy answer"
                   onClick={() => copyText(text, "Answer copied")}
-                  className="rounded py-0.5 font-normal text-slate-500 dark:text-slate-400"
+                  className="rounded py-0.5 text-slate-500 dark:text-slate-400"
                 >
                   Copy
                 </Button>
@@ -230,7 +230,7 @@ function AssistantMessage({
                   aria-label="Retry this answer"
                   title="Ask again"
                   onClick={onRetry}
-                  className="rounded py-0.5 font-normal text-slate-500 dark:text-slate-400"
+                  className="rounded py-0.5 text-slate-500 dark:text-slate-400"
                 >
                   Retry
                 </Button>

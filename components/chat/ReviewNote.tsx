@@ -60,7 +60,7 @@ export function ReviewNote({
         <p className="font-medium">A reviewer rejected this answer.</p>
         {review.reason && <p className="mt-1 text-slate-700 dark:text-slate-300">Reason: {review.reason}</p>}
         {canRetry && (
-          <Button variant="outline" size="sm" onClick={onRetry} className="mt-2 py-1 font-normal">
+          <Button variant="outline" size="sm" onClick={onRetry} className="mt-2 py-1">
             Ask again
           </Button>
         )}

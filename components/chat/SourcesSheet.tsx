@@ -26,7 +26,7 @@ export function SourcesSheet({
     <Sheet open={open} onOpenChange={onOpenChange}>
       <SheetTrigger
         aria-label={count > 0 ? `Sources (${count})` : "Sources"}
-        className={cn(buttonVariants({ variant: "outline" }), "gap-1 p-2 font-normal lg:hidden")}
+        className={cn(buttonVariants({ variant: "outline" }), "gap-1 p-2 lg:hidden")}
       >
         <BookOpenText aria-hidden className="size-4" />
         {count > 0 && (

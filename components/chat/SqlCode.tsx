@@ -55,7 +55,7 @@ export function SqlCode({ sql }: { sql: string }) {
             size="xs"
             onClick={copySql}
             aria-label="Copy SQL"
-            className="absolute top-2 right-2 gap-1 font-normal"
+            className="absolute top-2 right-2 gap-1"
           >
             {copy === "copied" ? (
               <Check aria-hidden className="h-3.5 w-3.5" />

@@ -137,9 +137,8 @@ function Pager({ shown, total, onPage }: { shown: PageWindow; total: number; onP
   if (shown.pages === 1) return <p className="text-xs text-slate-500 dark:text-slate-400">{label}</p>;
   const first = shown.page === 0;
   const last = shown.page === shown.pages - 1;
-  // Button dims only `disabled`; these stay enabled and say aria-disabled, so their dim look is spelled here.
-  const button =
-    "gap-1 font-normal aria-disabled:cursor-not-allowed aria-disabled:opacity-50 aria-disabled:hover:bg-white dark:aria-disabled:hover:bg-slate-900";
+  // These stay focusable and say aria-disabled (Button dims them); an outline button's hover is kept off them.
+  const button = "gap-1 aria-disabled:hover:bg-white dark:aria-disabled:hover:bg-slate-900";
   return (
     <nav aria-label="Result pages" className="flex flex-wrap items-center justify-between gap-2 text-xs">
       <p aria-live="polite" className="text-slate-500 tabular-nums dark:text-slate-400">

@@ -288,7 +288,7 @@ export function DecisionActions({
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" onClick={approve} disabled={off} className="bg-emerald-600 hover:bg-emerald-700">
+        <Button size="sm" onClick={approve} disabled={off} variant="success">
           Approve
           {shortcuts && <Kbd>a</Kbd>}
         </Button>

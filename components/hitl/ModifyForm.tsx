@@ -182,7 +182,7 @@ function SchemaModifyForm({
           onChange={(event) => setFormData((event.formData ?? {}) as Record<string, unknown>)}
           onSubmit={(event) => approve((event.formData ?? {}) as Record<string, unknown>)}
         >
-          <Button type="submit" size="sm" disabled={busy} className="bg-emerald-600 hover:bg-emerald-700">
+          <Button type="submit" size="sm" disabled={busy} variant="success">
             Approve with changes
           </Button>
         </Form>
@@ -205,7 +205,7 @@ function SchemaModifyForm({
             onChange={(e) => setDraft(e.target.value)}
             onKeyDown={blurOnEscape}
           />
-          <Button size="sm" onClick={approveJson} disabled={busy} className="bg-emerald-600 hover:bg-emerald-700">
+          <Button size="sm" onClick={approveJson} disabled={busy} variant="success">
             Approve with changes
           </Button>
         </div>

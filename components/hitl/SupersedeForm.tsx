@@ -52,12 +52,7 @@ export function SupersedeForm({ kase }: { kase: HitlCaseView }) {
           onChange={(e) => reason.setText(e.target.value)}
           className="w-full"
         />
-        <Button
-          size="sm"
-          onClick={reason.submit}
-          disabled={reason.command.isPending}
-          className="bg-amber-600 hover:bg-amber-700"
-        >
+        <Button size="sm" onClick={reason.submit} disabled={reason.command.isPending} variant="warning">
           {reason.command.isPending ? "Replacing…" : "Replace the decision"}
         </Button>
         <div aria-live="polite">

@@ -199,7 +199,6 @@ export function DocumentViewer({
                 size="sm"
                 onClick={() => chunks.fetchNextPage()}
                 disabled={chunks.isFetchingNextPage}
-                className="font-normal"
               >
                 {chunks.isFetchingNextPage ? "Loading…" : "Load more chunks"}
               </Button>

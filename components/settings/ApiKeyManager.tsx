@@ -87,11 +87,7 @@ export function ApiKeyManager() {
             {created.key}
           </code>
           <div className="mt-2 flex gap-3">
-            <Button
-              size="xs"
-              className="bg-amber-600 hover:bg-amber-700"
-              onClick={() => copyText(created.key, "Key copied")}
-            >
+            <Button size="xs" variant="warning" onClick={() => copyText(created.key, "Key copied")}>
               Copy key
             </Button>
             <Button

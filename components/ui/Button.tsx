@@ -5,7 +5,7 @@ import { cn } from "./cn";
 
 /** Focus ring, disabled look and dark colours are set here once, for every button in the product. */
 export const buttonVariants = cva(
-  "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:pointer-events-none disabled:opacity-60",
+  "inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:pointer-events-none disabled:opacity-60 aria-disabled:cursor-not-allowed aria-disabled:opacity-60",
   {
     variants: {
       variant: {
@@ -16,6 +16,10 @@ export const buttonVariants = cva(
           "border border-slate-300 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
         ghost: "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",
         destructive: "bg-red-600 text-white hover:bg-red-700",
+        /** Approve and accept: the review's positive decision. */
+        success: "bg-emerald-600 text-white hover:bg-emerald-700",
+        /** Actions that override what stands (supersede a decision), or inside a warning. */
+        warning: "bg-amber-600 text-white hover:bg-amber-700",
         link: "text-brand-600 underline-offset-4 hover:underline dark:text-brand-100",
       },
       size: {

@@ -39,7 +39,7 @@ export function EditorFrame({
           {problem}
         </p>
       )}
-      <Button type="submit" size="sm" disabled={busy} className="bg-emerald-600 hover:bg-emerald-700">
+      <Button type="submit" size="sm" disabled={busy} variant="success">
         {submitLabel}
       </Button>
     </form>
