@@ -1,12 +1,11 @@
-/**
- * The test files that get a process of their own (Vitest's `isolated` project); every other test
- * file shares its worker's process with the files before and after it (vitest.config.ts).
- *
- * A file belongs here when it changes the worker's module registry (`vi.resetModules`,
- * `vi.mock`, `vi.doMock`): the modules it loads afresh are not the ones the next file's helpers
- * hold, so that file's active database and the routes' would be two different ones.
- * tests/architecture/shared-process.test.ts holds the list to that rule.
- */
+// The test files that get a process of their own (Vitest's `isolated` project); every other test
+// file shares its worker's process with the files before and after it (vitest.config.ts).
+//
+// A file belongs here when it changes the worker's module registry (`vi.resetModules`,
+// `vi.mock`, `vi.doMock`): the modules it loads afresh are not the ones the next file's helpers
+// hold, so that file's active database and the routes' would be two different ones.
+// tests/architecture/shared-process.test.ts holds the list to that rule.
+
 /** lib tests that open a database, set the active one or read engine settings from the environment. */
 export const ISOLATED_LIB_FILES = [
   "lib/graph-saver/metadata-index.test.ts",

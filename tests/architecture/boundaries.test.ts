@@ -70,11 +70,7 @@ describe("import boundaries", () => {
           ["settings-read", "lib/store/settings.ts", "reads VIGIL_BY_KEY; use config() from @/lib/config"],
           ["settings-read", "lib/store/settings.ts", "reads VIGIL_DESTRUCTURED; use config() from @/lib/config"],
           ["settings-read", "lib/store/settings.ts", "reads process.env[…]; use config() from @/lib/config"],
-          [
-            "run-path-cast",
-            "lib/agents/echo/graph.ts",
-            "casts through unknown (as unknown as); type it, or list it in RUN_PATH_CASTS with why",
-          ],
+          ["run-path-cast", "lib/agents/echo/graph.ts", "casts through unknown (as unknown as); type it"],
         ]),
       );
       expect(found.filter(([rule]) => rule !== "unused-export")).toHaveLength(11);

@@ -15,8 +15,8 @@ import ts from "typescript";
 //    named VIGIL_* (of process.env or any other variables object) or process.env by a computed name.
 //    Tests, benchmarks and scripts may set them, for themselves or for the processes they start.
 //  - the run path is typed, not cast: no workflow (`lib/agents/*/graph.ts`, what a workflow's
-//    graph and public state are) and no file of `lib/runs` outside RUN_PATH_CASTS launders a value
-//    through `as unknown as`; a compiled graph satisfies RunnableGraph as it is.
+//    graph and public state are) and no file of `lib/runs` launders a value through
+//    `as unknown as`; a compiled graph satisfies RunnableGraph as it is.
 
 /** Folders of `lib/` that may not import another: [importer, forbidden target, why]. */
 export const LAYER_RULES: readonly [string, string, string][] = [
@@ -30,12 +30,6 @@ export const LAYER_RULES: readonly [string, string, string][] = [
     "the review-case core knows no runs; it announces decisions (onCaseDecided) and lib/checkpoints resumes",
   ]),
 ];
-
-/**
- * The run path's double casts that remain, each with why: [file, reason]. A new one fails the
- * boundary test until it is typed or listed here.
- */
-export const RUN_PATH_CASTS: readonly [string, string][] = [];
 
 /** Folders whose index is pure and may be imported by client components. */
 export const CLIENT_SAFE_FOLDERS = ["access", "errors", "words"];
@@ -167,17 +161,15 @@ function exportedNames(source: ts.SourceFile): string[] {
   return out;
 }
 
-/** Whether the code (not its comments or strings) names `globalThis`. */
-function namesGlobalThis(source: ts.SourceFile): boolean {
-  let found = false;
-  const visit = (node: ts.Node) => {
-    if (found) return;
-    if (ts.isIdentifier(node) && node.text === "globalThis") found = true;
-    else ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
+/** Whether any node of the code (not its comments or strings) passes `test`. */
+export function someNode(source: ts.SourceFile, test: (node: ts.Node) => boolean): boolean {
+  const visit = (node: ts.Node): boolean => test(node) || (ts.forEachChild(node, visit) ?? false);
+  return visit(source);
 }
+
+/** Whether the code names `globalThis`. */
+const namesGlobalThis = (source: ts.SourceFile) =>
+  someNode(source, (node) => ts.isIdentifier(node) && node.text === "globalThis");
 
 const SETTING_NAME = /^VIGIL_[A-Z0-9_]+$/;
 
@@ -207,17 +199,12 @@ function settingReads(source: ts.SourceFile): string[] {
 }
 
 /** Whether the code has a double cast (`x as unknown as T`). */
-function castsThroughUnknown(source: ts.SourceFile): boolean {
-  let found = false;
-  const visit = (node: ts.Node) => {
-    if (found) return;
-    if (ts.isAsExpression(node) && node.type.kind === ts.SyntaxKind.UnknownKeyword && ts.isAsExpression(node.parent))
-      found = true;
-    else ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
+const castsThroughUnknown = (source: ts.SourceFile) =>
+  someNode(
+    source,
+    (node) =>
+      ts.isAsExpression(node) && node.type.kind === ts.SyntaxKind.UnknownKeyword && ts.isAsExpression(node.parent),
+  );
 
 /** The run path: the run executor's folder and every workflow's graph. */
 const RUN_PATH = /^lib\/runs\/[^/]+\.ts$|^lib\/agents\/[^/]+\/graph\.ts$/;
@@ -280,17 +267,8 @@ export function checkBoundaries(root: string): Violation[] {
         violations.push({ rule: "settings-read", file, detail: `reads ${name}; use config() from @/lib/config` });
       }
     }
-    if (
-      RUN_PATH.test(file) &&
-      !/\.test\.ts$/.test(file) &&
-      !RUN_PATH_CASTS.some(([listed]) => listed === file) &&
-      castsThroughUnknown(parsed)
-    ) {
-      violations.push({
-        rule: "run-path-cast",
-        file,
-        detail: "casts through unknown (as unknown as); type it, or list it in RUN_PATH_CASTS with why",
-      });
+    if (RUN_PATH.test(file) && !/\.test\.ts$/.test(file) && castsThroughUnknown(parsed)) {
+      violations.push({ rule: "run-path-cast", file, detail: "casts through unknown (as unknown as); type it" });
     }
     if (/^lib\/[^/]+\/index\.ts$/.test(file)) indexExports.set(file, exportedNames(parsed));
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { sourceFiles } from "./boundaries";
+import { someNode, sourceFiles } from "./boundaries";
 
 // Test files share their worker's process (vitest.config.ts) unless listed in
 // tests/isolated-suites.ts. A file that changes the worker's module registry, or swaps
@@ -12,25 +12,17 @@ const REGISTRY_CALLS = new Set(["resetModules", "mock", "doMock", "unmock", "doU
 /** Whether the source calls `vi.<registry change>(…)` or assigns `process.env = …`. */
 function changesProcess(file: string, text: string): boolean {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  let found = false;
-  const visit = (node: ts.Node) => {
-    if (
-      ts.isCallExpression(node) &&
-      ts.isPropertyAccessExpression(node.expression) &&
-      node.expression.expression.getText(source) === "vi" &&
-      REGISTRY_CALLS.has(node.expression.name.text)
-    )
-      found = true;
-    if (
-      ts.isBinaryExpression(node) &&
-      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
-      node.left.getText(source) === "process.env"
-    )
-      found = true;
-    if (!found) ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
+  return someNode(
+    source,
+    (node) =>
+      (ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        node.expression.expression.getText(source) === "vi" &&
+        REGISTRY_CALLS.has(node.expression.name.text)) ||
+      (ts.isBinaryExpression(node) &&
+        node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        node.left.getText(source) === "process.env"),
+  );
 }
 
 /** Test files that change the module registry or swap `process.env` and are not in `isolated`. */
